@@ -1,0 +1,45 @@
+"""The FESA rating rules as pure Python (shared RULES.md): no Django, no I/O, deterministic.
+
+The public surface is re-exported here; see ``types`` for the values and ``table.rate_table`` for the
+entry point.
+"""
+
+from __future__ import annotations
+
+from .errors import EngineError, InvalidTable, TableDidNotSettle
+from .table import rate_table
+from .types import (
+    NO_GRADE,
+    Game,
+    GameDetail,
+    Handicap,
+    PlayerOutcome,
+    PlayerState,
+    PriorGrade,
+    Promotion,
+    TableInput,
+    TableResult,
+    grade_label,
+    grade_of,
+    grade_parts,
+)
+
+__all__ = [
+    "NO_GRADE",
+    "EngineError",
+    "Game",
+    "GameDetail",
+    "Handicap",
+    "InvalidTable",
+    "PlayerOutcome",
+    "PlayerState",
+    "PriorGrade",
+    "Promotion",
+    "TableDidNotSettle",
+    "TableInput",
+    "TableResult",
+    "grade_label",
+    "grade_of",
+    "grade_parts",
+    "rate_table",
+]

@@ -1,0 +1,194 @@
+"""The engine's values: player states, a table's games, and what rating a table produces.
+
+Everything here is a frozen dataclass over plain values, so the same input always gives an equal
+output and results can be compared, hashed and cached. Words follow shared RULES.md §1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+PlayerKey = Hashable
+"""Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""
+
+Score = float
+"""1.0 win, 0.5 draw, 0.0 loss (RULES.md §1)."""
+
+ResultPair = tuple[int, Score]
+"""(effective opponent rating used, score) as frozen in a performance-rated player's result list."""
+
+PriorGradeKind = Literal["kyu", "dan", "pro"]
+HandicapCode = Literal["S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"]
+Method = Literal["normal", "performance"]
+PromotionRoute = Literal[
+    "upper_bound",  # established test: rating reached UB of the next grade
+    "midpoint_run",  # established test: #MP ratings in a row at or above MP
+    "lower_bound_run",  # established test: #LB ratings in a row at or above LB, one of them above MP
+    "provisional",  # provisional test: rating reached UB of the grade after the next
+    "bound_to_get_it",  # 20 imaginary lost games would still promote
+]
+
+# Grades are numbered on one scale so that "next grade" is +1:
+# 0 = no grade, 1 = 20 Kyu, ..., 20 = 1 Kyu, 21 = 1 Dan, ..., 26 = 6 Dan, 27 = 7 Dan (tests only).
+NO_GRADE = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PriorGrade:
+    """A grade from elsewhere (R7), kept apart from the FESA grade: n Kyu, amateur n Dan or professional n Dan."""
+
+    kind: PriorGradeKind
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """What the rules keep about a player between tables (RULES.md §1).
+
+    ``result_list`` is the history while the player is rated by performance; once he has been rated
+    normally it is ``None`` and ``game_count`` holds the history. ``lb_run``/``mp_run`` of 0 mean no run.
+    """
+
+    rating: int = 0
+    result_list: tuple[ResultPair, ...] | None = ()
+    game_count: int = 0
+    bonus_count: int = 0
+    grade: int = NO_GRADE
+    prior_grade: PriorGrade | None = None
+    lb_run: int = 0
+    lb_mp_seen: bool = False
+    mp_run: int = 0
+    last_played: dt.date | None = None
+
+    @property
+    def games(self) -> int:
+        """The player's number of games ``n``."""
+        return len(self.result_list) if self.result_list is not None else self.game_count
+
+
+@dataclass(frozen=True, slots=True)
+class Handicap:
+    code: HandicapCode
+    giver: PlayerKey
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One rated game of a table: played, between two players of the table.
+
+    ``score`` is ``first``'s score. A sennichite/jishogi replay comes in already as a draw;
+    byes, absences and forfeits never reach the engine.
+    """
+
+    round: int
+    first: PlayerKey
+    second: PlayerKey
+    score: Score
+    handicap: Handicap | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableInput:
+    """A table to rate: its date, its players in table order with their states before it, its rated games.
+
+    Players listed with no rated game take no part (RULES.md §6) and come out unchanged.
+    """
+
+    name: str
+    date: dt.date
+    players: Sequence[PlayerKey]
+    states: Mapping[PlayerKey, PlayerState]
+    games: Sequence[Game]
+
+
+@dataclass(frozen=True, slots=True)
+class GameDetail:
+    """How one game moved one player, enough to explain the number (RULES.md §3-§5)."""
+
+    round: int
+    opponent: PlayerKey
+    score: Score
+    opponent_rating: int  # post-table value of the opponent, before the 400 floor and handicap
+    effective_rating: int  # what the game used: floor 400, then the handicap (§3)
+    handicap: HandicapCode | None
+    handicap_given: bool  # this player gave the handicap
+    # Normal rating only (None for performance-rated players):
+    rating_before_game: float | None = None
+    expected: float | None = None
+    k: int | None = None
+    change: float | None = None  # normal or upset gain, before the bonus
+    upset: bool = False
+    bonus: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Promotion:
+    grade: int
+    route: PromotionRoute
+    game_number: int  # the player's overall game number at which it happened (N+k for imaginary games)
+    rating: float  # the interpolated rating that passed the test
+    round: int | None  # the round of the real game it happened on; None for "bound to get it"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOutcome:
+    key: PlayerKey
+    method: Method
+    before: PlayerState
+    after: PlayerState
+    change: int | None  # normal: the rounded table change; performance: None
+    performance: float | None  # performance-rated: the exact root before rounding; None otherwise
+    games: tuple[GameDetail, ...]
+    promotions: tuple[Promotion, ...] = field(default=())
+
+    @property
+    def rating_before(self) -> int:
+        return self.before.rating
+
+    @property
+    def rating_after(self) -> int:
+        return self.after.rating
+
+    @property
+    def score(self) -> float:
+        return sum(g.score for g in self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """Outcomes of the players who took part, in table order; ``sweeps`` is how many it took to settle."""
+
+    outcomes: tuple[PlayerOutcome, ...]
+    sweeps: int
+
+    def by_key(self) -> dict[PlayerKey, PlayerOutcome]:
+        return {o.key: o for o in self.outcomes}
+
+
+def grade_of(level: int, unit: Literal["Kyu", "Dan"]) -> int:
+    """The scale index of ``level`` Kyu (1..20) or ``level`` Dan (1..7)."""
+    if unit == "Kyu" and 1 <= level <= 20:
+        return 21 - level
+    if unit == "Dan" and 1 <= level <= 7:
+        return 20 + level
+    raise ValueError(f"no such grade: {level} {unit}")
+
+
+def grade_parts(grade: int) -> tuple[int, Literal["Kyu", "Dan"]] | None:
+    """(level, "Kyu"|"Dan") of a scale index, or None for no grade."""
+    if grade == NO_GRADE:
+        return None
+    if 1 <= grade <= 20:
+        return 21 - grade, "Kyu"
+    if 21 <= grade <= 27:
+        return grade - 20, "Dan"
+    raise ValueError(f"no such grade index: {grade}")
+
+
+def grade_label(grade: int) -> str:
+    """"3 Kyu", "1 Dan", or "" for no grade."""
+    parts = grade_parts(grade)
+    return "" if parts is None else f"{parts[0]} {parts[1]}"

@@ -1,0 +1,465 @@
+"""Data and constraints of the federation: players, tournaments, tables, games and the rating history.
+
+Two kinds of rows live here:
+
+* **facts** a person enters — players, tournaments, tables, their entries and games, promotion decisions;
+  these keep an audit history (django-simple-history), so a correction never loses what was there before;
+* **derived rows** the re-rating service computes from the facts — ``RatingRow`` (a player's state before and
+  after a table, with the per-game explanation) and the engine's findings in ``Promotion``. They are replaced,
+  never edited, whenever something they depend on changes (ratings/services/rerate.py).
+
+Rules live in ratings/engine and ratings/services; here only what the database itself can guarantee.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+from simple_history.models import HistoricalRecords
+
+from ratings.engine import grade_label
+
+GRADE_CHOICES = [(0, _("no grade"))] + [(g, grade_label(g)) for g in range(1, 27)]
+"""The FESA grade scale: 1 = 20 Kyu ... 20 = 1 Kyu, 21 = 1 Dan ... 26 = 6 Dan (ratings/engine/types.py)."""
+FIRST_DAN = 21
+NSR_CONSENT_FROM = 25  # 5 Dan and 6 Dan need the Japan Shogi Association's consent
+
+
+def new_federation_id() -> str:
+    """A short, unambiguous code that identifies a player for good (no 0/O or 1/I to misread)."""
+    alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+class PriorGradeKind(models.TextChoices):
+    KYU = "kyu", _("Kyu")
+    DAN = "dan", _("Dan (amateur)")
+    PRO = "pro", _("Dan (professional)")
+
+
+class PriorGradeSource(models.TextChoices):
+    NATIONAL = "national", _("national federation")
+    NSR = "nsr", _("Japan Shogi Association (NSR)")
+    OTHER = "other", _("other")
+
+
+class Category(models.TextChoices):
+    """Where a player stands in the rules: rated by performance, provisional (< 18 games), established."""
+
+    UNRATED = "unrated", _("unrated")
+    PROVISIONAL = "provisional", _("provisional")
+    ESTABLISHED = "established", _("established")
+
+
+class Player(models.Model):
+    federation_id = models.CharField(
+        _("federation id"), max_length=12, unique=True, default=new_federation_id, editable=False
+    )
+    family_name = models.CharField(_("family name"), max_length=100)
+    given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    nationality = CountryField(_("nationality"), blank=True)
+    residence = CountryField(_("country of residence"), blank=True)
+    is_professional = models.BooleanField(_("professional"), default=False)
+    date_of_birth = models.DateField(
+        _("date of birth"), null=True, blank=True, help_text=_("Private: only used to tell namesakes apart.")
+    )
+    # The prior grade (R7): a grade from elsewhere, kept apart from the FESA grade. It decides a newcomer's
+    # first rating, so changing it re-rates what follows (ratings/services/players.py).
+    prior_grade_kind = models.CharField(_("prior grade"), max_length=3, choices=PriorGradeKind.choices, blank=True)
+    prior_grade_level = models.PositiveSmallIntegerField(_("prior grade level"), null=True, blank=True)
+    prior_grade_source = models.CharField(
+        _("prior grade source"), max_length=10, choices=PriorGradeSource.choices, blank=True
+    )
+    prior_grade_note = models.CharField(_("prior grade note"), max_length=200, blank=True)
+    prior_grade_date = models.DateField(_("prior grade date"), null=True, blank=True)
+
+    # Derived by the re-rating service from the latest rating row; never edited by hand.
+    rating = models.IntegerField(_("rating"), default=0, editable=False)
+    games = models.PositiveIntegerField(_("games"), default=0, editable=False)
+    category = models.CharField(
+        _("category"), max_length=12, choices=Category.choices, default=Category.UNRATED, editable=False
+    )
+    fesa_grade = models.PositiveSmallIntegerField(
+        _("FESA grade (computed)"), choices=GRADE_CHOICES, default=0, editable=False
+    )
+    grade = models.PositiveSmallIntegerField(
+        _("FESA grade"),
+        choices=GRADE_CHOICES,
+        default=0,
+        editable=False,
+        help_text=_("The grade the public sees: Dan grades only once approved."),
+    )
+    peak_rating = models.IntegerField(_("peak rating"), default=0, editable=False)
+    last_played = models.DateField(_("last played"), null=True, blank=True, editable=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["family_name", "given_name"]
+        indexes = [
+            models.Index(fields=["-rating"], name="player_rating_idx"),
+            models.Index(fields=["nationality", "-rating"], name="player_country_rating_idx"),
+            models.Index(fields=["last_played"], name="player_last_played_idx"),
+            models.Index(fields=["family_name", "given_name"], name="player_name_idx"),
+            models.Index(fields=["grade"], name="player_grade_idx"),
+            models.Index(fields=["category"], name="player_category_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(prior_grade_kind="") & Q(prior_grade_level__isnull=True))
+                | (Q(prior_grade_kind="kyu") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=20))
+                | (Q(prior_grade_kind="dan") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=8))
+                | (Q(prior_grade_kind="pro") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=9)),
+                name="player_prior_grade_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.family_name} {self.given_name}".strip()
+
+    @property
+    def prior_grade_label(self) -> str:
+        if not self.prior_grade_kind or self.prior_grade_level is None:
+            return ""
+        unit = {"kyu": "Kyu", "dan": "Dan", "pro": "Dan pro"}[self.prior_grade_kind]
+        return f"{self.prior_grade_level} {unit}"
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = CountryField(_("country"), blank=True)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"))
+    time_control = models.CharField(_("time control"), max_length=100, blank=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True, verbose_name=_("directors")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords(m2m_fields=[directors])
+
+    class Meta:
+        ordering = ["-end_date", "name"]
+        indexes = [
+            models.Index(fields=["-end_date"], name="tournament_end_idx"),
+            models.Index(fields=["country", "-end_date"], name="tournament_country_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_dates_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.end_date:%Y})"
+
+
+class TableStatus(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    SUBMITTED = "submitted", _("submitted, waiting to be rated")
+    RATED = "rated", _("rated")
+
+
+class Table(models.Model):
+    """The unit of rating (R11): its games count as played at one moment, its date and sequence order it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(_("name"), max_length=100, blank=True, help_text=_("For tournaments with several."))
+    date = models.DateField(_("date"), help_text=_("The last day of play."))
+    sequence = models.PositiveSmallIntegerField(
+        _("sequence"), default=1, help_text=_("Order among tables of the same date.")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=TableStatus.choices, default=TableStatus.DRAFT)
+    submitted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
+    first_rated_at = models.DateTimeField(_("first rated"), null=True, blank=True, editable=False)
+    last_rerated_at = models.DateTimeField(_("last re-rated"), null=True, blank=True, editable=False)
+    rating_error = models.TextField(_("rating error"), blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["date", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["date", "sequence"], name="table_one_sequence_per_date"),
+            models.CheckConstraint(condition=Q(sequence__gte=1), name="table_sequence_positive"),
+        ]
+        indexes = [models.Index(fields=["status"], name="table_status_idx")]
+
+    def __str__(self) -> str:
+        label = f"{self.tournament.name}, {self.name}" if self.name else self.tournament.name
+        return f"{label} ({self.date:%Y-%m-%d})"
+
+
+class TableEntry(models.Model):
+    """A player's line in a table; ``seat`` is his number in the crosstable (turnering.txt's line number)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seat = models.PositiveSmallIntegerField(_("number"))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "seat"]
+        verbose_name_plural = _("table entries")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="entry_player_once_per_table"),
+            models.UniqueConstraint(fields=["table", "seat"], name="entry_seat_once_per_table"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="entry_seat_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}. {self.player}"
+
+
+class GameResult(models.TextChoices):
+    FIRST_WON = "first", _("first player won")
+    SECOND_WON = "second", _("second player won")
+    DRAW = "draw", _("draw")
+    # No opponent: counted in the standings, never rated (R4).
+    BYE = "bye", _("bye (full point)")
+    HALF_BYE = "half_bye", _("half-point bye")
+    ABSENT = "absent", _("absent")
+    NO_SHOW = "no_show", _("no-show")
+
+
+PAIRED_RESULTS = [GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW]
+
+
+class HandicapCode(models.TextChoices):
+    S = "S", _("sente (S)")
+    M = "M", _("sente (M)")
+    L = "L", _("lance (L)")
+    B = "B", _("bishop (B)")
+    R = "R", _("rook (R)")
+    RL = "RL", _("rook and lance (RL)")
+    P2 = "2p", _("two pieces (2p)")
+    P4 = "4p", _("four pieces (4p)")
+    P5 = "5p", _("five pieces (5p)")
+    P6 = "6p", _("six pieces (6p)")
+
+
+class HandicapGiver(models.TextChoices):
+    FIRST = "first", _("first player")
+    SECOND = "second", _("second player")
+
+
+class Game(models.Model):
+    """A round's pairing, or a round without a game (``second`` empty: bye, absence, no-show).
+
+    A game that was not actually played (forfeit, walk-over) keeps its result for the standings with
+    ``played`` off and is not rated; a sennichite/jishogi replay is rated as a draw whatever its outcome.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(_("round"))
+    first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
+    second = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True, verbose_name=_("opponent")
+    )
+    result = models.CharField(_("result"), max_length=10, choices=GameResult.choices)
+    handicap = models.CharField(_("handicap"), max_length=2, choices=HandicapCode.choices, blank=True)
+    handicap_giver = models.CharField(_("given by"), max_length=6, choices=HandicapGiver.choices, blank=True)
+    played = models.BooleanField(_("played"), default=True, help_text=_("Off for forfeits and walk-overs."))
+    replay_draw = models.BooleanField(
+        _("sennichite/jishogi replay"), default=False, help_text=_("Rated as a draw whatever the replay's outcome.")
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "round", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
+            models.CheckConstraint(condition=~Q(first=F("second")), name="game_not_against_oneself"),
+            models.UniqueConstraint(fields=["table", "round", "first"], name="game_first_once_per_round"),
+            models.UniqueConstraint(fields=["table", "round", "second"], name="game_second_once_per_round"),
+            models.CheckConstraint(
+                condition=(Q(second__isnull=False) & Q(result__in=PAIRED_RESULTS))
+                | (Q(second__isnull=True) & ~Q(result__in=PAIRED_RESULTS)),
+                name="game_result_matches_pairing",
+            ),
+            models.CheckConstraint(
+                condition=(Q(handicap="") & Q(handicap_giver=""))
+                | (~Q(handicap="") & ~Q(handicap_giver="") & Q(second__isnull=False)),
+                name="game_handicap_has_giver",
+            ),
+        ]
+        indexes = [models.Index(fields=["second", "table"], name="game_second_idx")]
+
+    def __str__(self) -> str:
+        return f"R{self.round}: {self.first_id} v {self.second_id or '-'} ({self.result})"
+
+    @property
+    def is_rated(self) -> bool:
+        return self.second_id is not None and self.played
+
+
+class RatingRow(models.Model):
+    """A player's rating through one table: states before and after, and how each game moved him.
+
+    ``state_before``/``state_after`` are engine PlayerStates as JSON (ratings/states.py); ``detail`` is the
+    per-game explanation (opponent rating used, expected score, K, change, bonus). Replaced as a whole by
+    every re-rate that reaches the table.
+    """
+
+    class Method(models.TextChoices):
+        NORMAL = "normal", _("normal")
+        PERFORMANCE = "performance", _("performance")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_rows")
+    # The table's position, copied so that "the state as of a date" reads one index.
+    date = models.DateField()
+    sequence = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=12, choices=Method.choices)
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    change = models.IntegerField(null=True, blank=True, help_text=_("Normal rating only."))
+    performance = models.FloatField(null=True, blank=True, help_text=_("Performance-rated: the exact root."))
+    rated_games = models.PositiveSmallIntegerField()
+    score = models.FloatField()
+    games_before = models.PositiveIntegerField()
+    games_after = models.PositiveIntegerField()
+    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    state_before = models.JSONField()
+    state_after = models.JSONField()
+    detail = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["date", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="rating_row_once_per_table"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "date", "sequence"], name="rating_row_player_date_idx"),
+            models.Index(fields=["date", "sequence"], name="rating_row_date_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.table_id}: {self.rating_before} -> {self.rating_after}"
+
+
+class OpeningState(models.Model):
+    """A player's state before the first table this site holds (a migrated FESA list, ratings/fesa_files).
+
+    Re-rating from scratch starts from these; a player without one starts new.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="opening_state")
+    state = models.JSONField()
+    source = models.CharField(max_length=200, blank=True)
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"opening state of {self.player_id}"
+
+
+class PromotionRoute(models.TextChoices):
+    UPPER_BOUND = "upper_bound", _("reached the upper bound")
+    MIDPOINT_RUN = "midpoint_run", _("run above the midpoint")
+    LOWER_BOUND_RUN = "lower_bound_run", _("run above the lower bound")
+    PROVISIONAL = "provisional", _("provisional")
+    BOUND_TO_GET_IT = "bound_to_get_it", _("bound to get it")
+
+
+class PromotionStatus(models.TextChoices):
+    EFFECTIVE = "effective", _("effective")  # Kyu grades take effect at once
+    PENDING = "pending", _("waiting for approval")
+    APPROVED = "approved", _("approved")
+    REJECTED = "rejected", _("rejected")
+    WITHDRAWN = "withdrawn", _("withdrawn")  # the corrected history no longer supports it
+
+
+class Promotion(models.Model):
+    """A promotion the engine found, and what the grade officers decided about it (ratings/services/grades.py)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotions")
+    grade = models.PositiveSmallIntegerField(_("grade"), choices=GRADE_CHOICES)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="promotions")
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    game_number = models.PositiveIntegerField(_("game number"))
+    route = models.CharField(_("route"), max_length=20, choices=PromotionRoute.choices)
+    rating = models.FloatField(_("rating at promotion"))
+    status = models.CharField(_("status"), max_length=10, choices=PromotionStatus.choices)
+    supported = models.BooleanField(
+        _("supported by the history"), default=True, help_text=_("Off when a correction took its ground away.")
+    )
+    flag_reason = models.CharField(_("why flagged or withdrawn"), max_length=300, blank=True)
+    nsr_consent = models.BooleanField(_("NSR consent"), default=False)
+    nsr_consent_date = models.DateField(_("NSR consent date"), null=True, blank=True)
+    nsr_reference = models.CharField(_("NSR reference"), max_length=100, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-table__date", "player"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="approved") | Q(grade__lt=NSR_CONSENT_FROM) | Q(nsr_consent=True),
+                name="promotion_high_dan_needs_nsr",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="effective") | Q(grade__lt=FIRST_DAN), name="promotion_dan_not_automatic"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "grade"], name="promotion_status_idx"),
+            models.Index(fields=["player", "grade"], name="promotion_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} to {grade_label(self.grade)} ({self.get_status_display()})"
+
+
+class PendingRerate(models.Model):
+    """"Re-rate needed from this table position": one row, holding the earliest point asked for.
+
+    Written in the same transaction as the edit that needs it, so a crash between the edit and the
+    re-rate, or a broker that is down, loses nothing: the next run (task, beat or command) picks it up.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    from_date = models.DateField()
+    from_sequence = models.PositiveSmallIntegerField()
+    requested_at = models.DateTimeField()
+    generation = models.PositiveIntegerField(default=0, help_text=_("Bumped by every request."))
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="pending_rerate_singleton")]
+
+
+class RerateRun(models.Model):
+    """A log line per re-rate: when, from where, how much it did, how it ended."""
+
+    class Outcome(models.TextChoices):
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    from_date = models.DateField(null=True, blank=True)
+    from_sequence = models.PositiveSmallIntegerField(null=True, blank=True)
+    tables_rated = models.PositiveIntegerField(default=0)
+    tables_unchanged = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
