@@ -184,6 +184,11 @@ class Table(models.Model):
     first_rated_at = models.DateTimeField(_("first rated"), null=True, blank=True, editable=False)
     last_rerated_at = models.DateTimeField(_("last re-rated"), null=True, blank=True, editable=False)
     rating_error = models.TextField(_("rating error"), blank=True, editable=False)
+    needs_rerate = models.BooleanField(
+        default=False,
+        editable=False,
+        help_text=_("Changed since it was last rated: re-rate it even if its players' states are unchanged."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
@@ -428,7 +433,7 @@ class Promotion(models.Model):
 
 
 class PendingRerate(models.Model):
-    """"Re-rate needed from this table position": one row, holding the earliest point asked for.
+    """Re-rate needed from this table position": one row, holding the earliest point asked for.
 
     Written in the same transaction as the edit that needs it, so a crash between the edit and the
     re-rate, or a broker that is down, loses nothing: the next run (task, beat or command) picks it up.
@@ -442,6 +447,9 @@ class PendingRerate(models.Model):
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(id=1), name="pending_rerate_singleton")]
+
+    def __str__(self) -> str:
+        return f"re-rate from {self.from_date} #{self.from_sequence}"
 
 
 class RerateRun(models.Model):
@@ -463,3 +471,6 @@ class RerateRun(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"re-rate at {self.started_at:%Y-%m-%d %H:%M:%S} ({self.outcome})"

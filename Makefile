@@ -1,0 +1,60 @@
+# The two commands of the README: `make run` and `make test`. CI runs .ci/run, which calls `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+.PHONY: run test test-postgres check lint setup setup-dev migrate demo worker beat bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
+setup: $(VENV)/.installed
+setup-dev: $(VENV)/.installed-dev
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput
+
+# Demo data once: seed_demo does nothing if the federation already has players.
+demo: migrate
+	$(BIN)/python manage.py seed_demo --if-empty
+
+run: demo
+	@echo "Site: http://127.0.0.1:$(PORT)/  admin: http://127.0.0.1:$(PORT)/admin/ (see README for the demo logins)"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: setup-dev
+	$(BIN)/python -m pytest -q
+
+# The same suite on the machine's PostgreSQL (CI runs both).
+test-postgres: setup-dev
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest -q
+
+check: setup-dev
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+worker: setup
+	$(BIN)/celery -A federation worker --loglevel=info --concurrency=1
+
+beat: setup
+	$(BIN)/celery -A federation beat --loglevel=info
+
+bench: setup-dev
+	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/bench_rerate.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
