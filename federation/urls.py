@@ -8,5 +8,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("files/", include("ratings.urls_files")),
     path("", include("ratings.urls")),
 ]
