@@ -1,0 +1,66 @@
+"""Settings come from the environment and fail loudly on malformed values."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from federation.env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("1", True), ("yes", True), ("ON", True), ("0", False), ("off", False)])
+def test_env_bool_reads_usual_spellings(monkeypatch: pytest.MonkeyPatch, raw: str, expected: bool) -> None:
+    monkeypatch.setenv("X_FLAG", raw)
+    assert env_bool("X_FLAG", not expected) is expected
+
+
+@pytest.mark.parametrize(
+    ("func", "raw"),
+    [(env_bool, "maybe"), (env_int, "12a"), (env_list, " , ")],
+)
+def test_env_malformed_value_raises_naming_the_variable(monkeypatch: pytest.MonkeyPatch, func, raw: str) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("X_VALUE", raw)
+    with pytest.raises(ImproperlyConfiguredValue, match="X_VALUE"):
+        func("X_VALUE", None)
+
+
+def test_env_url_rejects_wrong_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://localhost/db")
+    with pytest.raises(ImproperlyConfiguredValue, match="DATABASE_URL"):
+        env_url("DATABASE_URL", {"postgres", "sqlite"})
+
+
+def test_env_url_unset_is_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    assert env_url("REDIS_URL", {"redis"}) is None
+
+
+def _check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True
+    )
+
+
+def test_settings_malformed_debug_stops_startup() -> None:
+    result = _check({"DEBUG": "perhaps"})
+    assert result.returncode != 0
+    assert "DEBUG='perhaps'" in result.stderr
+
+
+def test_settings_production_without_secret_key_stops_startup() -> None:
+    result = _check({"DEBUG": "0"})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_settings_defaults_start_without_any_variable() -> None:
+    result = _check({})
+    assert result.returncode == 0, result.stderr
