@@ -384,14 +384,25 @@ class PromotionStatus(models.TextChoices):
     APPROVED = "approved", _("approved")
     REJECTED = "rejected", _("rejected")
     WITHDRAWN = "withdrawn", _("withdrawn")  # the corrected history no longer supports it
+    REVOKED = "revoked", _("revoked")  # an approved grade the grade officer took away after it was flagged
+
+
+LIVE_PROMOTION_STATUSES = ["effective", "pending", "approved", "rejected"]
+"""The statuses of the one record a player holds per grade; withdrawn and revoked ones are kept as history."""
 
 
 class Promotion(models.Model):
-    """A promotion the engine found, and what the grade officers decided about it (ratings/services/grades.py)."""
+    """A promotion the engine found, and what the grade officers decided about it (ratings/services/grades.py).
+
+    ``table`` is empty only when the table it was earned in was deleted: the record, and any decision on it,
+    stays until re-rating finds the grade elsewhere. ``reviewed_*`` hold the grade officer's decision on an
+    approved grade the history no longer supports (kept: still approved; taken away: revoked), apart from
+    ``decided_*``, which keep who approved or rejected it.
+    """
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotions")
     grade = models.PositiveSmallIntegerField(_("grade"), choices=GRADE_CHOICES)
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="promotions")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions")
     round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     game_number = models.PositiveIntegerField(_("game number"))
     route = models.CharField(_("route"), max_length=20, choices=PromotionRoute.choices)
@@ -409,7 +420,12 @@ class Promotion(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(_("reason"), blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(_("flag decided at"), null=True, blank=True)
+    review_reason = models.TextField(_("flag decision reason"), blank=True)
+    created_at = models.DateTimeField(_("found at"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -421,6 +437,12 @@ class Promotion(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(status="effective") | Q(grade__lt=FIRST_DAN), name="promotion_dan_not_automatic"
+            ),
+            # One live record per player and grade: re-rating matches the engine's findings to it.
+            models.UniqueConstraint(
+                fields=["player", "grade"],
+                condition=Q(status__in=LIVE_PROMOTION_STATUSES),
+                name="promotion_one_live_per_grade",
             ),
         ]
         indexes = [
