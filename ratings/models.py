@@ -14,6 +14,8 @@ Rules live in ratings/engine and ratings/services; here only what the database i
 from __future__ import annotations
 
 import secrets
+import unicodedata
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -28,6 +30,38 @@ GRADE_CHOICES = [(0, _("no grade"))] + [(g, grade_label(g)) for g in range(1, 27
 """The FESA grade scale: 1 = 20 Kyu ... 20 = 1 Kyu, 21 = 1 Dan ... 26 = 6 Dan (ratings/engine/types.py)."""
 FIRST_DAN = 21
 NSR_CONSENT_FROM = 25  # 5 Dan and 6 Dan need the Japan Shogi Association's consent
+
+
+# Letters that Unicode does not decompose into a base letter and an accent, spelt as people type them.
+_PLAIN_LETTERS = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "đ": "d",
+        "Đ": "D",
+        "ł": "l",
+        "Ł": "L",
+        "þ": "th",
+        "Þ": "TH",
+        "ı": "i",
+        "ß": "ss",
+    }
+)
+
+
+def name_search_key(text: str) -> str:
+    """The accent-free, case-free form of a name that name search compares: "Åberg Wiethölter" -> "aberg wietholter".
+
+    Done in Python rather than with a database function so that SQLite and PostgreSQL match alike; spaces
+    are collapsed so that a query's words can be looked for one by one.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(folded.split())
 
 
 def new_federation_id() -> str:
@@ -97,6 +131,10 @@ class Player(models.Model):
     peak_rating = models.IntegerField(_("peak rating"), default=0, editable=False)
     last_played = models.DateField(_("last played"), null=True, blank=True, editable=False)
 
+    # Derived from the names on every save (name search, ratings/filters.py); rows written without save()
+    # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
+    search_name = models.CharField(max_length=201, blank=True, default="", editable=False)
+
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
@@ -122,6 +160,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.family_name} {self.given_name}".strip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_name = name_search_key(f"{self.family_name} {self.given_name}")
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"family_name", "given_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
 
     @property
     def prior_grade_label(self) -> str:
