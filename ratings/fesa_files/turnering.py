@@ -1,0 +1,417 @@
+"""``turnering.txt``, the table a tournament director sends (shared FESA-FILES.md): read, check, write.
+
+Reading follows the file description:
+
+- ``;`` at the start of a line (after blanks) makes it a comment; comments and empty lines are skipped
+  everywhere (an empty line does not end the player lines, as in the program).
+- The first line holding ``[…]`` names the table, the next one holding ``[…]`` gives its date,
+  ``YYYY-MM-DD`` or a span ``YYYY-MM-DD/DD`` (the published tables print ``2025-04-19/20``); a span
+  is dated by its last day.
+- Player lines hold ``+``, ``-``, ``=`` or ``&``. The first must start with ``1``; before it, lines that
+  do not start with a digit are ignored even when they hold a sign (``[Time control: 30min + 30sec]``);
+  after the first, player lines must follow each other, and a later line holding a sign is an error.
+- On a player line only bracketed text is read: family name, given name, the free text between the 2nd
+  ``]`` and the 3rd ``[`` (nationality, ``N``), the results, an optional MacMahon start score. Players
+  are numbered by position whatever number is printed. A cell is ``<opponent><sign>[(<side><code>)]``;
+  blanks are allowed before the sign, before ``(`` and inside the parentheses, as the program allows.
+
+Then the consistency rules are checked (mirrored cells, results adding to one point, handicaps on both
+cells, equal numbers of rounds); every error names the file and line, and both players and the round
+where two cells disagree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from ratings.engine.types import Game, Handicap, HandicapCode, PlayerState, TableInput
+
+from .encoding import decode_lenient, encode_text
+from .errors import FesaFileError
+
+Sign = Literal["+", "-", "=", "#"]
+HANDICAP_CODES: dict[str, HandicapCode] = {
+    "S": "S",
+    "M": "M",
+    "L": "L",
+    "B": "B",
+    "R": "R",
+    "RL": "RL",
+    "2P": "2p",
+    "4P": "4p",
+    "5P": "5p",
+    "6P": "6p",
+}
+_SIGNS = set("+-=&")
+_CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)")
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?")
+_MACMAHON = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_SCORES: dict[str, Fraction] = {"+": Fraction(1), "-": Fraction(0), "=": Fraction(1, 2), "#": Fraction(0)}
+_MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
+
+
+@dataclass(frozen=True, slots=True)
+class HandicapMark:
+    """A cell's handicap: ``received`` for side ``+`` (this player received it), else he gave it.
+    ``spelling`` is the code as written (``r``), which the result table prints; it never matters for
+    equality, codes being case-insensitive."""
+
+    received: bool
+    code: HandicapCode
+    spelling: str = field(default="", compare=False)
+
+    def mirrored(self) -> HandicapMark:
+        return HandicapMark(not self.received, self.code, self.spelling)
+
+    def text(self) -> str:
+        return f"({'+' if self.received else '-'}{self.code})"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One round of a player: ``opponent`` is a line number, 0 for no game (bye ``0+``, absence ``0-``,
+    half-point bye ``0=``, no-show ``0#``)."""
+
+    opponent: int
+    sign: Sign
+    handicap: HandicapMark | None = None
+
+    @property
+    def score(self) -> Fraction:
+        """What the cell counts in the standings: 1, 1/2 or 0."""
+        return _SCORES[self.sign]
+
+    @property
+    def is_game(self) -> bool:
+        """A game actually played, hence rated."""
+        return self.opponent != 0
+
+    def mirrored(self, player: int) -> Cell:
+        """The opponent's cell for this game, ``player`` being this cell's owner."""
+        return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())  # type: ignore[arg-type]
+
+    def text(self) -> str:
+        """The cell as written: ``12+``, ``16-(+R)``, ``0=``."""
+        return f"{self.opponent}{self.sign}{'' if self.handicap is None else self.handicap.text()}"
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlayer:
+    """A player line. ``cells`` holds one cell per round; a simultaneous-display giver (``[&]``) has none,
+    his games are the mirror of the cells naming him (:meth:`Turnering.cells_of`)."""
+
+    number: int
+    last_name: str
+    first_name: str
+    cells: tuple[Cell, ...] = ()
+    simul_giver: bool = False
+    free_text: str = " "
+    macmahon: str | None = None
+    tail: str = ""
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def name(self) -> tuple[str, str]:
+        return self.last_name, self.first_name
+
+    @property
+    def marked_new(self) -> bool:
+        """The free text holds an ``N`` marking a new player."""
+        return "N" in self.free_text.split()
+
+    @property
+    def nationality(self) -> str | None:
+        """A two-letter code in the free text, if any."""
+        for word in self.free_text.split():
+            if len(word) == 2 and word.isalpha():
+                return word.upper()
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Turnering:
+    """A table as read from (or to be written to) ``turnering.txt``: ``date_text`` is the date as written,
+    ``date`` its last day; ``rounds`` the number of rounds every non-giver has."""
+
+    name: str
+    date: dt.date
+    date_text: str
+    players: tuple[TablePlayer, ...]
+    rounds: int
+    file: str = field(default="turnering.txt", compare=False)
+
+    def player(self, number: int) -> TablePlayer:
+        return self.players[number - 1]
+
+    def cells_of(self, number: int) -> tuple[tuple[Cell, ...], ...]:
+        """Per round, the cells of a player: one for a normal player, for a simultaneous giver the
+        mirror of every cell naming him, in table order."""
+        player = self.player(number)
+        if not player.simul_giver:
+            return tuple((c,) for c in player.cells)
+        rounds: list[list[Cell]] = [[] for _ in range(self.rounds)]
+        for other in self.players:
+            for r, cell in enumerate(other.cells):
+                if cell.opponent == number:
+                    rounds[r].append(cell.mirrored(other.number))
+        return tuple(tuple(r) for r in rounds)
+
+    def points(self, number: int) -> Fraction:
+        """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
+        total = sum((c.score for cells in self.cells_of(number) for c in cells), Fraction(0))
+        start = self.player(number).macmahon
+        return total + (Fraction(start) if start else 0)
+
+
+def _holds_sign(line: str) -> bool:
+    return any(c in _SIGNS for c in line)
+
+
+def _brackets(line: str, number: int, file: str) -> tuple[list[str], list[tuple[int, int]]]:
+    """The bracketed texts of a line and their (open, close) positions."""
+    texts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while (start := line.find("[", pos)) >= 0:
+        end = line.find("]", start + 1)
+        if end < 0:
+            raise FesaFileError(file, number, f"'[' at column {start + 1} is not closed")
+        texts.append(line[start + 1 : end])
+        spans.append((start, end))
+        pos = end + 1
+    return texts, spans
+
+
+def _parse_date(text: str, line: int, file: str) -> dt.date:
+    m = _DATE.fullmatch(text.strip())
+    if m:
+        try:
+            year, month, day = int(m[1]), int(m[2]), int(m[3])
+            start = dt.date(year, month, day)
+            if m[4] is None:
+                return start
+            end = dt.date(year, month, int(m[4]))
+            if end >= start:
+                return end
+        except ValueError:
+            pass
+    raise FesaFileError(file, line, f"the table's date must be YYYY-MM-DD, not {text!r}")
+
+
+def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+    cells: list[Cell] = []
+    pos = 0
+    text = text.rstrip()
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            return tuple(cells)
+        m = _CELL.match(text, pos)
+        if m is None:
+            bad = text[pos:].split()[0]
+            raise FesaFileError(file, line, f"round {len(cells) + 1}: cannot read the cell {bad!r}")
+        opponent, sign = int(m[1]), m[2]
+        handicap = None
+        if m[3] is not None:
+            handicap = _parse_handicap(m[3], len(cells) + 1, line, file)
+        if sign == "#" and opponent != 0:
+            raise FesaFileError(file, line, f"round {len(cells) + 1}: '#' (no-show) needs opponent 0, not {m[0]!r}")
+        if opponent == 0 and handicap is not None:
+            raise FesaFileError(file, line, f"round {len(cells) + 1}: a handicap on a round without a game")
+        cells.append(Cell(opponent, sign, handicap))  # type: ignore[arg-type]
+        pos = m.end()
+
+
+def _parse_handicap(text: str, round_: int, line: int, file: str) -> HandicapMark:
+    compact = "".join(text.split())
+    side, code = compact[:1], compact[1:].upper()
+    if side not in ("+", "-"):
+        raise FesaFileError(file, line, f"round {round_}: a handicap must start with + or -, not ({text})")
+    if code not in HANDICAP_CODES:
+        raise FesaFileError(file, line, f"round {round_}: unknown handicap code {compact[1:]!r}")
+    return HandicapMark(side == "+", HANDICAP_CODES[code], compact[1:])
+
+
+def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer:
+    texts, spans = _brackets(line, lineno, file)
+    if len(texts) < 3:
+        raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
+    results = texts[2].strip()
+    macmahon = texts[3].strip() if len(texts) == 4 else None
+    if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
+        raise FesaFileError(file, lineno, f"the MacMahon start score must be a number, not {macmahon!r}")
+    giver = results == "&"
+    return TablePlayer(
+        number=number,
+        last_name=texts[0],
+        first_name=texts[1],
+        cells=() if giver else _parse_cells(results, lineno, file),
+        simul_giver=giver,
+        free_text=line[spans[1][1] + 1 : spans[2][0]],
+        macmahon=macmahon or None,
+        tail=line[spans[min(3, len(spans) - 1)][1] + 1 :],
+        line=lineno,
+    )
+
+
+def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
+    """Read and check a table; bytes are decoded by :func:`~.encoding.decode_lenient`. Raises FesaFileError."""
+    text = decode_lenient(data) if isinstance(data, bytes) else data
+    name: tuple[int, str] | None = None
+    date: tuple[int, str] | None = None
+    players: list[TablePlayer] = []
+    ended_at: int | None = None  # the first line after the player block
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line or line.lstrip().startswith(";"):
+            continue  # as in the program, an empty line does not end the player lines
+        if name is None or date is None:
+            if "[" in line:
+                texts, _ = _brackets(line, lineno, file)
+                if name is None:
+                    name = (lineno, texts[0])
+                else:
+                    date = (lineno, texts[0])
+            continue
+        if not _holds_sign(line):
+            if players and ended_at is None:
+                ended_at = lineno
+            continue
+        if ended_at is not None:
+            raise FesaFileError(file, lineno, f"player lines must follow each other, but line {ended_at} breaks them")
+        if not players:
+            stripped = line.lstrip()
+            if not stripped[:1].isdigit():
+                continue  # a header line such as [Time control: 30min + 30sec]
+            if not re.match(r"1(?!\d)", stripped):
+                raise FesaFileError(file, lineno, "the first player line must start with 1")
+        players.append(_parse_player(line, len(players) + 1, lineno, file))
+    if name is None:
+        raise FesaFileError(file, None, "no [table name] line")
+    if date is None:
+        raise FesaFileError(file, None, "no [date] line after the table's name")
+    if not players:
+        raise FesaFileError(file, None, "no player lines")
+    table = Turnering(
+        name=name[1],
+        date=_parse_date(date[1], date[0], file),
+        date_text=date[1].strip(),
+        players=tuple(players),
+        rounds=_rounds(players, file),
+        file=file,
+    )
+    check_consistency(table)
+    return table
+
+
+def _rounds(players: list[TablePlayer], file: str) -> int:
+    regular = [p for p in players if not p.simul_giver]
+    if not regular:
+        raise FesaFileError(file, players[0].line, "every player is a simultaneous giver: no results")
+    rounds = len(regular[0].cells)
+    for p in regular[1:]:
+        if len(p.cells) != rounds:
+            raise FesaFileError(
+                file,
+                p.line,
+                f"uneven number of rounds: {_who(p)} has {len(p.cells)}, {_who(regular[0])} "
+                f"(line {regular[0].line}) has {rounds}",
+            )
+    return rounds
+
+
+def _who(p: TablePlayer) -> str:
+    return f"{p.last_name} {p.first_name}".strip()
+
+
+def check_consistency(table: Turnering) -> None:
+    """Check that every cell naming an opponent is mirrored by the opponent's cell (same round, the
+    results adding to one point, the handicap on both sides with opposite sides and the same code).
+    A simultaneous giver's cells are the mirror of the others' by construction."""
+    file = table.file
+    count = len(table.players)
+    for p in table.players:
+        for r, cell in enumerate(p.cells, start=1):
+            if not cell.is_game:
+                continue
+            if cell.opponent > count:
+                raise FesaFileError(
+                    file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
+                )
+            if cell.opponent == p.number:
+                raise FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent")
+            q = table.player(cell.opponent)
+            if q.simul_giver:
+                continue
+            other = q.cells[r - 1]
+            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
+            if other.opponent != p.number:
+                raise FesaFileError(file, p.line, f"{both}: the cells do not name each other")
+            if cell.score + other.score != 1:
+                raise FesaFileError(file, p.line, f"{both}: the results do not add up to one point")
+            if (cell.handicap is None) != (other.handicap is None):
+                raise FesaFileError(file, p.line, f"{both}: a handicap on one side only")
+            if cell.handicap is not None and other.handicap != cell.handicap.mirrored():
+                raise FesaFileError(file, p.line, f"{both}: the handicap must have the same code and opposite sides")
+
+
+def write_turnering(table: Turnering) -> bytes:
+    """The table as ``turnering.txt`` in ISO-8859-1: name, date, then one line per player numbered by
+    position, cells in their canonical spelling (``12+(-2p)``). Header lines other than the name and
+    date, comments and printed numbers that differ from the position are not kept."""
+    lines = [f"[{table.name}]", f"[{table.date_text}]"]
+    for p in table.players:
+        results = "&" if p.simul_giver else " ".join(c.text() for c in p.cells)
+        macmahon = "" if p.macmahon is None else f" [{p.macmahon}]"
+        lines.append(f"{p.number} [{p.last_name}] [{p.first_name}]{p.free_text}[{results}]{macmahon}{p.tail}")
+    return encode_text("\n".join(lines) + "\n", table.file)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineTable:
+    """A table ready for the engine. Keys are player numbers (line positions). ``round_of`` maps the
+    engine's round numbers back to the table's rounds."""
+
+    table: TableInput
+    round_of: Mapping[int, int]
+
+
+def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineTable:
+    """The engine's input: every player in table order with his state, and one Game per rated game
+    (byes, absences and no-shows are not games).
+
+    The engine takes one game per player and round, but a simultaneous giver plays many games in the
+    same round. His games are then given consecutive round numbers inside the round, in the table order
+    of his opponents (``round * (players + 1) + opponent``), which keeps everyone's round order; without
+    a giver the round numbers are the table's.
+    """
+    count = len(table.players)
+    spread = any(p.simul_giver for p in table.players)
+    games: list[Game] = []
+    round_of: dict[int, int] = {}
+    for p in table.players:
+        for r, cell in enumerate(p.cells, start=1):
+            q = table.player(cell.opponent) if cell.is_game else None
+            if q is None or (not q.simul_giver and q.number < p.number):
+                continue  # no game, or already taken from the opponent's line
+            key = r * (count + 1) + (p.number if q.simul_giver else 0) if spread else r
+            round_of[key] = r
+            handicap = None
+            if cell.handicap is not None:
+                handicap = Handicap(cell.handicap.code, q.number if cell.handicap.received else p.number)
+            games.append(Game(key, p.number, q.number, float(cell.score), handicap))
+    return EngineTable(
+        TableInput(
+            name=table.name,
+            date=table.date,
+            players=tuple(p.number for p in table.players),
+            states=dict(states),
+            games=tuple(games),
+        ),
+        round_of,
+    )
