@@ -1,0 +1,89 @@
+"""``manage.py fesa_run DIR [DIR ...]``: the FESA program's run on files, without the database.
+
+Each DIR holds ``turnering.txt``, ``ratingliste.pre`` and optionally ``nye-spillere``; the run writes
+``ratingliste.post``, ``all.txt`` and ``result.txt`` beside them (ratings/fesa_files/run.py). The three
+files are written to temporary files in DIR and renamed only once all are written, so a DIR that fails
+gets none of them. DIRs are independent: a failure is reported on stderr with its DIR and the others go
+on; the command fails (exit status 1) if any DIR failed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
+
+
+def _read(directory: Path, name: str, *, optional: bool = False) -> bytes | None:
+    path = directory / name
+    if optional and not path.exists():
+        return None
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise FesaFileError(name, None, f"cannot be read: {exc.strerror or exc}") from exc
+
+
+def _write_all(directory: Path, files: dict[str, bytes]) -> None:
+    """Write every file to a temporary file in ``directory``, then rename them all into place."""
+    temporary: dict[str, str] = {}
+    try:
+        for name, data in files.items():
+            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
+            temporary[name] = tmp
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        for name, tmp in temporary.items():
+            os.replace(tmp, directory / name)
+    finally:
+        for tmp in temporary.values():
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def run_directory(directory: Path) -> list[str]:
+    """Rate the table in ``directory`` and write its files; the names written. Raises FesaFileError/OSError."""
+    if not directory.is_dir():
+        raise FesaFileError(str(directory), None, "is not a directory")
+    turnering = _read(directory, TURNERING)
+    ratingliste = _read(directory, RATINGLISTE_PRE)
+    assert turnering is not None and ratingliste is not None
+    output = rate_files(turnering, ratingliste, _read(directory, NYE_SPILLERE, optional=True))
+    files = output.files()
+    _write_all(directory, files)
+    return sorted(files)
+
+
+class Command(BaseCommand):
+    help = (
+        "Rate the table in each DIR (turnering.txt, ratingliste.pre, optional nye-spillere) as the FESA "
+        "program does and write ratingliste.post, all.txt and result.txt there. No database is touched."
+    )
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("directories", nargs="+", metavar="DIR", type=Path)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        directories: list[Path] = options["directories"]
+        failed = 0
+        for directory in directories:
+            try:
+                written = run_directory(directory)
+            except (FesaFileError, OSError) as exc:
+                failed += 1
+                self.stderr.write(f"{directory}: {exc}")
+                continue
+            except Exception as exc:  # a fault of ours must not stop the other directories either
+                failed += 1
+                self.stderr.write(f"{directory}: unexpected {type(exc).__name__}: {exc}")
+                continue
+            self.stdout.write(f"{directory}: wrote {', '.join(written)}")
+        if failed:
+            raise CommandError(f"{failed} of {len(directories)} directories failed")
