@@ -6,11 +6,20 @@ Settings come from Django's under the ``CELERY_`` prefix (federation/settings.py
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 
 app = Celery("federation")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_ready.connect
+def queue_pending_rerate(sender: Any = None, **kwargs: Any) -> None:
+    """A worker that starts queues the re-rate, which does nothing unless a request was left pending (a
+    broker that was down when it was made, a worker killed in the middle)."""
+    app.send_task("ratings.tasks.task_rerate_pending")

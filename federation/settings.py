@@ -132,9 +132,18 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A broker that is down must not hold up the edit that queues a task: give up on it within about a second
+# (the pending re-rate mark is already committed; the beat or the worker's start picks it up).
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULE = {
     "rerate-pending": {"task": "ratings.tasks.task_rerate_pending", "schedule": 60.0},
 }
+try:
+    # A worker waits this long after the last edit of a burst before it re-rates, so one run serves them all.
+    RERATE_QUIET_SECONDS = env_int("RERATE_QUIET_SECONDS", 1)
+except ImproperlyConfiguredValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

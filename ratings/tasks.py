@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+import logging
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
 
 from ratings.services.rerate import RerateBusy, rerate_pending
+
+log = logging.getLogger(__name__)
+
+IN_PROCESS_LOCK_TIMEOUT = 30.0  # seconds: without a broker the run holds up the edit's request
 
 
 @shared_task(
@@ -17,12 +25,28 @@ from ratings.services.rerate import RerateBusy, rerate_pending
     max_retries=None,
     acks_late=True,
 )
-def task_rerate_pending(self: object) -> dict[str, object] | None:
-    """Re-rate from the pending position, if anything is pending (a burst of requests runs at most twice)."""
-    outcome = rerate_pending()
+def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
+    """Re-rate from the pending position, if anything is pending.
+
+    On a worker it first waits for a quiet moment (RERATE_QUIET_SECONDS) so that a burst of edits is served
+    by one run, and a lock held by another re-rate turns into a retry with backoff. Run in-process (no
+    broker), it neither waits nor retries: the run holding the lock sees the request and runs again.
+    """
+    eager = bool(self.request.is_eager)
+    try:
+        if eager:
+            outcome = rerate_pending(lock_timeout=IN_PROCESS_LOCK_TIMEOUT)
+        else:
+            outcome = rerate_pending(quiet=float(settings.RERATE_QUIET_SECONDS))
+    except RerateBusy:
+        if not eager:
+            raise
+        log.info("another re-rate is running; it will serve this request too")
+        return None
     if outcome is None:
         return None
     return {
+        "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
         "tables_unchanged": outcome.tables_unchanged,
         "rows_written": outcome.rows_written,

@@ -1,0 +1,203 @@
+"""The replay: tables in order through the engine, skipping those whose players enter as they did last time.
+
+A table is skipped when it is rated, not flagged as edited, its rated players are those of its stored rows,
+and each of them enters with exactly the state stored as his "before" in those rows: the engine is a pure
+function of the states and the games, so it would produce the stored rows again. Everything else is redone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from ratings import engine
+from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus
+from ratings.services.tables import GameFacts, engine_games
+from ratings.states import state_from_json, state_to_json
+
+Position = tuple[dt.date, int]
+RATED_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
+CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
+StoredRows = dict[int, dict[int, tuple[dict[str, Any], dict[str, Any]]]]
+"""table -> player -> (state before, state after), as JSON, of the stored rating rows."""
+
+json_text = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
+    for i in range(0, len(ids), size):
+        yield ids[i : i + size]
+
+
+def chunked(load: Callable[[Sequence[int]], dict[int, Any]], ids: Iterable[int]) -> dict[int, Any]:
+    """``load`` over the ids a chunk at a time, the results merged."""
+    out: dict[int, Any] = {}
+    for chunk in chunks(sorted(ids)):
+        out.update(load(chunk))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    pk: int
+    date: dt.date
+    sequence: int
+    status: str
+    flagged: bool
+    label: str
+
+
+def at_or_after(start: Position) -> Q:
+    return Q(date__gt=start[0]) | Q(date=start[0], sequence__gte=start[1])
+
+
+class History:
+    """The submitted and rated tables from a position on (None: all), their seat orders and rated games."""
+
+    def __init__(self, start: Position | None) -> None:
+        tables = Table.objects.filter(status__in=RATED_STATUSES)
+        if start is not None:
+            tables = tables.filter(at_or_after(start))
+        self.tables = [
+            TableInfo(pk, date, seq, status, flagged, f"{tname}, {name} ({date})" if name else f"{tname} ({date})")
+            for pk, date, seq, status, flagged, name, tname in tables.order_by("date", "sequence").values_list(
+                "pk", "date", "sequence", "status", "needs_rerate", "name", "tournament__name"
+            )
+        ]
+        self._query = tables
+        ids = tables.values("pk")
+        self.entries: dict[int, list[int]] = defaultdict(list)
+        for table_id, player_id in (
+            TableEntry.objects.filter(table__in=ids).order_by("table_id", "seat").values_list("table_id", "player_id")
+        ):
+            self.entries[table_id].append(player_id)
+        facts: dict[int, list[GameFacts]] = defaultdict(list)
+        columns = ("round", "first_id", "second_id", "result", "handicap", "handicap_giver", "played", "replay_draw")
+        for table_id, *values in (
+            Game.objects.filter(table__in=ids, second__isnull=False, played=True)
+            .order_by("table_id", "round", "id")
+            .values_list("table_id", *columns)
+        ):
+            facts[table_id].append(GameFacts(*values))
+        self.games = {table_id: engine_games(games) for table_id, games in facts.items()}
+
+    def table_ids(self) -> QuerySet[Table, dict[str, Any]]:
+        """The tables as a subquery."""
+        return self._query.values("pk")
+
+    def playing(self, table_id: int) -> set[int]:
+        return {p for g in self.games.get(table_id, ()) for p in (g.first, g.second)}  # type: ignore[misc]
+
+    def playing_all(self) -> set[int]:
+        return {p for t in self.tables for p in self.playing(t.pk)}
+
+
+def stored_rows(start: Position) -> StoredRows:
+    """The stored states before and after of the rows of the submitted and rated tables from ``start`` on."""
+    tables = Table.objects.filter(at_or_after(start), status__in=RATED_STATUSES).values("pk")
+    out: StoredRows = defaultdict(dict)
+    for table_id, player_id, before, after in RatingRow.objects.filter(table__in=tables).values_list(
+        "table_id", "player_id", "state_before", "state_after"
+    ):
+        out[table_id][player_id] = (before, after)
+    return out
+
+
+Item = tuple[engine.PlayerOutcome, str | None, str | None, dict[str, Any]]
+"""A player's part in a redone table: the outcome, his states before and after as JSON text (None when the
+replay makes no texts), and the state after as JSON."""
+
+
+class Replay:
+    """Replays ``history`` from the ``initial`` states, skipping tables that ``stored`` rows show unchanged.
+
+    Each player's current state is kept in whichever forms were needed so far — the engine's state, its JSON,
+    its JSON text — because converting 10^5 states back and forth is a good part of a full re-rate.
+    """
+
+    def __init__(
+        self, history: History, initial: dict[int, engine.PlayerState], stored: StoredRows, *, texts: bool
+    ) -> None:
+        self.history, self.stored, self.texts = history, stored, texts
+        self.state: dict[int, engine.PlayerState | None] = dict(initial)
+        self.data: dict[int, dict[str, Any] | None] = {}
+        self.text: dict[int, tuple[engine.PlayerState, str]] = {}  # the text of the state it was made of
+        self.redone: list[int] = []
+        self.errors: dict[int, str] = {}
+        self.unchanged = 0
+        self.found: list[tuple[int, int, engine.Promotion]] = []  # (player, table, promotion)
+        self.touched: set[int] = set()  # players of the redone tables, before or after
+
+    def state_of(self, pid: int) -> engine.PlayerState:
+        state = self.state.get(pid)
+        if state is None:
+            state = self.state[pid] = state_from_json(self.data[pid])  # type: ignore[arg-type]
+        return state
+
+    def data_of(self, pid: int) -> dict[str, Any]:
+        data = self.data.get(pid)
+        if data is None:
+            data = self.data[pid] = state_to_json(self.state[pid])  # type: ignore[arg-type]
+        return data
+
+    def text_of(self, state: engine.PlayerState, pid: int) -> str:
+        cached = self.text.get(pid)
+        return cached[1] if cached is not None and cached[0] is state else json_text(state_to_json(state))
+
+    def unchanged_table(self, table: TableInfo, playing: set[int]) -> bool:
+        rows = self.stored.get(table.pk)
+        return (
+            rows is not None
+            and not table.flagged
+            and table.status == TableStatus.RATED
+            and rows.keys() == playing
+            and all(rows[pid][0] == self.data_of(pid) for pid in playing)
+        )
+
+    def run(self) -> Iterator[tuple[TableInfo, list[Item]]]:
+        """Yield each redone table with its players' parts (none when the table cannot be rated)."""
+        for table in self.history.tables:
+            playing = self.history.playing(table.pk)
+            if self.unchanged_table(table, playing):
+                for pid, (_before, after) in self.stored[table.pk].items():
+                    self.state[pid], self.data[pid] = None, after
+                self.unchanged += 1
+                continue
+            self.redone.append(table.pk)
+            self.touched.update(playing, self.stored.get(table.pk, ()))
+            try:
+                result = engine.rate_table(
+                    engine.TableInput(
+                        name=table.label,
+                        date=table.date,
+                        players=self.history.entries.get(table.pk, []),
+                        states={pid: self.state_of(pid) for pid in playing},
+                        games=self.history.games.get(table.pk, []),
+                    )
+                )
+            except engine.EngineError as exc:
+                # It cannot be rated (it did not settle, or its data went bad): its players pass through
+                # unchanged, exactly as from scratch, and the error is shown on the table.
+                self.errors[table.pk] = str(exc)
+                yield table, []
+                continue
+            items: list[Item] = []
+            for o in result.outcomes:
+                data = state_to_json(o.after)
+                before_text = after_text = None
+                if self.texts:
+                    before_text, after_text = self.text_of(o.before, o.key), json_text(data)
+                    self.text[o.key] = (o.after, after_text)
+                items.append((o, before_text, after_text, data))
+                self.state[o.key], self.data[o.key] = o.after, data
+                self.found.extend((o.key, table.pk, p) for p in o.promotions)
+            yield table, items
+
+    def final_states(self) -> dict[int, engine.PlayerState]:
+        return {pid: self.state_of(pid) for pid in self.state}

@@ -1,0 +1,298 @@
+"""Requests, the lock and the runs: ``rerate_request``, ``rerate_pending``, ``rerate_from``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from ratings import engine
+from ratings.models import PendingRerate, Player, Promotion, PromotionStatus, RatingRow, RerateRun, Table, TableStatus
+from ratings.selectors import starting_states, states_before
+from ratings.services.players import players_refresh
+
+from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, stored_rows
+from .rows import RowWriter
+
+log = logging.getLogger(__name__)
+
+__all__ = ["RATED_STATUSES", "RerateBusy", "RerateOutcome", "rerate_from", "rerate_pending", "rerate_request"]
+
+RERATE_LOCK_KEY = 0x5E5A_0001  # advisory lock id, any constant unique to this purpose
+PASSES = 3  # runs one call makes while requests keep coming in; the task queued by the last request follows
+
+
+class RerateBusy(Exception):
+    """Another re-rate holds the lock; try again later."""
+
+
+@dataclass
+class RerateOutcome:
+    """What one run did. ``cleared``: the pending request it served is cleared (none came in meanwhile)."""
+
+    start: Position | None
+    tables_rated: int = 0
+    tables_unchanged: int = 0
+    rows_written: int = 0
+    errors: dict[int, str] = field(default_factory=dict)
+    cleared: bool = False
+    run_id: int | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+# Test-only: a pause inside the run's transaction, after the rows are replaced and before the commit, so that a
+# test can kill the process there. The environment variable names a file the process writes before it sleeps;
+# an in-process test may set the hook itself.
+inside_transaction_hook: Callable[[], None] | None = None
+if os.environ.get("RERATE_TEST_PAUSE_FILE"):
+
+    def _pause_for_kill_test() -> None:
+        Path(os.environ["RERATE_TEST_PAUSE_FILE"]).write_text(str(os.getpid()))
+        time.sleep(float(os.environ.get("RERATE_TEST_PAUSE_SECONDS", "60")))
+
+    inside_transaction_hook = _pause_for_kill_test
+
+
+def rerate_request(*, date: dt.date, sequence: int, table_ids: Sequence[int]) -> None:
+    """Record "re-rate needed from (date, sequence)" in the caller's transaction; enqueue the task on commit.
+
+    ``table_ids`` are the edited tables: they are redone even if their players' states did not change.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        pending, created = PendingRerate.objects.select_for_update().get_or_create(
+            pk=1, defaults={"from_date": date, "from_sequence": sequence, "requested_at": now, "generation": 1}
+        )
+        if not created:
+            if (date, sequence) < (pending.from_date, pending.from_sequence):
+                pending.from_date, pending.from_sequence = date, sequence
+            pending.requested_at = now
+            pending.generation = F("generation") + 1
+            pending.save()
+        if table_ids:
+            Table.objects.filter(pk__in=table_ids).update(needs_rerate=True)
+        transaction.on_commit(_enqueue, robust=True)
+
+
+def _enqueue() -> None:
+    """Queue the task (without a broker: run it now). Failures are logged; the pending row keeps the request."""
+    from ratings.tasks import task_rerate_pending
+
+    try:
+        task_rerate_pending.delay()
+    except Exception:  # an unreachable broker fails in many ways; the beat or the worker's start catches up
+        log.warning("could not queue the re-rate; it stays pending until the broker is back", exc_info=True)
+
+
+@contextmanager
+def _locked_transaction(timeout: float | None) -> Iterator[None]:
+    """A transaction holding the re-rate lock; RerateBusy if it cannot be had within ``timeout`` seconds."""
+    limit = float(settings.RERATE_LOCK_TIMEOUT if timeout is None else timeout)
+    if connection.vendor == "sqlite":
+        atomic = transaction.atomic()
+        with _sqlite_busy_timeout(limit):
+            try:
+                atomic.__enter__()  # BEGIN IMMEDIATE: waits for the write lock
+            except OperationalError as exc:
+                raise RerateBusy(f"the database stayed locked for {limit:g} s") from exc
+        try:
+            yield
+        except BaseException as exc:
+            if not atomic.__exit__(type(exc), exc, exc.__traceback__):
+                raise
+        else:
+            atomic.__exit__(None, None, None)
+        return
+    with transaction.atomic():
+        deadline, delay = time.monotonic() + limit, 0.05
+        with connection.cursor() as cursor:
+            while True:
+                cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [RERATE_LOCK_KEY])
+                if cursor.fetchone()[0]:
+                    break
+                if time.monotonic() >= deadline:
+                    raise RerateBusy(f"another re-rate held the lock for more than {limit:g} s")
+                time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
+                delay = min(delay * 2, 1.0)
+        yield
+
+
+@contextmanager
+def _sqlite_busy_timeout(seconds: float) -> Iterator[None]:
+    """Wait at most ``seconds`` for SQLite's write lock, then give the connection its own timeout back."""
+    if connection.in_atomic_block:  # a savepoint: the outer transaction holds the lock already
+        yield
+        return
+    usual = int(float(connection.settings_dict.get("OPTIONS", {}).get("timeout", 5)) * 1000)
+    with connection.cursor() as cursor:
+        cursor.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {usual}")
+
+
+def rerate_pending(*, lock_timeout: float | None = None, quiet: float = 0.0) -> RerateOutcome | None:
+    """Re-rate from the pending position, if any; None when nothing was pending.
+
+    ``quiet``: first wait until no request came in for that many seconds (at most ten times as long), so that
+    a burst of edits is served by one run. A request that comes in during a run makes the call run again, up
+    to ``PASSES`` runs; the last outcome is returned. ``lock_timeout`` defaults to RERATE_LOCK_TIMEOUT.
+    """
+    outcome = None
+    for _ in range(PASSES):
+        if quiet > 0:
+            _wait_for_quiet(quiet)
+        if not PendingRerate.objects.filter(pk=1).exists():
+            break
+        with _locked_transaction(lock_timeout):
+            pending = PendingRerate.objects.filter(pk=1).first()
+            if pending is None:
+                break  # another run served it while this one waited for the lock
+            start = (pending.from_date, pending.from_sequence)
+            outcome = _rerate_locked(start, clears=pending, skip_unchanged=True)
+        if outcome.cleared:
+            break
+    return outcome
+
+
+def _wait_for_quiet(quiet: float) -> None:
+    deadline = time.monotonic() + quiet * 10
+    while True:
+        requested = PendingRerate.objects.filter(pk=1).values_list("requested_at", flat=True).first()
+        if requested is None:
+            return
+        idle = (timezone.now() - requested).total_seconds()
+        left = deadline - time.monotonic()
+        if idle >= quiet or left <= 0:
+            return
+        time.sleep(min(quiet - idle, left))
+
+
+def rerate_from(*, date: dt.date | None = None, sequence: int = 1, lock_timeout: float | None = None) -> RerateOutcome:
+    """Re-rate every table from the position (date, sequence), or the whole history if ``date`` is None.
+
+    Unlike a pending run it skips nothing: every table from there is rated again (after a change of the
+    rules' code, say). A pending request at or after that position is served and cleared.
+    """
+    start = None if date is None else (date, sequence)
+    with _locked_transaction(lock_timeout):
+        pending = PendingRerate.objects.filter(pk=1).first()
+        covered = pending is not None and (start is None or start <= (pending.from_date, pending.from_sequence))
+        return _rerate_locked(start, clears=pending if covered else None, skip_unchanged=False)
+
+
+def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip_unchanged: bool) -> RerateOutcome:
+    """One run, inside the locked transaction; ``skip_unchanged``: leave tables whose players enter unchanged."""
+    clock = time.perf_counter()
+    now = timezone.now()
+    run = RerateRun.objects.create(started_at=now, from_date=start and start[0], from_sequence=start and start[1])
+    outcome = RerateOutcome(start=start, run_id=run.pk)
+
+    # Rows of a table sent back to draft count for nothing any more.
+    stray = RatingRow.objects.filter(table__in=Table.objects.exclude(status__in=RATED_STATUSES).values("pk"))
+    refresh = set(stray.values_list("player_id", flat=True))
+    stray.delete()
+
+    history = History(start)
+    stored = stored_rows(start) if start is not None and skip_unchanged else {}
+    if start is not None and not skip_unchanged:
+        refresh.update(RatingRow.objects.filter(table__in=history.table_ids()).values_list("player_id", flat=True))
+    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    if start is None:
+        initial = chunked(starting_states, players)
+    else:
+        initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
+    outcome.seconds["load"] = time.perf_counter() - clock
+
+    writer = RowWriter(replace_all=start is None)
+    replay = Replay(history, initial, stored, texts=True)
+    for table, items in replay.run():
+        writer.add(table, items)
+    writer.flush()
+    outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
+    outcome.tables_rated = len(replay.redone) - len(replay.errors)
+    outcome.tables_unchanged = replay.unchanged
+    outcome.rows_written = writer.written
+    outcome.errors = replay.errors
+
+    _tables_mark(replay.redone, replay.errors, now)
+    _promotions_update(replay.redone, replay.found, everything=start is None)
+    if start is None:
+        refresh.update(Player.objects.values_list("pk", flat=True))
+    else:
+        refresh |= replay.touched
+        # A table deleted since it was rated leaves its players' columns behind where nothing later shows it.
+        refresh.update(Player.objects.filter(last_played__gte=start[0]).values_list("pk", flat=True))
+    for chunk in chunks(sorted(refresh)):
+        players_refresh(chunk)
+    if inside_transaction_hook is not None:
+        inside_transaction_hook()
+
+    if clears is not None:
+        # Compare-and-set: clear only what this run has seen; a request that came in meanwhile stays pending.
+        outcome.cleared = PendingRerate.objects.filter(pk=1, generation=clears.generation).delete()[0] == 1
+        if outcome.cleared:
+            Table.objects.filter(needs_rerate=True).update(needs_rerate=False)
+    run.finished_at = timezone.now()
+    run.tables_rated, run.tables_unchanged = outcome.tables_rated, outcome.tables_unchanged
+    run.outcome = RerateRun.Outcome.FAILED if outcome.errors else RerateRun.Outcome.DONE
+    run.error = "\n".join(f"table {k}: {v}" for k, v in outcome.errors.items())
+    run.save()
+    outcome.seconds["total"] = time.perf_counter() - clock
+    log.info(
+        "re-rated from %s: %d tables redone, %d unchanged, %d rows, %d errors in %.2f s",
+        start or "scratch",
+        outcome.tables_rated,
+        outcome.tables_unchanged,
+        outcome.rows_written,
+        len(outcome.errors),
+        outcome.seconds["total"],
+    )
+    return outcome
+
+
+def _tables_mark(redone: Sequence[int], errors: dict[int, str], now: dt.datetime) -> None:
+    """Redone tables are rated now (and first rated now if never before); a table that failed waits."""
+    ok = [pk for pk in redone if pk not in errors]
+    for chunk in chunks(ok):
+        Table.objects.filter(pk__in=chunk, first_rated_at__isnull=True).update(first_rated_at=now)
+        Table.objects.filter(pk__in=chunk).update(status=TableStatus.RATED, last_rerated_at=now, rating_error="")
+    for pk, message in errors.items():
+        Table.objects.filter(pk=pk).update(status=TableStatus.SUBMITTED, rating_error=message)
+
+
+def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool) -> None:
+    """Hand grades.promotions_sync the redone tables whose promotions differ from their records.
+
+    A table whose promotions match its records exactly (all still supported) needs no change, and most redone
+    tables are such: the sync would only rewrite each record, with a history row.
+    """
+    from ratings.services.grades import promotions_sync
+
+    want: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+    for pid, table_id, p in found:
+        want[table_id].add((pid, p.grade, p.round, p.game_number, p.route, p.rating, True, ""))
+    have: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+    records = Promotion.objects.exclude(status=PromotionStatus.WITHDRAWN)
+    fields = ("table_id", "player_id", "grade", "round", "game_number", "route", "rating", "supported", "flag_reason")
+    for chunk in [None] if everything else chunks(list(redone)):
+        subset = records if chunk is None else records.filter(table_id__in=chunk)
+        for table_id, *key in subset.values_list(*fields):
+            have[table_id].add(tuple(key))
+    changed = {pk for pk in redone if want.get(pk, set()) != have.get(pk, set())}
+    if changed:
+        promotions_sync(tables=sorted(changed), found=[f for f in found if f[1] in changed])
