@@ -116,7 +116,7 @@ class _Reader:
         while True:
             self.skip_blank()
             if self.pos >= len(self.text):
-                raise self.error(f"list opened on line {start} is not closed")
+                raise self.error("a list is not closed", start)
             if self.text[self.pos] == ")":
                 self.advance()
                 return items
@@ -139,7 +139,7 @@ class _Reader:
                 self.advance()
             out.append(c)
             self.advance()
-        raise self.error(f"string opened on line {start} is not closed")
+        raise self.error("a string is not closed", start)
 
     def read_dispatch(self) -> Form:
         nxt = self.text[self.pos + 1 : self.pos + 2]
@@ -231,7 +231,7 @@ def read_list_items(text: str, file: str) -> list[tuple[int, Form]]:
     while True:
         reader.skip_blank()
         if reader.pos >= len(text):
-            raise reader.error(f"list opened on line {start} is not closed")
+            raise reader.error("the list is not closed", start)
         if text[reader.pos] == ")":
             reader.advance()
             break
