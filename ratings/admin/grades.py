@@ -1,0 +1,448 @@
+"""The grade officers' screens: the queue of promotions to decide, and the decision forms.
+
+The list opens on what waits for a grade officer: pending Dan promotions and approved grades a correction
+left unsupported (flagged). Filters: grade, country, waiting time (days since the engine found the promotion;
+ratings/services/grades.py explains why not the player's age), status, flag, route.
+
+Everyone with the view permission reads the list and the records; nobody edits a record by hand. Grade
+officers and superusers (``can_decide``) also get the decision forms: approve (with the NSR's consent for
+5 and 6 Dan) or reject a pending promotion, keep or revoke a flagged grade. The forms call the services,
+which hold every rule; a decision someone else made meanwhile comes back as a message, not an error page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django_countries import countries
+
+from ratings.engine import grade_label
+from ratings.models import FIRST_DAN, NSR_CONSENT_FROM, Promotion, PromotionStatus
+from ratings.services.grades import (
+    PromotionConflict,
+    PromotionInvalid,
+    can_decide,
+    promotion_approve,
+    promotion_confirm_flagged,
+    promotion_reject,
+    promotion_revoke,
+    waiting_days,
+)
+
+TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
+    status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
+)
+"""What waits for a grade officer: pending promotions and flagged approved grades not decided yet."""
+
+
+# --- Filters ---------------------------------------------------------------------------------------------------
+
+
+class StatusFilter(admin.SimpleListFilter):
+    """Opens on "to decide"; any status, or all of them, on request. Choosing a flag shows every status."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("decide", _("to decide")), *PromotionStatus.choices, ("all", _("all"))]
+
+    def value(self) -> str:
+        chosen = super().value()
+        if chosen is not None:
+            return str(chosen)
+        return "all" if FlagFilter.parameter_name in self.request.GET else "decide"
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
+        value = self.value()
+        if value == "decide":
+            return queryset.filter(TO_DECIDE)
+        if value in PromotionStatus.values:
+            return queryset.filter(status=value)
+        return queryset
+
+
+class GradeFilter(admin.SimpleListFilter):
+    title = _("grade")
+    parameter_name = "grade"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(g), grade_label(g)) for g in range(FIRST_DAN, 27)] + [("kyu", str(_("Kyu grades")))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
+        value = self.value()
+        if value == "kyu":
+            return queryset.filter(grade__lt=FIRST_DAN)
+        if value and value.isdigit():
+            return queryset.filter(grade=int(value))
+        return queryset
+
+
+class CountryFilter(admin.SimpleListFilter):
+    """The player's nationality; only countries that have promotions are offered."""
+
+    title = _("country")
+    parameter_name = "country"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        codes = (
+            Promotion.objects.exclude(player__nationality="")
+            .order_by()
+            .values_list("player__nationality", flat=True)
+            .distinct()
+        )
+        return sorted(((code, str(countries.name(code)) or code) for code in codes), key=lambda c: c[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
+        value = self.value()
+        return queryset.filter(player__nationality=value) if value else queryset
+
+
+WAITING_BANDS: dict[str, tuple[int, int | None]] = {
+    "week": (0, 7),
+    "month": (7, 30),
+    "quarter": (30, 91),
+    "older": (91, None),
+}
+"""Waiting time in whole days since the promotion was found: [from, to)."""
+
+
+class WaitingFilter(admin.SimpleListFilter):
+    title = _("waiting time")
+    parameter_name = "waiting"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("week", _("less than a week")),
+            ("month", _("1 week to 1 month")),
+            ("quarter", _("1 to 3 months")),
+            ("older", _("more than 3 months")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
+        band = WAITING_BANDS.get(self.value() or "")
+        if band is None:
+            return queryset
+        now = timezone.now()
+        low, high = band
+        queryset = queryset.filter(created_at__lte=now - dt.timedelta(days=low))
+        if high is not None:
+            queryset = queryset.filter(created_at__gt=now - dt.timedelta(days=high))
+        return queryset
+
+
+class FlagFilter(admin.SimpleListFilter):
+    """Approved grades a correction left unsupported, and what the grade officer made of them."""
+
+    title = _("flag")
+    parameter_name = "flag"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("open", _("flagged, to decide")),
+            ("kept", _("flagged, kept")),
+            ("revoked", _("revoked")),
+            ("supported", _("supported by the history")),
+            ("unsupported", _("not supported by the history")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
+        value = self.value()
+        flagged = Q(status=PromotionStatus.APPROVED, supported=False)
+        if value == "open":
+            return queryset.filter(flagged, reviewed_at__isnull=True)
+        if value == "kept":
+            return queryset.filter(flagged, reviewed_at__isnull=False)
+        if value == "revoked":
+            return queryset.filter(status=PromotionStatus.REVOKED)
+        if value in ("supported", "unsupported"):
+            return queryset.filter(supported=value == "supported")
+        return queryset
+
+
+# --- Decision forms ---------------------------------------------------------------------------------------------
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
+
+
+class ApproveForm(forms.Form):
+    """Approval; for 5 and 6 Dan the NSR's consent and its date are required, below that not asked."""
+
+    reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
+    nsr_consent = forms.BooleanField(label=_("The Japan Shogi Association (NSR) has consented"), required=True)
+    nsr_consent_date = forms.DateField(
+        label=_("Date of the NSR's consent"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    nsr_reference = forms.CharField(label=_("NSR reference"), max_length=100, required=False)
+
+    def __init__(self, *args: Any, promotion: Promotion, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if promotion.grade < NSR_CONSENT_FROM:
+            for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
+                del self.fields[name]
+
+
+DECISIONS: dict[str, tuple[Any, Any]] = {
+    "approve": (_("Approve"), promotion_approve),
+    "reject": (_("Reject"), promotion_reject),
+    "keep": (_("Keep the flagged grade"), promotion_confirm_flagged),
+    "revoke": (_("Revoke the flagged grade"), promotion_revoke),
+}
+"""Each decision's title and the service that makes it."""
+
+
+def decisions_open(promotion: Promotion) -> list[str]:
+    """The decisions the promotion's state allows (the services check again, atomically)."""
+    if promotion.status == PromotionStatus.PENDING:
+        return ["approve", "reject"]
+    if promotion.status == PromotionStatus.APPROVED and not promotion.supported:
+        return ["revoke"] if promotion.reviewed_at else ["keep", "revoke"]
+    return []
+
+
+def _admin_link(url_name: str, pk: Any, text: str) -> str:
+    """A link to another admin page, or the plain text where that page is not registered."""
+    try:
+        return format_html('<a href="{}">{}</a>', reverse(url_name, args=[pk]), text)
+    except NoReverseMatch:
+        return text
+
+
+# --- The admin --------------------------------------------------------------------------------------------------
+
+
+@admin.register(Promotion)
+class PromotionAdmin(admin.ModelAdmin):
+    list_display = (
+        "player_column",
+        "grade_column",
+        "status_column",
+        "route",
+        "table_column",
+        "game_number",
+        "rating_column",
+        "waiting_column",
+        "decision_column",
+    )
+    list_filter = (StatusFilter, GradeFilter, CountryFilter, WaitingFilter, FlagFilter, "route")
+    list_select_related = ("player", "table__tournament", "decided_by", "reviewed_by")
+    search_fields = ("player__family_name", "player__given_name", "player__federation_id")
+    ordering = ("created_at", "grade")  # the longest waiting first
+    list_per_page = 50
+    fieldsets = (
+        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating")}),
+        (_("Waiting"), {"fields": ("created_at", "waiting_column", "supported", "flag_reason")}),
+        (
+            _("Decision"),
+            {
+                "fields": (
+                    "decided_by",
+                    "decided_at",
+                    "decision_reason",
+                    "nsr_consent",
+                    "nsr_consent_date",
+                    "nsr_reference",
+                )
+            },
+        ),
+        (_("Decision on the flag"), {"fields": ("reviewed_by", "reviewed_at", "review_reason")}),
+        (_("The player's promotions"), {"fields": ("player_promotions",)}),
+    )
+    readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
+
+    # Records come from re-rating and change only through the decision views: read-only for everyone.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Promotion | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Promotion | None = None) -> bool:
+        return False
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        if can_decide(request.user):
+            return (*self.list_display, "decide_column")
+        return self.list_display
+
+    # Columns
+
+    @admin.display(description=_("player"), ordering="player__family_name")
+    def player_column(self, obj: Promotion) -> str:
+        country = f" ({obj.player.nationality.code})" if obj.player.nationality else ""
+        return _admin_link("admin:ratings_player_change", obj.player_id, f"{obj.player}{country}")
+
+    @admin.display(description=_("grade"), ordering="grade")
+    def grade_column(self, obj: Promotion) -> str:
+        return grade_label(obj.grade)
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_column(self, obj: Promotion) -> str:
+        if obj.status == PromotionStatus.APPROVED and not obj.supported:
+            flag = _("kept despite the flag") if obj.reviewed_at else _("flagged: to decide")
+            return format_html('{} <strong title="{}">({})</strong>', obj.get_status_display(), obj.flag_reason, flag)
+        if obj.status == PromotionStatus.WITHDRAWN and obj.flag_reason:
+            return format_html('<span title="{}">{}</span>', obj.flag_reason, obj.get_status_display())
+        return obj.get_status_display()
+
+    @admin.display(description=_("table"), ordering="table__date")
+    def table_column(self, obj: Promotion) -> str:
+        if obj.table is None:
+            return "—"
+        return _admin_link("admin:ratings_table_change", obj.table_id, str(obj.table))
+
+    @admin.display(description=_("rating"), ordering="rating")
+    def rating_column(self, obj: Promotion) -> str:
+        return f"{obj.rating:.0f}"
+
+    @admin.display(description=_("waiting (days)"), ordering="created_at")
+    def waiting_column(self, obj: Promotion) -> str:
+        if obj.status == PromotionStatus.PENDING:
+            return str(waiting_days(obj))
+        return "—"
+
+    @admin.display(description=_("decided"))
+    def decision_column(self, obj: Promotion) -> str:
+        parts = []
+        if obj.decided_at:
+            verb = _("rejected") if obj.status == PromotionStatus.REJECTED else _("approved")
+            who = f" ({obj.decided_by})" if obj.decided_by else ""
+            parts.append(f"{verb} {timezone.localtime(obj.decided_at):%Y-%m-%d}{who}")
+        if obj.reviewed_at:
+            verb = _("revoked") if obj.status == PromotionStatus.REVOKED else _("kept")
+            who = f" ({obj.reviewed_by})" if obj.reviewed_by else ""
+            parts.append(f"{verb} {timezone.localtime(obj.reviewed_at):%Y-%m-%d}{who}")
+        return "; ".join(parts) or "—"
+
+    @admin.display(description=_("decide"))
+    def decide_column(self, obj: Promotion) -> str:
+        return format_html_join(
+            " · ",
+            '<a href="{}">{}</a>',
+            ((self._decide_url(obj, action), DECISIONS[action][0]) for action in decisions_open(obj)),
+        )
+
+    @admin.display(description=_("the player's promotions"))
+    def player_promotions(self, obj: Promotion) -> str:
+        rows = Promotion.objects.filter(player_id=obj.player_id).select_related("table").order_by("grade", "created_at")
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} — {} ({})</li>",
+                ((grade_label(p.grade), p.get_status_display(), p.table or "—") for p in rows),
+            ),
+        )
+
+    # Decision views
+
+    def get_urls(self) -> list[URLPattern]:
+        own = [
+            path(
+                "<path:object_id>/decide/<str:action>/",
+                self.admin_site.admin_view(self.decide_view),
+                name="ratings_promotion_decide",
+            )
+        ]
+        return own + super().get_urls()
+
+    def _decide_url(self, obj: Promotion, action: str) -> str:
+        return reverse(f"{self.admin_site.name}:ratings_promotion_decide", args=[obj.pk, action])
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        context = dict(extra_context or {})
+        promotion = Promotion.objects.filter(pk=object_id).first() if object_id.isdigit() else None
+        if promotion is not None and can_decide(request.user):
+            context["decisions"] = [
+                (self._decide_url(promotion, action), DECISIONS[action][0]) for action in decisions_open(promotion)
+            ]
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def decide_view(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
+        """One form per decision; the service decides whether it may happen, atomically."""
+        if action not in DECISIONS:
+            raise PermissionDenied
+        if not can_decide(request.user):
+            raise PermissionDenied
+        promotion = get_object_or_404(
+            Promotion.objects.select_related("player", "table__tournament"), pk=object_id if object_id.isdigit() else 0
+        )
+        change_url = reverse(f"{self.admin_site.name}:ratings_promotion_change", args=[promotion.pk])
+        if action not in decisions_open(promotion):
+            self.message_user(
+                request,
+                _("This promotion is %(status)s now: nothing to %(action)s.")
+                % {"status": promotion.get_status_display(), "action": action},
+                messages.WARNING,
+            )
+            return HttpResponseRedirect(change_url)
+        form_class = ApproveForm if action == "approve" else ReasonForm
+        kwargs: dict[str, Any] = {"promotion": promotion} if action == "approve" else {}
+        form = form_class(request.POST or None, **kwargs)
+        if request.method == "POST" and form.is_valid():
+            try:
+                self._decide(request, promotion, action, form.cleaned_data)
+            except PromotionConflict as exc:
+                self.message_user(request, str(exc), messages.ERROR)
+                return HttpResponseRedirect(change_url)
+            except PromotionInvalid as exc:
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(
+                    request,
+                    _("%(promotion)s: %(decision)s.") % {"promotion": promotion, "decision": DECISIONS[action][0]},
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse(f"{self.admin_site.name}:ratings_promotion_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"{DECISIONS[action][0]}: {promotion.player}, {grade_label(promotion.grade)}",
+            "promotion": promotion,
+            "grade": grade_label(promotion.grade),
+            "waiting": waiting_days(promotion),
+            "action": action,
+            "decision": DECISIONS[action][0],
+            "form": form,
+            "change_url": change_url,
+            "needs_nsr": action == "approve" and promotion.grade >= NSR_CONSENT_FROM,
+        }
+        return TemplateResponse(request, "admin/ratings/promotion/decide.html", context)
+
+    def _decide(self, request: HttpRequest, promotion: Promotion, action: str, data: dict[str, Any]) -> None:
+        service = DECISIONS[action][1]
+        if action == "approve":
+            service(
+                promotion=promotion,
+                user=request.user,
+                reason=data.get("reason", ""),
+                nsr_consent=bool(data.get("nsr_consent")),
+                nsr_consent_date=data.get("nsr_consent_date"),
+                nsr_reference=data.get("nsr_reference", ""),
+            )
+        else:
+            service(promotion=promotion, user=request.user, reason=data["reason"])

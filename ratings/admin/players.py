@@ -1,0 +1,117 @@
+"""Players in the admin: found by name for the tables' autocompletes, added by directors, corrected by officers.
+
+Directors may add a player (with his nationality and prior grade, also from the "+" beside a table's player
+field) but not change one; the prior grade of an existing player is a rating officer's to correct, through
+``player_set_prior_grade`` so that his tables are re-rated. The rating columns are derived and read-only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_countries.filters import CountryFilter
+
+from ratings import permissions
+from ratings.engine import grade_label
+from ratings.forms import PlayerForm
+from ratings.models import Player
+from ratings.services.players import player_set_prior_grade
+
+PRIOR_GRADE_FIELDS = (
+    "prior_grade_kind",
+    "prior_grade_level",
+    "prior_grade_source",
+    "prior_grade_note",
+    "prior_grade_date",
+)
+DERIVED_FIELDS = ("federation_id", "rating", "games", "category", "grade", "fesa_grade", "peak_rating", "last_played")
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
+    list_display = (
+        "family_name",
+        "given_name",
+        "nationality",
+        "grade_shown",
+        "rating",
+        "games",
+        "category",
+        "last_played",
+        "federation_id",
+    )
+    list_display_links = ("family_name", "given_name")
+    list_filter = (("nationality", CountryFilter), "category", "is_professional", "grade")
+    search_fields = ("family_name", "given_name", "federation_id")
+    ordering = ("family_name", "given_name")
+    list_per_page = 100
+
+    @admin.display(description=gettext_lazy("FESA grade"), ordering="grade")
+    def grade_shown(self, player: Player) -> str:
+        return grade_label(player.grade)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> list[tuple[Any, dict[str, Any]]]:
+        fieldsets: list[tuple[Any, dict[str, Any]]] = [
+            (
+                None,
+                {
+                    "fields": (
+                        "family_name",
+                        "given_name",
+                        "nationality",
+                        "residence",
+                        "is_professional",
+                        "date_of_birth",
+                    )
+                },
+            ),
+            (
+                gettext_lazy("Prior grade"),
+                {
+                    "fields": PRIOR_GRADE_FIELDS,
+                    "description": gettext_lazy(
+                        "A grade from elsewhere (a national federation, the NSR): it decides a new player's first "
+                        "rating. Leave it empty if he has none. Correcting it later re-rates his tables."
+                    ),
+                },
+            ),
+        ]
+        if obj is not None:
+            fieldsets.append(
+                (
+                    gettext_lazy("Rating (computed from his tables)"),
+                    {"fields": DERIVED_FIELDS, "classes": ("collapse",) if obj.games == 0 else ()},
+                )
+            )
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
+        readonly = DERIVED_FIELDS
+        if obj is not None and not permissions.can_change_prior_grade(request.user):
+            readonly += PRIOR_GRADE_FIELDS
+        return readonly
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        prior_changed = change and any(name in form.changed_data for name in PRIOR_GRADE_FIELDS)
+        if not prior_changed:
+            super().save_model(request, obj, form, change)
+            return
+        data = form.cleaned_data
+        # The service saves the player (his other corrections included) and asks for the re-rate.
+        player_set_prior_grade(
+            player=obj,
+            kind=data.get("prior_grade_kind") or "",
+            level=data.get("prior_grade_level"),
+            source=data.get("prior_grade_source") or "",
+            note=data.get("prior_grade_note") or "",
+            date=data.get("prior_grade_date"),
+        )
+        if obj.games:
+            messages.info(
+                request, _("The prior grade changed: the tables of %(player)s will be re-rated.") % {"player": obj}
+            )

@@ -1,0 +1,377 @@
+"""Tables in the admin: entries and games entered inline, a preview of the rating, submission for rating.
+
+A table's entries and games are validated together with the table (ratings/forms.py) and saved in the one
+transaction of the admin's change form; editing a submitted or rated table asks for a re-rate in that same
+transaction (``table_changed``), deleting one goes through ``table_delete``. Who may see, change, submit or
+delete what is decided in ratings/permissions.py; the services decide everything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from ratings import permissions
+from ratings.admin.preview import preview_lines
+from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
+from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
+from ratings.services.tables import TableInvalid, table_changed, table_delete, table_preview, table_submit
+
+STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
+
+
+def _table_edit(request: HttpRequest) -> TableEdit:
+    """The state the table form's formsets share during this request (created on first use)."""
+    edit: TableEdit | None = getattr(request, "_ratings_table_edit", None)
+    if edit is None:
+        edit = TableEdit(strict_dates=not permissions.is_rating_officer(request.user))
+        request._ratings_table_edit = edit  # type: ignore[attr-defined]
+    return edit
+
+
+class TableChildInline(admin.TabularInline):
+    """Rows of a table: editable exactly when the table is (permissions.can_change_table)."""
+
+    def _table_allows(self, request: HttpRequest, obj: Table | None) -> bool:
+        return obj is None or permissions.can_change_table(request.user, obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+        return super().has_add_permission(request, obj) and self._table_allows(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+        return super().has_change_permission(request, obj) and self._table_allows(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+        return super().has_delete_permission(request, obj) and self._table_allows(request, obj)
+
+
+class TableEntryInline(TableChildInline):
+    model = TableEntry
+    form = TableEntryForm
+    formset = TableEntryFormSet
+    fields = ("seat", "player")
+    autocomplete_fields = ("player",)
+    ordering = ("seat",)
+    verbose_name = gettext_lazy("player")
+    verbose_name_plural = gettext_lazy("players (number = line in the crosstable)")
+
+    def get_extra(self, request: HttpRequest, obj: Table | None = None, **kwargs: Any) -> int:
+        return 8 if obj is None else 2
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TableEntry]:
+        return super().get_queryset(request).select_related("player")
+
+
+class GameInline(TableChildInline):
+    model = Game
+    form = GameForm
+    formset = GameFormSet
+    fields = ("round", "first", "second", "result", "handicap", "handicap_giver", "played", "replay_draw")
+    autocomplete_fields = ("first", "second")
+    ordering = ("round", "id")
+    verbose_name = gettext_lazy("game")
+    verbose_name_plural = gettext_lazy(
+        "games (leave the opponent empty for a bye, an absence or a no-show; a handicap needs who gave it)"
+    )
+
+    def get_extra(self, request: HttpRequest, obj: Table | None = None, **kwargs: Any) -> int:
+        return 12 if obj is None else 4
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).select_related("first", "second")
+
+
+class RatingRowInline(admin.TabularInline):
+    """What the last rating of the table gave each player; computed, never edited."""
+
+    model = RatingRow
+    fields = ("player", "method", "rating_before", "rating_after", "change", "rated_games", "score", "grade_after")
+    readonly_fields = fields
+    ordering = ("-rating_after",)
+    extra = 0
+    can_delete = False
+    verbose_name_plural = gettext_lazy("ratings (as last rated)")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[RatingRow]:
+        return super().get_queryset(request).select_related("player")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    form = TableForm
+    inlines = (TableEntryInline, GameInline, RatingRowInline)
+    list_display = (
+        "__str__",
+        "date",
+        "sequence",
+        "status",
+        "player_count",
+        "first_rated_at",
+        "last_rerated_at",
+    )
+    list_filter = ("status", ("date", admin.DateFieldListFilter), "tournament__country")
+    list_select_related = ("tournament",)
+    search_fields = ("tournament__name", "name", "tournament__city")
+    date_hierarchy = "date"
+    ordering = ("-date", "-sequence")
+    autocomplete_fields = ("tournament",)
+    readonly_fields = STATUS_FIELDS
+    actions = ("submit_for_rating",)
+    fieldsets = (
+        (None, {"fields": ("tournament", "name", "date", "sequence")}),
+        (gettext_lazy("Rating"), {"fields": STATUS_FIELDS}),
+    )
+
+    # Who sees and changes what
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        qs = super().get_queryset(request).annotate(player_total=Count("entries", distinct=True))
+        return permissions.tables_visible(request.user, qs)
+
+    def has_view_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return super().has_view_permission(request, obj) and (
+            obj is None or permissions.can_view_table(request.user, obj)
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return super().has_change_permission(request, obj) and (
+            obj is None or permissions.can_change_table(request.user, obj)
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        return super().has_delete_permission(request, obj) and (
+            obj is None or permissions.can_delete_table(request.user, obj)
+        )
+
+    def has_submit_permission(self, request: HttpRequest) -> bool:
+        return self.has_change_permission(request)
+
+    def get_inline_instances(self, request: HttpRequest, obj: Table | None = None) -> list[Any]:
+        instances = super().get_inline_instances(request, obj)
+        if obj is None or not obj.rating_rows.exists():
+            instances = [i for i in instances if not isinstance(i, RatingRowInline)]
+        return instances
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "tournament":
+            kwargs["queryset"] = permissions.tournaments_for_new_tables(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial = super().get_changeform_initial_data(request)
+        tournament_id = initial.get("tournament")
+        if tournament_id and "date" not in initial:
+            tournament = permissions.tournaments_for_new_tables(request.user).filter(pk=tournament_id).first()
+            if tournament is not None:
+                initial["date"] = tournament.end_date
+        return initial
+
+    @admin.display(description=gettext_lazy("players"), ordering="player_total")
+    def player_count(self, table: Table) -> int:
+        return table.player_total  # type: ignore[attr-defined]
+
+    # Saving: one transaction (the admin's change form), validated together in ratings/forms.py
+
+    def get_formset_kwargs(self, request: HttpRequest, obj: Any, inline: Any, prefix: str) -> dict[str, Any]:
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if issubclass(inline.formset, (TableEntryFormSet, GameFormSet)):
+            kwargs["table_edit"] = _table_edit(request)
+        return kwargs
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        if change:
+            old = Table.objects.filter(pk=obj.pk).values_list("date", "sequence").first()
+            request._ratings_old_position = old  # type: ignore[attr-defined]
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        table: Table = form.instance
+        # The rating rows' inline is read-only: only the form, the entries and the games can change the table.
+        editable = (f for f in formsets if isinstance(f, (TableEntryFormSet, GameFormSet)))
+        changed = form.has_changed() or any(formset.has_changed() for formset in editable)
+        if change and changed and table.status != TableStatus.DRAFT:
+            table_changed(table=table, old_position=getattr(request, "_ratings_old_position", None))
+            messages.info(request, _("The table will be re-rated, and every table after it."))
+
+    def delete_model(self, request: HttpRequest, obj: Table) -> None:
+        table_delete(table=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        tables = list(queryset)
+        if not all(permissions.can_delete_table(request.user, t) for t in tables):
+            raise PermissionDenied
+        for table in tables:
+            table_delete(table=table)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, Any, Any, Any]:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        tables = list(objs)
+        if not all(permissions.can_delete_table(request.user, t) for t in tables):
+            perms_needed.add(str(Table._meta.verbose_name))
+        # A rated table's promotions only protect it from a bare delete: table_delete removes them, and the
+        # re-rate that follows withdraws or flags whatever they stood for.
+        promotion_count = Promotion.objects.filter(table__in=tables).count()
+        if promotion_count and len(protected) == promotion_count:
+            protected = []
+            counts[str(Promotion._meta.verbose_name_plural)] = promotion_count
+        return deleted, counts, perms_needed, protected
+
+    # Preview and submission
+
+    def get_urls(self) -> list[URLPattern]:
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/preview/",
+                self.admin_site.admin_view(self.preview_view),
+                name="{}_{}_preview".format(*info),
+            ),
+            path(
+                "<path:object_id>/submit/",
+                self.admin_site.admin_view(self.submit_view),
+                name="{}_{}_submit".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def _visible_table(self, request: HttpRequest, object_id: str) -> Table:
+        table = self.get_object(request, unquote(object_id))
+        if table is None:
+            raise Http404(_("No such table."))
+        if not self.has_view_or_change_permission(request, table):
+            raise PermissionDenied
+        return table
+
+    def preview_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """What rating the table would do now; reads only, whatever the table's status."""
+        table = self._visible_table(request, object_id)
+        return self._render_preview(request, table, confirm=False)
+
+    def submit_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """GET: the preview with a confirmation button; POST: submit (table_submit) and say what happened."""
+        table = self._visible_table(request, object_id)
+        if not (self.has_change_permission(request, table) and permissions.can_submit_table(request.user, table)):
+            raise PermissionDenied
+        if request.method != "POST":
+            return self._render_preview(request, table, confirm=True)
+        try:
+            table_submit(table=table, user=request.user)
+        except TableInvalid as exc:
+            for problem in exc.problems:
+                messages.error(request, problem)
+            return HttpResponseRedirect(self._url("preview", table))
+        self._report_submitted(request, [table])
+        return HttpResponseRedirect(self._url("change", table))
+
+    @admin.action(description=gettext_lazy("Submit the selected tables for rating"), permissions=("submit",))
+    def submit_for_rating(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        submitted: list[Table] = []
+        for table in queryset.select_related("tournament").order_by("date", "sequence"):
+            if not permissions.can_submit_table(request.user, table):
+                messages.warning(
+                    request, _("%(table)s is not a draft you may submit; left as it is.") % {"table": table}
+                )
+                continue
+            try:
+                table_submit(table=table, user=request.user)
+            except TableInvalid as exc:
+                messages.error(
+                    request,
+                    _("%(table)s was not submitted: %(problems)s")
+                    % {"table": table, "problems": " ".join(exc.problems)},
+                )
+                continue
+            submitted.append(table)
+        self._report_submitted(request, submitted)
+
+    def _report_submitted(self, request: HttpRequest, tables: list[Table]) -> None:
+        if not tables:
+            return
+        rated = [t for t in tables if t.status == TableStatus.RATED]
+        waiting = [t for t in tables if t.status != TableStatus.RATED]
+        if rated:
+            messages.success(
+                request,
+                ngettext(
+                    "%(tables)s was submitted and is rated already.",
+                    "%(tables)s were submitted and are rated already.",
+                    len(rated),
+                )
+                % {"tables": ", ".join(map(str, rated))},
+            )
+        if waiting:
+            messages.success(
+                request,
+                ngettext(
+                    "%(tables)s was submitted; it will be rated shortly.",
+                    "%(tables)s were submitted; they will be rated shortly.",
+                    len(waiting),
+                )
+                % {"tables": ", ".join(map(str, waiting))},
+            )
+
+    def _url(self, view: str, table: Table) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_{view}", args=[table.pk])
+
+    def _render_preview(self, request: HttpRequest, table: Table, *, confirm: bool) -> TemplateResponse:
+        try:
+            preview, problems = preview_lines(table, table_preview(table)), []
+        except TableInvalid as exc:
+            preview, problems = None, exc.problems
+        can_submit = self.has_change_permission(request, table) and permissions.can_submit_table(request.user, table)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "app_label": self.opts.app_label,
+            "original": table,
+            "table": table,
+            "title": _("Submit for rating") if confirm else _("Preview rating"),
+            "subtitle": str(table),
+            "preview": preview,
+            "problems": problems,
+            "confirm": confirm,
+            "can_submit": can_submit and not problems,
+            "submit_url": self._url("submit", table),
+            "change_url": self._url("change", table),
+        }
+        return TemplateResponse(request, "admin/ratings/table/preview.html", context)
+
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Table | None = None,
+    ) -> HttpResponse:
+        if obj is not None:
+            context["can_submit"] = self.has_change_permission(request, obj) and permissions.can_submit_table(
+                request.user, obj
+            )
+            context["rated_edit"] = permissions.is_rated(obj) and self.has_change_permission(request, obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def tournament_tables_url(tournament: Tournament) -> str:
+    """The table list filtered to one tournament."""
+    return reverse("admin:ratings_table_changelist") + f"?tournament__id__exact={tournament.pk}"

@@ -1,0 +1,131 @@
+"""Tournaments in the admin: a director creates his tournament, then its tables (ratings/admin/tables.py).
+
+Directors see only the tournaments they direct and change one until any of its tables has been rated; the
+director who creates a tournament becomes one of its directors. Rating officers see, change and assign
+everything; grade officers read. The rules are in ratings/permissions.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy
+from django_countries.filters import CountryFilter
+
+from ratings import permissions
+from ratings.admin.tables import TableAdmin, tournament_tables_url
+from ratings.forms import TournamentForm
+from ratings.models import Table, Tournament
+from ratings.roles import TOURNAMENT_DIRECTORS
+
+__all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
+
+
+class TournamentTableInline(admin.TabularInline):
+    """The tournament's tables at a glance; each is entered on its own page (the link beside it)."""
+
+    model = Table
+    fields = ("name", "date", "sequence", "status", "first_rated_at", "last_rerated_at")
+    readonly_fields = fields
+    ordering = ("date", "sequence")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    verbose_name_plural = gettext_lazy("tables")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    inlines = (TournamentTableInline,)
+    list_display = ("name", "city", "country", "start_date", "end_date", "table_links", "director_names")
+    list_filter = (("country", CountryFilter), ("end_date", admin.DateFieldListFilter), "tables__status")
+    search_fields = ("name", "city")
+    date_hierarchy = "end_date"
+    ordering = ("-end_date", "name")
+    filter_horizontal = ("directors",)
+    readonly_fields = ("add_table_link",)
+
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
+        main = ["name", "city", "country", "start_date", "end_date", "time_control", "directors"]
+        fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
+        if obj is not None:
+            fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
+        readonly: tuple[str, ...] = ("add_table_link",)
+        if not permissions.is_rating_officer(request.user):
+            readonly += ("directors",)  # a director becomes one by creating the tournament
+        return readonly
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        qs = (
+            super()
+            .get_queryset(request)
+            .annotate(table_total=Count("tables", distinct=True))
+            .prefetch_related("directors")
+        )
+        return permissions.tournaments_visible(request.user, qs)
+
+    def has_view_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return super().has_view_permission(request, obj) and (
+            obj is None or permissions.can_view_tournament(request.user, obj)
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return super().has_change_permission(request, obj) and (
+            obj is None or permissions.can_change_tournament(request.user, obj)
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        return super().has_delete_permission(request, obj) and (
+            obj is None or permissions.can_delete_tournament(request.user, obj)
+        )
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "directors":
+            kwargs["queryset"] = get_user_model().objects.filter(groups__name=TOURNAMENT_DIRECTORS).order_by("username")
+            kwargs.setdefault("help_text", gettext_lazy("Who may enter and submit this tournament's tables."))
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        if not change and permissions.is_director(request.user):
+            form.instance.directors.add(request.user)
+
+    @admin.display(description=gettext_lazy("tables"), ordering="table_total")
+    def table_links(self, tournament: Tournament) -> str:
+        total = tournament.table_total  # type: ignore[attr-defined]
+        return format_html('<a href="{}">{}</a>', tournament_tables_url(tournament), total)
+
+    @admin.display(description=gettext_lazy("directors"))
+    def director_names(self, tournament: Tournament) -> str:
+        return ", ".join(sorted(user.get_username() for user in tournament.directors.all()))
+
+    @admin.display(description=gettext_lazy("new table"))
+    def add_table_link(self, tournament: Tournament) -> str:
+        if tournament.pk is None:
+            return ""
+        url = reverse("admin:ratings_table_add") + f"?tournament={tournament.pk}"
+        return format_html('<a class="addlink" href="{}">{}</a>', url, gettext_lazy("Add a table to this tournament"))
