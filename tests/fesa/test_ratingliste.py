@@ -99,6 +99,13 @@ def test_write_ratingliste_keeps_an_unchanged_slot_spelled_as_read() -> None:
     assert b':LAST-PLAYED "2016-01-07"' in write_ratingliste([later])
 
 
+def test_read_ratingliste_month_only_date_is_the_months_end_and_written_back_as_read() -> None:
+    text = "(" + player(last_played='"2005-02"') + "\n\n)\n"
+    (record,) = read_ratingliste(text)
+    assert record.state.last_played == dt.date(2005, 2, 28)
+    assert write_ratingliste([record]) == text.encode("latin-1")
+
+
 def test_write_ratingliste_empty_list() -> None:
     assert write_ratingliste([]) == b"(\n)\n"
     assert read_ratingliste(b"(\n)\n") == ()
@@ -127,6 +134,7 @@ def test_read_ratingliste_duplicate_names_is_an_error_naming_both_lines() -> Non
         ({"grade_level": "3", "grade_name": '"Pro"'}, "no such FESA grade: 3 'Pro'"),
         ({"nsr_grade_level": "0", "nsr_grade_name": '"Dan"'}, "no such prior grade"),
         ({"last_played": '"2013-13-05"'}, "LAST-PLAYED must be a date"),
+        ({"last_played": '"20130405"'}, "LAST-PLAYED must be a date"),
         ({"lb_count": "(:MP 3)"}, "LB-COUNT must be NIL or (:LB n T|NIL)"),
         ({"nationality_list": '(#S(HOME :LIST "E"))'}, "HOME :LIST must be a character"),
     ],

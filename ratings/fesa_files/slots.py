@@ -1,0 +1,306 @@
+"""The slots of the list's ``#S(PLAYER …)`` and ``#S(HOME …)`` structures, one at a time: from Lisp forms
+to values and back, printed as the program prints them (ratings/fesa_files/ratingliste.py reads whole files).
+
+A slot that cannot be read raises :class:`SlotError`, which the file reader turns into a FesaFileError
+naming the record's line.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
+
+from .lisp import NIL, Char, Form, Struct, Symbol, T, is_nil, print_form
+from .records import Home, ListRecord
+
+PLAYER_SLOTS = (
+    "LAST-NAME",
+    "FIRST-NAME",
+    "NATIONALITY-LIST",
+    "GRADE-LEVEL",
+    "GRADE-NAME",
+    "NSR-GRADE-LEVEL",
+    "NSR-GRADE-NAME",
+    "ELO-NUMBER",
+    "GAMES",
+    "LAST-PLAYED",
+    "LB-COUNT",
+    "MP-COUNT",
+    "BONUS-COUNT",
+)
+_HOME_SLOTS = ("LIST", "NATIONALITY", "RESIDENS", "LAST")
+_LB = Symbol("LB", keyword=True)
+_MP = Symbol("MP", keyword=True)
+_DATE = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
+
+
+class SlotError(Exception):
+    """A slot does not hold what it should; turned into a FesaFileError with the record's line."""
+
+
+# --- decoding single slots -------------------------------------------------------------------------
+
+
+def as_string(form: Form | None, what: str) -> str:
+    if not isinstance(form, str):
+        raise SlotError(f"{what} must be a string, not {show(form)}")
+    return form
+
+
+def as_integer(form: Form | None, what: str) -> int:
+    if not isinstance(form, int) or isinstance(form, bool):
+        raise SlotError(f"{what} must be an integer, not {show(form)}")
+    return form
+
+
+def as_date(form: Form | None, what: str) -> dt.date | None:
+    """A date slot: ``"YYYY-MM-DD"``; ``NIL``, ``""`` and ``0`` mean never. Old lists also hold months,
+    ``"YYYY-MM"``, which the program reads as the month's end; so do we (the text is kept when written
+    back unchanged)."""
+    if form is None or is_nil(form) or form == "" or form == 0:
+        return None
+    if isinstance(form, str) and (m := _DATE.fullmatch(form)):
+        year, month = int(m[1]), int(m[2])
+        try:
+            if m[3] is None:
+                return dt.date(year, month, calendar.monthrange(year, month)[1])
+            return dt.date(year, month, int(m[3]))
+        except (ValueError, calendar.IllegalMonthError):
+            pass
+    raise SlotError(f'{what} must be a date "YYYY-MM-DD" or NIL, not {show(form)}')
+
+
+def show(form: Form | None) -> str:
+    return "nothing" if form is None else print_form(form)
+
+
+def _score(form: Form) -> float:
+    if form == 1:
+        return 1.0
+    if form == 0:
+        return 0.0
+    if form == Fraction(1, 2):
+        return 0.5
+    raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
+
+
+def _games(form: Form | None) -> tuple[tuple[tuple[int, float], ...] | None, int]:
+    """GAMES: a result list ``((rating result 1) …)`` or a game count; 0 and NIL are an empty list."""
+    if form is None or is_nil(form) or form == 0:
+        return (), 0
+    if isinstance(form, int) and not isinstance(form, bool):
+        if form < 0:
+            raise SlotError(f"GAMES must not be negative, not {form}")
+        return None, form
+    if not isinstance(form, list):
+        raise SlotError(f"GAMES must be a game count or a list of results, not {show(form)}")
+    pairs: list[tuple[int, float]] = []
+    for item in form:
+        if not isinstance(item, list) or len(item) != 3 or item[2] != 1:
+            raise SlotError(f"a GAMES entry must be (rating result 1), not {show(item)}")
+        pairs.append((as_integer(item[0], "a game's opponent rating"), _score(item[1])))
+    return tuple(pairs), 0
+
+
+def _lb_count(form: Form | None) -> tuple[int, bool]:
+    if form is None or is_nil(form):
+        return 0, False
+    if isinstance(form, list) and len(form) == 3 and form[0] == _LB and form[2] in (T, NIL):
+        return as_integer(form[1], "the LB run"), form[2] == T
+    raise SlotError(f"LB-COUNT must be NIL or (:LB n T|NIL), not {show(form)}")
+
+
+def _mp_count(form: Form | None) -> int:
+    if form is None or is_nil(form):
+        return 0
+    if isinstance(form, list) and len(form) == 2 and form[0] == _MP:
+        return as_integer(form[1], "the MP run")
+    raise SlotError(f"MP-COUNT must be NIL or (:MP n), not {show(form)}")
+
+
+def as_grade(level: int, name: str) -> int:
+    if level == 0 and name == "":
+        return NO_GRADE
+    unit = name.capitalize()
+    if unit in ("Kyu", "Dan"):
+        try:
+            return grade_of(level, unit)  # type: ignore[arg-type]
+        except ValueError:
+            pass
+    raise SlotError(f"no such FESA grade: {level} {name!r}")
+
+
+def as_prior(level: int, name: str) -> PriorGrade | None:
+    if level == 0 and name == "":
+        return None
+    kind = name.lower()
+    if kind in ("kyu", "dan", "pro") and level > 0:
+        return PriorGrade(kind, level)  # type: ignore[arg-type]
+    raise SlotError(f"no such prior grade: {level} {name!r}")
+
+
+def _home(form: Form) -> Home:
+    if not isinstance(form, Struct) or form.name != "HOME":
+        raise SlotError(f"NATIONALITY-LIST must hold #S(HOME …) entries, not {show(form)}")
+    unknown = [k for k, _ in form.fields if k not in _HOME_SLOTS]
+    if unknown:
+        raise SlotError(f"HOME has unknown slot :{unknown[0]}")
+    code = form.get("LIST")
+    if not isinstance(code, Char):
+        raise SlotError(f"HOME :LIST must be a character like #\\E, not {show(code)}")
+    return Home(
+        list=code.name,
+        nationality=as_string(form.get("NATIONALITY", ""), "HOME :NATIONALITY"),
+        residens=as_string(form.get("RESIDENS", ""), "HOME :RESIDENS"),
+        last=as_date(form.get("LAST"), "HOME :LAST"),
+        source=form,
+    )
+
+
+def as_homes(form: Form | None) -> tuple[Home, ...]:
+    if form is None or is_nil(form):
+        return ()
+    if not isinstance(form, list):
+        raise SlotError(f"NATIONALITY-LIST must be a list, not {show(form)}")
+    return tuple(_home(h) for h in form)
+
+
+def as_state(
+    *,
+    rating: int,
+    games: Form | None,
+    grade: int,
+    prior: PriorGrade | None,
+    last: dt.date | None,
+    lb: Form | None,
+    mp: Form | None,
+    bonus: int,
+) -> PlayerState:
+    result_list, count = _games(games)
+    lb_run, lb_seen = _lb_count(lb)
+    return PlayerState(
+        rating=rating,
+        result_list=result_list,
+        game_count=count,
+        bonus_count=bonus,
+        grade=grade,
+        prior_grade=prior,
+        lb_run=lb_run,
+        lb_mp_seen=lb_seen,
+        mp_run=_mp_count(mp),
+        last_played=last,
+    )
+
+
+def _score_form(score: float) -> Form:
+    if score == 1.0:
+        return 1
+    if score == 0.0:
+        return 0
+    if score == 0.5:
+        return Fraction(1, 2)
+    raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
+
+
+def _date_form(value: dt.date | None) -> Form:
+    return NIL if value is None else value.isoformat()
+
+
+def _state_slots(state: PlayerState) -> dict[str, Form]:
+    grade = grade_parts(state.grade)
+    prior = state.prior_grade
+    games: Form
+    if state.result_list is None:
+        games = state.game_count
+    elif state.result_list:
+        games = [[rating, _score_form(score), 1] for rating, score in state.result_list]
+    else:
+        games = 0
+    return {
+        "GRADE-LEVEL": 0 if grade is None else grade[0],
+        "GRADE-NAME": "" if grade is None else grade[1],
+        "NSR-GRADE-LEVEL": 0 if prior is None else prior.level,
+        "NSR-GRADE-NAME": "" if prior is None else prior.kind.capitalize(),
+        "ELO-NUMBER": state.rating,
+        "GAMES": games,
+        "LAST-PLAYED": _date_form(state.last_played),
+        "LB-COUNT": NIL if state.lb_run == 0 else [_LB, state.lb_run, T if state.lb_mp_seen else NIL],
+        "MP-COUNT": NIL if state.mp_run == 0 else [_MP, state.mp_run],
+        "BONUS-COUNT": state.bonus_count,
+    }
+
+
+def _keep_source(
+    slots: Sequence[str],
+    fresh: dict[str, Form],
+    source: Struct | None,
+    same: Callable[[str, Form, Form], bool],
+) -> tuple[tuple[str, Form], ...]:
+    """The slots in the program's order; an unchanged slot keeps the form it was read in."""
+    out = []
+    for key in slots:
+        form = fresh[key]
+        if source is not None and source.has(key):
+            old = source.get(key)
+            assert old is not None
+            if same(key, old, form):
+                form = old
+        out.append((key, form))
+    return tuple(out)
+
+
+def _home_struct(home: Home) -> Struct:
+    fresh: dict[str, Form] = {
+        "LIST": Char(home.list),
+        "NATIONALITY": home.nationality,
+        "RESIDENS": home.residens,
+        "LAST": _date_form(home.last),
+    }
+
+    def same(key: str, old: Form, new: Form) -> bool:
+        if key == "LAST":
+            return _safe(as_date, old, key) == _safe(as_date, new, key)
+        return old == new
+
+    return Struct("HOME", _keep_source(_HOME_SLOTS, fresh, home.source, same))
+
+
+def _safe(decode: Callable[..., Any], form: Form, *args: Any) -> Any:
+    try:
+        return decode(form, *args)
+    except SlotError:
+        return SlotError  # never equal to a decoded value
+
+
+_SLOT_DECODERS: dict[str, Callable[[Form], Any]] = {
+    "GAMES": _games,
+    "LAST-PLAYED": lambda f: as_date(f, "LAST-PLAYED"),
+    "LB-COUNT": _lb_count,
+    "MP-COUNT": _mp_count,
+}
+
+
+def record_struct(record: ListRecord) -> Struct:
+    """The ``#S(PLAYER …)`` structure of a record, slots in the program's order."""
+    fresh: dict[str, Form] = {
+        "LAST-NAME": record.last_name,
+        "FIRST-NAME": record.first_name,
+        "NATIONALITY-LIST": [_home_struct(h) for h in record.homes] if record.homes else NIL,
+        **_state_slots(record.state),
+    }
+
+    def same(key: str, old: Form, new: Form) -> bool:
+        if key == "NATIONALITY-LIST":
+            return False  # rebuilt home by home above, each from its own source
+        decoder = _SLOT_DECODERS.get(key)
+        if decoder is None:
+            return old == new and type(old) is type(new)
+        return bool(_safe(decoder, old) == _safe(decoder, new))
+
+    return Struct("PLAYER", _keep_source(PLAYER_SLOTS, fresh, record.source, same))
