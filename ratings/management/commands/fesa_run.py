@@ -10,7 +10,7 @@ on; the command fails (exit status 1) if any DIR failed.
 from __future__ import annotations
 
 import os
-import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +31,23 @@ def _read(directory: Path, name: str, *, optional: bool = False) -> bytes | None
 
 
 def _write_all(directory: Path, files: dict[str, bytes]) -> None:
-    """Write every file to a temporary file in ``directory``, then rename them all into place."""
-    temporary: dict[str, str] = {}
+    """Write every file to a temporary file in ``directory``, then rename them all into place.
+
+    The temporary files are opened exclusively under fresh names, so they get the usual permissions (the
+    process's umask) rather than the private ones of ``tempfile.mkstemp``.
+    """
+    temporary: dict[str, Path] = {}
     try:
         for name, data in files.items():
-            fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=directory)
+            tmp = directory / f".{name}.{uuid.uuid4().hex}.tmp"
             temporary[name] = tmp
-            with os.fdopen(fd, "wb") as f:
+            with tmp.open("xb") as f:
                 f.write(data)
         for name, tmp in temporary.items():
             os.replace(tmp, directory / name)
     finally:
         for tmp in temporary.values():
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            tmp.unlink(missing_ok=True)
 
 
 def run_directory(directory: Path) -> list[str]:
