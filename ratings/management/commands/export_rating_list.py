@@ -1,0 +1,36 @@
+"""``manage.py export_rating_list --format all.txt|csv|json [--date D] [--grades fesa|public] [--output FILE]``.
+
+The rating list of a date (default today): ``all.txt`` exactly as the FESA program writes it
+(ISO-8859-1), or CSV/JSON (UTF-8) with the same players (ratings/services/fesa_export.py). Grades are the
+computed FESA grades by default, as the program prints them; ``--grades public`` shows Dan grades only
+once approved, as the site does. Written to standard output unless ``--output`` is given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
+
+from ratings.fesa_files.errors import FesaFileError
+from ratings.management.commands.export_fesa_state import parse_date, write_output
+from ratings.services.fesa_export import FORMATS, rating_list_file
+
+
+class Command(BaseCommand):
+    help = "Write the rating list of a date as all.txt, CSV or JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--format", choices=FORMATS, default="all.txt")
+        parser.add_argument("--date", type=parse_date, help="the list's date (default: today)")
+        parser.add_argument("--grades", choices=("fesa", "public"), default="fesa")
+        parser.add_argument("--output", default="-", help="the file to write (default: standard output)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        date = options["date"] or timezone.localdate()
+        try:
+            data, _content_type = rating_list_file(date=date, format=options["format"], grades=options["grades"])
+        except FesaFileError as exc:
+            raise CommandError(str(exc)) from exc
+        write_output(self, options["output"], data)

@@ -1,0 +1,448 @@
+"""A director's ``turnering.txt`` into a table: read, match the players, preview the rating, then save.
+
+One function, :func:`turnering_import`, serves the admin upload and ``manage.py import_turnering``:
+
+* it reads the file (ratings/fesa_files/turnering.py: ISO-8859-1, or UTF-8 when the bytes are UTF-8),
+  and refuses binary data or control characters with the line where they are;
+* it matches every line to a player (ratings/services/fesa_match.py): a unique exact name is taken; a
+  line whose name is shared by namesakes or only close to a player's (accents, case, swapped names)
+  waits for the caller's choice; a line nobody matches is a new player when ``create_new`` is on;
+* it refuses a date before any of its players' last rated table, a date in the future and a sequence
+  already taken on the date (without a sequence the next free one is taken);
+* it builds the tournament (when none is given), the table, its entries and games in one transaction and
+  asks ratings/services/tables.py for the rating preview. With ``commit=False`` that transaction is rolled
+  back, so nothing is saved whatever happens; with ``commit=True`` it is kept only when there is no
+  problem at all, and ``submit=True`` then submits the table (re-rated after commit).
+
+Every problem is collected with its line number, so the director sees them all at once, except for a
+file the reader rejects: the reader stops at its first error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_countries import countries
+
+from ratings import engine
+from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.result_table import lisp_number
+from ratings.fesa_files.turnering import Turnering, read_turnering
+from ratings.models import Game, Player, PriorGradeSource, Table, TableEntry, Tournament
+from ratings.selectors import states_before
+from ratings.services.fesa_match import NameMatch, PlayerIndex
+from ratings.services.fesa_tables import table_games
+from ratings.services.tables import TableInvalid, table_preview, table_submit
+
+NEW: Literal["new"] = "new"
+Choice = int | Literal["new"]
+MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
+_CONTROL_OK = set("\t\n\r\f")
+
+
+class TurneringRejected(Exception):
+    """``commit=True`` found problems: nothing was saved; ``plan`` says why."""
+
+    def __init__(self, plan: TurneringPlan) -> None:
+        super().__init__("; ".join(str(p) for p in plan.problems))
+        self.plan = plan
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayerFacts:
+    """What the director gives for a new player: nationality (two letters) and prior grade, if any."""
+
+    nationality: str = ""
+    prior_kind: str = ""  # "", "kyu", "dan" or "pro"
+    prior_level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Why the file cannot be saved; ``line`` is the file's line number when one line is to blame."""
+
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message
+        return _("line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class LinePlan:
+    """One player line: what was read, who it matched, and what the import does with it.
+
+    ``choice`` is a player id, :data:`NEW`, or None while the line waits for the director's choice.
+    """
+
+    number: int
+    line: int | None
+    family_name: str
+    given_name: str
+    free_text: str
+    results: str
+    points: str
+    match: NameMatch
+    choice: Choice | None
+    new_player: NewPlayerFacts | None = None
+    marked_new: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.family_name} {self.given_name}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEffect:
+    """What the table would do to one player (as the admin preview shows it)."""
+
+    number: int
+    name: str
+    method: str  # "normal" or "performance"
+    rating_before: int
+    rating_after: int
+    change: int | None
+    games: int
+    score: float
+    new_player: bool
+    promotions: tuple[str, ...]
+
+
+@dataclass
+class TurneringPlan:
+    """Everything the preview shows; after a successful commit ``table_id`` is the saved table."""
+
+    file: str
+    turnering: Turnering | None = None
+    lines: list[LinePlan] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    sequence: int | None = None
+    effects: list[RatingEffect] = field(default_factory=list)
+    table_id: int | None = None
+    created_players: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def problem(self, line: int | None, message: str) -> None:
+        self.problems.append(Problem(line, message))
+
+
+def read_upload(data: bytes, file: str) -> Turnering:
+    """Read a ``turnering.txt``; binary data and control characters are refused with their line."""
+    if not data.strip():
+        raise FesaFileError(file, None, _("the file is empty"))
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise FesaFileError(file, None, _("the file is too large for a table (%(size)s bytes)") % {"size": len(data)})
+    if b"\x00" in data:
+        raise FesaFileError(
+            file, None, _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
+        )
+    table = read_turnering(data, file)
+    from ratings.fesa_files.encoding import decode_lenient
+
+    for lineno, line in enumerate(decode_lenient(data).splitlines(), start=1):
+        bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
+        if bad is not None:
+            raise FesaFileError(
+                file, lineno, _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
+            )
+    return table
+
+
+def turnering_import(
+    *,
+    data: bytes,
+    file: str = "turnering.txt",
+    tournament: Tournament | None,
+    user: Any = None,
+    choices: Mapping[int, Choice] | None = None,
+    new_players: Mapping[int, NewPlayerFacts] | None = None,
+    create_new: bool = False,
+    sequence: int | None = None,
+    table_name: str = "",
+    commit: bool = False,
+    submit: bool = False,
+    today: dt.date | None = None,
+) -> TurneringPlan:
+    """Plan (``commit=False``) or do (``commit=True``) the import of a ``turnering.txt``; see the module doc.
+
+    ``choices`` maps a line's player number to a player id or :data:`NEW`, overriding the automatic match;
+    an id must be one of the line's candidates. ``new_players`` gives nationality and prior grade of new
+    players by number (the file's two-letter free text is the default nationality). Raises
+    TurneringRejected when ``commit`` is on and there is any problem; nothing is saved then.
+    """
+    plan = TurneringPlan(file=file)
+    try:
+        turnering = read_upload(data, file)
+    except FesaFileError as exc:
+        plan.problem(exc.line, exc.message)
+        return _finish(plan, commit)
+    plan.turnering = turnering
+    _decide(plan, turnering, PlayerIndex(), choices or {}, new_players or {}, create_new)
+    plan.sequence = _position(plan, turnering.date, sequence)
+    _check_dates(plan, turnering.date, today or timezone.localdate())
+    if plan.problems:
+        return _finish(plan, commit)
+    with transaction.atomic():
+        table, ids = _build(plan, turnering, tournament, user, table_name)
+        try:
+            result = table_preview(table)
+        except TableInvalid as exc:
+            plan.problems.extend(Problem(None, message) for message in exc.problems)
+        else:
+            plan.effects = _effects(plan, result, ids)
+        if commit and not plan.problems:
+            if submit:
+                table_submit(table=table, user=user)
+            plan.table_id = table.pk
+        else:
+            transaction.set_rollback(True)
+    return _finish(plan, commit)
+
+
+def _finish(plan: TurneringPlan, commit: bool) -> TurneringPlan:
+    if commit and plan.problems:
+        raise TurneringRejected(plan)
+    return plan
+
+
+def _decide(
+    plan: TurneringPlan,
+    turnering: Turnering,
+    index: PlayerIndex,
+    choices: Mapping[int, Choice],
+    new_players: Mapping[int, NewPlayerFacts],
+    create_new: bool,
+) -> None:
+    """Match every line, apply the caller's choices, and record the problems of lines left undecided."""
+    taken: dict[int, int] = {}  # player id -> the line that took him
+    new_names: dict[tuple[str, str], int] = {}
+    for p in turnering.players:
+        match = index.match(p.last_name, p.first_name)
+        results = "&" if p.simul_giver else " ".join(c.text() for c in p.cells)
+        choice: Choice | None = choices.get(p.number)
+        name = f"{p.last_name} {p.first_name}".strip()
+        if choice == NEW and not create_new:
+            plan.problem(p.line, _("%(name)s: new players may not be created here") % {"name": name})
+            choice = None
+        elif choice is not None and choice != NEW and choice not in {c.player_id for c in match.candidates}:
+            plan.problem(p.line, _("%(name)s: the chosen player is not one this name may mean") % {"name": name})
+            choice = None
+        elif choice is None:
+            if match.unique_exact is not None:
+                choice = match.unique_exact.player_id
+            elif not match.candidates and create_new:
+                choice = NEW
+        facts = None
+        if choice == NEW:
+            facts = _new_player_facts(plan, p.line, name, new_players.get(p.number), p.nationality)
+            if not p.last_name.strip():
+                plan.problem(p.line, _("a new player needs a family name"))
+            if len(p.last_name) > 100 or len(p.first_name) > 100:
+                plan.problem(p.line, _("%(name)s: a name may have at most 100 characters") % {"name": name})
+            first = new_names.setdefault(p.name, p.line or 0)
+            if first != (p.line or 0):
+                plan.problem(p.line, _("%(name)s is already on line %(first)s") % {"name": name, "first": first})
+        elif choice is not None:
+            first_line = taken.setdefault(choice, p.line or 0)
+            if first_line != (p.line or 0):
+                plan.problem(
+                    p.line, _("%(name)s is the same player as on line %(first)s") % {"name": name, "first": first_line}
+                )
+        elif not any(problem.line == p.line for problem in plan.problems):
+            plan.problem(p.line, _undecided_message(name, match))
+        if p.marked_new and choice not in (None, NEW):
+            plan.notes.append(
+                _("line %(line)s: %(name)s is marked new (N) but a player has this name; he is taken as that player.")
+                % {"line": p.line, "name": name}
+            )
+        plan.lines.append(
+            LinePlan(
+                number=p.number,
+                line=p.line,
+                family_name=p.last_name,
+                given_name=p.first_name,
+                free_text=p.free_text.strip(),
+                results=results,
+                points=lisp_number(turnering.points(p.number)),
+                match=match,
+                choice=choice,
+                new_player=facts,
+                marked_new=p.marked_new,
+            )
+        )
+
+
+def _undecided_message(name: str, match: NameMatch) -> str:
+    if len(match.exact) > 1:
+        return _("%(name)s: %(count)s players have this name; choose one") % {"name": name, "count": len(match.exact)}
+    if match.close:
+        close = "; ".join(c.label for c in match.close)
+        return _("%(name)s is not a known player, but close to: %(close)s; choose one or “new player”") % {
+            "name": name,
+            "close": close,
+        }
+    return _("unknown player %(name)s: no player has this name, and new players may not be created here") % {
+        "name": name
+    }
+
+
+def _new_player_facts(
+    plan: TurneringPlan, line: int | None, name: str, given: NewPlayerFacts | None, from_file: str | None
+) -> NewPlayerFacts:
+    facts = given or NewPlayerFacts(nationality=from_file or "")
+    nationality = facts.nationality.strip().upper()
+    if nationality and not countries.alpha2(nationality):
+        if given is None:
+            plan.notes.append(
+                _("line %(line)s: %(code)s is not a country code; %(name)s is created without a nationality.")
+                % {"line": line, "code": nationality, "name": name}
+            )
+        else:
+            plan.problem(line, _("%(name)s: %(code)s is not a country code") % {"name": name, "code": nationality})
+        nationality = ""
+    limits = {"kyu": 20, "dan": 8, "pro": 9}
+    kind, level = facts.prior_kind, facts.prior_level
+    if kind and (kind not in limits or level is None or not 1 <= level <= limits[kind]):
+        plan.problem(line, _("%(name)s: no such prior grade") % {"name": name})
+        kind, level = "", None
+    return NewPlayerFacts(nationality=nationality, prior_kind=kind, prior_level=level if kind else None)
+
+
+def _position(plan: TurneringPlan, date: dt.date, sequence: int | None) -> int:
+    """The table's sequence on its date: the one asked for if free, else the next free one."""
+    taken = dict(Table.objects.filter(date=date).values_list("sequence", "id"))
+    if sequence is not None:
+        if sequence < 1:
+            plan.problem(None, _("the sequence must be 1 or more"))
+        elif sequence in taken:
+            plan.problem(
+                None,
+                _("%(date)s already has a table with sequence %(sequence)s; leave the sequence empty to take %(free)s")
+                % {"date": date.isoformat(), "sequence": sequence, "free": max(taken) + 1},
+            )
+        return sequence
+    following = max(taken, default=0) + 1
+    if taken:
+        plan.notes.append(
+            _("%(date)s already has %(count)s table(s): this one comes after them, with sequence %(sequence)s.")
+            % {"date": date.isoformat(), "count": len(taken), "sequence": following}
+        )
+    return following
+
+
+def _check_dates(plan: TurneringPlan, date: dt.date, today: dt.date) -> None:
+    """A table may not come before a table (or the opening state) its players were already rated in."""
+    if date > today:
+        plan.problem(None, _("the table's date %(date)s is in the future") % {"date": date.isoformat()})
+    ids = [line.choice for line in plan.lines if isinstance(line.choice, int)]
+    latest = states_before(date=dt.date.max, sequence=1, player_ids=ids)
+    for line in plan.lines:
+        if not isinstance(line.choice, int):
+            continue
+        last = latest[line.choice].last_played
+        if last is not None and last > date:
+            plan.problem(
+                line.line,
+                _("the table's date %(date)s is before %(name)s's last rated table (%(last)s)")
+                % {"date": date.isoformat(), "name": line.name, "last": last.isoformat()},
+            )
+
+
+def _build(
+    plan: TurneringPlan, turnering: Turnering, tournament: Tournament | None, user: Any, table_name: str
+) -> tuple[Table, dict[int, int]]:
+    """Create the tournament if needed, the new players, the table, its entries and games (caller's transaction).
+
+    Returns the table and the player id of every line number.
+    """
+    staff = user if getattr(user, "pk", None) else None
+    if tournament is None:
+        tournament = Tournament.objects.create(
+            name=turnering.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
+            start_date=turnering.date,
+            end_date=turnering.date,
+            created_by=staff,
+        )
+        if staff is not None:
+            from ratings.permissions import is_director
+
+            if is_director(staff):
+                tournament.directors.add(staff)
+    ids: dict[int, int] = {}
+    for line in plan.lines:
+        if line.choice == NEW:
+            facts = line.new_player or NewPlayerFacts()
+            player = Player(
+                family_name=line.family_name,
+                given_name=line.given_name,
+                nationality=facts.nationality,
+                residence=facts.nationality,
+            )
+            if facts.prior_kind:
+                player.prior_grade_kind, player.prior_grade_level = facts.prior_kind, facts.prior_level
+                player.prior_grade_source = PriorGradeSource.OTHER
+                player.prior_grade_note = _("given with the table %(name)s") % {"name": turnering.name[:150]}
+            player.save()
+            plan.created_players += 1
+            ids[line.number] = player.pk
+        else:
+            assert isinstance(line.choice, int)
+            ids[line.number] = line.choice
+    table = Table.objects.create(
+        tournament=tournament, name=table_name[:100], date=turnering.date, sequence=plan.sequence or 1
+    )
+    TableEntry.objects.bulk_create(TableEntry(table=table, player_id=ids[n], seat=n) for n in sorted(ids))
+    Game.objects.bulk_create(
+        Game(table=table, first_id=ids[g.first], second_id=ids.get(g.second or 0), **g.fields())
+        for g in table_games(turnering)
+    )
+    return table, ids
+
+
+def _effects(plan: TurneringPlan, result: engine.TableResult, ids: Mapping[int, int]) -> list[RatingEffect]:
+    number_of = {pid: n for n, pid in ids.items()}
+    lines = {line.number: line for line in plan.lines}
+    effects = []
+    for o in result.outcomes:
+        number = number_of[o.key]  # type: ignore[index]
+        line = lines[number]
+        effects.append(
+            RatingEffect(
+                number=number,
+                name=line.name,
+                method=o.method,
+                rating_before=o.before.rating,
+                rating_after=o.after.rating,
+                change=o.change,
+                games=len(o.games),
+                score=o.score,
+                new_player=line.choice == NEW,
+                promotions=tuple(engine.grade_label(p.grade) for p in o.promotions),
+            )
+        )
+    return sorted(effects, key=lambda e: e.number)
+
+
+__all__ = [
+    "NEW",
+    "LinePlan",
+    "NewPlayerFacts",
+    "Problem",
+    "RatingEffect",
+    "TurneringPlan",
+    "TurneringRejected",
+    "read_upload",
+    "turnering_import",
+]

@@ -1,0 +1,295 @@
+"""The FESA program's whole state in and out: ``ratingliste`` (+ ``nye-spillere``) as the opening balance,
+and the current state written back in the same format.
+
+**Import** (:func:`fesa_state_import`). Every record of the list becomes a player with an
+:class:`~ratings.models.OpeningState` holding his engine state (rating, history, bonus count, FESA grade,
+prior grade, promotion runs, last played), so the tables imported after it are rated from exactly that
+state. The model has no column for what the list needs to be written back byte for byte (the HOME
+records, each slot's spelling), so the opening state's JSON carries it under the key ``"fesa"``:
+``{"order": position in the file, "file", "line", "record": the record's text as read, "homes": [[list,
+nationality, residence, last], ...]}``; ratings/states.py reads only its own keys and ignores it.
+The new players of ``nye-spillere`` are players too; one who brings nothing but his names, HOME and prior
+grade (the usual newcomer) gets no opening state, so that his prior grade stays on the player and a
+correction of it re-rates (ratings/services/players.py); one who brings a rating or history gets one.
+
+A name already held by a player of the site is taken as that player if he has no opening state and no
+rated table yet (a player entered before the migration); otherwise the import refuses it. The import is
+one transaction: all or nothing.
+
+**Export** (:func:`fesa_state_records`, :func:`fesa_state_export`). Every player's state after the last
+table (or as of a date) as list records, in the program's order, written with ratings/fesa_files: players
+from the list keep the spelling of every slot that did not change, and their HOME gets the date of their
+last table, so a round trip with no table in between gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+from simple_history.utils import bulk_create_with_history
+
+from ratings import engine
+from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.lisp import print_form
+from ratings.fesa_files.ratingliste import (
+    Home,
+    ListRecord,
+    check_unique_names,
+    read_nye_spillere,
+    read_ratingliste,
+    sort_like_program,
+    table_origin,
+    write_ratingliste,
+)
+from ratings.models import OpeningState, Player, PriorGradeSource, RatingRow, TableEntry
+from ratings.selectors import before_position, prior_grade_of
+from ratings.services.players import players_refresh
+from ratings.states import state_from_json, state_to_json
+
+FESA_KEY = "fesa"
+PRIOR_LIMITS = {"kyu": 20, "dan": 8, "pro": 9}  # what Player's prior grade constraint accepts
+
+
+@dataclass(frozen=True, slots=True)
+class StateImportOutcome:
+    players_created: int
+    players_matched: int
+    opening_states: int
+    newcomers: int
+
+
+@dataclass(frozen=True, slots=True)
+class StateEntry:
+    """A player and his list record (state as of the export's date)."""
+
+    player: Player
+    record: ListRecord
+
+
+def _country(code: str) -> str:
+    """A HOME code as the player's country: two letters, or nothing (the HOME itself keeps any code)."""
+    code = code.strip().upper()
+    return code if len(code) == 2 and code.isalpha() else ""
+
+
+def _residence(record: ListRecord) -> str:
+    for code in ("E", "A"):
+        for home in record.homes:
+            if home.list == code:
+                return _country(home.residens)
+    return ""
+
+
+def _homes_json(record: ListRecord) -> list[list[Any]]:
+    return [[h.list, h.nationality, h.residens, h.last.isoformat() if h.last else None] for h in record.homes]
+
+
+def _is_plain_newcomer(record: ListRecord) -> bool:
+    """Brings only names, prior grade and one European HOME the player's own columns can hold."""
+    fresh = engine.PlayerState(prior_grade=record.state.prior_grade)
+    if record.state != fresh or len(record.homes) != 1:
+        return False
+    home = record.homes[0]
+    return (
+        home.list == "E"
+        and home.last is None
+        and home.nationality == _country(home.nationality)
+        and home.residens in ("", _country(home.residens))
+    )
+
+
+def _check_prior(record: ListRecord) -> None:
+    prior = record.state.prior_grade
+    if prior is not None and not 1 <= prior.level <= PRIOR_LIMITS[prior.kind]:
+        raise FesaFileError(
+            record.file or "list", record.line, f"prior grade {prior.level} {prior.kind} is out of range"
+        )
+
+
+def _player_fields(record: ListRecord, source: str) -> dict[str, Any]:
+    prior = record.state.prior_grade
+    return {
+        "family_name": record.last_name,
+        "given_name": record.first_name,
+        "nationality": _country(record.list_nationality()),
+        "residence": _residence(record),
+        "is_professional": prior is not None and prior.kind == "pro",
+        "prior_grade_kind": prior.kind if prior else "",
+        "prior_grade_level": prior.level if prior else None,
+        "prior_grade_source": PriorGradeSource.OTHER if prior else "",
+        "prior_grade_note": f"FESA list ({source})" if prior else "",
+    }
+
+
+def fesa_state_import(
+    *, ratingliste: bytes, new_players: bytes | None = None, source: str = "ratingliste"
+) -> StateImportOutcome:
+    """Load the FESA program's state as the opening balance (see the module docstring).
+
+    Raises FesaFileError naming the file and line for a bad record, a duplicate name, a prior grade the
+    site cannot hold, or a name already held by a player who has a state on the site.
+    """
+    listed = read_ratingliste(ratingliste, source)
+    newcomers = read_nye_spillere(new_players, "nye-spillere") if new_players is not None else ()
+    everyone = [*listed, *newcomers]
+    check_unique_names(everyone)
+    for record in everyone:
+        _check_prior(record)
+    with transaction.atomic():
+        existing: dict[tuple[str, str], list[Player]] = defaultdict(list)
+        names = {r.name for r in everyone}
+        for player in Player.objects.filter(family_name__in={n[0] for n in names}):
+            if (player.family_name, player.given_name) in names:
+                existing[(player.family_name, player.given_name)].append(player)
+        busy = set(OpeningState.objects.values_list("player_id", flat=True)) | set(
+            RatingRow.objects.filter(player__in=[p for ps in existing.values() for p in ps]).values_list(
+                "player_id", flat=True
+            )
+        )
+        matched: dict[tuple[str, str], Player] = {}
+        for record in everyone:
+            found = existing.get(record.name, [])
+            if len(found) > 1:
+                raise FesaFileError(record.file or source, record.line, "several players of the site have this name")
+            if found and found[0].pk in busy:
+                raise FesaFileError(
+                    record.file or source, record.line, "this player already has a state on the site (imported twice?)"
+                )
+            if found:
+                matched[record.name] = found[0]
+        new = [Player(**_player_fields(r, source)) for r in everyone if r.name not in matched]
+        created = {(p.family_name, p.given_name): p for p in bulk_create_with_history(new, Player, batch_size=1000)}
+        for record in everyone:
+            player = matched.get(record.name)
+            if player is not None:
+                for key, value in _player_fields(record, source).items():
+                    setattr(player, key, value)
+                player.save()
+        players = {**created, **matched}
+        openings = []
+        for order, record in enumerate(listed):
+            openings.append(_opening(players[record.name], record, order, source))
+        for record in newcomers:
+            if not _is_plain_newcomer(record):
+                openings.append(_opening(players[record.name], record, None, "nye-spillere"))
+        OpeningState.objects.bulk_create(openings, batch_size=1000)
+        players_refresh(p.pk for p in players.values())
+    return StateImportOutcome(
+        players_created=len(created),
+        players_matched=len(matched),
+        opening_states=len(openings),
+        newcomers=len(newcomers),
+    )
+
+
+def _opening(player: Player, record: ListRecord, order: int | None, file: str) -> OpeningState:
+    state = state_to_json(record.state)
+    state[FESA_KEY] = {
+        "order": order,
+        "file": file,
+        "line": record.line,
+        "record": print_form(record.source) if record.source is not None else None,
+        "homes": _homes_json(record),
+    }
+    return OpeningState(player=player, state=state, source=f"{file}, line {record.line}"[:200])
+
+
+def player_list_record(player: Player, opening: dict[str, Any] | None, state: engine.PlayerState) -> ListRecord:
+    """The player's record as the list had it (or as a newcomer's), with the given state."""
+    fesa = (opening or {}).get(FESA_KEY) or {}
+    if fesa.get("record"):
+        base = read_ratingliste("(" + fesa["record"] + ")", fesa.get("file") or "ratingliste")[0]
+    elif fesa.get("homes") is not None:
+        homes = tuple(Home(h[0], h[1], h[2], dt.date.fromisoformat(h[3]) if h[3] else None) for h in fesa["homes"])
+        base = ListRecord(player.family_name, player.given_name, homes, state)
+    else:
+        nationality = str(player.nationality or "")
+        residence = str(player.residence or "") or nationality
+        base = ListRecord(player.family_name, player.given_name, (Home("E", nationality, residence),), state)
+    record = replace(base, last_name=player.family_name, first_name=player.given_name, state=state)
+    shown = record.list_nationality()
+    wanted = str(player.nationality or "")
+    if wanted and shown != wanted and record.homes:
+        # The nationality was corrected on the site: the HOME the lists show takes it.
+        index = next((i for i, h in enumerate(record.homes) if h.list == "A"), 0)
+        homes = list(record.homes)
+        homes[index] = replace(homes[index], nationality=wanted)
+        record = replace(record, homes=tuple(homes))
+    return record
+
+
+def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
+    """Every player with his state after the last table (or after the tables of ``as_of``), in the order
+    of the program's list: by rating, highest first; among equal ratings the players who came without a
+    list record (newcomers, in the order they were created) before the list's players (in list order).
+    While no table has been rated the list keeps its imported order, as the program only sorts on a run.
+    """
+    rows = RatingRow.objects.all()
+    if as_of is not None and as_of < dt.date.max:
+        rows = rows.filter(before_position(as_of + dt.timedelta(days=1), 1))
+    latest = {
+        pid: (table_id, after)
+        for pid, table_id, after in rows.annotate(
+            rank=Window(RowNumber(), partition_by=[F("player_id")], order_by=[F("date").desc(), F("sequence").desc()])
+        )
+        .filter(rank=1)
+        .values_list("player_id", "table_id", "state_after")
+    }
+    openings = dict(OpeningState.objects.values_list("player_id", "state"))
+    players = list(Player.objects.order_by("pk"))
+    base: dict[int, ListRecord] = {}
+    for player in players:
+        opening = openings.get(player.pk)
+        if player.pk in latest:
+            state = state_from_json(latest[player.pk][1])
+        elif opening is not None:
+            state = state_from_json(opening)
+        else:
+            state = engine.PlayerState(prior_grade=prior_grade_of(player))
+        base[player.pk] = player_list_record(player, opening, state)
+    origins = _table_origins({table_id for table_id, _after in latest.values()}, base)
+    entries: list[StateEntry] = []
+    for player in players:
+        record = base[player.pk]
+        opening = openings.get(player.pk)
+        before = state_from_json(opening).last_played if opening is not None else None
+        last = record.state.last_played
+        if player.pk in latest and last is not None and last != before:
+            record = record.played(last, origins.get(latest[player.pk][0], "E"))
+        entries.append(StateEntry(player, record))
+    listed = sorted(
+        (e for e in entries if _list_order(openings.get(e.player.pk)) is not None),
+        key=lambda e: _list_order(openings.get(e.player.pk)) or 0,
+    )
+    others = [e for e in entries if _list_order(openings.get(e.player.pk)) is None]
+    if not latest:
+        return listed + others
+    by_record = {id(e.record): e for e in entries}
+    ordered = sort_like_program([e.record for e in others], [e.record for e in listed])
+    return [by_record[id(r)] for r in ordered]
+
+
+def _list_order(opening: dict[str, Any] | None) -> int | None:
+    fesa = (opening or {}).get(FESA_KEY) or {}
+    order = fesa.get("order")
+    return order if isinstance(order, int) else None
+
+
+def _table_origins(table_ids: set[int], records: dict[int, ListRecord]) -> dict[int, str]:
+    """The list (``E``/``A``) each table belongs to, by the program's rule over its players' HOMEs."""
+    players: dict[int, list[ListRecord]] = defaultdict(list)
+    for table_id, player_id in TableEntry.objects.filter(table_id__in=table_ids).values_list("table_id", "player_id"):
+        if player_id in records:
+            players[table_id].append(records[player_id])
+    return {table_id: table_origin(found) for table_id, found in players.items()}
+
+
+def fesa_state_export(*, as_of: dt.date | None = None, file: str = "ratingliste") -> bytes:
+    """The state list file (ISO-8859-1) of :func:`fesa_state_records`."""
+    return write_ratingliste([e.record for e in fesa_state_records(as_of=as_of)], file)

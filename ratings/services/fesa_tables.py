@@ -1,0 +1,122 @@
+"""A table both ways between ``turnering.txt`` (ratings/fesa_files/turnering.py) and the database's games.
+
+* :func:`table_games` turns a read ``turnering.txt`` into game rows: a game once per pair and round, the
+  lower line number first; a round without a game (``0+``, ``0-``, ``0=``, ``0#``) as a row without
+  opponent. A simultaneous-display giver (``[&]``) plays many games in one round, which a round of the
+  database cannot hold (a player plays once per round): such a table's games are then numbered in the
+  order the engine rates them (round by round, the giver's games in the table order of his opponents,
+  as ratings/fesa_files/turnering.py's ``engine_table`` does), so the rating is the same.
+* :func:`table_turnering` turns a saved table back into a :class:`Turnering`, for the result table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratings.fesa_files.turnering import Cell, HandicapMark, TablePlayer, Turnering
+from ratings.models import Game, GameResult, HandicapGiver, Table, TableEntry
+
+_NO_GAME = {"+": GameResult.BYE, "-": GameResult.ABSENT, "=": GameResult.HALF_BYE, "#": GameResult.NO_SHOW}
+_GAME = {"+": GameResult.FIRST_WON, "-": GameResult.SECOND_WON, "=": GameResult.DRAW}
+_SIGN_OF_NO_GAME = {v: k for k, v in _NO_GAME.items()}
+_SIGN_OF_GAME = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
+_MIRROR = {"+": "-", "-": "+", "=": "="}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game of the file by player numbers; ``second`` is None for a round without a game."""
+
+    round: int
+    first: int
+    second: int | None
+    result: str
+    handicap: str = ""
+    handicap_giver: str = ""
+
+    def fields(self) -> dict[str, object]:
+        """The Game model's fields other than the table and the players."""
+        return {
+            "round": self.round,
+            "result": self.result,
+            "handicap": self.handicap,
+            "handicap_giver": self.handicap_giver,
+        }
+
+
+def table_games(turnering: Turnering) -> list[GameRow]:
+    """The table's games, by round then line number (see the module docstring for simultaneous givers)."""
+    count = len(turnering.players)
+    spread = any(p.simul_giver for p in turnering.players)
+    rows: list[tuple[int, GameRow]] = []
+    for p in turnering.players:
+        for r, cell in enumerate(p.cells, start=1):
+            if not cell.is_game:
+                rows.append((r * (count + 1), GameRow(r, p.number, None, _NO_GAME[cell.sign])))
+                continue
+            q = turnering.player(cell.opponent)
+            if not q.simul_giver and q.number < p.number:
+                continue  # taken from the opponent's line
+            handicap = giver = ""
+            if cell.handicap is not None:
+                handicap = cell.handicap.code
+                giver = HandicapGiver.SECOND if cell.handicap.received else HandicapGiver.FIRST
+            key = r * (count + 1) + (p.number if q.simul_giver else 0)
+            rows.append((key, GameRow(r, p.number, q.number, _GAME[cell.sign], handicap, giver)))
+    if spread:
+        numbers = {key: i for i, key in enumerate(sorted({key for key, _row in rows}), start=1)}
+        rows = [(key, _renumbered(row, numbers[key])) for key, row in rows]
+    rows.sort(key=lambda item: (item[0], item[1].first))
+    return [row for _key, row in rows]
+
+
+def _renumbered(row: GameRow, round_: int) -> GameRow:
+    return GameRow(round_, row.first, row.second, row.result, row.handicap, row.handicap_giver)
+
+
+def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
+    """The saved table as a ``turnering.txt`` table, and the player id of each line (in seat order).
+
+    Lines are numbered by seat order (1, 2, ...) even when seats have gaps. A round in which a player has
+    no game row is shown as an absence (``0-``), which counts what it should: nothing. Games that were not
+    played (forfeits) and sennichite replays show their result, as in the standings.
+    """
+    entries = list(TableEntry.objects.filter(table=table).select_related("player").order_by("seat"))
+    number = {e.player_id: i for i, e in enumerate(entries, start=1)}
+    games = list(Game.objects.filter(table=table).order_by("round", "id"))
+    rounds = max((g.round for g in games), default=0)
+    cells: dict[int, dict[int, Cell]] = {n: {} for n in number.values()}
+    for g in games:
+        first = number.get(g.first_id)
+        if first is None:
+            continue
+        if g.second_id is None:
+            cells[first].setdefault(g.round, Cell(0, _SIGN_OF_NO_GAME.get(g.result, "-")))  # type: ignore[arg-type]
+            continue
+        second = number.get(g.second_id)
+        if second is None:
+            continue
+        sign = _SIGN_OF_GAME[GameResult(g.result)]
+        mark = None
+        if g.handicap:
+            mark = HandicapMark(received=g.handicap_giver == HandicapGiver.SECOND, code=g.handicap)  # type: ignore[arg-type]
+        cells[first].setdefault(g.round, Cell(second, sign, mark))  # type: ignore[arg-type]
+        cells[second].setdefault(g.round, Cell(first, _MIRROR[sign], None if mark is None else mark.mirrored()))  # type: ignore[arg-type]
+    players = tuple(
+        TablePlayer(
+            number=n,
+            last_name=e.player.family_name,
+            first_name=e.player.given_name,
+            cells=tuple(cells[n].get(r, Cell(0, "-")) for r in range(1, rounds + 1)),
+            line=n,
+        )
+        for n, e in enumerate(entries, start=1)
+    )
+    tournament = table.tournament
+    name = f"{tournament.name}, {table.name}" if table.name else tournament.name
+    date_text = table.date.isoformat()
+    start = tournament.start_date
+    if start < table.date and (start.year, start.month) == (table.date.year, table.date.month):
+        date_text = f"{start.isoformat()}/{table.date.day:02d}"  # as FESA prints a span: 2025-04-19/20
+    turnering = Turnering(name=name, date=table.date, date_text=date_text, players=players, rounds=rounds)
+    return turnering, [e.player_id for e in entries]

@@ -1,0 +1,67 @@
+"""The shared FESA reference cases (``<repo>/../shared/fesa-data/cases``) and how to compare with them.
+
+Expected files there were produced by the official FESA program (fesa-data/README.md); nothing here is
+produced by our own code. As that README says, players who had no rated game in the table are left out of
+comparisons: the program gives a newcomer with only byes the rating 1, which RULES.md §6 does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
+from ratings.fesa_files.turnering import read_turnering
+
+CASES = Path(__file__).resolve().parents[2].parent / "shared" / "fesa-data" / "cases"
+MISSING = "<fesa-data missing>"
+
+
+def case_names() -> list[str]:
+    names = sorted(p.name for p in CASES.glob("*") if (p / "turnering.txt").is_file()) if CASES.is_dir() else []
+    return names or [MISSING]
+
+
+def case_dir(name: str) -> Path:
+    """The folder of case ``name``; skips the calling test when the shared data is not there."""
+    if name == MISSING or not (CASES / name).is_dir():
+        pytest.skip(f"the shared FESA reference case {name!r} is not under {CASES}")
+    return CASES / name
+
+
+def without_rated_game(case: Path) -> set[tuple[str, str]]:
+    """Names of the table's players who have no rated game (only byes, absences, no-shows)."""
+    table = read_turnering((case / "turnering.txt").read_bytes())
+    playing = {p.number for p in table.players for c in p.cells if c.is_game}
+    playing |= {c.opponent for p in table.players for c in p.cells if c.is_game}
+    return {p.name for p in table.players if p.number not in playing}
+
+
+def comparable(record: ListRecord) -> dict[str, object]:
+    """Every field the program keeps, a result list taken as a multiset (fesa-data/README.md)."""
+    s = record.state
+    return {
+        "homes": [(h.list, h.nationality, h.residens, h.last) for h in record.homes],
+        "rating": s.rating,
+        "history": sorted(s.result_list) if s.result_list is not None else s.game_count,
+        "bonus_count": s.bonus_count,
+        "grade": s.grade,
+        "prior_grade": s.prior_grade,
+        "runs": (s.lb_run, s.lb_mp_seen, s.mp_run),
+        "last_played": s.last_played,
+    }
+
+
+def records_by_name(data: bytes, left_out: set[tuple[str, str]]) -> dict[tuple[str, str], dict[str, object]]:
+    return {r.name: comparable(r) for r in read_ratingliste(data) if r.name not in left_out}
+
+
+def all_txt_rows(data: bytes, left_out: set[tuple[str, str]]) -> list[str]:
+    """The rows of an all.txt without their rank, players left out removed (ranks move with them)."""
+    rows = []
+    for line in data.decode("iso-8859-1").splitlines()[3:]:
+        name = (line[4:21].rstrip(), line[22:37].rstrip())
+        if name not in left_out:
+            rows.append(line[4:])
+    return rows
