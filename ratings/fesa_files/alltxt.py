@@ -50,7 +50,7 @@ def _prior_label(record: ListRecord) -> str:
 
 def all_txt_text(records: Iterable[ListRecord], date: dt.date) -> str:
     """The list of ``date`` from ``records`` in the given order (the order of ``ratingliste.post``)."""
-    rows = []
+    rows: list[str] = []
     for record in records:
         if not is_active(record, date):
             continue

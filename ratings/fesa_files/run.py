@@ -99,7 +99,7 @@ def rate_files(turnering: bytes, ratingliste: bytes, nye_spillere: bytes | None 
     matched = match_players(table, by_name)
 
     prepared = engine_table(table, {n: r.state for n, r in matched.items()})
-    playing = {k for g in prepared.table.games for k in (g.first, g.second)}
+    playing = {p.number for p in table.players if table.has_game(p.number)}
     _check_dates(table, matched, playing)  # the engine checks it too; here the message can name a line
     try:
         result = rate_table(prepared.table)

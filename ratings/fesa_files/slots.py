@@ -265,7 +265,7 @@ def _home_struct(home: Home) -> Struct:
 
     def same(key: str, old: Form, new: Form) -> bool:
         if key == "LAST":
-            return _safe(as_date, old, key) == _safe(as_date, new, key)
+            return bool(_safe(as_date, old, key) == _safe(as_date, new, key))
         return old == new
 
     return Struct("HOME", _keep_source(_HOME_SLOTS, fresh, home.source, same))

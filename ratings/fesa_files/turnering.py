@@ -161,6 +161,10 @@ class Turnering:
                     rounds[r].append(cell.mirrored(other.number))
         return tuple(tuple(r) for r in rounds)
 
+    def has_game(self, number: int) -> bool:
+        """The player played at least one game (so takes part in the rating, RULES.md §6)."""
+        return any(c.is_game for cells in self.cells_of(number) for c in cells)
+
     def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
         total = sum((c.score for cells in self.cells_of(number) for c in cells), Fraction(0))
@@ -243,7 +247,7 @@ def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer
     if len(texts) < 3:
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
     results = texts[2].strip()
-    macmahon = texts[3].strip() if len(texts) == 4 else None
+    macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
     if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
         raise FesaFileError(file, lineno, f"the MacMahon start score must be a number, not {macmahon!r}")
     giver = results == "&"
@@ -410,7 +414,7 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
             name=table.name,
             date=table.date,
             players=tuple(p.number for p in table.players),
-            states=dict(states),
+            states={number: state for number, state in states.items()},
             games=tuple(games),
         ),
         round_of,
