@@ -12,6 +12,7 @@ import io
 import re
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,23 @@ def fesa_run(*directories: Path) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
-def run_case(name: str, tmp_path: Path) -> tuple[Path, Path]:
-    case = case_dir(name)
-    work = copy_inputs(case, tmp_path / name)
-    fesa_run(work)
-    return case, work
+RunCase = Callable[[str], tuple[Path, Path]]
+
+
+@pytest.fixture(scope="module")
+def run_case(tmp_path_factory: pytest.TempPathFactory) -> RunCase:
+    """Runs a case once for the module: (the case folder, the folder fesa_run wrote to)."""
+    done: dict[str, tuple[Path, Path]] = {}
+
+    def run(name: str) -> tuple[Path, Path]:
+        if name not in done:
+            case = case_dir(name)
+            work = copy_inputs(case, tmp_path_factory.mktemp("cases") / name)
+            fesa_run(work)
+            done[name] = case, work
+        return done[name]
+
+    return run
 
 
 def without_rated_game(case: Path) -> set[tuple[str, str]]:
@@ -75,15 +88,15 @@ def comparable(record: ListRecord) -> dict[str, object]:
     }
 
 
-def test_fesa_run_sample_gives_the_programs_files_byte_for_byte(tmp_path: Path) -> None:
-    case, work = run_case("sample-2016-01-07", tmp_path)
+def test_fesa_run_sample_gives_the_programs_files_byte_for_byte(run_case: RunCase) -> None:
+    case, work = run_case("sample-2016-01-07")
     assert (work / "ratingliste.post").read_bytes() == (case / "ratingliste.post").read_bytes()
     assert (work / "all.txt").read_bytes() == (case / "all.txt").read_bytes()
 
 
 @pytest.mark.parametrize("name", case_names())
-def test_fesa_run_case_every_player_as_the_program(name: str, tmp_path: Path) -> None:
-    case, work = run_case(name, tmp_path)
+def test_fesa_run_case_every_player_as_the_program(name: str, run_case: RunCase) -> None:
+    case, work = run_case(name)
     expected, got = by_name(case / "ratingliste.post"), by_name(work / "ratingliste.post")
     assert set(got) == set(expected)
     left_out = without_rated_game(case)
@@ -105,25 +118,25 @@ def _all_rows(path: Path, left_out: set[tuple[str, str]]) -> list[str]:
 
 
 @pytest.mark.parametrize("name", case_names())
-def test_fesa_run_case_all_txt_lines_as_the_program(name: str, tmp_path: Path) -> None:
-    case, work = run_case(name, tmp_path)
+def test_fesa_run_case_all_txt_lines_as_the_program(name: str, run_case: RunCase) -> None:
+    case, work = run_case(name)
     left_out = without_rated_game(case)
     assert _all_rows(work / "all.txt", left_out) == _all_rows(case / "all.txt", left_out)
 
 
 @pytest.mark.parametrize("name", case_names())
-def test_fesa_run_case_files_are_the_programs_bytes(name: str, tmp_path: Path) -> None:
+def test_fesa_run_case_files_are_the_programs_bytes(name: str, run_case: RunCase) -> None:
     case = case_dir(name)
     if without_rated_game(case):
         pytest.skip("a player with only byes: the program's list differs from RULES.md there")
-    case, work = run_case(name, tmp_path)
+    case, work = run_case(name)
     for output in ("ratingliste.post", "all.txt"):
         assert (work / output).read_bytes() == (case / output).read_bytes(), output
 
 
 @pytest.mark.parametrize("name", case_names())
-def test_fesa_run_case_result_table_promotes_whom_the_program_promoted(name: str, tmp_path: Path) -> None:
-    case, work = run_case(name, tmp_path)
+def test_fesa_run_case_result_table_promotes_whom_the_program_promoted(name: str, run_case: RunCase) -> None:
+    case, work = run_case(name)
     before, after = by_name(case / "ratingliste.pre"), by_name(case / "ratingliste.post")
     table = read_turnering((case / "turnering.txt").read_bytes())
     promoted = [
@@ -169,7 +182,7 @@ def test_fesa_run_failing_directory_is_reported_and_the_others_go_on(tmp_path: P
     with pytest.raises(CommandError, match="2 of 3 directories failed"):
         call_command("fesa_run", str(bad), str(good), str(missing), stdout=io.StringIO(), stderr=err)
     assert f"{bad}: turnering.txt, line 5: unknown player 'Hébert' 'Pascal'" in err.getvalue()
-    assert f"{missing}: " in err.getvalue()
+    assert f"{missing}: not a directory" in err.getvalue()
     assert sorted(p.name for p in bad.iterdir()) == sorted(INPUTS[:2])  # nothing written, no temporary file
     assert all((good / name).is_file() for name in OUTPUTS)
 

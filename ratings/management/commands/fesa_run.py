@@ -20,12 +20,9 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
 
 
-def _read(directory: Path, name: str, *, optional: bool = False) -> bytes | None:
-    path = directory / name
-    if optional and not path.exists():
-        return None
+def _read(directory: Path, name: str) -> bytes:
     try:
-        return path.read_bytes()
+        return (directory / name).read_bytes()
     except OSError as exc:
         raise FesaFileError(name, None, f"cannot be read: {exc.strerror or exc}") from exc
 
@@ -52,12 +49,8 @@ def _write_all(directory: Path, files: dict[str, bytes]) -> None:
 
 def run_directory(directory: Path) -> list[str]:
     """Rate the table in ``directory`` and write its files; the names written. Raises FesaFileError/OSError."""
-    if not directory.is_dir():
-        raise FesaFileError(str(directory), None, "is not a directory")
-    turnering = _read(directory, TURNERING)
-    ratingliste = _read(directory, RATINGLISTE_PRE)
-    assert turnering is not None and ratingliste is not None
-    output = rate_files(turnering, ratingliste, _read(directory, NYE_SPILLERE, optional=True))
+    nye_spillere = _read(directory, NYE_SPILLERE) if (directory / NYE_SPILLERE).exists() else None
+    output = rate_files(_read(directory, TURNERING), _read(directory, RATINGLISTE_PRE), nye_spillere)
     files = output.files()
     _write_all(directory, files)
     return sorted(files)
@@ -77,6 +70,10 @@ class Command(BaseCommand):
         directories: list[Path] = options["directories"]
         failed = 0
         for directory in directories:
+            if not directory.is_dir():
+                failed += 1
+                self.stderr.write(f"{directory}: not a directory")
+                continue
             try:
                 written = run_directory(directory)
             except (FesaFileError, OSError) as exc:
