@@ -1,1 +1,329 @@
-"""Upload of a FESA turnering.txt into a table; filled in separately, imported by ratings/admin/__init__.py."""
+"""Upload of a director's ``turnering.txt`` in the admin: upload, preview with choices, confirm.
+
+1. **Upload** (``admin:ratings_upload_turnering``, ``?tournament=<id>`` preselects the tournament): the
+   file, the tournament it belongs to (or a new one named after the file), optionally a sequence and a name.
+2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
+   namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
+   nationality and prior grade), the rating effect computed in a transaction that is rolled back
+   (ratings/services/fesa_import.py), and every problem with its line number. The file travels in a
+   signed hidden field, so the preview can be redone with other choices without uploading it again, and
+   nobody can change it in between.
+3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.
+
+Who may: a user who may add tables, to the tournaments ratings/permissions.py lets him add tables to;
+new players need the permission to add players, a new tournament the permission to add tournaments.
+
+The views are added to the admin site's URLs from here (the site's ``get_urls`` is wrapped once at import),
+so the admin package needs nothing but importing this module.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, URLResolver, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_countries import countries
+
+from ratings import permissions
+from ratings.models import Table, TableStatus, Tournament
+from ratings.services.fesa_import import (
+    MAX_UPLOAD_BYTES,
+    NEW,
+    Choice,
+    LinePlan,
+    NewPlayerFacts,
+    TurneringPlan,
+    TurneringRejected,
+    turnering_import,
+)
+
+SALT = "ratings.upload.turnering"
+PAYLOAD_MAX_AGE = 24 * 3600  # a preview left open overnight can still be confirmed
+PRIOR_CHOICES = [
+    ("", gettext_lazy("none")),
+    *((f"kyu:{n}", f"{n} Kyu") for n in range(20, 0, -1)),
+    *((f"dan:{n}", f"{n} Dan") for n in range(1, 9)),
+    *((f"pro:{n}", f"{n} Dan pro") for n in range(1, 10)),
+]
+
+
+class UploadForm(forms.Form):
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("— a new tournament named after the file —"),
+        label=gettext_lazy("Tournament"),
+    )
+    file = forms.FileField(
+        label=gettext_lazy("turnering.txt"),
+        help_text=gettext_lazy("The table as the pairing program writes it (ISO-8859-1 or UTF-8 text)."),
+    )
+    sequence = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label=gettext_lazy("Sequence"),
+        help_text=gettext_lazy("Order among the tables of the same date; empty: after them."),
+    )
+    table_name = forms.CharField(
+        required=False,
+        max_length=100,
+        label=gettext_lazy("Table name"),
+        help_text=gettext_lazy("For tournaments with several."),
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["tournament"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = permissions.tournaments_for_new_tables(user).order_by("-end_date", "name")
+        if not user.has_perm("ratings.add_tournament"):
+            field.required = True
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too large for a table."))
+        return upload
+
+
+class ChoicesForm(forms.Form):
+    """One select per line that needs or allows a choice, and the new players' nationality and prior grade."""
+
+    def __init__(self, *args: Any, plan: TurneringPlan, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.plan = plan
+        country_choices = [("", "—"), *countries]
+        for line in plan.lines:
+            options: list[tuple[str, str]] = [(str(c.player_id), c.label) for c in line.match.candidates]
+            if options:
+                if line.choice is None:
+                    options.insert(0, ("", _("— choose —")))
+                options.append((NEW, _("new player")))
+                self.fields[f"match_{line.number}"] = forms.ChoiceField(
+                    choices=options, required=False, initial="" if line.choice is None else str(line.choice)
+                )
+            facts = line.new_player or NewPlayerFacts(nationality=_file_country(line))
+            self.fields[f"nationality_{line.number}"] = forms.ChoiceField(
+                choices=country_choices, required=False, initial=facts.nationality
+            )
+            prior = f"{facts.prior_kind}:{facts.prior_level}" if facts.prior_kind else ""
+            self.fields[f"prior_{line.number}"] = forms.ChoiceField(
+                choices=PRIOR_CHOICES, required=False, initial=prior
+            )
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Per line: the line and its bound fields, for the template."""
+        out = []
+        for line in self.plan.lines:
+            match = self[f"match_{line.number}"] if f"match_{line.number}" in self.fields else None
+            out.append(
+                {
+                    "line": line,
+                    "match": match,
+                    "nationality": self[f"nationality_{line.number}"],
+                    "prior": self[f"prior_{line.number}"],
+                    "fixed": _fixed_label(line) if match is None else "",
+                }
+            )
+        return out
+
+
+def _file_country(line: LinePlan) -> str:
+    for word in line.free_text.split():
+        if len(word) == 2 and word.isalpha() and countries.alpha2(word.upper()):
+            return word.upper()
+    return ""
+
+
+def _fixed_label(line: LinePlan) -> str:
+    return _("new player") if line.choice == NEW else ""
+
+
+def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlayerFacts]]:
+    """The director's choices and new players' facts from the preview form (missing values are ignored)."""
+    choices: dict[int, Choice] = {}
+    facts: dict[int, NewPlayerFacts] = {}
+    for key, value in data.items():
+        kind, _sep, number_text = key.partition("_")
+        if not number_text.isdigit():
+            continue
+        number = int(number_text)
+        if kind == "match" and value:
+            if value == NEW:
+                choices[number] = NEW
+            elif value.isdigit():
+                choices[number] = int(value)
+    for number in {int(k.partition("_")[2]) for k in data if k.startswith("nationality_") and k[12:].isdigit()}:
+        prior = data.get(f"prior_{number}", "")
+        kind, _sep, level = prior.partition(":")
+        facts[number] = NewPlayerFacts(
+            nationality=data.get(f"nationality_{number}", ""),
+            prior_kind=kind if level.isdigit() else "",
+            prior_level=int(level) if level.isdigit() else None,
+        )
+    return choices, facts
+
+
+def _payload(*, data: bytes, file: str, tournament: Tournament | None, sequence: int | None, name: str) -> str:
+    return signing.dumps(
+        {
+            "data": base64.b64encode(data).decode("ascii"),
+            "file": file,
+            "tournament": tournament.pk if tournament else None,
+            "sequence": sequence,
+            "name": name,
+        },
+        salt=SALT,
+        compress=True,
+    )
+
+
+def _check_access(request: HttpRequest) -> None:
+    if not request.user.has_perm("ratings.add_table"):
+        raise PermissionDenied
+
+
+def upload_view(request: HttpRequest) -> HttpResponse:
+    """Step 1 (the form) and the first preview after the file is sent."""
+    _check_access(request)
+    if request.method == "POST" and "payload" in request.POST:
+        return _preview_or_confirm(request)
+    initial = {}
+    if "tournament" in request.GET and request.GET["tournament"].isdigit():
+        initial["tournament"] = request.GET["tournament"]
+    form = UploadForm(request.POST or None, request.FILES or None, user=request.user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        data = upload.read()
+        payload = _payload(
+            data=data,
+            file=upload.name or "turnering.txt",
+            tournament=form.cleaned_data["tournament"],
+            sequence=form.cleaned_data["sequence"],
+            name=form.cleaned_data["table_name"] or "",
+        )
+        return _render_preview(request, payload, choices=None)
+    return _render(request, "admin/ratings/upload/upload_form.html", {"form": form, "title": _("Upload turnering.txt")})
+
+
+def _preview_or_confirm(request: HttpRequest) -> HttpResponse:
+    payload = request.POST["payload"]
+    return _render_preview(request, payload, choices=request.POST, confirm="confirm" in request.POST)
+
+
+def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournament | None]:
+    try:
+        content = signing.loads(payload, salt=SALT, max_age=PAYLOAD_MAX_AGE)
+    except signing.BadSignature as exc:
+        raise PermissionDenied(_("The upload expired or was altered; upload the file again.")) from exc
+    tournament = None
+    if content["tournament"] is not None:
+        tournament = permissions.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
+        if tournament is None:
+            raise PermissionDenied
+    elif not request.user.has_perm("ratings.add_tournament"):
+        raise PermissionDenied
+    return content, tournament
+
+
+def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm: bool = False) -> HttpResponse:
+    content, tournament = _load(request, payload)
+    picked, facts = _choices_from_post(choices) if choices is not None else ({}, {})
+    kwargs: dict[str, Any] = {
+        "data": base64.b64decode(content["data"]),
+        "file": content["file"],
+        "tournament": tournament,
+        "user": request.user,
+        "choices": picked,
+        "new_players": facts,
+        "create_new": request.user.has_perm("ratings.add_player"),
+        "sequence": content["sequence"],
+        "table_name": content["name"],
+    }
+    if confirm:
+        submit = request.POST.get("submit") == "on" and _may_submit(request.user, tournament)
+        try:
+            plan = turnering_import(**kwargs, commit=True, submit=submit)
+        except TurneringRejected as exc:
+            plan = exc.plan
+        else:
+            return _saved(request, plan, submitted=submit)
+    else:
+        plan = turnering_import(**kwargs)
+    form = ChoicesForm(plan=plan)
+    context = {
+        "title": _("Upload turnering.txt: preview"),
+        "plan": plan,
+        "form": form,
+        "rows": form.rows(),
+        "payload": payload,
+        "tournament": tournament,
+        "may_submit": _may_submit(request.user, tournament),
+        "upload_url": reverse("admin:ratings_upload_turnering"),
+    }
+    return _render(request, "admin/ratings/upload/preview.html", context)
+
+
+def _may_submit(user: Any, tournament: Tournament | None) -> bool:
+    if permissions.is_rating_officer(user):
+        return True
+    return permissions.is_director(user) and (tournament is None or permissions.directs(user, tournament))
+
+
+def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:
+    table = Table.objects.get(pk=plan.table_id)
+    if not submitted:
+        messages.success(
+            request, _("%(table)s was saved as a draft: check it, then submit it for rating.") % {"table": table}
+        )
+    elif table.status == TableStatus.RATED:
+        messages.success(request, _("%(table)s was saved, submitted and is rated already.") % {"table": table})
+    else:
+        messages.success(request, _("%(table)s was saved and submitted; it will be rated shortly.") % {"table": table})
+    if plan.created_players:
+        messages.info(request, _("%(count)s new players were created.") % {"count": plan.created_players})
+    return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[table.pk]))
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> TemplateResponse:
+    opts = Tournament._meta
+    return TemplateResponse(
+        request,
+        template,
+        {**admin.site.each_context(request), "opts": opts, "app_label": opts.app_label, **context},
+    )
+
+
+def upload_url(tournament: Tournament | None = None) -> str:
+    """Where to upload a table, for links (``?tournament=`` preselects the tournament)."""
+    url = reverse("admin:ratings_upload_turnering")
+    return f"{url}?tournament={tournament.pk}" if tournament is not None else url
+
+
+def _install(site: admin.AdminSite) -> None:
+    """Put the upload view in front of the site's URLs (once, even if this module is imported again)."""
+    if getattr(site, "_turnering_upload_installed", False):
+        return
+    original: Callable[[], list[URLPattern | URLResolver]] = site.get_urls
+
+    def get_urls() -> list[URLPattern | URLResolver]:
+        return [
+            path("ratings/upload/turnering/", site.admin_view(upload_view), name="ratings_upload_turnering"),
+            *original(),
+        ]
+
+    site.get_urls = get_urls  # type: ignore[method-assign]
+    site._turnering_upload_installed = True  # type: ignore[attr-defined]
+
+
+_install(admin.site)

@@ -1,0 +1,129 @@
+"""Downloads: a table's FESA result table and the rating list (all.txt, CSV, JSON); bad input is never a 500."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from ratings.fesa_files.run import rate_files
+from ratings.models import Promotion, PromotionStatus, Table
+from tests.factories import make_player, make_table
+from tests.files.fesa_cases import case_dir
+
+
+def rated_case(name: str, capture: object) -> tuple[Path, Table]:
+    case = case_dir(name)
+    args = [str(case / "ratingliste.pre")]
+    if (case / "nye-spillere").is_file():
+        args += ["--new-players", str(case / "nye-spillere")]
+    call_command("import_fesa_state", *args, stdout=io.StringIO())
+    with capture(execute=True):  # type: ignore[operator]
+        call_command("import_turnering", str(case / "turnering.txt"), "--submit", stdout=io.StringIO())
+    return case, Table.objects.get()
+
+
+@pytest.mark.django_db
+def test_result_table_download_marks_performance_ratings(django_capture_on_commit_callbacks: object) -> None:
+    _case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+    url = reverse("files:table_result_txt", args=[table.pk])
+    response = Client().get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=iso-8859-1"
+    lines = response.content.decode("iso-8859-1").splitlines()
+    assert lines[0] == "Nekomado-ken : 2016-01-07"
+    # The program's all.txt for this case: Ishikawa 1787, Ould Ahmed 1321, Hebert 852, Mazouzi 1, all four
+    # still rated by performance, so each row shows the new rating with "*" and no change.
+    for name, rating in [("Ishikawa", 1787), ("Ould Ahmed", 1321), ("Hebert", 852), ("Mazouzi", 1)]:
+        row = next(line for line in lines if name in line)
+        assert f"{rating}*" in row and row.rstrip().endswith(("3", "2", "1", "0"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["nekomadoken-13", "synthetic-case-008", "synthetic-case-017"])
+def test_result_table_download_matches_the_file_run(name: str, django_capture_on_commit_callbacks: object) -> None:
+    """From the database, the result table is what the FESA program's run on the same files writes."""
+    case, table = rated_case(name, django_capture_on_commit_callbacks)
+    nye = case / "nye-spillere"
+    expected = rate_files(
+        (case / "turnering.txt").read_bytes(),
+        (case / "ratingliste.pre").read_bytes(),
+        nye.read_bytes() if nye.is_file() else None,
+    ).result_txt
+    got = Client().get(reverse("files:table_result_txt", args=[table.pk])).content
+    assert got == expected
+    if Promotion.objects.filter(table=table).exclude(status=PromotionStatus.WITHDRAWN).exists():
+        assert b"\nPromoting " in got
+
+
+@pytest.mark.django_db
+def test_result_table_of_unrated_or_unknown_table_is_404() -> None:
+    table = make_table([make_player(), make_player()])
+    assert Client().get(reverse("files:table_result_txt", args=[table.pk])).status_code == 404
+    assert Client().get(reverse("files:table_result_txt", args=[table.pk + 100])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_rating_list_download_all_txt_is_the_programs_file(django_capture_on_commit_callbacks: object) -> None:
+    case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+    response = Client().get(reverse("files:rating_list"), {"format": "all.txt", "date": table.date.isoformat()})
+    assert response.status_code == 200
+    # This case has no Dan promotion, so the public grades are the program's.
+    assert response.content == (case / "all.txt").read_bytes()
+
+
+@pytest.mark.django_db
+def test_rating_list_download_csv_and_json_hold_the_same_players(django_capture_on_commit_callbacks: object) -> None:
+    _case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+    query = {"date": table.date.isoformat()}
+    rows = list(
+        csv.DictReader(
+            io.StringIO(Client().get(reverse("files:rating_list"), {**query, "format": "csv"}).content.decode())
+        )
+    )
+    document = json.loads(Client().get(reverse("files:rating_list"), {**query, "format": "json"}).content)
+    # The program's all.txt for this case, row by row.
+    expected = [
+        ("Ishikawa", "1787", "8", "1 Dan"),
+        ("Ould Ahmed", "1321", "6", ""),
+        ("Hebert", "852", "6", ""),
+        ("Mazouzi", "1", "6", ""),
+    ]
+    assert [(r["family_name"], r["rating"], r["games"], r["prior_grade"]) for r in rows] == expected
+    assert [
+        (p["family_name"], str(p["rating"]), str(p["games"]), p["prior_grade"]) for p in document["players"]
+    ] == expected
+    assert {r["nationality"] for r in rows} == {"FR"}
+
+
+@pytest.mark.django_db
+def test_rating_list_public_grades_hide_pending_dan(django_capture_on_commit_callbacks: object) -> None:
+    """synthetic-case-008 promotes Dumas Renée to 1 Dan (ratingliste.post): pending on the site until approved."""
+    _case, table = rated_case("synthetic-case-008", django_capture_on_commit_callbacks)
+    date = table.date.isoformat()
+    public = Client().get(reverse("files:rating_list"), {"format": "json", "date": date}).json()
+    dumas = next(p for p in public["players"] if p["family_name"] == "Dumas")
+    assert dumas["grade"] != "1 Dan"
+    out = io.StringIO()
+    call_command("export_rating_list", "--format", "json", "--date", date, stdout=out)
+    fesa = json.loads(out.getvalue())
+    assert next(p for p in fesa["players"] if p["family_name"] == "Dumas")["grade"] == "1 Dan"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", [{"format": "xls"}, {"date": "yesterday"}, {"date": "2024-13-01"}])
+def test_rating_list_bad_query_is_400(query: dict[str, str]) -> None:
+    assert Client().get(reverse("files:rating_list"), query).status_code == 400
+
+
+@pytest.mark.django_db
+def test_rating_list_far_dates_are_not_errors() -> None:
+    for date in ("0001-01-01", "9999-12-31"):
+        response = Client().get(reverse("files:rating_list"), {"format": "csv", "date": date})
+        assert response.status_code == 200

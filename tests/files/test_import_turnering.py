@@ -1,0 +1,314 @@
+"""``import_turnering`` and the service behind it: every upload error, matching, and what gets saved."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
+from ratings.services.fesa_import import NEW, turnering_import
+from ratings.services.tables import table_submit
+from tests.factories import add_game, make_player, make_table, make_tournament
+
+FOUR = """[Nekomado-ken]
+[2016-01-07]
+1 [Ishikawa] [Musashi] [2+ 4+ 3+]
+2 [Ould Ahmed] [Samy] [1- 3+ 4+]
+3 [Hebert] [Pascal] [4+ 2- 1-]
+4 [Mazouzi] [Sana] [3- 1- 2-]
+"""
+
+
+def write(tmp_path: Path, text: str | bytes, encoding: str = "iso-8859-1") -> str:
+    path = tmp_path / "turnering.txt"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode(encoding))
+    return str(path)
+
+
+def run(tmp_path: Path, text: str | bytes, *args: str, encoding: str = "iso-8859-1") -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_turnering", write(tmp_path, text, encoding), *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def refused(tmp_path: Path, text: str | bytes, *args: str) -> str:
+    """The problems the command printed; the command must fail and save nothing."""
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_turnering", write(tmp_path, text), *args, stdout=io.StringIO(), stderr=err)
+    assert not Table.objects.exists()
+    return err.getvalue()
+
+
+def four_players() -> list[Player]:
+    return [
+        make_player("Ishikawa", "Musashi"),
+        make_player("Ould Ahmed", "Samy"),
+        make_player("Hebert", "Pascal"),
+        make_player("Mazouzi", "Sana"),
+    ]
+
+
+# Errors of the file itself
+
+
+@pytest.mark.django_db
+def test_import_turnering_binary_garbage_is_refused(tmp_path: Path) -> None:
+    garbage = bytes(range(256)) * 4
+    assert "not a text file" in refused(tmp_path, garbage)
+
+
+@pytest.mark.django_db
+def test_import_turnering_utf16_file_is_refused(tmp_path: Path) -> None:
+    assert "not a text file" in refused(tmp_path, FOUR.encode("utf-16"))
+
+
+@pytest.mark.django_db
+def test_import_turnering_control_character_names_its_line(tmp_path: Path) -> None:
+    four_players()
+    text = FOUR.replace("[Hebert]", "[Heb\x02ert]")
+    assert "line 5: control character U+0002" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_empty_file_is_refused(tmp_path: Path) -> None:
+    assert "empty" in refused(tmp_path, b"  \n")
+
+
+@pytest.mark.django_db
+def test_import_turnering_missing_header_is_refused(tmp_path: Path) -> None:
+    assert "no [table name] line" in refused(tmp_path, "just some text\nwithout brackets\n")
+
+
+@pytest.mark.django_db
+def test_import_turnering_missing_date_names_the_line(tmp_path: Path) -> None:
+    text = "[Nekomado-ken]\n[January 2016]\n1 [A] [B] [2+]\n2 [C] [D] [1-]\n"
+    assert "line 2: the table's date must be YYYY-MM-DD" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_malformed_cell_names_line_and_round(tmp_path: Path) -> None:
+    text = FOUR.replace("[4+ 2- 1-]", "[4+ 2x 1-]")
+    assert "line 5: round 2: cannot read the cell '2x'" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_cells_that_do_not_mirror_name_both_players(tmp_path: Path) -> None:
+    text = FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]")  # Ishikawa beat Ould Ahmed, who says he won too
+    problems = refused(tmp_path, text)
+    assert "round 1: Ishikawa Musashi (line 3)" in problems
+    assert "Ould Ahmed Samy (line 4)" in problems
+    assert "do not add up to one point" in problems
+
+
+@pytest.mark.django_db
+def test_import_turnering_cells_naming_another_opponent_are_refused(tmp_path: Path) -> None:
+    text = FOUR.replace("[3- 1- 2-]", "[3- 2- 1-]")
+    assert "do not name each other" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_unknown_handicap_is_refused(tmp_path: Path) -> None:
+    text = FOUR.replace("[2+ 4+ 3+]", "[2+(-Q) 4+ 3+]").replace("[1- 3+ 4+]", "[1-(+Q) 3+ 4+]")
+    assert "line 3: round 1: unknown handicap code 'Q'" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_handicap_on_one_side_is_refused(tmp_path: Path) -> None:
+    text = FOUR.replace("[2+ 4+ 3+]", "[2+(-R) 4+ 3+]")
+    assert "a handicap on one side only" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_uneven_rounds_are_refused(tmp_path: Path) -> None:
+    text = FOUR.replace("[3- 1- 2-]", "[3- 1-]").replace("[1- 3+ 4+]", "[1- 3+ 0+]")
+    assert "uneven number of rounds" in refused(tmp_path, text)
+
+
+# Errors of the table against the federation
+
+
+@pytest.mark.django_db
+def test_import_turnering_unknown_players_are_errors_naming_each_line(tmp_path: Path) -> None:
+    make_player("Ishikawa", "Musashi")
+    make_player("Ould Ahmed", "Samy")
+    problems = refused(tmp_path, FOUR)
+    assert "line 5: unknown player Hebert Pascal" in problems
+    assert "line 6: unknown player Mazouzi Sana" in problems
+    assert "line 3" not in problems
+
+
+@pytest.mark.django_db
+def test_import_turnering_close_names_are_errors_on_the_command_line(tmp_path: Path) -> None:
+    four_players()
+    Player.objects.filter(family_name="Hebert").update(family_name="Hébert")
+    Player.objects.filter(family_name="Mazouzi").update(family_name="Sana", given_name="Mazouzi")
+    problems = refused(tmp_path, FOUR, "--create-new")  # close names are never created as new players
+    assert "line 5: Hebert Pascal is not a known player, but close to: Hébert Pascal" in problems
+    assert "accents or case" in problems
+    assert "line 6: Mazouzi Sana is not a known player, but close to: Sana Mazouzi" in problems
+    assert "swapped" in problems
+
+
+@pytest.mark.django_db
+def test_import_turnering_namesakes_are_errors_naming_the_line(tmp_path: Path) -> None:
+    four_players()
+    make_player("Hebert", "Pascal", nationality="BE")
+    assert "line 5: Hebert Pascal: 2 players have this name" in refused(tmp_path, FOUR)
+
+
+@pytest.mark.django_db
+def test_import_turnering_same_player_on_two_lines_is_refused(tmp_path: Path) -> None:
+    four_players()
+    text = FOUR.replace("[Mazouzi] [Sana]", "[Hebert] [Pascal]")
+    assert "line 6: Hebert Pascal is the same player as on line 5" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_date_before_last_rated_table_is_refused(
+    tmp_path: Path, django_capture_on_commit_callbacks: object
+) -> None:
+    players = four_players()
+    later = make_table(players[2:], date=dt.date(2016, 3, 1))
+    add_game(later, 1, players[2], players[3])
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        table_submit(table=later, user=None)
+    problems = refused_after(tmp_path, FOUR, existing=1)
+    assert "line 5: the table's date 2016-01-07 is before Hebert Pascal's last rated table (2016-03-01)" in problems
+    assert "line 6: the table's date 2016-01-07 is before Mazouzi Sana's last rated table" in problems
+
+
+def refused_after(tmp_path: Path, text: str, *, existing: int) -> str:
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_turnering", write(tmp_path, text), stdout=io.StringIO(), stderr=err)
+    assert Table.objects.count() == existing
+    return err.getvalue()
+
+
+@pytest.mark.django_db
+def test_import_turnering_date_in_the_future_is_refused(tmp_path: Path) -> None:
+    four_players()
+    text = FOUR.replace("2016-01-07", "2999-01-07")
+    assert "the table's date 2999-01-07 is in the future" in refused(tmp_path, text)
+
+
+@pytest.mark.django_db
+def test_import_turnering_taken_sequence_is_refused_and_free_one_taken(tmp_path: Path) -> None:
+    four_players()
+    other = make_table([make_player("Other", "One")], date=dt.date(2016, 1, 7), sequence=1)
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_turnering", write(tmp_path, FOUR), "--sequence", "1", stdout=io.StringIO(), stderr=err)
+    assert "2016-01-07 already has a table with sequence 1; leave the sequence empty to take 2" in err.getvalue()
+    out, _err = run(tmp_path, FOUR)
+    assert "comes after them, with sequence 2" in out
+    table = Table.objects.exclude(pk=other.pk).get()
+    assert (table.date, table.sequence) == (dt.date(2016, 1, 7), 2)
+
+
+# What gets saved
+
+
+@pytest.mark.django_db
+def test_import_turnering_saves_table_entries_and_games_as_draft(tmp_path: Path) -> None:
+    players = four_players()
+    tournament = make_tournament("Nekomado-ken")
+    text = FOUR.replace("[2+ 4+ 3+]", "[2+(-2p) 4+ 3=]").replace("[1- 3+ 4+]", "[1-(+2p) 3+ 0+]")
+    text = text.replace("[4+ 2- 1-]", "[4+ 2- 1=]").replace("[3- 1- 2-]", "[3- 1- 0-]")
+    run(tmp_path, text, "--tournament", str(tournament.pk))
+    table = Table.objects.get()
+    assert (table.tournament, table.status, table.date) == (tournament, TableStatus.DRAFT, dt.date(2016, 1, 7))
+    assert [e.player for e in TableEntry.objects.filter(table=table).order_by("seat")] == players
+    games = {(g.round, g.first.family_name, g.second.family_name if g.second else None): g for g in table.games.all()}
+    assert len(games) == 7  # rounds 1 and 2: two games each; round 3: one game, a bye and an absence
+    hc = games[(1, "Ishikawa", "Ould Ahmed")]
+    # "2+(-2p)": line 1 won and gave two pieces ("-" = this player gave it).
+    assert (hc.result, hc.handicap, hc.handicap_giver) == (GameResult.FIRST_WON, "2p", "first")
+    assert games[(3, "Ishikawa", "Hebert")].result == GameResult.DRAW
+    assert games[(3, "Ould Ahmed", None)].result == GameResult.BYE
+    assert games[(3, "Mazouzi", None)].result == GameResult.ABSENT
+
+
+@pytest.mark.django_db
+def test_import_turnering_without_tournament_creates_one_named_after_the_file(tmp_path: Path) -> None:
+    four_players()
+    run(tmp_path, FOUR)
+    tournament = Tournament.objects.get()
+    assert (tournament.name, tournament.start_date, tournament.end_date) == (
+        "Nekomado-ken",
+        dt.date(2016, 1, 7),
+        dt.date(2016, 1, 7),
+    )
+
+
+@pytest.mark.django_db
+def test_import_turnering_unknown_tournament_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match="no tournament with id 999"):
+        run(tmp_path, FOUR, "--tournament", "999")
+
+
+@pytest.mark.django_db
+def test_import_turnering_create_new_takes_nationality_from_the_free_text(tmp_path: Path) -> None:
+    make_player("Ishikawa", "Musashi")
+    text = FOUR.replace("[Ould Ahmed] [Samy] [", "[Ould Ahmed] [Samy] FR N [").replace(
+        "[Hebert] [Pascal] [", "[Hebert] [Pascal] be ["
+    )
+    out, _err = run(tmp_path, text, "--create-new")
+    assert "3 new players" in out
+    assert str(Player.objects.get(family_name="Ould Ahmed").nationality) == "FR"
+    assert str(Player.objects.get(family_name="Hebert").nationality) == "BE"
+    assert str(Player.objects.get(family_name="Mazouzi").nationality) == ""
+
+
+@pytest.mark.django_db
+def test_import_turnering_utf8_file_matches_accented_names(tmp_path: Path) -> None:
+    players = four_players()
+    Player.objects.filter(pk=players[2].pk).update(family_name="Hébert")
+    run(tmp_path, FOUR.replace("Hebert", "Hébert"), encoding="utf-8")
+    assert Table.objects.get().entries.get(seat=3).player_id == players[2].pk
+
+
+@pytest.mark.django_db
+def test_import_turnering_dry_run_saves_nothing(tmp_path: Path) -> None:
+    four_players()
+    out, _err = run(tmp_path, FOUR, "--dry-run", "--create-new")
+    assert "Dry run" in out
+    assert not Table.objects.exists() and not Tournament.objects.exists()
+
+
+@pytest.mark.django_db
+def test_import_turnering_preview_saves_nothing_even_new_players() -> None:
+    plan = turnering_import(data=FOUR.encode(), tournament=None, create_new=True)
+    assert plan.ok and len(plan.effects) == 4 and plan.created_players == 4
+    assert not Player.objects.exists() and not Table.objects.exists() and not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_import_turnering_choice_resolves_close_name() -> None:
+    players = four_players()
+    Player.objects.filter(pk=players[2].pk).update(family_name="HÉBERT")
+    plan = turnering_import(data=FOUR.encode(), tournament=None)
+    assert [p.line for p in plan.problems] == [5]
+    plan = turnering_import(data=FOUR.encode(), tournament=None, choices={3: players[2].pk}, commit=True)
+    assert Table.objects.get(pk=plan.table_id).entries.get(seat=3).player_id == players[2].pk
+
+
+@pytest.mark.django_db
+def test_import_turnering_choice_of_unrelated_player_is_refused() -> None:
+    four_players()
+    stranger = make_player("Stranger", "Danger")
+    plan = turnering_import(data=FOUR.encode(), tournament=None, choices={3: stranger.pk})
+    assert [str(p) for p in plan.problems] == ["line 5: Hebert Pascal: the chosen player is not one this name may mean"]
+
+
+@pytest.mark.django_db
+def test_import_turnering_new_player_choice_needs_permission_to_create() -> None:
+    four_players()
+    plan = turnering_import(data=FOUR.encode(), tournament=None, choices={3: NEW}, create_new=False)
+    assert [p.line for p in plan.problems] == [5]

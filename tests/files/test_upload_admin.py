@@ -1,0 +1,187 @@
+"""The admin upload of a turnering.txt: upload, preview (saves nothing), choices, confirm, permissions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Player, Table, TableStatus, Tournament
+from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer, make_tournament
+from tests.files.test_import_turnering import FOUR, four_players
+
+URL = "/admin/ratings/upload/turnering/"
+
+
+def login(user: object) -> Client:
+    client = Client()
+    client.force_login(user)  # type: ignore[arg-type]
+    return client
+
+
+def upload(client: Client, text: str, tournament: Tournament | None, **extra: str) -> object:
+    data = {"file": SimpleUploadedFile("turnering.txt", text.encode("iso-8859-1")), **extra}
+    if tournament is not None:
+        data["tournament"] = str(tournament.pk)
+    return client.post(URL, data)
+
+
+def payload_of(response: object) -> str:
+    match = re.search(r'name="payload" value="([^"]+)"', response.content.decode())  # type: ignore[attr-defined]
+    assert match, "the preview carries the file in a signed field"
+    return match.group(1)
+
+
+def counts() -> tuple[int, int, int]:
+    return Player.objects.count(), Table.objects.count(), Tournament.objects.count()
+
+
+@pytest.mark.django_db
+def test_upload_url_is_in_the_admin() -> None:
+    assert reverse("admin:ratings_upload_turnering") == URL
+
+
+@pytest.mark.django_db
+def test_upload_form_preselects_the_tournament() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    response = login(director).get(URL, {"tournament": tournament.pk})
+    assert response.status_code == 200
+    assert f'<option value="{tournament.pk}" selected>' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_upload_preview_shows_lines_and_effect_and_saves_nothing() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    make_player("Ishikawa", "Musashi")
+    before = counts()
+    response = upload(login(director), FOUR, tournament)
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert response.status_code == 200  # type: ignore[attr-defined]
+    assert "Nothing has been saved yet" in page
+    assert 'id="effect"' in page and "Ould Ahmed" in page and "2+ 4+ 3+" in page
+    assert 'name="confirm"' in page  # three new players, one known: nothing to fix
+    assert counts() == before
+
+
+@pytest.mark.django_db
+def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit_callbacks: object) -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    client = login(director)
+    payload = payload_of(upload(client, FOUR, tournament))
+    line = {"nationality_2": "FR", "prior_2": "dan:1"}
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        response = client.post(URL, {"payload": payload, "confirm": "1", "submit": "on", **line})
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "admin:ratings_table_change", args=[table.pk]
+    )
+    assert (table.tournament, table.date, table.status) == (tournament, dt.date(2016, 1, 7), TableStatus.RATED)
+    samy = Player.objects.get(family_name="Ould Ahmed")
+    assert (str(samy.nationality), samy.prior_grade_kind, samy.prior_grade_level) == ("FR", "dan", 1)
+    assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_upload_without_submit_leaves_a_draft() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    client = login(director)
+    client.post(URL, {"payload": payload_of(upload(client, FOUR, tournament)), "confirm": "1"})
+    assert Table.objects.get().status == TableStatus.DRAFT
+
+
+@pytest.mark.django_db
+def test_upload_with_errors_cannot_be_confirmed() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    client = login(director)
+    bad = FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]")
+    response = upload(client, bad, tournament)
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert "line 3: round 1" in page and "do not add up to one point" in page
+    assert 'name="confirm"' not in page
+    before = counts()
+    response = client.post(URL, {"payload": payload_of(response), "confirm": "1"})
+    assert response.status_code == 200 and "do not add up" in response.content.decode()
+    assert counts() == before
+
+
+@pytest.mark.django_db
+def test_upload_close_match_waits_for_the_directors_choice() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    players = four_players()
+    Player.objects.filter(pk=players[2].pk).update(family_name="Hébert")
+    client = login(director)
+    response = upload(client, FOUR, tournament)
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert "line 5" in page and 'name="match_3"' in page and 'name="confirm"' not in page
+    payload = payload_of(response)
+    response = client.post(URL, {"payload": payload, "preview": "1", "match_3": str(players[2].pk)})
+    assert 'name="confirm"' in response.content.decode()
+    client.post(URL, {"payload": payload, "confirm": "1", "match_3": str(players[2].pk)})
+    assert Table.objects.get().entries.get(seat=3).player_id == players[2].pk
+    assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_upload_close_match_can_be_a_new_player() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    players = four_players()
+    Player.objects.filter(pk=players[2].pk).update(family_name="Hébert")
+    client = login(director)
+    payload = payload_of(upload(client, FOUR, tournament))
+    client.post(URL, {"payload": payload, "confirm": "1", "match_3": "new", "nationality_3": "BE"})
+    assert str(Player.objects.get(family_name="Hebert").nationality) == "BE"
+
+
+@pytest.mark.django_db
+def test_upload_altered_payload_is_refused() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    client = login(director)
+    payload = payload_of(upload(client, FOUR, tournament))
+    response = client.post(URL, {"payload": payload[:-3] + "abc", "confirm": "1"})
+    assert response.status_code == 403
+    assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_upload_into_another_directors_tournament_is_refused() -> None:
+    director, other = make_director(), make_director()
+    theirs = make_tournament(directors=[other])
+    response = upload(login(director), FOUR, theirs)
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()  # type: ignore[attr-defined]
+    assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_upload_by_grade_officer_is_forbidden() -> None:
+    response = login(make_grade_officer()).get(URL)
+    assert response.status_code == 403
+
+
+@pytest.mark.django_db
+def test_upload_by_rating_officer_into_any_tournament() -> None:
+    officer = make_rating_officer()
+    tournament = make_tournament(directors=[make_director()])
+    client = login(officer)
+    client.post(URL, {"payload": payload_of(upload(client, FOUR, tournament)), "confirm": "1"})
+    assert Table.objects.get().tournament == tournament
+
+
+@pytest.mark.django_db
+def test_upload_without_tournament_creates_one_directed_by_the_uploader() -> None:
+    director = make_director()
+    client = login(director)
+    client.post(URL, {"payload": payload_of(upload(client, FOUR, None)), "confirm": "1"})
+    tournament = Tournament.objects.get()
+    assert tournament.name == "Nekomado-ken" and list(tournament.directors.all()) == [director]
