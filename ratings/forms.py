@@ -78,7 +78,7 @@ class TournamentForm(forms.ModelForm):
 
 class TableForm(forms.ModelForm):
     sequence = forms.IntegerField(
-        label=gettext_lazy("sequence"),
+        label=gettext_lazy("Sequence"),
         required=False,
         min_value=1,
         help_text=gettext_lazy(
@@ -150,9 +150,10 @@ class PlayerForm(forms.ModelForm):
 
 class TableEntryForm(forms.ModelForm):
     seat = forms.IntegerField(
-        label=gettext_lazy("number"),
+        label=gettext_lazy("Number"),
         required=False,
         help_text=gettext_lazy("The player's line in the crosstable; empty: the next number."),
+        widget=forms.NumberInput(attrs={"style": "width: 4em"}),
     )
 
     class Meta:
@@ -177,6 +178,8 @@ class GameForm(forms.ModelForm):
     class Meta:
         model = Game
         fields = ["round", "first", "second", "result", "handicap", "handicap_giver", "played", "replay_draw"]
+        widgets = {"round": forms.NumberInput(attrs={"style": "width: 4em"})}
+        labels = {"replay_draw": gettext_lazy("Replay")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -13,9 +13,9 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_countries.filters import CountryFilter
 
 from ratings import permissions
+from ratings.admin.filters import VisibleCountryFilter
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
@@ -46,7 +46,7 @@ class PlayerAdmin(admin.ModelAdmin):
         "federation_id",
     )
     list_display_links = ("family_name", "given_name")
-    list_filter = (("nationality", CountryFilter), "category", "is_professional", "grade")
+    list_filter = (("nationality", VisibleCountryFilter), "category", "is_professional", "grade")
     search_fields = ("family_name", "given_name", "federation_id")
     ordering = ("family_name", "given_name")
     list_per_page = 100

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from ratings import engine
 from ratings.engine import grade_label
 from ratings.models import PromotionRoute, Table, TableEntry
@@ -57,7 +59,8 @@ class PlayerLine:
 class PromotionLine:
     player_id: int
     name: str
-    grade: str
+    grade: int  # on the engine's scale (21 = 1 Dan)
+    grade_label: str
     route: str
     round: int | None
     rating: float
@@ -100,7 +103,8 @@ def preview_lines(table: Table, result: engine.TableResult) -> Preview:
             PromotionLine(
                 player_id=pid,
                 name=names.get(pid, f"#{pid}"),
-                grade=grade_label(p.grade),
+                grade=p.grade,
+                grade_label=grade_label(p.grade),
                 route=str(routes.get(p.route, p.route)),
                 round=p.round,
                 rating=p.rating,
@@ -116,7 +120,7 @@ def preview_lines(table: Table, result: engine.TableResult) -> Preview:
 def _game_line(g: engine.GameDetail, names: dict[int, str]) -> GameLine:
     handicap = ""
     if g.handicap:
-        handicap = f"{g.handicap} ({'given' if g.handicap_given else 'received'})"
+        handicap = f"{g.handicap} ({_('given') if g.handicap_given else _('received')})"
     return GameLine(
         round=g.round,
         opponent=names.get(int(g.opponent), f"#{g.opponent}"),  # type: ignore[call-overload]

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import permissions
+from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.preview import preview_lines
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
@@ -36,6 +38,12 @@ def _table_edit(request: HttpRequest) -> TableEdit:
         edit = TableEdit(strict_dates=not permissions.is_rating_officer(request.user))
         request._ratings_table_edit = edit  # type: ignore[attr-defined]
     return edit
+
+
+def _plain_related_widget(widget: RelatedFieldWidgetWrapper, *, keep_add: bool) -> None:
+    """No edit, delete or view icons beside a related field (and no "+" unless ``keep_add``)."""
+    widget.can_change_related = widget.can_delete_related = widget.can_view_related = False
+    widget.can_add_related = widget.can_add_related and keep_add
 
 
 class TableChildInline(admin.TabularInline):
@@ -70,6 +78,14 @@ class TableEntryInline(TableChildInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[TableEntry]:
         return super().get_queryset(request).select_related("player")
 
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "player" and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+            # Keep "+": the quick way to add a new player, with his nationality and prior grade.
+            _plain_related_widget(formfield.widget, keep_add=True)
+            formfield.widget.widget.attrs["style"] = "width: 20em"
+        return formfield
+
 
 class GameInline(TableChildInline):
     model = Game
@@ -88,6 +104,14 @@ class GameInline(TableChildInline):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("first", "second")
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name in ("first", "second") and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+            # New players are added once, in the players' list above; here the icons only crowd the row.
+            _plain_related_widget(formfield.widget, keep_add=False)
+            formfield.widget.widget.attrs["style"] = "width: 13em"
+        return formfield
 
 
 class RatingRowInline(admin.TabularInline):
@@ -122,12 +146,12 @@ class TableAdmin(admin.ModelAdmin):
         "__str__",
         "date",
         "sequence",
-        "status",
+        "status_shown",
         "player_count",
         "first_rated_at",
         "last_rerated_at",
     )
-    list_filter = ("status", ("date", admin.DateFieldListFilter), "tournament__country")
+    list_filter = ("status", ("date", admin.DateFieldListFilter), ("tournament__country", VisibleCountryFilter))
     list_select_related = ("tournament",)
     search_fields = ("tournament__name", "name", "tournament__city")
     date_hierarchy = "date"
@@ -135,10 +159,12 @@ class TableAdmin(admin.ModelAdmin):
     autocomplete_fields = ("tournament",)
     readonly_fields = STATUS_FIELDS
     actions = ("submit_for_rating",)
-    fieldsets = (
-        (None, {"fields": ("tournament", "name", "date", "sequence")}),
-        (gettext_lazy("Rating"), {"fields": STATUS_FIELDS}),
-    )
+
+    def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> list[tuple[Any, dict[str, Any]]]:
+        fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": ("tournament", "name", "date", "sequence")})]
+        if obj is not None and obj.status != TableStatus.DRAFT:
+            fieldsets.append((gettext_lazy("Rating"), {"fields": STATUS_FIELDS}))
+        return fieldsets
 
     # Who sees and changes what
 
@@ -175,6 +201,12 @@ class TableAdmin(admin.ModelAdmin):
             kwargs["queryset"] = permissions.tournaments_for_new_tables(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "tournament" and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+            _plain_related_widget(formfield.widget, keep_add=True)  # tournaments are changed on their own page
+        return formfield
+
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
         tournament_id = initial.get("tournament")
@@ -183,6 +215,12 @@ class TableAdmin(admin.ModelAdmin):
             if tournament is not None:
                 initial["date"] = tournament.end_date
         return initial
+
+    @admin.display(description=gettext_lazy("status"), ordering="status")
+    def status_shown(self, table: Table) -> str:
+        if table.rating_error:
+            return _("%(status)s (the last rating failed)") % {"status": table.get_status_display()}
+        return str(table.get_status_display())
 
     @admin.display(description=gettext_lazy("players"), ordering="player_total")
     def player_count(self, table: Table) -> int:

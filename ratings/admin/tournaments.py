@@ -16,9 +16,9 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
-from django_countries.filters import CountryFilter
 
 from ratings import permissions
+from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.tables import TableAdmin, tournament_tables_url
 from ratings.forms import TournamentForm
 from ratings.models import Table, Tournament
@@ -54,7 +54,7 @@ class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentTableInline,)
     list_display = ("name", "city", "country", "start_date", "end_date", "table_links", "director_names")
-    list_filter = (("country", CountryFilter), ("end_date", admin.DateFieldListFilter), "tables__status")
+    list_filter = (("country", VisibleCountryFilter), ("end_date", admin.DateFieldListFilter), "tables__status")
     search_fields = ("name", "city")
     date_hierarchy = "end_date"
     ordering = ("-end_date", "name")
@@ -62,7 +62,9 @@ class TournamentAdmin(admin.ModelAdmin):
     readonly_fields = ("add_table_link",)
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
-        main = ["name", "city", "country", "start_date", "end_date", "time_control", "directors"]
+        main = ["name", "city", "country", "start_date", "end_date", "time_control"]
+        if obj is not None or permissions.is_rating_officer(request.user):
+            main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
         if obj is not None:
             fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))
