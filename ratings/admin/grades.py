@@ -246,9 +246,10 @@ class PromotionAdmin(admin.ModelAdmin):
         "waiting_column",
         "decision_column",
     )
+    list_display_links = ("grade_column",)  # the player column links to the player
     list_filter = (StatusFilter, GradeFilter, CountryFilter, WaitingFilter, FlagFilter, "route")
     list_select_related = ("player", "table__tournament", "decided_by", "reviewed_by")
-    search_fields = ("player__family_name", "player__given_name", "player__federation_id")
+    search_fields = ("player__family_name", "player__given_name", "player__search_name", "player__federation_id")
     ordering = ("created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (

@@ -1,0 +1,104 @@
+"""Grades tests: players with a chosen standing, and tables rated or corrected through the real services.
+
+A player's standing before the site's first table is an opening state (as if migrated from the FESA list), so
+one small table can reach a chosen promotion route; the comments in the tests give the arithmetic.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from django.db import transaction
+
+from ratings import engine
+from ratings.models import Game, GameResult, OpeningState, Player, Table, TableStatus
+from ratings.services.players import players_refresh
+from ratings.services.tables import table_changed, table_submit
+from ratings.states import state_to_json
+from tests.factories import add_game, make_player, make_table
+
+START = dt.date(2024, 1, 1)
+TOP = 26  # 6 Dan: an opponent at the top grade is never promoted, so only the subject's promotions show
+
+
+def seasoned(
+    rating: int,
+    grade: int,
+    *,
+    games: int = 40,
+    lb_run: int = 0,
+    lb_mp_seen: bool = False,
+    mp_run: int = 0,
+    nationality: str = "FR",
+    family_name: str | None = None,
+) -> Player:
+    """A player rated normally before the site's first table (bonus used up, so no weak-player bonus)."""
+    player = make_player(family_name, nationality=nationality)
+    state = engine.PlayerState(
+        rating=rating,
+        result_list=None,
+        game_count=games,
+        bonus_count=100,
+        grade=grade,
+        lb_run=lb_run,
+        lb_mp_seen=lb_mp_seen,
+        mp_run=mp_run,
+        last_played=START,
+    )
+    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
+    players_refresh([player.pk])
+    player.refresh_from_db()
+    return player
+
+
+def opponent(rating: int, **kwargs: object) -> Player:
+    return seasoned(rating, TOP, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def rate(django_capture_on_commit_callbacks: Callable[..., object]) -> Callable[[Table], Table]:
+    """Submit a table and run the re-rate its submission queues, as the site does on commit."""
+
+    def _rate(table: Table) -> Table:
+        with django_capture_on_commit_callbacks(execute=True):  # type: ignore[attr-defined]
+            table_submit(table=table, user=None)
+        table.refresh_from_db()
+        assert table.status == TableStatus.RATED, table.rating_error
+        return table
+
+    return _rate
+
+
+@pytest.fixture
+def play(rate: Callable[[Table], Table]) -> Callable[..., Table]:
+    """One game between ``first`` and ``second``, rated as its own table."""
+
+    def _play(first: Player, second: Player, result: str, *, date: dt.date, sequence: int = 1) -> Table:
+        table = make_table([first, second], date=date, sequence=sequence)
+        add_game(table, 1, first, second, result)
+        return rate(table)
+
+    return _play
+
+
+@pytest.fixture
+def correct(django_capture_on_commit_callbacks: Callable[..., object]) -> Callable[[Table, str], None]:
+    """Change the result of a rated one-game table the way an edit does, and run the re-rate it queues."""
+
+    def _correct(table: Table, result: str) -> None:
+        with django_capture_on_commit_callbacks(execute=True), transaction.atomic():  # type: ignore[attr-defined]
+            Game.objects.filter(table=table).update(result=result)
+            table_changed(table=table)
+
+    return _correct
+
+
+WON, LOST, DRAW = GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW
+
+
+@pytest.fixture(autouse=True)
+def _static_files_without_collectstatic(settings: pytest.FixtureRequest) -> None:
+    # As in tests/admin: WhiteNoise warns (an error here) about an uncollected STATIC_ROOT unless it autorefreshes.
+    settings.WHITENOISE_AUTOREFRESH = True  # type: ignore[attr-defined]

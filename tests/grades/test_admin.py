@@ -1,0 +1,161 @@
+"""The grade officers' queue in the admin: what it lists, its filters, who may decide, and its query count."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings.models import Promotion, PromotionStatus
+from ratings.services.grades import promotion_approve
+from tests.factories import make_director, make_grade_officer, make_rating_officer
+from tests.grades.conftest import LOST, WON, opponent, seasoned
+
+pytestmark = pytest.mark.django_db
+DAY = dt.date(2024, 5, 12)
+CHANGELIST = "admin:ratings_promotion_changelist"
+
+
+def decide_url(promotion: Promotion, action: str) -> str:
+    return reverse("admin:ratings_promotion_decide", args=[promotion.pk, action])
+
+
+@pytest.fixture
+def officer_client(client):
+    client.force_login(make_grade_officer())
+    return client
+
+
+@pytest.fixture
+def one_dan(play) -> Promotion:
+    """1 Kyu at 1795 beats an equal: 1 Dan pending (see test_routes)."""
+    player = seasoned(1795, 20, family_name="Aoki", nationality="FR")
+    play(player, opponent(1795), WON, date=DAY)
+    return Promotion.objects.get(player=player)
+
+
+@pytest.fixture
+def five_dan(play) -> Promotion:
+    """4 Dan at 2435 beats an equal: 5 Dan pending (see test_decisions)."""
+    player = seasoned(2435, 24, family_name="Brandt", nationality="DE")
+    play(player, opponent(2435), WON, date=DAY, sequence=2)
+    return Promotion.objects.get(player=player)
+
+
+def listed(response) -> set[str]:
+    return {str(p.player.family_name) for p in response.context["cl"].result_list}
+
+
+def test_queue_opens_on_pending_dan_promotions(officer_client, one_dan, play) -> None:
+    kyu_player = seasoned(875, 10, family_name="Kyuonly")  # 11 Kyu beating an equal: 10 Kyu, effective
+    play(kyu_player, opponent(875), WON, date=DAY, sequence=3)
+    response = officer_client.get(reverse(CHANGELIST))
+    assert response.status_code == 200
+    assert listed(response) == {"Aoki"}
+    assert listed(officer_client.get(reverse(CHANGELIST), {"status": "all"})) == {"Aoki", "Kyuonly"}
+    assert listed(officer_client.get(reverse(CHANGELIST), {"status": "effective"})) == {"Kyuonly"}
+
+
+def test_queue_filters_grade_country_and_waiting_time(officer_client, one_dan, five_dan) -> None:
+    url = reverse(CHANGELIST)
+    assert listed(officer_client.get(url, {"grade": "25"})) == {"Brandt"}
+    assert listed(officer_client.get(url, {"country": "FR"})) == {"Aoki"}
+    Promotion.objects.filter(pk=five_dan.pk).update(created_at=timezone.now() - dt.timedelta(days=40))
+    assert listed(officer_client.get(url, {"waiting": "quarter"})) == {"Brandt"}  # 1 to 3 months
+    assert listed(officer_client.get(url, {"waiting": "week"})) == {"Aoki"}
+
+
+def test_queue_shows_flagged_grades_to_decide(officer_client, one_dan, correct) -> None:
+    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    assert listed(officer_client.get(reverse(CHANGELIST))) == set()
+    correct(one_dan.table, LOST)  # the promoting win becomes a loss: the approved grade is flagged
+    response = officer_client.get(reverse(CHANGELIST))
+    assert listed(response) == {"Aoki"}
+    assert decide_url(one_dan, "keep").encode() in response.content
+    assert listed(officer_client.get(reverse(CHANGELIST), {"flag": "open"})) == {"Aoki"}
+
+
+def test_approve_view_approves_with_a_reason(officer_client, one_dan) -> None:
+    assert officer_client.get(decide_url(one_dan, "approve")).status_code == 200
+    response = officer_client.post(decide_url(one_dan, "approve"), {"reason": "consistent results"})
+    assert response.status_code == 302
+    one_dan.refresh_from_db()
+    assert (one_dan.status, one_dan.decision_reason) == (PromotionStatus.APPROVED, "consistent results")
+
+
+def test_approve_view_for_five_dan_requires_the_nsr_consent(officer_client, five_dan) -> None:
+    response = officer_client.post(decide_url(five_dan, "approve"), {"reason": "ok"})
+    assert response.status_code == 200 and response.context["form"].errors
+    five_dan.refresh_from_db()
+    assert five_dan.status == PromotionStatus.PENDING
+    officer_client.post(
+        decide_url(five_dan, "approve"),
+        {"reason": "ok", "nsr_consent": "on", "nsr_consent_date": "2024-06-01", "nsr_reference": "R-17"},
+    )
+    five_dan.refresh_from_db()
+    assert (five_dan.status, five_dan.nsr_consent_date) == (PromotionStatus.APPROVED, dt.date(2024, 6, 1))
+
+
+def test_reject_view_requires_a_reason(officer_client, one_dan) -> None:
+    response = officer_client.post(decide_url(one_dan, "reject"), {"reason": ""})
+    assert response.status_code == 200 and response.context["form"].errors
+    officer_client.post(decide_url(one_dan, "reject"), {"reason": "not yet"})
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.REJECTED
+
+
+def test_decide_view_on_a_decided_promotion_redirects_with_a_message(officer_client, one_dan) -> None:
+    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    response = officer_client.post(decide_url(one_dan, "reject"), {"reason": "late"})
+    assert response.status_code == 302
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.APPROVED
+
+
+def test_revoke_view_takes_a_flagged_grade_away(officer_client, one_dan, correct) -> None:
+    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    correct(one_dan.table, LOST)
+    officer_client.post(decide_url(one_dan, "revoke"), {"reason": "the win was a forfeit"})
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.REVOKED
+    one_dan.player.refresh_from_db()
+    assert one_dan.player.grade == 20
+
+
+@pytest.mark.parametrize("maker", [make_rating_officer, make_director], ids=["rating officer", "director"])
+def test_queue_is_read_only_for_everyone_else(client, one_dan, maker) -> None:
+    client.force_login(maker())
+    response = client.get(reverse(CHANGELIST))
+    assert response.status_code == 200 and listed(response) == {"Aoki"}
+    assert b"/decide/" not in response.content
+    change = client.get(reverse("admin:ratings_promotion_change", args=[one_dan.pk]))
+    assert change.status_code == 200 and b"/decide/" not in change.content
+    assert client.get(decide_url(one_dan, "approve")).status_code == 403
+    assert client.post(decide_url(one_dan, "approve"), {"reason": "x"}).status_code == 403
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.PENDING
+
+
+def test_change_view_offers_the_officer_the_open_decisions(officer_client, one_dan) -> None:
+    response = officer_client.get(reverse("admin:ratings_promotion_change", args=[one_dan.pk]))
+    assert response.status_code == 200
+    assert decide_url(one_dan, "approve").encode() in response.content
+    assert decide_url(one_dan, "reject").encode() in response.content
+
+
+def test_queue_query_count_does_not_grow_with_the_rows(officer_client, play) -> None:
+    def count_for(n: int) -> int:
+        Promotion.objects.all().delete()
+        for i in range(n):
+            player = seasoned(1795, 20, nationality=["FR", "DE", "NL"][i])
+            play(player, opponent(1795), WON, date=DAY + dt.timedelta(days=7 * (n * 10 + i)))
+        with CaptureQueriesContext(connection) as queries:
+            response = officer_client.get(reverse(CHANGELIST))
+        assert len(response.context["cl"].result_list) == n
+        return len(queries)
+
+    assert count_for(1) == count_for(3)
