@@ -12,7 +12,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import permissions
 from ratings.models import PendingRerate, RerateRun
@@ -50,7 +50,11 @@ class PendingRerateAdmin(ReadOnlyAdmin):
             return
         messages.success(
             request,
-            _("Re-rated: %(rated)s tables rated, %(unchanged)s unchanged.")
+            ngettext(
+                "Re-rated: %(rated)s table rated, %(unchanged)s unchanged.",
+                "Re-rated: %(rated)s tables rated, %(unchanged)s unchanged.",
+                outcome.tables_rated,
+            )
             % {"rated": outcome.tables_rated, "unchanged": outcome.tables_unchanged},
         )
         for table_id, error in outcome.errors.items():

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
@@ -129,5 +129,16 @@ class TournamentAdmin(admin.ModelAdmin):
     def add_table_link(self, tournament: Tournament) -> str:
         if tournament.pk is None:
             return ""
-        url = reverse("admin:ratings_table_add") + f"?tournament={tournament.pk}"
-        return format_html('<a class="addlink" href="{}">{}</a>', url, gettext_lazy("Add a table to this tournament"))
+        query = f"?tournament={tournament.pk}"
+        links = format_html(
+            '<a class="addlink" href="{}">{}</a>',
+            reverse("admin:ratings_table_add") + query,
+            gettext_lazy("Enter a table by hand"),
+        )
+        try:
+            upload = reverse("admin:ratings_upload_turnering") + query
+        except NoReverseMatch:  # the upload screen is optional to this page
+            return links
+        return format_html(
+            '{} &nbsp; <a class="addlink" href="{}">{}</a>', links, upload, gettext_lazy("Upload a turnering.txt")
+        )
