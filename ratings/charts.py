@@ -1,0 +1,134 @@
+"""A player's rating over time as an SVG drawn on the server: works without JavaScript and without any
+library, scales with the page, and reads well with a single point.
+
+Pure function of its points (no database), so it is tested on its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+NICE_STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+MONTH_STEPS = (1, 2, 3, 6, 12, 24, 60, 120)
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    date: dt.date
+    rating: int
+    label: str = ""  # what the point's tooltip names (the table)
+    href: str = ""  # where the point leads (the table's row on the page)
+
+
+def _nice_step(span: float, ticks: int = 5) -> int:
+    for step in NICE_STEPS:
+        if span / step <= ticks:
+            return step
+    return NICE_STEPS[-1] * math.ceil(span / (NICE_STEPS[-1] * ticks))
+
+
+def _month_index(d: dt.date) -> int:
+    return d.year * 12 + d.month - 1
+
+
+def _x_ticks(first: dt.date, last: dt.date, most: int = 8) -> list[tuple[dt.date, str]]:
+    """First days of months (or years) between the two dates, at most ``most`` of them."""
+    start, end = _month_index(first), _month_index(last)
+    step = next((s for s in MONTH_STEPS if (end - start) / s <= most), 120)
+    index = math.ceil(start / step) * step
+    out = []
+    while index <= end:
+        day = dt.date(index // 12, index % 12 + 1, 1)
+        if first <= day <= last:
+            out.append((day, str(day.year) if step >= 12 else f"{day.year}-{day.month:02d}"))
+        index += step
+    return out
+
+
+def rating_chart(
+    points: Sequence[ChartPoint], *, chart_id: str = "rating-chart", width: int = 720, height: int = 260
+) -> SafeString:
+    """The SVG of ``points`` (in date order), or an empty string when there are none.
+
+    The vertical axis spans the ratings with a margin and round ticks; the horizontal axis spans the dates
+    (a single date gets a month on each side, so its point sits in the middle). Each point carries a tooltip
+    (its date, rating and label) and, with ``href``, is a link. The title and description tell a screen
+    reader the range and the peak.
+    """
+    if not points:
+        return mark_safe("")
+    left, right, top, bottom = 52, 16, 14, 30
+    inner_w, inner_h = width - left - right, height - top - bottom
+    first, last = points[0].date, points[-1].date
+    if first == last:
+        first, last = first - dt.timedelta(days=31), last + dt.timedelta(days=31)
+    low = min(p.rating for p in points)
+    high = max(p.rating for p in points)
+    step = _nice_step(max(high - low, 50))
+    y_min = math.floor((low - step / 4) / step) * step
+    y_max = math.ceil((high + step / 4) / step) * step
+    days = (last - first).days
+
+    def x(d: dt.date) -> float:
+        return left + inner_w * (d - first).days / days
+
+    def y(r: float) -> float:
+        return top + inner_h * (1 - (r - y_min) / (y_max - y_min))
+
+    peak = max(points, key=lambda p: p.rating)
+    title = _("Rating over time")
+    desc = _(
+        "%(count)s rated tables from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s); peak %(peak)s."
+    ) % {
+        "count": len(points),
+        "first": points[0].date.isoformat(),
+        "first_rating": points[0].rating,
+        "last": points[-1].date.isoformat(),
+        "last_rating": points[-1].rating,
+        "peak": peak.rating,
+    }
+    out = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{chart_id}-t {chart_id}-d" '
+        f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
+        f'<title id="{chart_id}-t">{escape(title)}</title><desc id="{chart_id}-d">{escape(desc)}</desc>',
+        '<g class="grid">',
+    ]
+    value = y_min
+    while value <= y_max:
+        out.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
+            f'<text class="ylabel" x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
+        )
+        value += step
+    for day, label in _x_ticks(first, last):
+        out.append(
+            f'<line x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{top}" y2="{height - bottom}"/>'
+            f'<text class="xlabel" x="{x(day):.1f}" y="{height - bottom + 18}" text-anchor="middle">{label}</text>'
+        )
+    out.append("</g>")
+    if len(points) > 1:
+        path = " ".join(f"{'M' if i == 0 else 'L'}{x(p.date):.1f},{y(p.rating):.1f}" for i, p in enumerate(points))
+        out.append(f'<path class="line" d="{path}" fill="none"/>')
+    radius = 4 if len(points) <= 40 else 2.5
+    for p in points:
+        tip = escape(f"{p.date.isoformat()}: {p.rating}" + (f" – {p.label}" if p.label else ""))
+        dot = (
+            f'<circle class="point" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="{radius}">'
+            f"<title>{tip}</title></circle>"
+        )
+        out.append(f'<a href="{escape(p.href)}">{dot}</a>' if p.href else dot)
+    if len(points) == 1:
+        only = points[0]
+        out.append(
+            f'<text class="value" x="{x(only.date):.1f}" y="{y(only.rating) - 10:.1f}" text-anchor="middle">'
+            f"{only.rating}</text>"
+        )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - every text in it is escaped above

@@ -1,0 +1,223 @@
+"""The public lists as django-tables2 tables, and the rating list's export records.
+
+Sorting is done by the database: every sortable column names the queryset fields it sorts by (annotations
+of ratings/selectors_public.py), and every sort ends on a unique key so that pages never overlap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from ratings.engine import grade_label
+from ratings.models import Category, Player, Promotion
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+CATEGORY_LABELS = dict(Category.choices)
+
+
+def grade_text(grade: int | None, pending: int | None = None) -> str:
+    """ "1 Kyu", "1 Kyu (1 Dan pending)", or "" for no grade."""
+    shown = grade_label(grade or 0)
+    if pending and pending > (grade or 0):
+        return str(_("%(grade)s (%(pending)s pending)") % {"grade": shown or "–", "pending": grade_label(pending)})
+    return shown
+
+
+def player_link(player: Player) -> SafeString:
+    url = reverse("ratings:player", args=[player.federation_id])
+    return format_html('<a href="{}">{}</a> {}', url, player.family_name.upper(), player.given_name)
+
+
+class RatingListTable(tables.Table):
+    """The rating list: rows are Players annotated by ``selectors_public.rating_list`` and ``with_rank``."""
+
+    rank = tables.Column(
+        verbose_name=_("Rank"),
+        accessor="rank",
+        order_by=("-list_rating", "family_name", "given_name", "pk"),
+        attrs=NUM,
+    )
+    name = tables.Column(verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "pk"))
+    nationality = tables.Column(
+        verbose_name=_("Country"), accessor="nationality", order_by=("nationality", "-list_rating", "pk")
+    )
+    rating = tables.Column(
+        verbose_name=_("Rating"),
+        accessor="list_rating",
+        order_by=("list_rating", "pk"),
+        initial_sort_descending=True,
+        attrs={"th": {"class": "num"}, "td": {"class": "num rating"}},
+    )
+    grade = tables.Column(
+        verbose_name=_("FESA grade"),
+        accessor="list_grade",
+        order_by=("list_grade", "list_rating", "pk"),
+        initial_sort_descending=True,
+        empty_values=(),
+    )
+    prior_grade = tables.Column(
+        verbose_name=_("Prior grade"),
+        accessor="prior_grade_label",
+        orderable=False,
+        attrs={"td": {"class": "minor"}, "th": {"class": "minor"}},
+    )
+    games = tables.Column(
+        verbose_name=_("Games"),
+        accessor="list_games",
+        order_by=("list_games", "pk"),
+        initial_sort_descending=True,
+        attrs=NUM,
+    )
+    category = tables.Column(verbose_name=_("Category"), accessor="list_category", order_by=("list_category", "pk"))
+    last_played = tables.DateColumn(
+        verbose_name=_("Last played"),
+        accessor="list_last_played",
+        order_by=("list_last_played", "pk"),
+        initial_sort_descending=True,
+        format="Y-m-d",
+        attrs={"td": {"class": "minor"}, "th": {"class": "minor"}},
+    )
+
+    class Meta:
+        template_name = "ratings/_table.html"
+        attrs = {"class": "data rating-list"}
+        empty_text = _("No player matches these filters.")
+
+    def render_name(self, record: Player) -> SafeString:
+        return player_link(record)
+
+    def render_nationality(self, record: Player) -> SafeString:
+        return format_html('<abbr title="{}">{}</abbr>', record.nationality.name, record.nationality.code)
+
+    def render_grade(self, record: Any) -> SafeString | str:
+        shown = grade_label(record.list_grade or 0)
+        pending = record.list_pending_grade
+        if pending and pending > (record.list_grade or 0):
+            note = _("%(grade)s pending") % {"grade": grade_label(pending)}
+            return format_html('{} <span class="pending">({})</span>', shown or "–", note)
+        return shown
+
+    def render_category(self, value: str) -> SafeString:
+        return format_html('<span class="cat cat-{}">{}</span>', value, CATEGORY_LABELS.get(value, value))
+
+
+EXPORT_FIELDS = [
+    "rank",
+    "federation_id",
+    "family_name",
+    "given_name",
+    "nationality",
+    "grade",
+    "grade_pending",
+    "prior_grade",
+    "rating",
+    "games",
+    "category",
+    "last_played",
+]
+
+
+def export_record(player: Any) -> dict[str, Any]:
+    """One row of the CSV and JSON exports (the columns of the page, with grades as numbers and labels)."""
+    return {
+        "rank": player.rank,
+        "federation_id": player.federation_id,
+        "family_name": player.family_name,
+        "given_name": player.given_name,
+        "nationality": player.nationality.code,
+        "grade": grade_label(player.list_grade or 0),
+        "grade_pending": grade_label(player.list_pending_grade or 0),
+        "prior_grade": player.prior_grade_label,
+        "rating": player.list_rating,
+        "games": player.list_games,
+        "category": player.list_category,
+        "last_played": player.list_last_played.isoformat() if player.list_last_played else None,
+    }
+
+
+class PendingPromotionTable(tables.Table):
+    """Dan promotions waiting for approval (rows: Promotions with player and table__tournament)."""
+
+    player = tables.Column(verbose_name=_("Player"), orderable=False)
+    nationality = tables.Column(verbose_name=_("Country"), accessor="player__nationality", orderable=False)
+    grade = tables.Column(verbose_name=_("Grade"), orderable=False)
+    table = tables.Column(verbose_name=_("Table"), orderable=False, empty_values=())
+    date = tables.DateColumn(verbose_name=_("Date"), accessor="table__date", format="Y-m-d", orderable=False)
+    route = tables.Column(
+        verbose_name=_("Route"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
+    )
+    status = tables.Column(verbose_name=_("State"), orderable=False)
+
+    class Meta:
+        template_name = "ratings/_table.html"
+        attrs = {"class": "data"}
+        empty_text = _("No Dan promotion is waiting for approval.")
+
+    def render_player(self, record: Promotion) -> SafeString:
+        return player_link(record.player)
+
+    def render_nationality(self, record: Promotion) -> SafeString:
+        country = record.player.nationality
+        return format_html('<abbr title="{}">{}</abbr>', country.name, country.code)
+
+    def render_grade(self, record: Any) -> str:
+        highest = getattr(record, "highest_pending", None)
+        if highest and highest > record.grade:
+            return f"{grade_label(record.grade)} – {grade_label(highest)}"
+        return grade_label(record.grade)
+
+    def render_table(self, record: Promotion) -> SafeString | str:
+        if record.table is None:
+            return ""
+        return format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[record.table.pk]), record.table)
+
+    def render_route(self, record: Promotion) -> str:
+        return str(record.get_route_display())
+
+    def render_status(self, record: Promotion) -> str:
+        return str(record.get_status_display())
+
+
+class TournamentTable(tables.Table):
+    """Tournaments, each with its public tables (rows: ``selectors_public.tournaments_list``)."""
+
+    end_date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"))
+    name = tables.Column(verbose_name=_("Tournament"), order_by=("name", "pk"))
+    city = tables.Column(
+        verbose_name=_("City"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
+    )
+    country = tables.Column(verbose_name=_("Country"), order_by=("country", "-end_date", "pk"))
+    tables_ = tables.Column(verbose_name=_("Tables"), accessor="public_tables", orderable=False, empty_values=())
+
+    class Meta:
+        template_name = "ratings/_table.html"
+        attrs = {"class": "data"}
+        empty_text = _("No tournament matches these filters.")
+
+    def render_end_date(self, record: Any) -> str:
+        if record.start_date == record.end_date:
+            return record.end_date.isoformat()
+        return f"{record.start_date.isoformat()} – {record.end_date.isoformat()}"
+
+    def render_country(self, record: Any) -> SafeString | str:
+        if not record.country:
+            return ""
+        return format_html('<abbr title="{}">{}</abbr>', record.country.name, record.country.code)
+
+    def render_tables_(self, record: Any) -> SafeString:
+        items = [
+            format_html(
+                '<li><a href="{}">{}</a> <span class="minor">{}</span></li>',
+                reverse("ratings:table", args=[t.pk]),
+                t.name or _("Table of %(date)s") % {"date": t.date.isoformat()},
+                _("%(count)s players") % {"count": t.player_count},
+            )
+            for t in record.public_tables
+        ]
+        return format_html('<ul class="plain">{}</ul>', SafeString("".join(items)))

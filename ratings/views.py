@@ -1,0 +1,233 @@
+"""The public pages: thin views over ratings/selectors_public.py, the filters and the tables.
+
+Bad input never gives a 500: an unknown player, table or list date is a 404; a malformed filter value is a
+400 that shows the filter form with its message; a page number out of range shows the nearest page.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from collections.abc import Callable, Iterator
+from functools import cached_property
+from typing import Any
+
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig, Table
+
+from ratings import selectors_public as public
+from ratings.charts import ChartPoint, rating_chart
+from ratings.filters import RatingListFilter, TournamentFilter
+from ratings.models import Player
+from ratings.models import Table as RatedTable
+from ratings.tables import EXPORT_FIELDS, PendingPromotionTable, RatingListTable, TournamentTable, export_record
+
+PER_PAGE_CHOICES = (25, 50, 100, 200)
+RESULT_TABLE_URL_NAMES = ("files:table_result_txt", "ratings:table_result_txt")
+
+
+class CountedPaginator(Paginator):
+    """A paginator that counts with a cheaper query than the page's own (the rank's window is not needed to
+    count the rows)."""
+
+    def __init__(self, object_list: Any, per_page: int, *, total: Callable[[], int], **kwargs: Any) -> None:
+        super().__init__(object_list, per_page, **kwargs)
+        self._total = total
+
+    @cached_property
+    def count(self) -> int:
+        return self._total()
+
+
+def _int_param(request: HttpRequest, name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
+    try:
+        value = int(request.GET.get(name, default))
+    except ValueError:
+        return default
+    if allowed is not None and value not in allowed:
+        return default
+    return value
+
+
+def paginate_table(
+    table: Table, request: HttpRequest, *, per_page: int, total: Callable[[], int] | None = None
+) -> None:
+    """Sort the table from the request (unknown columns are ignored) and show the requested page, or the
+    first/last page for a page number that is not one."""
+    RequestConfig(request, paginate=False).configure(table)
+    page = _int_param(request, table.prefixed_page_field, 1)
+    kwargs: dict[str, Any] = {"per_page": per_page}
+    if total is not None:
+        kwargs.update(paginator_class=CountedPaginator, total=total)
+    try:
+        table.paginate(page=page, **kwargs)
+    except (EmptyPage, PageNotAnInteger):
+        table.page = table.paginator.page(1 if page < 1 else table.paginator.num_pages)
+
+
+def _parse_list_date(text: str) -> dt.date:
+    """An official list's date from the URL: a date of a rated table, in ISO form; anything else is a 404."""
+    try:
+        date = dt.date.fromisoformat(text)
+    except ValueError:
+        raise Http404(_("There is no list of that date.")) from None
+    if len(text) != 10 or not public.is_list_date(date):
+        raise Http404(_("There is no list of that date."))
+    return date
+
+
+def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingListFilter:
+    data = request.GET.copy()
+    data.setdefault("active", "active")
+    if list_date is not None:
+        data["date"] = _parse_list_date(list_date).isoformat()
+    return RatingListFilter(data, queryset=Player.objects.none())
+
+
+def _filtered_list(filterset: RatingListFilter) -> tuple[Any, Any, dt.date | None, bool]:
+    """(the filtered list, the same ranked, its date or None for today, active only) of a valid filterset."""
+    cleaned = filterset.form.cleaned_data
+    date: dt.date | None = cleaned.get("date")
+    active = cleaned.get("active") != "all"
+    filterset.queryset = public.rating_list(date=date, active=active)
+    filtered = filterset.qs
+    return filtered, public.with_rank(filtered), date, active
+
+
+def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpResponse:
+    """The front page: the FESA rating list of today, or of the date asked for, filtered and sorted."""
+    filterset = _rating_list_filter(request, list_date)
+    context: dict[str, Any] = {
+        "filter": filterset,
+        "list_dates": public.list_dates(),
+        "today": timezone.localdate(),
+        "export_query": request.GET.urlencode(),
+        "section": "list",
+    }
+    if not filterset.form.is_valid():
+        return render(request, "ratings/rating_list.html", context, status=400)
+    filtered, ranked, date, active = _filtered_list(filterset)
+    table = RatingListTable(ranked)
+    per_page = _int_param(request, "per_page", 50, PER_PAGE_CHOICES)
+    paginate_table(table, request, per_page=per_page, total=filtered.count)
+    export = request.GET.copy()
+    for name in ("page", "sort", "per_page"):
+        export.pop(name, None)
+    if list_date is not None:
+        export["date"] = list_date
+    context.update(table=table, list_date=date, active=active, export_query=export.urlencode())
+    return render(request, "ratings/rating_list.html", context)
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The filtered rating list, every row, as CSV or JSON; malformed filters give a 400 with the messages."""
+    filterset = _rating_list_filter(request, None)
+    if not filterset.form.is_valid():
+        errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
+        return JsonResponse({"errors": errors}, status=400)
+    _filtered, ranked, date, active = _filtered_list(filterset)
+    shown = (date or timezone.localdate()).isoformat()
+    rows = (export_record(p) for p in ranked.iterator(chunk_size=2000))
+    filename = f"fesa-rating-list-{shown}.{fmt}"
+    if fmt == "json":
+        payload = {"date": shown, "active_only": active, "players": list(rows)}
+        response: HttpResponse = HttpResponse(
+            json.dumps(payload, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+        )
+    else:
+        response = StreamingHttpResponse(_csv_lines(rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _csv_lines(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
+    writer = csv.writer(_Echo())
+    yield writer.writerow(EXPORT_FIELDS)
+    for row in rows:
+        yield writer.writerow(["" if row[name] is None else row[name] for name in EXPORT_FIELDS])
+
+
+def _player_or_404(federation_id: str) -> Player:
+    try:
+        return public.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        raise Http404(_("No player has that federation id.")) from None
+
+
+def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
+    player = _player_or_404(federation_id)
+    history = public.player_history(player)
+    points = [
+        ChartPoint(date=e.row.date, rating=e.row.rating_after, label=str(e.row.table), href=f"#table-{e.row.table_id}")
+        for e in history
+    ]
+    context = {
+        "player": player,
+        "history": history[::-1],
+        "grade_steps": public.player_grade_history(player),
+        "chart": rating_chart(points),
+    }
+    return render(request, "ratings/player_detail.html", context)
+
+
+def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
+    """How one table moved one player, game by game."""
+    player = _player_or_404(federation_id)
+    entry = public.player_table_entry(player, table_id)
+    if entry is None:
+        raise Http404(_("The player has no rated game in that table."))
+    return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
+
+
+def _result_table_url(table: RatedTable) -> str | None:
+    for name in RESULT_TABLE_URL_NAMES:
+        try:
+            return reverse(name, args=[table.pk])
+        except NoReverseMatch:
+            continue
+    return None
+
+
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        table = public.table_for_page(pk)
+    except RatedTable.DoesNotExist:
+        raise Http404(_("No public table has that number.")) from None
+    context = {"crosstable": public.table_crosstable(table), "table": table, "result_txt_url": _result_table_url(table)}
+    return render(request, "ratings/table_detail.html", context)
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    filterset = TournamentFilter(request.GET, queryset=public.tournaments_list())
+    if not filterset.form.is_valid():
+        return render(
+            request, "ratings/tournament_list.html", {"filter": filterset, "section": "tournaments"}, status=400
+        )
+    table = TournamentTable(filterset.qs)
+    paginate_table(table, request, per_page=25)
+    context = {"filter": filterset, "table": table, "section": "tournaments"}
+    return render(request, "ratings/tournament_list.html", context)
+
+
+def promotion_list(request: HttpRequest) -> HttpResponse:
+    """Recent promotions, table by table (as FESA prints them under each result table), and the Dan
+    promotions waiting for approval."""
+    paginator = Paginator(public.promotion_tables(), 10)
+    page = paginator.get_page(request.GET.get("page"))
+    lines = public.table_promotions([t.pk for t in page.object_list])
+    recent = [(t, lines.get(t.pk, [])) for t in page.object_list]
+    pending = PendingPromotionTable(public.pending_promotions(), prefix="pending-")
+    paginate_table(pending, request, per_page=25)
+    context = {"page": page, "recent": recent, "pending": pending, "section": "promotions"}
+    return render(request, "ratings/promotion_list.html", context)
