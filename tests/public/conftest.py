@@ -1,0 +1,79 @@
+"""Public pages tests: players with a chosen standing and tables rated through the real services."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from ratings import engine
+from ratings.models import OpeningState, Player, Table
+from ratings.services.players import players_refresh
+from ratings.services.tables import table_submit
+from ratings.states import state_to_json
+from tests.factories import make_player, make_table, round_robin
+
+
+@pytest.fixture(autouse=True)
+def _static_files_from_the_source(settings: Any) -> None:
+    """WhiteNoise serves the source folders as DEBUG does, so tests need no collectstatic (and no warning)."""
+    settings.WHITENOISE_AUTOREFRESH = True
+
+
+def days_ago(days: int) -> dt.date:
+    return timezone.localdate() - dt.timedelta(days=days)
+
+
+def seasoned(
+    rating: int,
+    *,
+    grade: int = 0,
+    games: int = 40,
+    last_played: dt.date | None = None,
+    family_name: str | None = None,
+    given_name: str = "",
+    nationality: str = "FR",
+    **fields: object,
+) -> Player:
+    """A player rated normally before the site's first table (an opening state, as if migrated from FESA)."""
+    player = make_player(family_name, given_name, nationality=nationality, **fields)
+    state = engine.PlayerState(
+        rating=rating,
+        result_list=None,
+        game_count=games,
+        bonus_count=100,
+        grade=grade,
+        last_played=last_played or days_ago(30),
+    )
+    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
+    players_refresh([player.pk])
+    player.refresh_from_db()
+    return player
+
+
+@pytest.fixture
+def rate(django_capture_on_commit_callbacks: Callable[..., object]) -> Callable[[Table], Table]:
+    """Submit a table and run what the submission queues after commit (the re-rate, in-process)."""
+
+    def submit(table: Table) -> Table:
+        with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+            table_submit(table=table, user=None)
+        table.refresh_from_db()
+        return table
+
+    return submit
+
+
+@pytest.fixture
+def rated_round_robin(rate: Callable[[Table], Table]) -> Callable[..., Table]:
+    """A rated round robin of the players on a date (the earlier-seated player wins every game)."""
+
+    def make(players: Sequence[Player], date: dt.date, sequence: int = 1, **kwargs: object) -> Table:
+        table = make_table(players, date=date, sequence=sequence, **kwargs)  # type: ignore[arg-type]
+        round_robin(table, players)
+        return rate(table)
+
+    return make

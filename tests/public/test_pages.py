@@ -1,0 +1,197 @@
+"""Player, table, tournament and promotion pages, built from tables rated by the real services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import GameResult, Player, Promotion, RatingRow, Table, TableStatus
+from tests.factories import add_game, make_table, make_tournament
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def small_table(rate: Callable[[Table], Table]) -> tuple[Table, list[Player]]:
+    """Four players, two rounds: a handicap game, a draw, a bye, an absence and a newcomer.
+
+    Seats 1..4: A (1600), B (1500), N (new, rated by performance), D (1400).
+    Round 1: A gives B a rook and wins; N beats D. Round 2: A and N draw; B has a bye; D is absent.
+    """
+    a = seasoned(1600, family_name="Alpha", grade=19)
+    b = seasoned(1500, family_name="Bravo", grade=18)
+    n = Player.objects.create(family_name="Newman", given_name="Nora", nationality="DE")
+    d = seasoned(1400, family_name="Delta", grade=17)
+    table = make_table([a, b, n, d], date=days_ago(20))
+    add_game(table, 1, a, b, GameResult.FIRST_WON, handicap="R", giver="first")
+    add_game(table, 1, n, d, GameResult.FIRST_WON)
+    add_game(table, 2, a, n, GameResult.DRAW)
+    add_game(table, 2, b, None, GameResult.BYE)
+    add_game(table, 2, d, None, GameResult.ABSENT)
+    return rate(table), [a, b, n, d]
+
+
+def test_table_page_prints_the_crosstable_as_fesa_does(client: Client, small_table: tuple[Table, list[Player]]) -> None:
+    table, (a, b, n, d) = small_table
+    response = client.get(reverse("ratings:table", args=[table.pk]))
+    assert response.status_code == 200
+    rows = response.context["crosstable"].rows
+    # FESA-FILES.md: <opponent's number><sign>, the handicap with + for received and - for given; 0+ a bye,
+    # 0- an absence. Points: a win 1, a draw ½, a bye 1.
+    assert [[c.text for c in r.cells] for r in rows] == [["2+(-R)", "3="], ["1-(+R)", "0+"], ["4+", "1="], ["3-", "0-"]]
+    assert [r.points for r in rows] == [1.5, 1.0, 1.5, 0.0]
+    stored = {row.player_id: row for row in RatingRow.objects.filter(table=table)}
+    assert [(r.rating, r.starred, r.change) for r in rows] == [
+        (1600, False, stored[a.pk].change),
+        (1500, False, stored[b.pk].change),
+        (stored[n.pk].rating_after, True, None),  # performance-rated: his new rating, starred, no change
+        (1400, False, stored[d.pk].change),
+    ]
+    html = response.content.decode()
+    assert f"{stored[n.pk].rating_after}*" in html
+    assert "2+(-R)" in html and "0+" in html
+    assert "Download FESA result table" not in html or response.context["result_txt_url"]
+
+
+def test_table_page_lists_the_promotions_it_caused(client: Client, small_table: tuple[Table, list[Player]]) -> None:
+    table, (a, *_rest) = small_table
+    for grade in (20, 21):
+        Promotion.objects.create(
+            player=a,
+            grade=grade,
+            table=table,
+            game_number=41,
+            route="upper_bound",
+            rating=1700,
+            status="effective" if grade < 21 else "pending",
+        )
+    response = client.get(reverse("ratings:table", args=[table.pk]))
+    (line,) = response.context["crosstable"].promotions
+    assert (line.player, line.grade_before, line.granted, line.pending) == (a, 19, 20, 21)
+    html = response.content.decode()
+    assert "promoted to 1 Kyu" in html and "1 Dan waiting for approval" in html
+
+
+def test_draft_and_unknown_tables_are_not_found(client: Client) -> None:
+    draft = make_table([seasoned(1500), seasoned(1400)], date=days_ago(3))
+    assert draft.status == TableStatus.DRAFT
+    assert client.get(reverse("ratings:table", args=[draft.pk])).status_code == 404
+    assert client.get(reverse("ratings:table", args=[draft.pk + 1000])).status_code == 404
+    assert client.get("/tables/abc/").status_code == 404
+
+
+def test_player_page_shows_standing_chart_history_and_explanations(
+    client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
+) -> None:
+    table, (a, b, n, d) = small_table
+    later = rated_round_robin([a, b, d], days_ago(5))
+    a.refresh_from_db()
+    response = client.get(reverse("ratings:player", args=[a.federation_id]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f">{a.rating}<" in html
+    # the chart: one point per rated table, drawn as SVG on the server
+    assert html.count('<circle class="point"') == 2
+    assert '<path class="line"' in html
+    assert [e.row.table_id for e in response.context["history"]] == [later.pk, table.pk]
+    first = response.context["history"][1]
+    assert [(g.round, g.opponent, g.handicap, g.handicap_given, g.k) for g in first.games] == [
+        (1, b, "R", True, first.row.detail[0]["k"]),
+        (2, n, "", False, first.row.detail[1]["k"]),
+    ]
+    assert "<details>" in html and "How the rating moved" in html
+    assert reverse("ratings:player_table", args=[a.federation_id, table.pk]) in html
+
+
+def test_player_page_of_a_newcomer_reads_with_one_point(
+    client: Client, small_table: tuple[Table, list[Player]]
+) -> None:
+    _table, (_a, _b, n, _d) = small_table
+    html = client.get(reverse("ratings:player", args=[n.federation_id.lower()])).content.decode()
+    assert html.count('<circle class="point"') == 1
+    assert '<path class="line"' not in html
+    n.refresh_from_db()
+    assert '<text class="value"' in html and f">{n.rating}</text>" in html
+
+
+def test_player_table_page_explains_each_game(client: Client, small_table: tuple[Table, list[Player]]) -> None:
+    table, (_a, b, _n, d) = small_table
+    response = client.get(reverse("ratings:player_table", args=[b.federation_id, table.pk]))
+    assert response.status_code == 200
+    entry = response.context["entry"]
+    row = RatingRow.objects.get(table=table, player=b)
+    assert [g.change for g in entry.games] == [row.detail[0]["change"]]
+    assert "received R" in response.content.decode()
+    # D was absent in round 2 but played round 1: one explained game
+    assert client.get(reverse("ratings:player_table", args=[d.federation_id, table.pk])).status_code == 200
+    other = make_table([seasoned(1500), seasoned(1400)], date=days_ago(2))
+    assert client.get(reverse("ratings:player_table", args=[b.federation_id, other.pk])).status_code == 404
+
+
+def test_unknown_player_is_not_found(client: Client) -> None:
+    response = client.get(reverse("ratings:player", args=["NOSUCH99"]))
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+
+
+def test_player_page_groups_a_newcomers_promotions_by_table(
+    client: Client, small_table: tuple[Table, list[Player]]
+) -> None:
+    table, (_a, _b, n, _d) = small_table
+    for grade in range(1, 6):  # 20 Kyu .. 16 Kyu in one table
+        Promotion.objects.create(
+            player=n, grade=grade, table=table, game_number=2, route="provisional", rating=900, status="effective"
+        )
+    steps = client.get(reverse("ratings:player", args=[n.federation_id])).context["grade_steps"]
+    assert [(s.low, s.high, s.status) for s in steps] == [(1, 5, "effective")]
+
+
+def test_tournament_list_filters_by_year_and_country_and_hides_drafts(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    players = [seasoned(1500, last_played=days_ago(500)), seasoned(1400, last_played=days_ago(500))]
+    paris = make_tournament("Paris Open", date=days_ago(400))
+    rated_round_robin(players, days_ago(400), tournament=paris)
+    berlin = make_tournament("Berlin Cup", date=days_ago(30))
+    berlin.country = "DE"
+    berlin.save()
+    rated_round_robin(players, days_ago(30), tournament=berlin)
+    hidden = make_tournament("Draft Only", date=days_ago(10))
+    make_table(players, tournament=hidden, date=days_ago(10))
+    url = reverse("ratings:tournaments")
+
+    def shown(params: dict[str, str]) -> list[str]:
+        return [row.record.name for row in client.get(url, params).context["table"].paginated_rows]
+
+    assert shown({}) == ["Berlin Cup", "Paris Open"]
+    assert shown({"country": "DE"}) == ["Berlin Cup"]
+    assert shown({"year": str(days_ago(400).year)}) == (
+        ["Paris Open"] if days_ago(400).year != days_ago(30).year else ["Berlin Cup", "Paris Open"]
+    )
+    html = client.get(url).content.decode()
+    assert reverse("ratings:table", args=[paris.tables.get().pk]) in html
+
+
+def test_promotions_page_shows_recent_and_waiting_promotions(
+    client: Client, small_table: tuple[Table, list[Player]]
+) -> None:
+    table, (a, b, _n, _d) = small_table
+    Promotion.objects.create(
+        player=b, grade=19, table=table, game_number=41, route="midpoint_run", rating=1520, status="effective"
+    )
+    for grade in (21, 22):
+        Promotion.objects.create(
+            player=a, grade=grade, table=table, game_number=41, route="upper_bound", rating=1900, status="pending"
+        )
+    response = client.get(reverse("ratings:promotions"))
+    assert response.status_code == 200
+    [(shown_table, lines)] = response.context["recent"]
+    assert shown_table == table
+    assert [(line.player, line.granted) for line in lines if line.granted] == [(b, 19)]
+    pending = [row.record for row in response.context["pending"].paginated_rows]
+    assert [(p.player, p.grade, p.highest_pending) for p in pending] == [(a, 21, 22)]
+    assert "1 Dan – 2 Dan" in response.content.decode()

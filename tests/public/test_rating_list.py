@@ -1,0 +1,233 @@
+"""The rating list (front page): who is on it, filters, sorting, ranks, exports, and lists of past dates."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Player, Promotion, RatingRow, Table
+from ratings.selectors_public import _current_list, _list_as_of, active_cutoff, rating_list
+from tests.factories import make_table
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+
+def names(response: object) -> list[str]:
+    """The family names of the rating list's rows, in page order."""
+    table = response.context["table"]  # type: ignore[attr-defined]
+    return [row.record.family_name for row in table.paginated_rows]
+
+
+def test_rating_list_holds_active_players_by_rating_without_professionals(client: Client) -> None:
+    seasoned(1500, family_name="Middle")
+    seasoned(1900, family_name="Top")
+    seasoned(1200, family_name="Low")
+    seasoned(2400, family_name="Pro", is_professional=True)
+    seasoned(2300, family_name="ProGrade", prior=("pro", 3))
+    seasoned(2000, family_name="Gone", last_played=days_ago(3 * 365))
+    response = client.get(reverse("ratings:rating_list"))
+    assert response.status_code == 200
+    assert names(response) == ["Top", "Middle", "Low"]
+    everyone = client.get(reverse("ratings:rating_list"), {"active": "all"})
+    assert names(everyone) == ["Gone", "Top", "Middle", "Low"]
+
+
+def test_active_cutoff_is_the_same_day_two_years_before() -> None:
+    assert active_cutoff(dt.date(2024, 5, 12)) == dt.date(2022, 5, 12)
+    # 2022-02-29 does not exist; the FESA program compares as text, so 28 February is out, 1 March in.
+    assert active_cutoff(dt.date(2024, 2, 29)) == dt.date(2022, 3, 1)
+
+
+def test_rating_list_keeps_a_player_who_played_exactly_two_years_ago(client: Client) -> None:
+    today = days_ago(0)
+    seasoned(1500, family_name="Edge", last_played=active_cutoff(today))
+    seasoned(1500, family_name="Out", last_played=active_cutoff(today) - dt.timedelta(days=1))
+    assert names(client.get(reverse("ratings:rating_list"))) == ["Edge"]
+
+
+def test_rating_list_filters_by_country_grade_and_category(client: Client) -> None:
+    seasoned(1800, family_name="FrDan", grade=21, nationality="FR")
+    seasoned(1500, family_name="FrKyu", grade=17, nationality="FR")
+    seasoned(1400, family_name="DeKyu", grade=16, nationality="DE")
+    seasoned(1300, family_name="FrFew", grade=15, games=10, nationality="FR")
+    url = reverse("ratings:rating_list")
+    assert names(client.get(url, {"country": "FR"})) == ["FrDan", "FrKyu", "FrFew"]
+    # grade 16 = 5 Kyu, grade 20 = 1 Kyu (ratings/engine/types.py)
+    assert names(client.get(url, {"grade_min": "16", "grade_max": "20"})) == ["FrKyu", "DeKyu"]
+    assert names(client.get(url, {"category": "provisional"})) == ["FrFew"]
+    assert names(client.get(url, {"category": "established", "country": "FR"})) == ["FrDan", "FrKyu"]
+
+
+def test_rating_list_ranks_within_the_filtered_list(client: Client) -> None:
+    seasoned(2000, family_name="A", nationality="DE")
+    seasoned(1900, family_name="B", nationality="FR")
+    seasoned(1800, family_name="C", nationality="DE")
+    table = client.get(reverse("ratings:rating_list"), {"country": "DE"}).context["table"]
+    assert [(r.record.family_name, r.record.rank) for r in table.paginated_rows] == [("A", 1), ("C", 2)]
+
+
+def test_rating_list_numbers_equal_ratings_one_after_another_by_name(client: Client) -> None:
+    seasoned(1500, family_name="Zeta")
+    seasoned(1500, family_name="Alpha")
+    table = client.get(reverse("ratings:rating_list")).context["table"]
+    assert [(r.record.family_name, r.record.rank) for r in table.paginated_rows] == [("Alpha", 1), ("Zeta", 2)]
+
+
+def test_rating_list_sorts_by_any_column_and_keeps_the_rank(client: Client) -> None:
+    seasoned(2000, family_name="Beta", games=50)
+    seasoned(1500, family_name="Alpha", games=90)
+    seasoned(1000, family_name="Gamma", games=20)
+    url = reverse("ratings:rating_list")
+    by_name = client.get(url, {"sort": "name"}).context["table"]
+    assert [(r.record.family_name, r.record.rank) for r in by_name.paginated_rows] == [
+        ("Alpha", 2),
+        ("Beta", 1),
+        ("Gamma", 3),
+    ]
+    assert names(client.get(url, {"sort": "-games"})) == ["Alpha", "Beta", "Gamma"]
+    assert names(client.get(url, {"sort": "rating"})) == ["Gamma", "Alpha", "Beta"]
+
+
+def test_rating_list_name_search_ignores_accents_and_case(client: Client) -> None:
+    seasoned(1500, family_name="Åberg", given_name="Nils")
+    seasoned(1400, family_name="Wiethölter", given_name="Frederik")
+    seasoned(1300, family_name="Müller", given_name="Jürgen")
+    url = reverse("ratings:rating_list")
+    assert names(client.get(url, {"q": "aberg"})) == ["Åberg"]
+    assert names(client.get(url, {"q": "ÅBERG nils"})) == ["Åberg"]
+    assert names(client.get(url, {"q": "nils aberg"})) == ["Åberg"]
+    assert names(client.get(url, {"q": "holter"})) == ["Wiethölter"]
+    assert names(client.get(url, {"q": "jurgen"})) == ["Müller"]
+    assert names(client.get(url, {"q": "nobody"})) == []
+
+
+def test_rating_list_name_search_finds_players_written_without_save(client: Client) -> None:
+    """bulk_create skips save(), so no search key: such rows are still found by their plain names."""
+    player = seasoned(1500, family_name="Bulk")
+    Player.objects.filter(pk=player.pk).update(search_name="")
+    assert names(client.get(reverse("ratings:rating_list"), {"q": "bul"})) == ["Bulk"]
+
+
+def test_rating_list_name_search_finds_a_federation_id(client: Client) -> None:
+    player = seasoned(1500, family_name="Coded")
+    seasoned(1400, family_name="Other")
+    assert names(client.get(reverse("ratings:rating_list"), {"q": player.federation_id.lower()})) == ["Coded"]
+
+
+def test_rating_list_marks_a_pending_dan_promotion(client: Client, rate: Callable[[Table], Table]) -> None:
+    player = seasoned(1650, family_name="Candidate", grade=20)
+    table = make_table([player], date=days_ago(5))
+    Promotion.objects.create(
+        player=player, grade=22, table=table, game_number=50, route="upper_bound", rating=1810, status="pending"
+    )
+    Promotion.objects.create(
+        player=player, grade=21, table=table, game_number=50, route="upper_bound", rating=1810, status="pending"
+    )
+    html = client.get(reverse("ratings:rating_list")).content.decode()
+    assert "1 Kyu" in html and "(1 Dan pending)" in html
+
+
+def test_rating_list_as_of_a_date_reads_the_history(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    a, b, c = (
+        seasoned(r, family_name=n, last_played=days_ago(400)) for r, n in ((1600, "A"), (1500, "B"), (1400, "C"))
+    )
+    first = rated_round_robin([c, b, a], days_ago(200))  # C beats everyone: the order turns over
+    second = rated_round_robin([a, b, c], days_ago(100))
+    url = reverse("ratings:rating_list")
+    before = client.get(url, {"date": days_ago(300).isoformat()}).context["table"]
+    assert [(r.record.family_name, r.record.list_rating) for r in before.paginated_rows] == [
+        ("A", 1600),
+        ("B", 1500),
+        ("C", 1400),
+    ]
+    between = client.get(url, {"date": days_ago(150).isoformat()}).context["table"]
+    after_first = {row.player.family_name: row.rating_after for row in RatingRow.objects.filter(table=first)}
+    assert {r.record.family_name: r.record.list_rating for r in between.paginated_rows} == after_first
+    now = client.get(url).context["table"]
+    after_second = {row.player.family_name: row.rating_after for row in RatingRow.objects.filter(table=second)}
+    assert {r.record.family_name: r.record.list_rating for r in now.paginated_rows} == after_second
+
+
+def test_rating_list_as_of_a_date_drops_players_inactive_by_then(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    a, b = seasoned(1600, family_name="A"), seasoned(1500, family_name="B")
+    seasoned(1550, family_name="Early", last_played=days_ago(1200))
+    rated_round_robin([a, b], days_ago(10))
+    url = reverse("ratings:rating_list")
+    assert names(client.get(url, {"date": days_ago(1000).isoformat()})) == ["Early"]
+    assert names(client.get(url, {"date": days_ago(5).isoformat()})) == ["A", "B"]
+    assert names(client.get(url, {"date": days_ago(5).isoformat(), "active": "all"})) == ["A", "Early", "B"]
+
+
+def test_rating_list_as_of_today_computed_from_history_equals_the_current_list(
+    rated_round_robin: Callable[..., Table],
+) -> None:
+    players = [seasoned(1400 + 50 * i, grade=10 + i, last_played=days_ago(600)) for i in range(4)]
+    newcomer = Player.objects.create(family_name="New", nationality="DE")
+    rated_round_robin([*players, newcomer], days_ago(40))
+    rated_round_robin(players[:3], days_ago(20))
+    fields = ["pk", "list_rating", "list_games", "list_grade", "list_category", "list_last_played"]
+    current = list(_current_list().filter(list_games__gt=0).order_by("pk").values_list(*fields))
+    computed = list(_list_as_of(days_ago(0)).filter(list_games__gt=0).order_by("pk").values_list(*fields))
+    assert computed == current
+    assert len(current) == 5
+
+
+def test_rating_list_of_an_official_date_has_its_own_address(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    a, b = seasoned(1600, family_name="A"), seasoned(1500, family_name="B")
+    table = rated_round_robin([b, a], days_ago(10))
+    response = client.get(reverse("ratings:rating_list_of", args=[table.date.isoformat()]))
+    assert response.status_code == 200
+    assert response.context["list_date"] == table.date
+    assert table.date.isoformat() in response.content.decode()
+
+
+@pytest.mark.parametrize("date", ["2024-13-01", "yesterday", "2024-1-5", "20240105", "1999-01-01"])
+def test_rating_list_of_an_unknown_date_is_not_found(client: Client, date: str) -> None:
+    response = client.get(reverse("ratings:rating_list_of", args=[date]))
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+
+
+def test_rating_list_exports_csv_and_json_with_the_same_filters(client: Client) -> None:
+    seasoned(1800, family_name="Éclair", given_name="Anne", nationality="FR", grade=20)
+    seasoned(1700, family_name="Other", nationality="DE")
+    seasoned(1600, family_name="Second", nationality="FR")
+    json_response = client.get(reverse("ratings:rating_list_json"), {"country": "FR"})
+    assert json_response.status_code == 200
+    data = json.loads(json_response.content)
+    assert [(p["rank"], p["family_name"], p["rating"]) for p in data["players"]] == [
+        (1, "Éclair", 1800),
+        (2, "Second", 1600),
+    ]
+    assert data["players"][0]["grade"] == "1 Kyu" and data["players"][0]["nationality"] == "FR"
+    csv_response = client.get(reverse("ratings:rating_list_csv"), {"country": "FR", "q": "eclair"})
+    assert csv_response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(b"".join(csv_response.streaming_content).decode())))
+    assert [(r["rank"], r["family_name"], r["given_name"], r["rating"]) for r in rows] == [
+        ("1", "Éclair", "Anne", "1800")
+    ]
+
+
+def test_rating_list_page_links_to_exports_that_keep_the_filters(client: Client) -> None:
+    seasoned(1800)
+    html = client.get(reverse("ratings:rating_list"), {"country": "FR", "page": "2", "sort": "name"}).content.decode()
+    assert 'href="/export.csv?country=FR"' in html
+    assert 'href="/export.json?country=FR"' in html
+
+
+def test_rating_list_selector_without_date_is_todays() -> None:
+    seasoned(1800, family_name="Now")
+    assert [p.family_name for p in rating_list()] == ["Now"]
+    assert [p.family_name for p in rating_list(date=days_ago(0))] == ["Now"]
