@@ -99,13 +99,17 @@ class TableForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         date = data.get("date")
-        if date is None or "sequence" not in self.fields:
+        if date is None:
+            return data
+        if "sequence" not in self.fields:
+            # The sequence is the rating officers' to set; anyone else's new or moved table comes last that day.
+            if self.instance.pk is None or "date" in self.changed_data:
+                self.instance.sequence = next_free_sequence(date, self.instance.pk)
             return data
         sequence = data.get("sequence")
         if sequence is None:
             data["sequence"] = next_free_sequence(date, self.instance.pk)
         elif Table.objects.filter(date=date, sequence=sequence).exclude(pk=self.instance.pk).exists():
-            # Said without naming the other table: it may belong to another director's tournament.
             self.add_error(
                 "sequence",
                 _("Another table of %(date)s has the number %(sequence)s; leave it empty to take the next free one.")

@@ -190,6 +190,11 @@ class TableAdmin(admin.ModelAdmin):
     def has_submit_permission(self, request: HttpRequest) -> bool:
         return self.has_change_permission(request)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
+        if permissions.is_rating_officer(request.user):
+            return STATUS_FIELDS
+        return (*STATUS_FIELDS, "sequence")  # tables of one day are ordered by the rating officers
+
     def get_inline_instances(self, request: HttpRequest, obj: Table | None = None) -> list[Any]:
         instances = super().get_inline_instances(request, obj)
         if obj is None or not obj.rating_rows.exists():

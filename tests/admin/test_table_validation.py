@@ -235,19 +235,33 @@ def test_table_dated_before_a_players_last_rated_table_is_accepted_from_a_rating
     assert Table.objects.filter(date=DAY).exists()
 
 
-def test_table_taken_sequence_is_refused_without_naming_the_other_table(
+def test_table_of_a_director_comes_after_the_other_tables_of_its_day(
     client: Client, director: Any, four: list[Player]
 ) -> None:
-    make_table([make_player()], tournament=make_tournament("Secret Open"), date=DAY, sequence=1)
+    other = make_table([make_player()], tournament=make_tournament("Other Open"), date=DAY, sequence=1)
     tournament = make_tournament(directors=[director])
+
+    def change(data: dict[str, Any]) -> None:
+        assert "sequence" not in data  # the order of a day's tables is the rating officers' to set
+        fill(data, four[:2], [{"round": 1, "first": four[0], "second": four[1]}])
+
+    _page, response = post_page(client, add_url(tournament.pk), change)
+    assert response.status_code == 302, errors_of(response)
+    assert Table.objects.exclude(pk=other.pk).get().sequence == 2
+
+
+def test_table_taken_sequence_is_refused(client: Client, four: list[Player]) -> None:
+    officer = make_rating_officer()
+    client.force_login(officer)
+    make_table([make_player()], tournament=make_tournament("Other Open"), date=DAY, sequence=1)
+    tournament = make_tournament()
 
     def change(data: dict[str, Any]) -> None:
         fill(data, four[:2], [{"round": 1, "first": four[0], "second": four[1]}])
         data["sequence"] = "1"
 
     _page, response = post_page(client, add_url(tournament.pk), change)
-    errors = assert_refused(response, "Another table of 2024-05-12 has the number 1")
-    assert not any("Secret" in e for e in errors)
+    assert_refused(response, "Another table of 2024-05-12 has the number 1")
 
 
 def test_table_refused_change_leaves_the_saved_table_as_it_was(
