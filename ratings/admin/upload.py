@@ -105,13 +105,15 @@ class ChoicesForm(forms.Form):
         country_choices = [("", "—"), *countries]
         for line in plan.lines:
             options: list[tuple[str, str]] = [(str(c.player_id), c.label) for c in line.match.candidates]
-            if options:
+            if options and _needs_choice(line):
                 if line.choice is None:
                     options.insert(0, ("", _("— choose —")))
                 options.append((NEW, _("new player")))
                 self.fields[f"match_{line.number}"] = forms.ChoiceField(
                     choices=options, required=False, initial="" if line.choice is None else str(line.choice)
                 )
+            if not (options and _needs_choice(line)) and line.choice != NEW:
+                continue  # a unique exact match: nothing to choose, no new player's details
             facts = line.new_player or NewPlayerFacts(nationality=_file_country(line))
             self.fields[f"nationality_{line.number}"] = forms.ChoiceField(
                 choices=country_choices, required=False, initial=facts.nationality
@@ -125,17 +127,23 @@ class ChoicesForm(forms.Form):
         """Per line: the line and its bound fields, for the template."""
         out = []
         for line in self.plan.lines:
-            match = self[f"match_{line.number}"] if f"match_{line.number}" in self.fields else None
+            n = line.number
+            match = self[f"match_{n}"] if f"match_{n}" in self.fields else None
             out.append(
                 {
                     "line": line,
                     "match": match,
-                    "nationality": self[f"nationality_{line.number}"],
-                    "prior": self[f"prior_{line.number}"],
+                    "nationality": self[f"nationality_{n}"] if f"nationality_{n}" in self.fields else None,
+                    "prior": self[f"prior_{n}"] if f"prior_{n}" in self.fields else None,
                     "fixed": _fixed_label(line) if match is None else "",
                 }
             )
         return out
+
+
+def _needs_choice(line: LinePlan) -> bool:
+    """A select for namesakes, close names, and an exact name the file marks as a new player (``N``)."""
+    return line.match.unique_exact is None or line.marked_new
 
 
 def _file_country(line: LinePlan) -> str:
@@ -146,7 +154,10 @@ def _file_country(line: LinePlan) -> str:
 
 
 def _fixed_label(line: LinePlan) -> str:
-    return _("new player") if line.choice == NEW else ""
+    if line.choice == NEW:
+        return _("new player")
+    exact = line.match.unique_exact
+    return exact.label if exact is not None else ""
 
 
 def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlayerFacts]]:

@@ -32,18 +32,15 @@ from django_countries import countries
 
 from ratings import engine
 from ratings.fesa_files.errors import FesaFileError
-from ratings.fesa_files.result_table import lisp_number
-from ratings.fesa_files.turnering import Turnering, read_turnering
-from ratings.models import Game, Player, PriorGradeSource, Table, TableEntry, Tournament
+from ratings.fesa_files.turnering import Turnering
+from ratings.models import Table, Tournament
 from ratings.selectors import states_before
 from ratings.services.fesa_match import NameMatch, PlayerIndex
-from ratings.services.fesa_tables import table_games
+from ratings.services.fesa_tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
 from ratings.services.tables import TableInvalid, table_preview, table_submit
 
 NEW: Literal["new"] = "new"
 Choice = int | Literal["new"]
-MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
-_CONTROL_OK = set("\t\n\r\f")
 
 
 class TurneringRejected(Exception):
@@ -52,15 +49,6 @@ class TurneringRejected(Exception):
     def __init__(self, plan: TurneringPlan) -> None:
         super().__init__("; ".join(str(p) for p in plan.problems))
         self.plan = plan
-
-
-@dataclass(frozen=True, slots=True)
-class NewPlayerFacts:
-    """What the director gives for a new player: nationality (two letters) and prior grade, if any."""
-
-    nationality: str = ""
-    prior_kind: str = ""  # "", "kyu", "dan" or "pro"
-    prior_level: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +101,8 @@ class RatingEffect:
     games: int
     score: float
     new_player: bool
-    promotions: tuple[str, ...]
+    grade_before: str  # "" for no grade
+    promoted_to: str  # the grade after the table when it promoted him, else ""
 
 
 @dataclass
@@ -136,28 +125,6 @@ class TurneringPlan:
 
     def problem(self, line: int | None, message: str) -> None:
         self.problems.append(Problem(line, message))
-
-
-def read_upload(data: bytes, file: str) -> Turnering:
-    """Read a ``turnering.txt``; binary data and control characters are refused with their line."""
-    if not data.strip():
-        raise FesaFileError(file, None, _("the file is empty"))
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise FesaFileError(file, None, _("the file is too large for a table (%(size)s bytes)") % {"size": len(data)})
-    if b"\x00" in data:
-        raise FesaFileError(
-            file, None, _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
-        )
-    table = read_turnering(data, file)
-    from ratings.fesa_files.encoding import decode_lenient
-
-    for lineno, line in enumerate(decode_lenient(data).splitlines(), start=1):
-        bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
-        if bad is not None:
-            raise FesaFileError(
-                file, lineno, _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
-            )
-    return table
 
 
 def turnering_import(
@@ -195,7 +162,18 @@ def turnering_import(
     if plan.problems:
         return _finish(plan, commit)
     with transaction.atomic():
-        table, ids = _build(plan, turnering, tournament, user, table_name)
+        players: dict[int, int | NewPlayerFacts] = {
+            line.number: line.choice if isinstance(line.choice, int) else line.new_player or NewPlayerFacts()
+            for line in plan.lines
+        }
+        table, ids, plan.created_players = table_create(
+            turnering=turnering,
+            tournament=tournament,
+            user=user,
+            name=table_name,
+            sequence=plan.sequence or 1,
+            players=players,
+        )
         try:
             result = table_preview(table)
         except TableInvalid as exc:
@@ -275,7 +253,7 @@ def _decide(
                 given_name=p.first_name,
                 free_text=p.free_text.strip(),
                 results=results,
-                points=lisp_number(turnering.points(p.number)),
+                points=f"{float(turnering.points(p.number)):g}",
                 match=match,
                 choice=choice,
                 new_player=facts,
@@ -360,57 +338,6 @@ def _check_dates(plan: TurneringPlan, date: dt.date, today: dt.date) -> None:
             )
 
 
-def _build(
-    plan: TurneringPlan, turnering: Turnering, tournament: Tournament | None, user: Any, table_name: str
-) -> tuple[Table, dict[int, int]]:
-    """Create the tournament if needed, the new players, the table, its entries and games (caller's transaction).
-
-    Returns the table and the player id of every line number.
-    """
-    staff = user if getattr(user, "pk", None) else None
-    if tournament is None:
-        tournament = Tournament.objects.create(
-            name=turnering.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
-            start_date=turnering.date,
-            end_date=turnering.date,
-            created_by=staff,
-        )
-        if staff is not None:
-            from ratings.permissions import is_director
-
-            if is_director(staff):
-                tournament.directors.add(staff)
-    ids: dict[int, int] = {}
-    for line in plan.lines:
-        if line.choice == NEW:
-            facts = line.new_player or NewPlayerFacts()
-            player = Player(
-                family_name=line.family_name,
-                given_name=line.given_name,
-                nationality=facts.nationality,
-                residence=facts.nationality,
-            )
-            if facts.prior_kind:
-                player.prior_grade_kind, player.prior_grade_level = facts.prior_kind, facts.prior_level
-                player.prior_grade_source = PriorGradeSource.OTHER
-                player.prior_grade_note = _("given with the table %(name)s") % {"name": turnering.name[:150]}
-            player.save()
-            plan.created_players += 1
-            ids[line.number] = player.pk
-        else:
-            assert isinstance(line.choice, int)
-            ids[line.number] = line.choice
-    table = Table.objects.create(
-        tournament=tournament, name=table_name[:100], date=turnering.date, sequence=plan.sequence or 1
-    )
-    TableEntry.objects.bulk_create(TableEntry(table=table, player_id=ids[n], seat=n) for n in sorted(ids))
-    Game.objects.bulk_create(
-        Game(table=table, first_id=ids[g.first], second_id=ids.get(g.second or 0), **g.fields())
-        for g in table_games(turnering)
-    )
-    return table, ids
-
-
 def _effects(plan: TurneringPlan, result: engine.TableResult, ids: Mapping[int, int]) -> list[RatingEffect]:
     number_of = {pid: n for n, pid in ids.items()}
     lines = {line.number: line for line in plan.lines}
@@ -429,13 +356,15 @@ def _effects(plan: TurneringPlan, result: engine.TableResult, ids: Mapping[int, 
                 games=len(o.games),
                 score=o.score,
                 new_player=line.choice == NEW,
-                promotions=tuple(engine.grade_label(p.grade) for p in o.promotions),
+                grade_before=engine.grade_label(o.before.grade),
+                promoted_to=engine.grade_label(o.after.grade) if o.promotions else "",
             )
         )
     return sorted(effects, key=lambda e: e.number)
 
 
 __all__ = [
+    "MAX_UPLOAD_BYTES",
     "NEW",
     "LinePlan",
     "NewPlayerFacts",

@@ -6,21 +6,70 @@
   database cannot hold (a player plays once per round): such a table's games are then numbered in the
   order the engine rates them (round by round, the giver's games in the table order of his opponents,
   as ratings/fesa_files/turnering.py's ``engine_table`` does), so the rating is the same.
+* :func:`table_create` saves a read table: the tournament if needed, new players, the table, its entries
+  and games (in the caller's transaction);
 * :func:`table_turnering` turns a saved table back into a :class:`Turnering`, for the result table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from ratings.fesa_files.turnering import Cell, HandicapMark, TablePlayer, Turnering
-from ratings.models import Game, GameResult, HandicapGiver, Table, TableEntry
+from django.utils.translation import gettext as _
+
+from ratings.fesa_files.encoding import decode_lenient
+from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.turnering import Cell, HandicapMark, TablePlayer, Turnering, read_turnering
+from ratings.models import (
+    Game,
+    GameResult,
+    HandicapGiver,
+    Player,
+    PriorGradeSource,
+    Table,
+    TableEntry,
+    Tournament,
+)
+
+MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
+_CONTROL_OK = set("\t\n\r\f")
 
 _NO_GAME = {"+": GameResult.BYE, "-": GameResult.ABSENT, "=": GameResult.HALF_BYE, "#": GameResult.NO_SHOW}
 _GAME = {"+": GameResult.FIRST_WON, "-": GameResult.SECOND_WON, "=": GameResult.DRAW}
 _SIGN_OF_NO_GAME = {v: k for k, v in _NO_GAME.items()}
 _SIGN_OF_GAME = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
 _MIRROR = {"+": "-", "-": "+", "=": "="}
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayerFacts:
+    """What the director gives for a new player: nationality (two letters) and prior grade, if any."""
+
+    nationality: str = ""
+    prior_kind: str = ""  # "", "kyu", "dan" or "pro"
+    prior_level: int | None = None
+
+
+def read_upload(data: bytes, file: str) -> Turnering:
+    """Read a ``turnering.txt``; binary data and control characters are refused with their line."""
+    if not data.strip():
+        raise FesaFileError(file, None, _("the file is empty"))
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise FesaFileError(file, None, _("the file is too large for a table (%(size)s bytes)") % {"size": len(data)})
+    if b"\x00" in data:
+        raise FesaFileError(
+            file, None, _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
+        )
+    table = read_turnering(data, file)
+    for lineno, line in enumerate(decode_lenient(data).splitlines(), start=1):
+        bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
+        if bad is not None:
+            raise FesaFileError(
+                file, lineno, _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
+            )
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +121,63 @@ def table_games(turnering: Turnering) -> list[GameRow]:
 
 def _renumbered(row: GameRow, round_: int) -> GameRow:
     return GameRow(round_, row.first, row.second, row.result, row.handicap, row.handicap_giver)
+
+
+def table_create(
+    *,
+    turnering: Turnering,
+    tournament: Tournament | None,
+    user: Any,
+    name: str,
+    sequence: int,
+    players: Mapping[int, int | NewPlayerFacts],
+) -> tuple[Table, dict[int, int], int]:
+    """Save a read table in the caller's transaction: a tournament named after the file when none is
+    given (its director the uploading director), the new players, the table as a draft, its entries and
+    games. ``players`` gives each line number a player id or the facts of a new player.
+
+    Returns the table, the player id of every line number and the number of players created.
+    """
+    staff = user if getattr(user, "pk", None) else None
+    if tournament is None:
+        tournament = Tournament.objects.create(
+            name=turnering.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
+            start_date=turnering.date,
+            end_date=turnering.date,
+            created_by=staff,
+        )
+        if staff is not None:
+            from ratings.permissions import is_director
+
+            if is_director(staff):
+                tournament.directors.add(staff)
+    ids: dict[int, int] = {}
+    created = 0
+    for number, who in sorted(players.items()):
+        if isinstance(who, int):
+            ids[number] = who
+            continue
+        line = turnering.player(number)
+        player = Player(
+            family_name=line.last_name,
+            given_name=line.first_name,
+            nationality=who.nationality,
+            residence=who.nationality,
+        )
+        if who.prior_kind:
+            player.prior_grade_kind, player.prior_grade_level = who.prior_kind, who.prior_level
+            player.prior_grade_source = PriorGradeSource.OTHER
+            player.prior_grade_note = _("given with the table %(name)s") % {"name": turnering.name[:150]}
+        player.save()
+        created += 1
+        ids[number] = player.pk
+    table = Table.objects.create(tournament=tournament, name=name[:100], date=turnering.date, sequence=sequence)
+    TableEntry.objects.bulk_create(TableEntry(table=table, player_id=ids[n], seat=n) for n in sorted(ids))
+    Game.objects.bulk_create(
+        Game(table=table, first_id=ids[g.first], second_id=ids.get(g.second or 0), **g.fields())
+        for g in table_games(turnering)
+    )
+    return table, ids, created
 
 
 def table_turnering(table: Table) -> tuple[Turnering, list[int]]:

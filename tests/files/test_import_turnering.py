@@ -312,3 +312,18 @@ def test_import_turnering_new_player_choice_needs_permission_to_create() -> None
     four_players()
     plan = turnering_import(data=FOUR.encode(), tournament=None, choices={3: NEW}, create_new=False)
     assert [p.line for p in plan.problems] == [5]
+
+
+@pytest.mark.django_db
+def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_commit_callbacks: object) -> None:
+    from ratings.models import RatingRow
+
+    four_players()
+    preview = turnering_import(data=FOUR.encode(), tournament=None)
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        done = turnering_import(data=FOUR.encode(), tournament=None, commit=True, submit=True)
+    table = Table.objects.get(pk=done.table_id)
+    assert table.status == TableStatus.RATED
+    seat = {e.player_id: e.seat for e in table.entries.all()}
+    stored = {seat[r.player_id]: (r.rating_before, r.rating_after) for r in RatingRow.objects.filter(table=table)}
+    assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}

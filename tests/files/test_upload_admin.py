@@ -185,3 +185,11 @@ def test_upload_without_tournament_creates_one_directed_by_the_uploader() -> Non
     client.post(URL, {"payload": payload_of(upload(client, FOUR, None)), "confirm": "1"})
     tournament = Tournament.objects.get()
     assert tournament.name == "Nekomado-ken" and list(tournament.directors.all()) == [director]
+
+
+@pytest.mark.django_db
+def test_tournament_list_links_to_the_upload() -> None:
+    page = login(make_director()).get(reverse("admin:ratings_tournament_changelist")).content.decode()
+    assert f'href="{URL}"' in page
+    page = login(make_grade_officer()).get(reverse("admin:ratings_tournament_changelist")).content.decode()
+    assert f'href="{URL}"' not in page

@@ -74,7 +74,7 @@ class Command(BaseCommand):
             self.stdout.write(f"note: {note}")
         for effect in plan.effects:
             change = f"{effect.rating_after}*" if effect.method == "performance" else f"{effect.change:+d}"
-            promoted = f"  promoted to {', '.join(effect.promotions)}" if effect.promotions else ""
+            promoted = f"  promoted to {effect.promoted_to}" if effect.promoted_to else ""
             new = " (new)" if effect.new_player else ""
             ratings = f"{effect.rating_before} -> {effect.rating_after} ({change})"
             self.stdout.write(f"{effect.number:>3} {effect.name}{new}: {ratings}{promoted}")
