@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_countries import countries
@@ -161,31 +161,47 @@ def turnering_import(
     _check_dates(plan, turnering.date, today or timezone.localdate())
     if plan.problems:
         return _finish(plan, commit)
-    with transaction.atomic():
-        players: dict[int, int | NewPlayerFacts] = {
-            line.number: line.choice if isinstance(line.choice, int) else line.new_player or NewPlayerFacts()
-            for line in plan.lines
-        }
-        table, ids, plan.created_players = table_create(
-            turnering=turnering,
-            tournament=tournament,
-            user=user,
-            name=table_name,
-            sequence=plan.sequence or 1,
-            players=players,
+    if tournament is not None and not tournament.start_date <= turnering.date <= tournament.end_date:
+        plan.notes.append(
+            _("The table's date %(date)s is outside the tournament's dates (%(start)s to %(end)s).")
+            % {"date": turnering.date, "start": tournament.start_date, "end": tournament.end_date}
         )
-        try:
-            result = table_preview(table)
-        except TableInvalid as exc:
-            plan.problems.extend(Problem(None, message) for message in exc.problems)
-        else:
-            plan.effects = _effects(plan, result, ids)
-        if commit and not plan.problems:
-            if submit:
-                table_submit(table=table, user=user)
-            plan.table_id = table.pk
-        else:
-            transaction.set_rollback(True)
+    players: dict[int, int | NewPlayerFacts] = {
+        line.number: line.choice if isinstance(line.choice, int) else line.new_player or NewPlayerFacts()
+        for line in plan.lines
+    }
+    try:
+        with transaction.atomic():
+            table, ids, plan.created_players = table_create(
+                turnering=turnering,
+                tournament=tournament,
+                user=user,
+                name=table_name,
+                sequence=plan.sequence or 1,
+                players=players,
+            )
+            try:
+                result = table_preview(table)
+            except TableInvalid as exc:
+                plan.problems.extend(Problem(None, message) for message in exc.problems)
+            else:
+                plan.effects = _effects(plan, result, ids)
+            if commit and not plan.problems:
+                if submit:
+                    table_submit(table=table, user=user)
+                plan.table_id = table.pk
+            else:
+                transaction.set_rollback(True)
+    except IntegrityError:
+        if not Table.objects.filter(date=turnering.date, sequence=plan.sequence).exists():
+            raise
+        # Another table took the same date and sequence between our check and our insert.
+        plan.table_id = None
+        plan.problem(
+            None,
+            _("another table was just saved on %(date)s with sequence %(sequence)s; try again")
+            % {"date": turnering.date.isoformat(), "sequence": plan.sequence},
+        )
     return _finish(plan, commit)
 
 

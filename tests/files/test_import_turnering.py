@@ -327,3 +327,18 @@ def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_co
     seat = {e.player_id: e.seat for e in table.entries.all()}
     stored = {seat[r.player_id]: (r.rating_before, r.rating_after) for r in RatingRow.objects.filter(table=table)}
     assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two uploads for the same date at once: the second insert fails on the unique (date, sequence)."""
+    import ratings.services.fesa_import as service
+
+    four_players()
+    make_table([make_player("Other", "One")], date=dt.date(2016, 1, 7), sequence=1)
+    # As if the check ran before the other table was saved: it found sequence 1 free.
+    monkeypatch.setattr(service, "_position", lambda plan, date, sequence: 1)
+    with pytest.raises(service.TurneringRejected) as rejected:
+        turnering_import(data=FOUR.encode(), tournament=None, commit=True)
+    assert "another table was just saved on 2016-01-07 with sequence 1" in str(rejected.value)
+    assert Table.objects.count() == 1 and not Tournament.objects.exclude(tables__isnull=False).exists()
