@@ -72,7 +72,7 @@ def rating_chart(
     low = min(p.rating for p in points)
     high = max(p.rating for p in points)
     step = _nice_step(max(high - low, 50))
-    y_min = math.floor((low - step / 4) / step) * step
+    y_min = max(0, math.floor((low - step / 4) / step) * step)  # ratings are never below 0
     y_max = math.ceil((high + step / 4) / step) * step
     days = (last - first).days
 

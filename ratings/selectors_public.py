@@ -204,7 +204,7 @@ def with_rank(qs: QuerySet[Player]) -> QuerySet[Player]:
     )
 
 
-def list_dates(limit: int = 8) -> list[dt.date]:
+def list_dates(limit: int = 6) -> list[dt.date]:
     """The dates of the most recent official lists: FESA publishes a list after each rated table."""
     return list(
         Table.objects.filter(status=TableStatus.RATED)

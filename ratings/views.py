@@ -109,8 +109,13 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         "today": timezone.localdate(),
         "export_query": request.GET.urlencode(),
         "section": "list",
+        # The less used filters fold away (a <details>) unless one is in use or wrong.
+        "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
+        or request.GET.get("active", "active") != "active"
+        or list_date is not None,
     }
     if not filterset.form.is_valid():
+        context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
     filtered, ranked, date, active = _filtered_list(filterset)
     table = RatingListTable(ranked)

@@ -1,0 +1,135 @@
+"""The public pages in a real browser (headless Chromium): the rating list, a country filter, a player's chart.
+
+Screenshots go to ``test-artifacts/`` at the repository's root (kept out of git) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ratings.models import Player
+from ratings.services.tables import table_submit
+from tests.conftest import skip_or_fail
+from tests.factories import make_table, round_robin
+from tests.public.conftest import days_ago, seasoned
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(scope="session")
+def static_from_source() -> Iterator[None]:
+    """Before the live server starts (it is session-wide): WhiteNoise reads the source folders, as in
+    development, so the test needs no collectstatic."""
+    from django.test.utils import override_settings
+
+    with override_settings(WHITENOISE_AUTOREFRESH=True):
+        yield
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        skip_or_fail(f"headless Chromium needs {CHROMIUM} and {CHROMEDRIVER} (Debian: chromium, chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,1000",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def shoot(driver: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1280, min(max(int(height), 800), 4000))
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def test_browser_rating_list_filter_player_chart(static_from_source: None, live_server: Any, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    french = [seasoned(1700 - 50 * i, grade=18, nationality="FR", last_played=days_ago(400)) for i in range(3)]
+    german = seasoned(
+        1650, family_name="Wiethölter", given_name="Frederik", grade=18, nationality="DE", last_played=days_ago(400)
+    )
+    newcomer = Player.objects.create(family_name="Åberg", given_name="Nils", nationality="DE")
+    for n, day in enumerate((90, 60, 30)):
+        table = make_table([*french, german, newcomer], date=days_ago(day), sequence=n + 1)
+        round_robin(table, [german, *french, newcomer][n:] + [german, *french, newcomer][:n])
+        table_submit(table=table, user=None)  # committed: the re-rate runs in-process on commit
+
+    wait = WebDriverWait(browser, 15)
+    browser.get(live_server.url + "/")
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "table.rating-list tbody tr")))
+    assert "Rating list" in browser.title
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.rating-list tbody tr")
+    assert len(rows) == 5
+    css = browser.execute_script("return getComputedStyle(document.querySelector('header.site')).borderBottomStyle")
+    assert css == "solid"  # the local stylesheet was served and applied
+    shoot(browser, "01-rating-list")
+
+    Select(browser.find_element(By.ID, "id_country")).select_by_value("DE")
+    browser.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
+    wait.until(ec.url_contains("country=DE"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.rating-list tbody tr")
+    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(3)").text for r in rows] == ["DE", "DE"]
+    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(1)").text for r in rows] == ["1", "2"]
+    shoot(browser, "02-filtered-by-country")
+
+    browser.find_element(By.LINK_TEXT, "WIETHÖLTER").click()
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "svg.chart")))
+    assert "Wiethölter" in browser.title
+    drawn = browser.execute_script(
+        "const line = document.querySelector('svg.chart path.line');"
+        "const box = line.getBBox();"
+        "return [box.width, box.height, document.querySelectorAll('svg.chart circle.point').length,"
+        " document.querySelector('svg.chart').getBoundingClientRect().width];"
+    )
+    width, _height, points, shown_width = drawn
+    assert points == 3 and width > 100 and shown_width > 300
+    details = browser.find_element(By.CSS_SELECTOR, "tr.explain details")
+    details.find_element(By.TAG_NAME, "summary").click()
+    assert details.get_attribute("open") is not None
+    assert details.find_element(By.CSS_SELECTOR, "table.games").is_displayed()
+    shoot(browser, "03-player-with-chart")
+
+    browser.get(live_server.url + f"/players/{newcomer.federation_id}/")
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "svg.chart circle.point")))
+    shoot(browser, "04-newcomer")
+    browser.set_window_size(390, 900)
+    browser.get(live_server.url + "/?country=FR")
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "table.rating-list")))
+    browser.save_screenshot(str(ARTIFACTS / "05-phone-rating-list.png"))

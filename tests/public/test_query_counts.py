@@ -1,0 +1,139 @@
+"""No public page makes a query per row: each page costs the same number of queries with 1 item as with 3.
+
+The exact numbers are pinned too, so that a new query on a page is a conscious change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ratings.models import Player, Promotion, Table
+from tests.factories import make_tournament
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str, params: dict[str, str] | None = None) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, params or {})
+        if hasattr(response, "streaming_content"):
+            b"".join(response.streaming_content)
+    assert response.status_code == 200, url
+    return len(captured.captured_queries)
+
+
+TOP = 26  # 6 Dan: never promoted, so the engine adds no promotion of its own to the ones a test makes
+
+
+def veteran(rating: int) -> Player:
+    return seasoned(rating, grade=TOP, last_played=days_ago(900))
+
+
+def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day: int) -> list[Player]:
+    """``count`` players, each of whom played a rated table (with one opponent who is then on the list too)."""
+    players = [veteran(1500 + i) for i in range(count)]
+    for i, player in enumerate(players):
+        rated_round_robin([player, veteran(1000 + i)], days_ago(first_day - i))
+    return players
+
+
+# (page, expected queries): the rating list is 3 (the recent list dates, the count, the page with its ranks and
+# pending Dan grades as subqueries; the country and grade choices need none), an "as of" list the same; an
+# export is the one query of its rows.
+LIST_PAGES = [
+    ("ratings:rating_list", {}, 3),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 3),
+    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 3),
+    ("ratings:rating_list_csv", {"country": "FR"}, 1),
+    ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 1),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "expected"), LIST_PAGES)
+def test_rating_list_queries_do_not_grow_with_rows(
+    client: Client, rated_round_robin: Callable[..., Table], name: str, params: dict[str, str], expected: int
+) -> None:
+    rated_players(1, rated_round_robin, first_day=100)
+    one = queries(client, reverse(name), params)
+    rated_players(2, rated_round_robin, first_day=90)
+    three = queries(client, reverse(name), params)
+    assert (one, three) == (expected, expected)
+
+
+def test_player_page_queries_do_not_grow_with_tables(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    player = veteran(1500)
+    others = [veteran(1400) for _ in range(3)]
+    rated_round_robin([player, others[0]], days_ago(60))
+    url = reverse("ratings:player", args=[player.federation_id])
+    one = queries(client, url)
+    rated_round_robin([player, others[1]], days_ago(50))
+    rated_round_robin([player, others[2], others[0]], days_ago(40))
+    three = queries(client, url)
+    # the player with his pending Dan grade, his rating rows, the opponents, his promotions
+    assert (one, three) == (4, 4)
+
+
+def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    def table_of(size: int, days: int) -> Table:
+        players = [veteran(1500 + i) for i in range(size)]
+        table = rated_round_robin(players, days_ago(days))
+        for player in players[: size - 1]:
+            Promotion.objects.create(
+                player=player, grade=5, table=table, game_number=41, route="upper_bound", rating=500, status="effective"
+            )
+        return table
+
+    small, large = table_of(2, 30), table_of(6, 20)
+    # the table, its entries with players, rating rows, held Dan grades (2), games, promotions
+    assert queries(client, reverse("ratings:table", args=[small.pk])) == 7
+    assert queries(client, reverse("ratings:table", args=[large.pk])) == 7
+
+
+def test_tournament_list_queries_do_not_grow_with_tournaments(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    players = [veteran(1500), veteran(1400)]
+
+    def tournament(days: int) -> None:
+        event = make_tournament(date=days_ago(days))
+        rated_round_robin(players, days_ago(days), tournament=event)
+        rated_round_robin(players, days_ago(days), sequence=2, tournament=event)
+
+    url = reverse("ratings:tournaments")
+    tournament(300)
+    one = queries(client, url)
+    tournament(200)
+    tournament(100)
+    three = queries(client, url)
+    # the years of the filter, the count, the page, its tables with player counts
+    assert (one, three) == (4, 4)
+
+
+def test_promotion_page_queries_do_not_grow_with_promotions(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    def promoted(days: int) -> None:
+        a, b = veteran(1500), veteran(1900)
+        table = rated_round_robin([a, b], days_ago(days))
+        Promotion.objects.create(
+            player=a, grade=15, table=table, game_number=41, route="upper_bound", rating=1500, status="effective"
+        )
+        Promotion.objects.create(
+            player=b, grade=21, table=table, game_number=41, route="upper_bound", rating=1900, status="pending"
+        )
+
+    url = reverse("ratings:promotions")
+    promoted(30)
+    one = queries(client, url)
+    promoted(20)
+    promoted(10)
+    three = queries(client, url)
+    # tables count and page, their promotions, pending count and page
+    assert (one, three) == (5, 5)
