@@ -52,8 +52,12 @@ CSV_COLUMNS = (
 
 
 def rating_list_entries(*, date: dt.date, grades: Grades = "fesa") -> list[StateEntry]:
-    """The players of the list of ``date``, in list order, their records as of that date."""
+    """The players of the list of ``date``, highest rating first (ties in the state list's order), with
+    their records as of that date."""
     entries = [e for e in fesa_state_records(as_of=date) if is_active(e.record, date) and not e.player.is_professional]
+    # The state list is in the program's order, sorted by rating after every run; a list imported
+    # unsorted stays so until a table is rated, but the rating list is always highest first.
+    entries.sort(key=lambda e: -e.record.state.rating)
     if grades == "public":
         shown = public_grades({e.player.pk: e.record.state.grade for e in entries})
         entries = [

@@ -127,3 +127,12 @@ def test_rating_list_far_dates_are_not_errors() -> None:
     for date in ("0001-01-01", "9999-12-31"):
         response = Client().get(reverse("files:rating_list"), {"format": "csv", "date": date})
         assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_rating_list_of_an_unsorted_imported_list_is_highest_first() -> None:
+    case = case_dir("synthetic-case-008")  # its ratingliste.pre is not sorted by rating
+    call_command("import_fesa_state", str(case / "ratingliste.pre"), stdout=io.StringIO())
+    response = Client().get(reverse("files:rating_list"), {"format": "json", "date": "2016-07-27"})
+    ratings = [p["rating"] for p in response.json()["players"]]
+    assert len(ratings) > 10 and ratings == sorted(ratings, reverse=True)

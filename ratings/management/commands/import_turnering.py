@@ -80,3 +80,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{effect.number:>3} {effect.name}{new}: {ratings}{promoted}")
         for problem in plan.problems:
             self.stderr.write(f"{plan.file}: {problem}")
+        if any(line.choice is None and not line.match.candidates for line in plan.lines):
+            self.stderr.write("(--create-new creates the players nobody has)")
