@@ -20,6 +20,8 @@ app.autodiscover_tasks()
 
 @worker_ready.connect
 def queue_pending_rerate(sender: Any = None, **kwargs: Any) -> None:
-    """A worker that starts queues the re-rate, which does nothing unless a request was left pending (a
-    broker that was down when it was made, a worker killed in the middle)."""
-    app.send_task("ratings.tasks.task_rerate_pending")
+    """A worker that starts queues the re-rate for itself (on the first queue it consumes). The task does
+    nothing unless a request was left pending: a broker that was down when it was made, a worker killed in
+    the middle of a run."""
+    consumed = sorted(app.amqp.queues.consume_from or ())
+    app.send_task("ratings.tasks.task_rerate_pending", queue=consumed[0] if consumed else None)

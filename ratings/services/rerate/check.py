@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ratings.models import Player, RatingRow
+from ratings.models import Player, Promotion, PromotionStatus, RatingRow
 from ratings.selectors import starting_states
 
 from .replay import History, Replay, chunked
@@ -27,8 +27,9 @@ def rerate_check() -> list[CheckDifference]:
     """Every stored rating row or player column that differs from a from-scratch re-rate; writes nothing.
 
     Compares each row's state after its table, which rows exist (rows of draft tables are differences too),
-    and each player's derived columns: rating, games, category, computed and public grade, peak rating and
-    last played. An empty list means the database holds exactly what re-rating the whole history gives.
+    the promotion records the history supports, and each player's derived columns: rating, games, category,
+    computed and public grade, peak rating and last played. An empty list means the database holds exactly
+    what re-rating the whole history gives.
     """
     from ratings.services.grades import public_grades
     from ratings.services.players import category_of
@@ -53,6 +54,7 @@ def rerate_check() -> list[CheckDifference]:
     for table_id, player_id in want.keys() - seen:
         differences.append(CheckDifference(player_id, table_id, "row missing"))
 
+    differences += _promotion_differences(replay)
     final = replay.final_states()
     grades = chunked(lambda ids: public_grades({pid: final[pid].grade for pid in ids}), final)
     columns = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
@@ -64,3 +66,20 @@ def rerate_check() -> list[CheckDifference]:
                 differences.append(CheckDifference(pid, None, f"{name} is {h!r}, the history gives {w!r}"))
     differences.sort(key=lambda d: (d.player_id, d.table_id or 0))
     return differences
+
+
+def _promotion_differences(replay: Replay) -> list[CheckDifference]:
+    """Promotions found from scratch against the records that claim the history's support.
+
+    Withdrawn records and approved ones flagged as no longer supported are decisions kept on purpose, not
+    differences.
+    """
+    want = {(pid, p.grade, table_id, p.round, p.game_number, p.route, p.rating) for pid, table_id, p in replay.found}
+    have = set(
+        Promotion.objects.filter(supported=True)
+        .exclude(status=PromotionStatus.WITHDRAWN)
+        .values_list("player_id", "grade", "table_id", "round", "game_number", "route", "rating")
+    )
+    out = [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} not recorded as found: {k}") for k in want - have]
+    out += [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} recorded but not found: {k}") for k in have - want]
+    return out
