@@ -359,3 +359,18 @@ def test_director_country_filter_names_only_his_tournaments_countries(client: Cl
         [country_filter] = [f for f in response.context["cl"].filter_specs if "country" in f.field_path]
         shown = [choice["display"] for choice in country_filter.choices(response.context["cl"])]
         assert shown == ["All", "France"], page
+
+
+def test_tournament_list_links_to_its_tables(client: Client, two_directors: Any) -> None:
+    mine, _theirs, my_tournament, their_tournament = two_directors
+    mine_table = two_player_table(my_tournament, sequence=1)
+    two_player_table(their_tournament, sequence=2)
+    client.force_login(mine)
+
+    listed = client.get(reverse("admin:ratings_tournament_changelist")).content.decode()
+    url = reverse("admin:ratings_table_changelist") + f"?tournament__id__exact={my_tournament.pk}"
+    theirs_url = reverse("admin:ratings_table_changelist") + f"?tournament__id__exact={their_tournament.pk}"
+
+    assert f'href="{url}"' in listed.replace("&amp;", "&")
+    assert list(client.get(url).context["cl"].result_list) == [mine_table]
+    assert list(client.get(theirs_url).context["cl"].result_list) == []
