@@ -189,6 +189,6 @@ def grade_parts(grade: int) -> tuple[int, Literal["Kyu", "Dan"]] | None:
 
 
 def grade_label(grade: int) -> str:
-    """"3 Kyu", "1 Dan", or "" for no grade."""
+    """ "3 Kyu", "1 Dan", or "" for no grade."""
     parts = grade_parts(grade)
     return "" if parts is None else f"{parts[0]} {parts[1]}"

@@ -1,0 +1,63 @@
+"""The normal rating change of one player over one table (shared RULES.md §4; rules R1, R8, R9).
+
+Per game, in round order, at the running unrounded rating ``r``: the Elo change ``K(r)·(s − E)``, replaced
+by the upset gain ``K(r)·(o − r)/160`` when a win against a higher opponent earns more that way, plus the
+weak-player bonus ``(1800 − r)/200`` while ``r < 1800`` and fewer than 100 bonus games have been counted.
+Nothing is rounded per game: the caller rounds ``r − rating`` once for the whole table (§9: the program does
+that, unlike the prose's per-game rounding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+BONUS_GAMES = 100
+BONUS_CEILING = 1800.0
+
+
+NormalStep = tuple[float, float, int, float, bool, float]
+"""How one game moved the running rating: (rating before the game, expected score, K, the Elo change or the
+upset gain before the bonus, upset?, bonus). A plain tuple, in GameDetail's field order, because it is built
+for every game of every table."""
+
+
+def run_normal(
+    rating: float,
+    bonus_count: int,
+    opponents: Sequence[float],
+    scores: Sequence[float],
+    steps: list[NormalStep] | None = None,
+) -> float:
+    """The running rating after the table's games (effective opponent ratings ``opponents``, results ``scores``).
+
+    ``steps``, when given, receives one NormalStep per game; the rating code calls this once per sweep, so the
+    hot path stays free of allocations when ``steps`` is None.
+    """
+    r = float(rating)
+    b = bonus_count
+    for o, s in zip(opponents, scores, strict=True):
+        # K(r) inlined (constants.k_factor): this loop is the engine's hot path.
+        if r >= 1560.0:
+            k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
+        else:
+            k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
+        d = o - r
+        e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
+        change = k * (s - e)
+        upset = False
+        if s == 1.0 and d > 0.0:
+            gain = k * d / 160.0
+            if gain > change:
+                change = gain
+                upset = True
+        bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
+        if steps is not None:
+            steps.append((r, e, k, change, upset, bonus))
+        r += change + bonus
+        b += 1
+    return r
+
+
+def normal_change(rating: int, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> int:
+    """The table's rounded change (the one rounding of §4)."""
+    return round(run_normal(rating, bonus_count, opponents, scores) - rating)

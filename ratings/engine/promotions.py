@@ -1,0 +1,163 @@
+"""Grades and promotions after a table (shared RULES.md §7; rule R10, with the program's readings of §9).
+
+The table's rating change is spread evenly over the games it counts (``from + k·(to − from)/G``), and each game
+is tested by its overall game number: from the 18th on against the established routes (UB, a run at or above
+MP, a run at or above LB that touched MP), from the 9th to the 17th by the provisional test (the UB of the grade
+*after* the next one), below the 9th not at all. Runs carry over between tables. Then "bound to get it": a copy
+plays 20 imaginary games each losing the full K, and if the copy is promoted, so is the player, by one grade.
+
+A promotion is followed by a new test with the same rating, so one game can give several grades; when both
+run routes complete on the same game, the MP route is named. 7 Dan is the "next grade" of a 6 Dan for the runs,
+but it is never awarded, by any route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .constants import (
+    SEVEN_DAN,
+    TOP_AWARDED_GRADE,
+    k_factor,
+    lb_run_length,
+    lower_bound,
+    midpoint,
+    mp_run_length,
+    upper_bound,
+)
+from .types import Promotion, PromotionRoute
+
+ESTABLISHED_FROM = 18
+PROVISIONAL_FROM = 9
+IMAGINARY_GAMES = 20
+
+
+@dataclass(slots=True)
+class GradeState:
+    """The grade and the run counters of one player while his games are walked (mutable working copy)."""
+
+    grade: int
+    lb_run: int = 0
+    lb_mp_seen: bool = False
+    mp_run: int = 0
+
+    def promote(
+        self, route: PromotionRoute, number: int, rating: float, round_: int | None, out: list[Promotion]
+    ) -> None:
+        self.grade += 1
+        self.stop_runs()
+        out.append(Promotion(grade=self.grade, route=route, game_number=number, rating=rating, round=round_))
+
+    def stop_runs(self) -> None:
+        self.lb_run = 0
+        self.mp_run = 0
+        self.lb_mp_seen = False
+
+
+def established_test(state: GradeState, rating: float, number: int, round_: int | None, out: list[Promotion]) -> None:
+    """Test one game of an established player (game number 18 or more), promoting as often as it passes."""
+    while True:
+        x = state.grade + 1
+        if x > SEVEN_DAN:  # pragma: no cover - 7 Dan is never awarded, so no one stands above 6 Dan
+            return
+        if rating >= upper_bound(x) and x <= TOP_AWARDED_GRADE:
+            state.promote("upper_bound", number, rating, round_, out)
+            continue
+        if rating >= midpoint(x):
+            if state.mp_run > 0:
+                state.mp_run += 1
+                state.lb_run += 1
+            else:
+                state.lb_run = state.lb_run + 1 if state.lb_run > 0 else 1
+                state.lb_mp_seen = True
+                state.mp_run = 1
+        elif rating >= lower_bound(x):
+            if state.lb_run > 0:
+                state.lb_run += 1
+            else:
+                state.lb_run = 1
+                state.lb_mp_seen = False
+            state.mp_run = 0
+        else:
+            state.stop_runs()
+            return
+        needed_mp = mp_run_length(x)
+        needed_lb = lb_run_length(x)
+        if needed_mp is not None and state.mp_run >= needed_mp:
+            state.promote("midpoint_run", number, rating, round_, out)
+        elif needed_lb is not None and state.lb_mp_seen and state.lb_run >= needed_lb:
+            state.promote("lower_bound_run", number, rating, round_, out)
+        else:
+            return
+
+
+def provisional_test(state: GradeState, rating: float, number: int, round_: int | None, out: list[Promotion]) -> None:
+    """Test one game numbered 9..17: promote to the next grade while the rating reaches UB of the one after."""
+    while state.grade + 1 <= TOP_AWARDED_GRADE and rating >= upper_bound(state.grade + 2):
+        state.promote("provisional", number, rating, round_, out)
+
+
+def bound_to_get_it(state: GradeState, rating: int, games: int) -> Promotion | None:
+    """Play 20 imaginary games on a copy, each losing the full K; the promotion the copy gets first, if any."""
+    if rating - k_factor(rating) < lower_bound(state.grade + 1):
+        return None  # the first imaginary game already stops every run
+    copy = GradeState(state.grade, state.lb_run, state.lb_mp_seen, state.mp_run)
+    out: list[Promotion] = []
+    r = rating
+    for i in range(1, IMAGINARY_GAMES + 1):
+        r -= k_factor(r)
+        established_test(copy, r, games + i, None, out)
+        if out:
+            first = out[0]
+            return Promotion(
+                grade=state.grade + 1,
+                route="bound_to_get_it",
+                game_number=first.game_number,
+                rating=first.rating,
+                round=None,
+            )
+        if copy.lb_run == 0 and copy.mp_run == 0:
+            # The imaginary ratings only fall, so a run that has stopped cannot start again.
+            return None
+    return None
+
+
+def walk_table(
+    state: GradeState,
+    rating_from: int,
+    rating_to: int,
+    rounds: Sequence[int | None],
+    games: int,
+) -> list[Promotion]:
+    """Walk the ``G = len(rounds)`` games a table counts and test them; ``games`` is the player's new ``N``.
+
+    Game ``k`` (1-based) gets the rating ``from + k·(to − from)/G`` and the overall number ``N − G + k``; its
+    ``rounds`` entry is the round of the real game, or None for a pair of an older table or a prior grade.
+    ``state`` is updated in place; the promotions come back in the order they happened.
+    """
+    out: list[Promotion] = []
+    if state.grade >= SEVEN_DAN:  # pragma: no cover - never awarded, but a caller's state might say so
+        return out
+    if max(rating_from, rating_to) < lower_bound(state.grade + 1):
+        # The common case: every rating of the walk lies below LB of the next grade, so no test can promote
+        # (UB of the grade after it lies higher still) and an established test only stops the runs.
+        if games >= ESTABLISHED_FROM:
+            state.stop_runs()
+        return out
+    count = len(rounds)
+    diff = rating_to - rating_from
+    first_number = games - count
+    for k in range(1, count + 1):
+        number = first_number + k
+        if number >= ESTABLISHED_FROM:
+            established_test(state, rating_from + k * diff / count, number, rounds[k - 1], out)
+        elif number >= PROVISIONAL_FROM:
+            provisional_test(state, rating_from + k * diff / count, number, rounds[k - 1], out)
+    if games >= ESTABLISHED_FROM and state.grade < TOP_AWARDED_GRADE:
+        bound = bound_to_get_it(state, rating_to, games)
+        if bound is not None:
+            state.grade = bound.grade
+            state.stop_runs()
+            out.append(bound)
+    return out
