@@ -90,9 +90,11 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
     }
     summary = SyncSummary()
     with transaction.atomic():
-        players = {pid for pid, _grade in wanted} | set(
-            Promotion.objects.filter(table_id__in=redone).values_list("player_id", flat=True)
-        )
+        players = {pid for pid, _grade in wanted}
+        table_ids = sorted(redone)
+        for start in range(0, len(table_ids), _ID_BATCH):
+            batch = table_ids[start : start + _ID_BATCH]
+            players.update(Promotion.objects.filter(table_id__in=batch).values_list("player_id", flat=True))
         existing: dict[tuple[int, int], Promotion] = {}
         ids = sorted(players)
         for start in range(0, len(ids), _ID_BATCH):
