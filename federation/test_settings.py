@@ -10,3 +10,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+
+# Tests run without collectstatic: let WhiteNoise look files up as they are requested instead of warning.
+WHITENOISE_AUTOREFRESH = True

@@ -149,6 +149,8 @@ class PlayerForm(forms.ModelForm):
                     "prior_grade_level",
                     _("A prior grade of this kind goes from %(low)s to %(high)s.") % {"low": low, "high": high},
                 )
+        if kind and not data.get("prior_grade_source"):
+            self.add_error("prior_grade_source", _("Say where the prior grade comes from."))
         return data
 
 

@@ -203,7 +203,7 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.end_date:%Y})"
+        return f"{self.name} ({self.end_date:%Y})" if self.end_date else self.name
 
 
 class TableStatus(models.TextChoices):
@@ -247,8 +247,9 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status"], name="table_status_idx")]
 
     def __str__(self) -> str:
-        label = f"{self.tournament.name}, {self.name}" if self.name else self.tournament.name
-        return f"{label} ({self.date:%Y-%m-%d})"
+        tournament = self.tournament.name if self.tournament_id else ""
+        label = f"{tournament}, {self.name}" if self.name else tournament
+        return f"{label} ({self.date:%Y-%m-%d})" if self.date else label
 
 
 class TableEntry(models.Model):

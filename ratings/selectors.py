@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 
@@ -26,8 +27,13 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """
     ids = set(player_ids)
     out: dict[int, engine.PlayerState] = {}
-    for opening in OpeningState.objects.filter(player_id__in=ids):
-        out[opening.player_id] = state_from_json(opening.state)
+    for opening in OpeningState.objects.filter(player_id__in=ids).select_related("player"):
+        state = state_from_json(opening.state)
+        if state.games == 0:
+            # A migrated player who never played: his prior grade is still to be used, so the one on his
+            # record (which a rating officer may have corrected since) is the one that counts.
+            state = dataclasses.replace(state, prior_grade=prior_grade_of(opening.player))
+        out[opening.player_id] = state
     missing = ids - out.keys()
     if missing:
         for player in Player.objects.filter(pk__in=missing).only("id", "prior_grade_kind", "prior_grade_level"):

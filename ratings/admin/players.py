@@ -103,7 +103,8 @@ class PlayerAdmin(admin.ModelAdmin):
             return
         data = form.cleaned_data
         # The service saves the player (his other corrections included) and asks for the re-rate.
-        player_set_prior_grade(
+        rerated = player_set_prior_grade(
+            user=request.user,
             player=obj,
             kind=data.get("prior_grade_kind") or "",
             level=data.get("prior_grade_level"),
@@ -111,7 +112,7 @@ class PlayerAdmin(admin.ModelAdmin):
             note=data.get("prior_grade_note") or "",
             date=data.get("prior_grade_date"),
         )
-        if obj.games:
+        if rerated:
             messages.info(
                 request, _("The prior grade changed: the tables of %(player)s will be re-rated.") % {"player": obj}
             )

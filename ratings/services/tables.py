@@ -86,7 +86,10 @@ def table_problems(
         if game.round < 1:
             problems.append(_("%(where)s, %(pair)s: the round must be 1 or more.") % {"where": where, "pair": pair})
         if second is not None and first == second:
-            problems.append(_("%(where)s: %(player)s cannot play against himself.") % {"where": where, "player": pair})
+            problems.append(
+                _("%(where)s: %(player)s cannot play against himself.")
+                % {"where": where, "player": _name(names, first)}
+            )
             continue
         for pid in (first, second):
             if pid is None:
@@ -163,6 +166,9 @@ def table_facts(table: Table) -> tuple[list[int], list[GameFacts], dict[int, str
     entries = list(TableEntry.objects.filter(table=table).select_related("player").order_by("seat"))
     games = [GameFacts.of(g) for g in Game.objects.filter(table=table).order_by("round", "id")]
     names = {e.player_id: str(e.player) for e in entries}
+    # A player who plays without being entered must still be named in the messages.
+    strangers = {pid for g in games for pid in (g.first_id, g.second_id) if pid is not None and pid not in names}
+    names.update(player_names(strangers))
     return [e.player_id for e in entries], games, names
 
 
@@ -245,12 +251,13 @@ def table_changed(*, table: Table, old_position: tuple[dt.date, int] | None = No
 
 def table_delete(*, table: Table) -> None:
     """Delete a table and everything in it; what followed it is re-rated."""
+    from ratings.services.grades import promotions_table_deleted
     from ratings.services.rerate import rerate_request
 
     with transaction.atomic():
         if table.status != TableStatus.DRAFT:
             rerate_request(date=table.date, sequence=table.sequence, table_ids=[])
-        table.promotions.all().delete()
+        promotions_table_deleted(table=table)
         table.delete()
 
 
