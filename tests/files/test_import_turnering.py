@@ -329,7 +329,7 @@ def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_co
     assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two uploads for the same date at once: the second insert fails on the unique (date, sequence)."""
     import ratings.services.fesa_import as service
