@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime as dt
+import hashlib
 import pstats
 import random
 import sys
@@ -116,14 +117,35 @@ def build_history(games_target: int, seed: int) -> tuple[dict[int, PlayerState],
     return opening, tables, stats
 
 
+def digest(opening: dict[int, PlayerState], tables: list[TableInput]) -> str:
+    """A SHA-256 over the repr of every table result, the unsettled tables and the final states.
+
+    The reprs hold every field of every outcome, GameDetail and promotion, floats to the last bit, so two engines
+    with the same digest gave the same results.
+    """
+    sha = hashlib.sha256()
+    history = rate_history(
+        tables, opening, skip_unsettled=True, keep_results=False, on_result=lambda r: sha.update(repr(r).encode())
+    )
+    sha.update(repr(history.unsettled).encode())
+    sha.update(repr(sorted(history.states.items())).encode())
+    return sha.hexdigest()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200_000, help="rated games in the history (default 200000)")
     parser.add_argument("--seed", type=int, default=2016)
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile run instead")
+    parser.add_argument(
+        "--digest", action="store_true", help="print a SHA-256 of every result instead (to check a change alters none)"
+    )
     args = parser.parse_args()
 
     opening, tables, stats = build_history(args.games, args.seed)
+    if args.digest:
+        print(digest(opening, tables))
+        return
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(rate_history, tables, opening, keep_results=False, skip_unsettled=True)
