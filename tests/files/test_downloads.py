@@ -136,3 +136,17 @@ def test_rating_list_of_an_unsorted_imported_list_is_highest_first() -> None:
     response = Client().get(reverse("files:rating_list"), {"format": "json", "date": "2016-07-27"})
     ratings = [p["rating"] for p in response.json()["players"]]
     assert len(ratings) > 10 and ratings == sorted(ratings, reverse=True)
+
+
+@pytest.mark.django_db
+def test_export_fesa_state_writes_every_rated_tables_result_table(
+    tmp_path: Path, django_capture_on_commit_callbacks: object
+) -> None:
+    _case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+    make_table([make_player(), make_player()])  # a draft: it has no result table yet
+    call_command(
+        "export_fesa_state", str(tmp_path / "list"), "--result-tables", str(tmp_path / "results"), stderr=io.StringIO()
+    )
+    written = sorted((tmp_path / "results").iterdir())
+    assert [p.name for p in written] == [f"2016-01-07-1-{table.pk}.txt"]
+    assert written[0].read_bytes() == Client().get(reverse("files:table_result_txt", args=[table.pk])).content
