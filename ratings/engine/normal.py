@@ -58,6 +58,36 @@ def run_normal(
     return r
 
 
+def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> float:
+    """``run_normal(rating, bonus_count, opponents, scores)`` without the steps: the sweeps' hot path.
+
+    The same operations in the same order, so the same float to the last bit (tests/engine/test_normal.py
+    compares the two on random input). Two things are left out that cannot change the result: the record of
+    the upset, and adding a bonus of 0.0 once the bonus no longer applies (``change + 0.0`` is ``change``
+    unless ``change`` is −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is
+    positive).
+    """
+    r = float(rating)
+    b = bonus_count
+    for o, s in zip(opponents, scores, strict=True):
+        if r >= 1560.0:
+            k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
+        else:
+            k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
+        d = o - r
+        change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+        if s == 1.0 and d > 0.0:
+            gain = k * d / 160.0
+            if gain > change:
+                change = gain
+        if r < BONUS_CEILING and b < BONUS_GAMES:
+            r += change + (BONUS_CEILING - r) / 200.0
+        else:
+            r += change
+        b += 1
+    return r
+
+
 def normal_change(rating: int, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> int:
     """The table's rounded change (the one rounding of §4)."""
     return round(run_normal(rating, bonus_count, opponents, scores) - rating)

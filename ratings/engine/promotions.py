@@ -13,9 +13,12 @@ but it is never awarded, by any route.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
+from .build import new_promotion
 from .constants import (
     SEVEN_DAN,
     TOP_AWARDED_GRADE,
@@ -33,6 +36,35 @@ PROVISIONAL_FROM = 9
 IMAGINARY_GAMES = 20
 
 
+def _or_inf(length: float | None) -> float:
+    """A run length, with a route that does not exist as one never reached."""
+    return math.inf if length is None else length
+
+
+# The established test's numbers for the next grade x (index x = 1 .. 7 Dan), looked up once per test:
+# (the UB that promotes, inf where x is never awarded; MP; LB; #MP; #LB), a route that does not exist as inf.
+_ESTABLISHED: Final = [
+    (math.inf, math.inf, math.inf, math.inf, math.inf),  # index 0 is never a next grade
+    *(
+        (
+            upper_bound(x) if x <= TOP_AWARDED_GRADE else math.inf,
+            midpoint(x),
+            lower_bound(x),
+            _or_inf(mp_run_length(x)),
+            _or_inf(lb_run_length(x)),
+        )
+        for x in range(1, SEVEN_DAN + 1)
+    ),
+]
+# LB of the next grade, by the current grade (no grade .. 6 Dan).
+_NEXT_LOWER_BOUND: Final = [lower_bound(g + 1) for g in range(SEVEN_DAN)]
+# The provisional test's bound by the current grade: UB of the grade after the next, inf where the next grade
+# is never awarded (6 Dan and, for safety, 7 Dan).
+_PROVISIONAL_BOUND: Final = [
+    upper_bound(g + 2) if g + 1 <= TOP_AWARDED_GRADE else math.inf for g in range(SEVEN_DAN + 1)
+]
+
+
 @dataclass(slots=True)
 class GradeState:
     """The grade and the run counters of one player while his games are walked (mutable working copy)."""
@@ -46,8 +78,10 @@ class GradeState:
         self, route: PromotionRoute, number: int, rating: float, round_: int | None, out: list[Promotion]
     ) -> None:
         self.grade += 1
-        self.stop_runs()
-        out.append(Promotion(grade=self.grade, route=route, game_number=number, rating=rating, round=round_))
+        self.lb_run = 0
+        self.mp_run = 0
+        self.lb_mp_seen = False
+        out.append(new_promotion(self.grade, route, number, rating, round_))
 
     def stop_runs(self) -> None:
         self.lb_run = 0
@@ -61,10 +95,11 @@ def established_test(state: GradeState, rating: float, number: int, round_: int 
         x = state.grade + 1
         if x > SEVEN_DAN:  # pragma: no cover - 7 Dan is never awarded, so no one stands above 6 Dan
             return
-        if rating >= upper_bound(x) and x <= TOP_AWARDED_GRADE:
+        promoting_bound, mp, lb, needed_mp, needed_lb = _ESTABLISHED[x]
+        if rating >= promoting_bound:
             state.promote("upper_bound", number, rating, round_, out)
             continue
-        if rating >= midpoint(x):
+        if rating >= mp:
             if state.mp_run > 0:
                 state.mp_run += 1
                 state.lb_run += 1
@@ -72,7 +107,7 @@ def established_test(state: GradeState, rating: float, number: int, round_: int 
                 state.lb_run = state.lb_run + 1 if state.lb_run > 0 else 1
                 state.lb_mp_seen = True
                 state.mp_run = 1
-        elif rating >= lower_bound(x):
+        elif rating >= lb:
             if state.lb_run > 0:
                 state.lb_run += 1
             else:
@@ -82,11 +117,9 @@ def established_test(state: GradeState, rating: float, number: int, round_: int 
         else:
             state.stop_runs()
             return
-        needed_mp = mp_run_length(x)
-        needed_lb = lb_run_length(x)
-        if needed_mp is not None and state.mp_run >= needed_mp:
+        if state.mp_run >= needed_mp:
             state.promote("midpoint_run", number, rating, round_, out)
-        elif needed_lb is not None and state.lb_mp_seen and state.lb_run >= needed_lb:
+        elif state.lb_mp_seen and state.lb_run >= needed_lb:
             state.promote("lower_bound_run", number, rating, round_, out)
         else:
             return
@@ -94,7 +127,7 @@ def established_test(state: GradeState, rating: float, number: int, round_: int 
 
 def provisional_test(state: GradeState, rating: float, number: int, round_: int | None, out: list[Promotion]) -> None:
     """Test one game numbered 9..17: promote to the next grade while the rating reaches UB of the one after."""
-    while state.grade + 1 <= TOP_AWARDED_GRADE and rating >= upper_bound(state.grade + 2):
+    while rating >= _PROVISIONAL_BOUND[state.grade]:
         state.promote("provisional", number, rating, round_, out)
 
 
@@ -110,17 +143,23 @@ def bound_to_get_it(state: GradeState, rating: int, games: int) -> Promotion | N
         established_test(copy, r, games + i, None, out)
         if out:
             first = out[0]
-            return Promotion(
-                grade=state.grade + 1,
-                route="bound_to_get_it",
-                game_number=first.game_number,
-                rating=first.rating,
-                round=None,
-            )
+            return new_promotion(state.grade + 1, "bound_to_get_it", first.game_number, first.rating, None)
         if copy.lb_run == 0 and copy.mp_run == 0:
             # The imaginary ratings only fall, so a run that has stopped cannot start again.
             return None
     return None
+
+
+def quiet_walk(grade: int, rating_from: int, rating_to: int) -> bool:
+    """Whether no test of a walk from ``rating_from`` to ``rating_to`` can promote a player of ``grade``.
+
+    True when every rating of the walk lies below LB of the next grade: no test can promote then (UB of the
+    grade after it lies higher still), and an established test only stops the runs. The common case.
+    """
+    if grade >= SEVEN_DAN:
+        return False  # walk_table's own (never used) guard decides
+    bound = _NEXT_LOWER_BOUND[grade]
+    return rating_from < bound and rating_to < bound
 
 
 def walk_table(
@@ -139,9 +178,7 @@ def walk_table(
     out: list[Promotion] = []
     if state.grade >= SEVEN_DAN:  # pragma: no cover - never awarded, but a caller's state might say so
         return out
-    if max(rating_from, rating_to) < lower_bound(state.grade + 1):
-        # The common case: every rating of the walk lies below LB of the next grade, so no test can promote
-        # (UB of the grade after it lies higher still) and an established test only stops the runs.
+    if quiet_walk(state.grade, rating_from, rating_to):
         if games >= ESTABLISHED_FROM:
             state.stop_runs()
         return out

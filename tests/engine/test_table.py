@@ -17,8 +17,10 @@ from ratings.engine import (
     TableInput,
     rate_table,
 )
+from ratings.engine.build import new_game_detail
+from ratings.engine.participants import read_participants
 from ratings.engine.performance import performance, performance_rating
-from ratings.engine.table import _game_detail, _participants, _Solver
+from ratings.engine.solver import Solver
 
 from .builders import DAY, make_established, make_game, make_newcomer, make_table, make_unrated, rate
 from .oracle import solve_plainly
@@ -143,7 +145,7 @@ def test_a_later_player_sees_a_value_stored_earlier_in_the_same_sweep() -> None:
     """E (first in table order) draws newcomer N. In sweep 1, E meets N at the floor 400 and drops to 1486; N then
     meets E's new 1486, not 1500."""
     table = make_table({"E": make_established(1500), "N": make_newcomer()}, [make_game(1, "E", "N", 0.5)])
-    solver = _Solver(_participants(table))
+    solver = Solver(read_participants(table))
     assert solver.solve(1) is None
     assert solver.post == [1486, 1486]
     result = rate_table(table)
@@ -215,10 +217,10 @@ def test_game_detail_of_a_performance_rated_player_has_no_elo_parts() -> None:
 
 def test_the_fast_game_detail_is_the_dataclass() -> None:
     values = (3, "B", 0.5, 1234, 1300, "R", True, 1500.5, 0.25, 28, -3.5, False, 1.25)
-    made = _game_detail(*values)
+    made = new_game_detail(*values)
     assert made == GameDetail(*values)
     assert [getattr(made, f.name) for f in dataclasses.fields(GameDetail)] == list(values)
-    assert _game_detail(*values[:7]) == GameDetail(*values[:7])
+    assert new_game_detail(*values[:7]) == GameDetail(*values[:7])
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.round = 4  # type: ignore[misc]
 

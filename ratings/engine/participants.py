@@ -1,0 +1,149 @@
+"""A table's input checked and laid out for the solution (shared RULES.md §6: who takes part, who is rated by
+performance).
+
+One pass over the games, in round order, checks each game and files it under both its players; then the players
+with a rated game are put in table order and classified. The result is a set of parallel lists indexed by the
+participant's position, the layout the sweeps and the outcomes read fastest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from operator import attrgetter
+
+from .constants import HANDICAPS, prior_grade_rating
+from .errors import InvalidTable
+from .types import Game, HandicapCode, PlayerKey, PlayerState, ResultPair, Score, TableInput
+
+OPPONENT_FLOOR = 400
+PROVISIONAL_GAMES = 9
+
+# Which side of a handicap game a player is on.
+RECEIVED = 1
+GAVE = 2
+
+SideHandicap = tuple[int, float, HandicapCode]
+"""(RECEIVED or GAVE, the handicap in grades, its code)."""
+
+_SCORES = frozenset((0.0, 0.5, 1.0))
+_round_of = attrgetter("round")
+
+_Side = tuple[int, PlayerKey, Score, SideHandicap | None]
+"""One player's side of a game: (round, opponent, his score, his side of the handicap)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Participants:
+    """The players with a rated game, in table order; entry ``i`` of every list is about player ``i``.
+
+    Games are in round order; ``opponents`` holds participant positions. ``handicaps[i]`` is None when player
+    ``i`` has no handicap game. ``fixed[i]`` is None for a player rated normally; for one rated by performance
+    it is the fixed part of his pairs (stored list with the 400 floor, prior-grade pairs), in file order.
+    """
+
+    keys: list[PlayerKey]
+    states: list[PlayerState]
+    rounds: list[tuple[int, ...]]
+    opponents: list[tuple[int, ...]]
+    scores: list[tuple[Score, ...]]
+    handicaps: list[tuple[SideHandicap | None, ...] | None]
+    fixed: list[list[ResultPair] | None]
+
+
+def read_participants(table: TableInput) -> Participants:
+    """Validate ``table`` (InvalidTable naming it) and lay out the players with a rated game (§6).
+
+    Errors are raised in a fixed order: a player listed twice, then the games in round order (a game against
+    oneself, the score, the handicap, then each player: not of the table, or playing twice in the round), then
+    the players in table order (a date before their last table).
+    """
+    order: dict[PlayerKey, int] = {}
+    for key in table.players:
+        if key in order:
+            raise InvalidTable(f"table {table.name!r}: player {key!r} is listed twice")
+        order[key] = len(order)
+
+    def invalid(game: Game, problem: str) -> InvalidTable:
+        return InvalidTable(f"table {table.name!r}, round {game.round}, {game.first!r} v {game.second!r}: {problem}")
+
+    states = table.states
+    sides: dict[PlayerKey, list[_Side]] = {}
+    for game in sorted(table.games, key=_round_of):
+        first, second, rnd, score, handicap = game.first, game.second, game.round, game.score, game.handicap
+        if first == second:
+            raise invalid(game, "a game against oneself")
+        if score not in _SCORES:
+            raise invalid(game, f"score {score!r} is not 0, 1/2 or 1")
+        if handicap is None:
+            mine = theirs = None
+        else:
+            code = handicap.code
+            if code not in HANDICAPS:
+                raise invalid(game, f"unknown handicap {code!r}")
+            giver = handicap.giver
+            if giver not in (first, second):
+                raise invalid(game, f"the handicap giver {giver!r} is not in the game")
+            value = HANDICAPS[code]
+            mine = (GAVE if giver == first else RECEIVED, value, code)
+            theirs = (GAVE if giver == second else RECEIVED, value, code)
+        # Both sides written out, not looped over: this runs for every game of every table.
+        own = sides.get(first)
+        if own is None:
+            if first not in order or first not in states:
+                raise invalid(game, f"{first!r} is not a player of the table")
+            own = sides[first] = []
+        elif own[-1][0] == rnd:  # the games come sorted by round
+            raise invalid(game, f"{first!r} plays twice in round {rnd}")
+        own.append((rnd, second, float(score), mine))
+        own = sides.get(second)
+        if own is None:
+            if second not in order or second not in states:
+                raise invalid(game, f"{second!r} is not a player of the table")
+            own = sides[second] = []
+        elif own[-1][0] == rnd:
+            raise invalid(game, f"{second!r} plays twice in round {rnd}")
+        own.append((rnd, first, 1.0 - score, theirs))
+
+    # The keys as the games name them (a dict keeps the first key object it was given), in table order.
+    keys = sorted(sides, key=order.__getitem__)
+    index = {key: i for i, key in enumerate(keys)}
+    at: Callable[[PlayerKey], int] = index.__getitem__
+    layout = Participants(keys=keys, states=[], rounds=[], opponents=[], scores=[], handicaps=[], fixed=[])
+    for key in keys:
+        rounds, others, scores, handicaps = zip(*sides[key], strict=True)
+        state = states[key]
+        if state.last_played is not None and table.date < state.last_played:
+            raise InvalidTable(
+                f"table {table.name!r} of {table.date} is dated before {key!r}'s last table of {state.last_played}"
+            )
+        layout.states.append(state)
+        layout.rounds.append(rounds)
+        layout.opponents.append(tuple(map(at, others)))
+        layout.scores.append(scores)
+        layout.handicaps.append(handicaps if any(handicaps) else None)
+        layout.fixed.append(fixed_pairs(state, len(scores)))
+    return layout
+
+
+def fixed_pairs(state: PlayerState, games: int) -> list[ResultPair] | None:
+    """None if the player is rated normally this table (§6); else the fixed part of his pairs, in file order.
+
+    ``games`` is his number of rated games in the table. ``n = 0`` counts as a first table whichever form the
+    empty history takes (an empty list or a count of 0). The file order: the stored list reversed (with the 400
+    floor), then a newcomer's prior-grade pairs ``(p, 0), (p, 1)``.
+    """
+    n = state.games
+    stored = state.result_list or ()
+    if n > 0:
+        if state.result_list is None:
+            return None  # a game count: rated normally
+        if state.rating != 0 and n + games >= PROVISIONAL_GAMES:
+            results = {s for _, s in stored}
+            if results != {0} and results != {1}:
+                return None  # the move from the result list to a count
+    pairs = [(o if o >= OPPONENT_FLOOR else OPPONENT_FLOOR, s) for o, s in reversed(stored)]
+    if n == 0 and state.prior_grade is not None:
+        p = max(OPPONENT_FLOOR, prior_grade_rating(state.prior_grade))
+        pairs += [(p, 0.0), (p, 1.0)]
+    return pairs

@@ -1,0 +1,190 @@
+"""The simultaneous solution of one table (shared RULES.md §6, with §3-§5 for each player's value).
+
+Sweeps in table order, each value stored at once so later players in the same sweep see it; stop after a sweep
+with no change, or give up after ``max_sweeps``. Only the players whose inputs changed since they were last
+evaluated are recomputed: a value is a pure function of the opponents' floored values (and, for a
+performance-rated handicap giver, of his own estimate), so skipping the others changes nothing but the time it
+takes. A performance-rated player is the one exception to "pure": his solver starts from his previous root, so
+he is re-evaluated whenever an opponent's value changes at all, exactly as a plain reading would (see
+``Solver.solve``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+
+from .constants import handicap_shift
+from .normal import final_rating
+from .participants import GAVE, OPPONENT_FLOOR, RECEIVED, Participants
+from .performance import initial_guess, round_root, solve_root, weight_of
+
+ALL_LOST_RATING = 1
+
+_Evaluator = Callable[[], int]
+_Plain = tuple[int, int, Callable[[list[int]], Sequence[int]], tuple[float, ...]]
+"""What the sweeps need of a player rated normally without handicap: rating, bonus count, his opponents'
+values getter, scores. The common case, evaluated inline."""
+
+
+class Solver:
+    """Holds every participant's current post-table value and sweeps until none changes."""
+
+    def __init__(self, table: Participants) -> None:
+        self.table = table
+        # post(P): rating + change for a normal player, the estimate for a performance-rated one (both start
+        # at a zero change / estimate); floored: max(400, post), what an opponent without handicap sees.
+        self.post = [
+            0 if fixed is not None else state.rating for fixed, state in zip(table.fixed, table.states, strict=True)
+        ]
+        self.floored = [max(OPPONENT_FLOOR, v) for v in self.post]
+        self.roots: list[float] = [math.nan] * len(self.post)  # last exact root, the next solve's start
+        self._received: dict[tuple[int, float], int] = {}
+        self._offsets: dict[tuple[int, float], int] = {}
+
+    # effective opponent ratings (§3)
+
+    def giver_offset(self, own: int, handicap: float) -> int:
+        """``m − rating_of(rank_of(m) − h)``: what a giver adds to his opponent's rating."""
+        key = (own, handicap)
+        value = self._offsets.get(key)
+        if value is None:
+            value = self._offsets[key] = own - handicap_shift(own, handicap)
+        return value
+
+    def received(self, opponent: int, handicap: float) -> int:
+        """``rating_of(rank_of(o) − h)``: the giver's rating as the receiver sees it."""
+        key = (opponent, handicap)
+        value = self._received.get(key)
+        if value is None:
+            value = self._received[key] = handicap_shift(opponent, handicap)
+        return value
+
+    def effective(self, i: int) -> list[int]:
+        """Player ``i``'s effective opponent ratings for this table's games, from the current values."""
+        table = self.table
+        floored = self.floored
+        handicaps = table.handicaps[i]
+        if handicaps is None:
+            return [floored[j] for j in table.opponents[i]]
+        own = self.post[i] if table.fixed[i] is not None else table.states[i].rating
+        out = []
+        for j, handicap in zip(table.opponents[i], handicaps, strict=True):
+            o = floored[j]
+            if handicap is not None:
+                kind, value, _ = handicap
+                o = self.received(o, value) if kind == RECEIVED else o + self.giver_offset(own, value)
+            out.append(o)
+        return out
+
+    # one player's value
+
+    def _normal_evaluator(self, index: int) -> _Evaluator:
+        """A player rated normally with a handicap game (the others are evaluated inline)."""
+        state = self.table.states[index]
+        rating, bonus_count = state.rating, state.bonus_count
+        scores = self.table.scores[index]
+        effective = self.effective
+
+        def evaluate() -> int:
+            return rating + round(final_rating(rating, bonus_count, effective(index), scores) - rating)
+
+        return evaluate
+
+    def _performance_evaluator(self, index: int) -> _Evaluator:
+        fixed = self.table.fixed[index] or []
+        scores = self.table.scores[index]
+        score = sum(s for _, s in fixed) + sum(scores)
+        total = len(fixed) + len(scores)
+        if score == 0.0:
+            return lambda: ALL_LOST_RATING
+        all_won = score == total
+        if all_won:  # the temporary draw against the highest opponent (§5)
+            score += 0.5
+        fixed_weights = [weight_of(o) for o, _ in fixed]
+        fixed_max = max((o for o, _ in fixed), default=0)
+        roots = self.roots
+        effective = self.effective
+
+        def evaluate() -> int:
+            opponents = effective(index)
+            weights = fixed_weights + [weight_of(o) for o in opponents]
+            if all_won:
+                weights.append(weight_of(max(fixed_max, *opponents)))
+            guess = roots[index]
+            if math.isnan(guess):
+                guess = initial_guess(weights)
+            root = roots[index] = solve_root(weights, score, guess)
+            return round_root(weights, score, root)
+
+        return evaluate
+
+    def solve(self, max_sweeps: int) -> int | None:
+        """Sweep until a sweep changes nothing; the number of sweeps, or None if ``max_sweeps`` did not do.
+
+        A changed value marks the players who meet him for re-evaluation. A player rated normally is a pure
+        function of his opponents' floored values, so he is marked only when the floored value changes (a
+        newcomer's estimate moving below 400 changes nothing for him); a performance-rated one is marked on
+        any change, because his root solver starts from his previous root and so his evaluations form a chain
+        that must stay the one of the plain reading.
+        """
+        table = self.table
+        post = self.post
+        floored = self.floored
+        count = len(post)
+        plain: list[_Plain | None] = [None] * count
+        evaluate: list[_Evaluator | None] = [None] * count
+        for i, (state, fixed, handicaps) in enumerate(zip(table.states, table.fixed, table.handicaps, strict=True)):
+            if fixed is not None:
+                evaluate[i] = self._performance_evaluator(i)
+            elif handicaps is not None:
+                evaluate[i] = self._normal_evaluator(i)
+            else:
+                plain[i] = (state.rating, state.bonus_count, _getter(table.opponents[i]), table.scores[i])
+        performance = [fixed is not None for fixed in table.fixed]
+        meets = [tuple(set(opponents)) for opponents in table.opponents]
+        meets_by_performance = [tuple(j for j in js if performance[j]) for js in meets]
+        # A performance-rated giver's effective opponents depend on his own estimate too.
+        self_dependent = [
+            fixed is not None and handicaps is not None and any(h is not None and h[0] == GAVE for h in handicaps)
+            for fixed, handicaps in zip(table.fixed, table.handicaps, strict=True)
+        ]
+        run = final_rating
+        dirty = [True] * count
+        for sweep in range(1, max_sweeps + 1):
+            changed = False
+            for i in range(count):
+                if not dirty[i]:
+                    continue
+                dirty[i] = False
+                args = plain[i]
+                if args is not None:
+                    rating, bonus_count, opponents, scores = args
+                    value = rating + round(run(rating, bonus_count, opponents(floored), scores) - rating)
+                else:
+                    value = evaluate[i]()  # type: ignore[misc]
+                if value != post[i]:
+                    post[i] = value
+                    changed = True
+                    seen = value if value > OPPONENT_FLOOR else OPPONENT_FLOOR
+                    if seen != floored[i]:
+                        floored[i] = seen
+                        for j in meets[i]:
+                            dirty[j] = True
+                    else:
+                        for j in meets_by_performance[i]:
+                            dirty[j] = True
+                    if self_dependent[i]:
+                        dirty[i] = True
+            if not changed:
+                return sweep
+        return None
+
+
+def _getter(indexes: tuple[int, ...]) -> Callable[[list[int]], Sequence[int]]:
+    """A fast ``lambda values: [values[i] for i in indexes]`` (itemgetter returns a bare value for one index)."""
+    if len(indexes) == 1:
+        only = indexes[0]
+        return lambda values: (values[only],)
+    return itemgetter(*indexes)
