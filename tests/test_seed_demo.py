@@ -3,6 +3,7 @@ to show every kind of game the site handles."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from typing import Any
 
@@ -12,6 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ratings.models import Game, GameResult, Player, RatingRow, Table, TableStatus, Tournament
+from ratings.services.demo import tables_replay
+from ratings.services.demo.world import world_build
 from ratings.services.rerate import rerate_check
 from ratings.services.tables import table_validate
 from tests.factories import make_player
@@ -102,8 +105,10 @@ def test_seed_demo_holds_draws_byes_absences_handicaps_replays_and_prior_grades(
     assert 0.01 * total <= handicaps <= 0.07 * total
     assert Game.objects.filter(result=GameResult.BYE).exists()
     assert Game.objects.filter(result__in=[GameResult.ABSENT, GameResult.NO_SHOW]).exists()
-    newcomers_with_prior = Player.objects.exclude(prior_grade_kind="").exclude(prior_grade_kind="pro").count()
-    assert 0.15 * 90 <= newcomers_with_prior <= 0.5 * 90
+    newcomers = Player.objects.filter(opening_state__isnull=True, is_professional=False)
+    with_prior = newcomers.exclude(prior_grade_kind="").count()
+    assert 0.15 * newcomers.count() <= with_prior <= 0.5 * newcomers.count()  # about 30%
+    assert Player.objects.filter(opening_state__isnull=False).count() >= 20  # the list the site started from
     assert Player.objects.filter(is_professional=True, prior_grade_kind="pro").exists()
     assert len(set(Player.objects.values_list("nationality", flat=True))) >= 8
     # Tables on the same date are ordered 1, 2, ... with no gap.
@@ -145,3 +150,22 @@ def test_seed_demo_creates_demo_logins_only_when_asked() -> None:
     assert director.groups.filter(name="Tournament directors").exists()
     directed = Table.objects.filter(tournament__directors=director)
     assert directed.filter(status=TableStatus.DRAFT).exists()
+
+
+def test_seed_demo_replaying_a_table_rerates_what_follows() -> None:
+    """What the build does with a table that does not settle (RULES.md §6): play it again, re-rate from it."""
+    seed(*SMALL)
+    world = world_build(players=90, years=2, tables_per_year=12, seed=1, until=dt.date(2024, 6, 30))
+    rated = list(Table.objects.filter(status=TableStatus.RATED).order_by("date", "sequence"))
+    table = rated[len(rated) // 2]
+    before = list(Game.objects.filter(table=table).values_list("round", "first", "second", "result"))
+    later_rows = {(r.table_id, r.player_id): r.state_after for r in RatingRow.objects.filter(date__gt=table.date)}
+    outcome = tables_replay(world=world, table_ids=[table.pk], attempt=1)
+    after = list(Game.objects.filter(table=table).values_list("round", "first", "second", "result"))
+    assert after and after != before
+    assert not outcome.errors
+    table_validate(table)
+    now_rows = {(r.table_id, r.player_id): r.state_after for r in RatingRow.objects.filter(date__gt=table.date)}
+    assert now_rows != later_rows  # the history after it moved with it
+    assert not Table.objects.filter(status=TableStatus.SUBMITTED).exists()
+    assert rerate_check() == []

@@ -97,8 +97,8 @@ class Command(BaseCommand):
         timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in s.seconds.items())
         self.stdout.write(
             self.style.SUCCESS(
-                f"Built {s.players} players from {s.countries} countries ({s.professionals} professionals, "
-                f"{s.prior_grades} with a prior grade), {s.tournaments} tournaments, "
+                f"Built {s.players} players from {s.countries} countries ({s.listed} on the opening list, "
+                f"{s.professionals} professionals, {s.prior_grades} with a prior grade), {s.tournaments} tournaments, "
                 f"{s.tables_rated} rated tables and {s.tables_draft} drafts, {s.games} rated games "
                 f"({s.draws} draws, {s.handicap_games} handicap games, {s.replays} sennichite replays), "
                 f"{s.byes} byes, {s.absences} absences.\n"

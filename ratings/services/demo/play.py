@@ -13,11 +13,10 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from dataclasses import dataclass
 
 from ratings.engine.constants import HANDICAPS, handicap_shift, rank_of
 
-from .world import SimTable, World
+from .sim import SimGame, SimTable, World
 
 # Per game: forfeits and draws among all pairings, replays among decisive games (RULES.md §1: a replay after
 # sennichite counts as a draw). Handicaps only for a rank gap that a handicap can even out; the chance is tuned
@@ -33,21 +32,10 @@ WITHDRAW_CHANCE = 0.02
 ABSENT_CHANCE = 0.012
 
 
-@dataclass(frozen=True, slots=True)
-class SimGame:
-    round: int
-    first: int
-    second: int | None
-    result: str  # a ratings.models.GameResult value
-    handicap: str = ""
-    giver: str = ""  # "first" / "second"
-    played: bool = True
-    replay_draw: bool = False
-
-
-def table_games(world: World, table: SimTable) -> list[SimGame]:
-    """The games of one table, from its own random stream (so tables can be generated in any order)."""
-    rng = random.Random(f"{world.seed}/table/{table.index}")
+def table_games(world: World, table: SimTable, *, attempt: int = 0) -> list[SimGame]:
+    """The games of one table, from its own random stream (so tables can be generated in any order);
+    another ``attempt`` plays the table again differently."""
+    rng = random.Random(f"{world.seed}/table/{table.index}" + (f"/{attempt}" if attempt else ""))
     seats = table.players
     n = len(seats)
     form = {p: world.players[p].strength(table.date) + rng.gauss(0, 40) for p in seats}
