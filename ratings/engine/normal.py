@@ -65,10 +65,25 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
     compares the two on random input). Two things are left out that cannot change the result: the record of
     the upset, and adding a bonus of 0.0 once the bonus no longer applies (``change + 0.0`` is ``change``
     unless ``change`` is −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is
-    positive).
+    positive). A player past his 100 bonus games, most of them, takes a second loop without the bonus's
+    bookkeeping.
     """
     r = float(rating)
     b = bonus_count
+    if b >= BONUS_GAMES:
+        for o, s in zip(opponents, scores, strict=True):
+            if r >= 1560.0:
+                k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
+            else:
+                k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
+            d = o - r
+            change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+            if s == 1.0 and d > 0.0:
+                gain = k * d / 160.0
+                if gain > change:
+                    change = gain
+            r += change
+        return r
     for o, s in zip(opponents, scores, strict=True):
         if r >= 1560.0:
             k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24

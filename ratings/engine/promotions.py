@@ -185,12 +185,18 @@ def walk_table(
     count = len(rounds)
     diff = rating_to - rating_from
     first_number = games - count
-    for k in range(1, count + 1):
+    # Games numbered below 9 are not tested: start at the 9th. The checks against the bounds below are the
+    # first step of each test, taken here because most games fail them (the test then at most stops the runs).
+    for k in range(max(1, PROVISIONAL_FROM - first_number), count + 1):
         number = first_number + k
+        rating = rating_from + k * diff / count
         if number >= ESTABLISHED_FROM:
-            established_test(state, rating_from + k * diff / count, number, rounds[k - 1], out)
-        elif number >= PROVISIONAL_FROM:
-            provisional_test(state, rating_from + k * diff / count, number, rounds[k - 1], out)
+            if rating >= _NEXT_LOWER_BOUND[state.grade]:
+                established_test(state, rating, number, rounds[k - 1], out)
+            else:
+                state.stop_runs()
+        elif rating >= _PROVISIONAL_BOUND[state.grade]:
+            provisional_test(state, rating, number, rounds[k - 1], out)
     if games >= ESTABLISHED_FROM and state.grade < TOP_AWARDED_GRADE:
         bound = bound_to_get_it(state, rating_to, games)
         if bound is not None:

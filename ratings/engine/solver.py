@@ -11,6 +11,7 @@ he is re-evaluated whenever an opponent's value changes at all, exactly as a pla
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from operator import itemgetter
@@ -21,6 +22,9 @@ from .participants import GAVE, OPPONENT_FLOOR, RECEIVED, Participants
 from .performance import initial_guess, round_root, solve_root, weight_of
 
 ALL_LOST_RATING = 1
+CYCLE_CHECK_FROM = 50
+"""From this sweep on, each sweep's end state is kept to recognise a table that cycles for ever (almost every
+table settles long before; one that cycles would otherwise run all its ``max_sweeps``)."""
 
 _Evaluator = Callable[[], int]
 _Plain = tuple[int, int, Callable[[list[int]], Sequence[int]], tuple[float, ...]]
@@ -40,26 +44,18 @@ class Solver:
         ]
         self.floored = [max(OPPONENT_FLOOR, v) for v in self.post]
         self.roots: list[float] = [math.nan] * len(self.post)  # last exact root, the next solve's start
-        self._received: dict[tuple[int, float], int] = {}
-        self._offsets: dict[tuple[int, float], int] = {}
 
     # effective opponent ratings (§3)
 
-    def giver_offset(self, own: int, handicap: float) -> int:
+    @staticmethod
+    def giver_offset(own: int, handicap: float) -> int:
         """``m − rating_of(rank_of(m) − h)``: what a giver adds to his opponent's rating."""
-        key = (own, handicap)
-        value = self._offsets.get(key)
-        if value is None:
-            value = self._offsets[key] = own - handicap_shift(own, handicap)
-        return value
+        return own - _shift(own, handicap)
 
-    def received(self, opponent: int, handicap: float) -> int:
+    @staticmethod
+    def received(opponent: int, handicap: float) -> int:
         """``rating_of(rank_of(o) − h)``: the giver's rating as the receiver sees it."""
-        key = (opponent, handicap)
-        value = self._received.get(key)
-        if value is None:
-            value = self._received[key] = handicap_shift(opponent, handicap)
-        return value
+        return _shift(opponent, handicap)
 
     def effective(self, i: int) -> list[int]:
         """Player ``i``'s effective opponent ratings for this table's games, from the current values."""
@@ -78,6 +74,49 @@ class Solver:
             out.append(o)
         return out
 
+    def _effective_getter(self, i: int) -> Callable[[], list[int]]:
+        """``lambda: self.effective(i)``, faster: the plain values copied, then only the handicap games changed.
+
+        A normally rated giver's offset is the same all through the table (his own rating does not move), so
+        it is taken once; a performance-rated giver's follows his estimate and is looked up each time.
+        """
+        table = self.table
+        floored = self.floored
+        values_of = _getter(table.opponents[i])
+        handicaps = table.handicaps[i]
+        if handicaps is None:
+            return lambda: list(values_of(floored))
+        performance = table.fixed[i] is not None
+        rating = table.states[i].rating
+        received_games: list[tuple[int, float]] = []  # (position, handicap)
+        given_games: list[tuple[int, float]] = []  # by a performance-rated player
+        given_offsets: list[tuple[int, int]] = []  # (position, offset) by a normally rated player
+        for position, handicap in enumerate(handicaps):
+            if handicap is None:
+                continue
+            kind, value, _ = handicap
+            if kind == RECEIVED:
+                received_games.append((position, value))
+            elif performance:
+                given_games.append((position, value))
+            else:
+                given_offsets.append((position, self.giver_offset(rating, value)))
+        post = self.post
+        shift = _shift
+
+        def effective() -> list[int]:  # received(o, h) and giver_offset(own, h) written out
+            values = list(values_of(floored))
+            for position, value in received_games:
+                values[position] = shift(values[position], value)
+            for position, value in given_games:
+                own = post[i]
+                values[position] += own - shift(own, value)
+            for position, offset in given_offsets:
+                values[position] += offset
+            return values
+
+        return effective
+
     # one player's value
 
     def _normal_evaluator(self, index: int) -> _Evaluator:
@@ -85,10 +124,10 @@ class Solver:
         state = self.table.states[index]
         rating, bonus_count = state.rating, state.bonus_count
         scores = self.table.scores[index]
-        effective = self.effective
+        effective = self._effective_getter(index)
 
         def evaluate() -> int:
-            return rating + round(final_rating(rating, bonus_count, effective(index), scores) - rating)
+            return rating + round(final_rating(rating, bonus_count, effective(), scores) - rating)
 
         return evaluate
 
@@ -105,13 +144,13 @@ class Solver:
         fixed_weights = [weight_of(o) for o, _ in fixed]
         fixed_max = max((o for o, _ in fixed), default=0)
         roots = self.roots
-        effective = self.effective
+        effective = self._effective_getter(index)
 
         def evaluate() -> int:
-            opponents = effective(index)
-            weights = fixed_weights + [weight_of(o) for o in opponents]
+            opponents = effective()
+            weights = fixed_weights + list(map(_weight, opponents))
             if all_won:
-                weights.append(weight_of(max(fixed_max, *opponents)))
+                weights.append(_weight(max(fixed_max, *opponents)))
             guess = roots[index]
             if math.isnan(guess):
                 guess = initial_guess(weights)
@@ -128,6 +167,11 @@ class Solver:
         newcomer's estimate moving below 400 changes nothing for him); a performance-rated one is marked on
         any change, because his root solver starts from his previous root and so his evaluations form a chain
         that must stay the one of the plain reading.
+
+        A table that does not settle usually falls into a cycle: the values, the marks for re-evaluation and the
+        roots at the end of a sweep are all that the next sweep depends on, so once they repeat an earlier
+        sweep's, every later sweep repeats too and none can be free of change. The answer is then None at once,
+        as it would be after ``max_sweeps``; only ``post`` differs, holding the values of the repeated sweep.
         """
         table = self.table
         post = self.post
@@ -152,6 +196,8 @@ class Solver:
         ]
         run = final_rating
         dirty = [True] * count
+        roots = self.roots
+        ends: set[tuple[tuple[int, ...], tuple[bool, ...], tuple[float, ...]]] = set()
         for sweep in range(1, max_sweeps + 1):
             changed = False
             for i in range(count):
@@ -179,7 +225,22 @@ class Solver:
                         dirty[i] = True
             if not changed:
                 return sweep
+            if sweep >= CYCLE_CHECK_FROM:
+                # The roots compare as floats (0.0 == -0.0): a guess of either zero gives the same next root.
+                end = (tuple(post), tuple(dirty), tuple(roots))
+                if end in ends:
+                    return None
+                ends.add(end)
         return None
+
+
+# handicap_shift of a (rating, handicap): integer ratings of a narrow range in practice and ten handicaps, met
+# again in table after table.
+_shift = functools.lru_cache(maxsize=16384)(handicap_shift)
+
+# weight_of of an effective opponent rating, an integer of a narrow range in practice: the performance
+# evaluations need the same few hundred values again and again.
+_weight = functools.lru_cache(maxsize=8192)(weight_of)
 
 
 def _getter(indexes: tuple[int, ...]) -> Callable[[list[int]], Sequence[int]]:
