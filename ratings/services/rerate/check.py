@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ratings.models import Player, Promotion, PromotionStatus, RatingRow
+from ratings import engine
+from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, RatingRow
 from ratings.selectors import starting_states
 
-from .replay import History, Replay, chunked
+from .replay import History, Replay, chunked, chunks, gc_paused
 
 
 @dataclass(frozen=True)
@@ -31,17 +33,15 @@ def rerate_check() -> list[CheckDifference]:
     computed and public grade, peak rating and last played. An empty list means the database holds exactly
     what re-rating the whole history gives.
     """
-    from ratings.services.grades import public_grades
-    from ratings.services.players import category_of
-
     all_players = list(Player.objects.values_list("pk", flat=True))
     replay = Replay(History(None), chunked(starting_states, all_players), {}, texts=False)
     want: dict[tuple[int, int], dict[str, Any]] = {}
     peak: dict[int, int] = defaultdict(int)
-    for table, items in replay.run():
-        for o, _before, _after, data in items:
-            want[(table.pk, o.key)] = data
-            peak[o.key] = max(peak[o.key], o.after.rating)
+    with gc_paused():
+        for table, items in replay.run():
+            for o, _before, _after, data in items:
+                want[(table.pk, o.key)] = data
+                peak[o.key] = max(peak[o.key], o.after.rating)
     differences: list[CheckDifference] = []
     seen: set[tuple[int, int]] = set()
     for table_id, player_id, after in RatingRow.objects.values_list("table_id", "player_id", "state_after"):
@@ -56,14 +56,8 @@ def rerate_check() -> list[CheckDifference]:
 
     differences += _promotion_differences(replay)
     final = replay.final_states()
-    grades = chunked(lambda ids: public_grades({pid: final[pid].grade for pid in ids}), final)
-    columns = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
-    for pid, *have in Player.objects.values_list("pk", *columns):
-        s = final[pid]
-        expected_values = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peak[pid], s.rating))
-        for name, h, w in zip(columns, have, (*expected_values, s.last_played), strict=True):
-            if h != w:
-                differences.append(CheckDifference(pid, None, f"{name} is {h!r}, the history gives {w!r}"))
+    for pid, (name, stored, computed) in players_differing(final, peak).items():
+        differences.append(CheckDifference(pid, None, f"{name} is {stored!r}, the history gives {computed!r}"))
     differences.sort(key=lambda d: (d.player_id, d.table_id or 0))
     return differences
 
@@ -71,15 +65,43 @@ def rerate_check() -> list[CheckDifference]:
 def _promotion_differences(replay: Replay) -> list[CheckDifference]:
     """Promotions found from scratch against the records that claim the history's support.
 
-    Withdrawn records and approved ones flagged as no longer supported are decisions kept on purpose, not
-    differences.
+    Only live records the history is said to support count: withdrawn and revoked ones are history, and an
+    approved grade flagged as no longer supported is a decision kept on purpose, not a difference.
     """
     want = {(pid, p.grade, table_id, p.round, p.game_number, p.route, p.rating) for pid, table_id, p in replay.found}
     have = set(
-        Promotion.objects.filter(supported=True)
-        .exclude(status=PromotionStatus.WITHDRAWN)
-        .values_list("player_id", "grade", "table_id", "round", "game_number", "route", "rating")
+        Promotion.objects.filter(supported=True, status__in=LIVE_PROMOTION_STATUSES).values_list(
+            "player_id", "grade", "table_id", "round", "game_number", "route", "rating"
+        )
     )
     out = [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} not recorded as found: {k}") for k in want - have]
     out += [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} recorded but not found: {k}") for k in have - want]
+    return out
+
+
+PLAYER_COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
+
+
+def players_differing(
+    states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]
+) -> dict[int, tuple[str, Any, Any]]:
+    """The players whose derived columns are not what their latest ``states`` and peak ratings give.
+
+    The columns as ``players_refresh`` derives them (from the same ``category_of`` and ``public_grades``);
+    ``peaks`` holds each player's highest rating after a table (missing: none). Returns, per player, the
+    first column that differs: (name, stored, expected).
+    """
+    from ratings.services.grades import public_grades
+    from ratings.services.players import category_of
+
+    out: dict[int, tuple[str, Any, Any]] = {}
+    for chunk in chunks(sorted(states)):
+        grades = public_grades({pid: states[pid].grade for pid in chunk})
+        for pid, *have in Player.objects.filter(pk__in=chunk).values_list("pk", *PLAYER_COLUMNS):
+            s = states[pid]
+            want = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peaks.get(pid, 0), s.rating))
+            for name, h, w in zip(PLAYER_COLUMNS, have, (*want, s.last_played), strict=True):
+                if h != w:
+                    out[pid] = (name, h, w)
+                    break
     return out

@@ -64,6 +64,7 @@ class RowWriter:
         self.rows: list[tuple[Any, ...]] = []
         self.tables: list[int] = []
         self.written = 0
+        self.peaks: dict[int, int] = {}  # each player's highest rating after a table among the rows written
         if replace_all:
             RatingRow.objects.all()._raw_delete(RatingRow.objects.db)  # no signals or cascades to honour
 
@@ -71,8 +72,11 @@ class RowWriter:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
         self.tables.append(table.pk)
         date = connection.ops.adapt_datefield_value(table.date)
+        peaks = self.peaks
         for o, before_text, after_text, _data in items:
             b, a = o.before, o.after
+            if a.rating > peaks.get(o.key, 0):
+                peaks[o.key] = a.rating
             detail = json_text([detail_json(g) for g in o.games])
             # In ROW_COLUMNS order.
             row = (table.pk, o.key, date, table.sequence, o.method, b.rating, a.rating, o.change, o.performance,

@@ -1,0 +1,68 @@
+"""The fast paths of a re-rate say exactly what the plain ones say.
+
+A re-rate reads games straight from the database into the engine's games, and writes rating rows as tuples
+of JSON text (rerate/replay.py, rerate/rows.py), both for speed; here they are held equal to
+``tables.engine_games`` and to what the engine's outcome and ``states.state_to_json`` give.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+
+from ratings.models import Game, RatingRow
+from ratings.services.rerate.replay import History
+from ratings.services.rerate.rows import detail_json
+from ratings.services.tables import GameFacts, engine_games, table_preview
+from ratings.states import state_to_json
+from tests.pipeline.histories import START, make_players, random_table, submit
+
+pytestmark = pytest.mark.django_db
+
+
+def test_history_games_are_what_engine_games_makes_of_the_stored_games() -> None:
+    rng = random.Random(7)
+    players = make_players(rng, 10)
+    tables = [random_table(rng, players, START + dt.timedelta(days=7 * i)) for i in range(8)]
+    for table in tables:
+        submit(table)  # submitted: the history holds submitted and rated tables
+    # The random games include draws, handicaps both ways, forfeits (not played), replays and byes.
+    assert Game.objects.filter(played=False).exists() and Game.objects.filter(replay_draw=True).exists()
+    assert Game.objects.exclude(handicap="").exists() and Game.objects.filter(second__isnull=True).exists()
+
+    history = History(None)
+    for table in tables:
+        facts = [GameFacts.of(g) for g in Game.objects.filter(table=table).order_by("round", "id")]
+        assert history.games.get(table.pk, []) == engine_games(facts)
+
+
+def test_rating_rows_hold_what_the_engine_says_about_each_player(django_capture_on_commit_callbacks) -> None:
+    rng = random.Random(11)
+    players = make_players(rng, 8)
+    table = random_table(rng, players, START)
+    expected = table_preview(table)  # rates the table in memory from the same states
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(table)
+
+    rows = {row.player_id: row for row in RatingRow.objects.filter(table=table)}
+    assert set(rows) == {o.key for o in expected.outcomes}
+    for o in expected.outcomes:
+        row = rows[o.key]
+        assert (row.date, row.sequence, row.method) == (table.date, table.sequence, o.method)
+        assert (row.rating_before, row.rating_after, row.change, row.performance) == (
+            o.before.rating,
+            o.after.rating,
+            o.change,
+            o.performance,
+        )
+        assert (row.rated_games, row.score, row.games_before, row.games_after) == (
+            len(o.games),
+            o.score,
+            o.before.games,
+            o.after.games,
+        )
+        assert (row.grade_before, row.grade_after) == (o.before.grade, o.after.grade)
+        assert row.state_before == state_to_json(o.before) and row.state_after == state_to_json(o.after)
+        assert row.detail == [detail_json(g) for g in o.games]
