@@ -25,6 +25,8 @@ from django.db.models import (
     F,
     Func,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
     Prefetch,
     Q,
@@ -212,6 +214,16 @@ def list_dates(limit: int = 6) -> list[dt.date]:
         .values_list("date", flat=True)
         .distinct()[:limit]
     )
+
+
+def list_countries() -> list[tuple[str, str]]:
+    """(code, name) of the countries the federation's players come from, by name: the choices worth offering
+    in the country filter (any country code stays a valid filter value)."""
+    from django_countries import countries
+
+    # All players, professionals too: read from the country index alone, without touching the rows.
+    codes = set(Player.objects.values_list("nationality", flat=True).distinct().order_by()) - {""}
+    return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])
 
 
 def is_list_date(date: dt.date) -> bool:
@@ -578,8 +590,20 @@ def tournaments_list() -> QuerySet[Tournament]:
 
 
 def tournament_years() -> list[int]:
-    """The years in which tournaments with public tables ended, newest first."""
-    return [d.year for d in tournaments_list().dates("end_date", "year", order="DESC")]
+    """The years from the latest tournament back to the first, newest first (read from the end-date index;
+    a year without tournaments in between simply lists none)."""
+    span = Tournament.objects.aggregate(first=Min("end_date"), last=Max("end_date"))
+    if span["first"] is None:
+        return []
+    return list(range(span["last"].year, span["first"].year - 1, -1))
+
+
+def tournament_countries() -> list[tuple[str, str]]:
+    """(code, name) of the countries tournaments were held in, by name."""
+    from django_countries import countries
+
+    codes = set(Tournament.objects.values_list("country", flat=True).distinct().order_by()) - {""}
+    return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])
 
 
 def promotion_tables() -> QuerySet[Table]:

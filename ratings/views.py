@@ -109,6 +109,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         "today": timezone.localdate(),
         "export_query": request.GET.urlencode(),
         "section": "list",
+        "countries": public.list_countries(),
         # The less used filters fold away (a <details>) unless one is in use or wrong.
         "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
         or request.GET.get("active", "active") != "active"
@@ -118,9 +119,17 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
     filtered, ranked, date, active = _filtered_list(filterset)
-    table = RatingListTable(ranked)
+    # In rating order (the usual case) a row's rank is its position, so the window that numbers the whole
+    # filtered list is only needed when the list is sorted by another column.
+    sort = request.GET.get("sort", "")
+    positional = sort in ("", "rank", "-rank")
+    table = RatingListTable(filtered if positional else ranked)
     per_page = _int_param(request, "per_page", 50, PER_PAGE_CHOICES)
     paginate_table(table, request, per_page=per_page, total=filtered.count)
+    if positional:
+        first, total = table.page.start_index(), table.paginator.count
+        for i, row in enumerate(table.page.object_list):
+            row.record.rank = first + i if sort != "-rank" else total - first - i + 1
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
@@ -221,7 +230,12 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         )
     table = TournamentTable(filterset.qs)
     paginate_table(table, request, per_page=25)
-    context = {"filter": filterset, "table": table, "section": "tournaments"}
+    context = {
+        "filter": filterset,
+        "table": table,
+        "section": "tournaments",
+        "countries": public.tournament_countries(),
+    }
     return render(request, "ratings/tournament_list.html", context)
 
 

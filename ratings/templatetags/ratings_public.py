@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 
 from ratings.engine import grade_label
-from ratings.tables import grade_text
+from ratings.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
 
@@ -39,3 +39,9 @@ def points(value: float | None) -> str:
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"
+
+
+@register.filter
+def category(value: str) -> str:
+    """The category's label: unrated, provisional, established."""
+    return str(CATEGORY_LABELS.get(value, value))
