@@ -13,7 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Player, Promotion, RatingRow, Table
-from ratings.selectors_public import _current_list, _list_as_of, active_cutoff, rating_list
+from ratings.selectors_public import active_cutoff, rating_list
+from ratings.selectors_public.lists import _current_list, _list_as_of
 from tests.factories import make_table
 from tests.public.conftest import days_ago, seasoned
 

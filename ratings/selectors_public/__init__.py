@@ -1,0 +1,86 @@
+"""Reads for the public pages: the rating list (today or as of a date), a player's page, a table's crosstable,
+tournaments and promotions.
+
+Every function here answers with a fixed number of queries whatever the number of rows (the pages are tested
+for it, tests/public/test_query_counts.py).
+"""
+
+from __future__ import annotations
+
+from ratings.selectors_public.crosstable import (
+    CrossCell,
+    CrossRow,
+    Crosstable,
+    TablePromotion,
+    held_dan_grades,
+    shown_grade,
+    table_crosstable,
+    table_for_page,
+    table_promotions,
+)
+from ratings.selectors_public.events import (
+    pending_promotions,
+    promotion_tables,
+    public_tables,
+    tournament_countries,
+    tournament_years,
+    tournaments_list,
+)
+from ratings.selectors_public.lists import (
+    ACTIVE_YEARS,
+    ESTABLISHED_FROM,
+    LIST_ORDER,
+    active_cutoff,
+    is_list_date,
+    list_countries,
+    list_dates,
+    pending_dan,
+    public_players,
+    rating_list,
+    with_rank,
+)
+from ratings.selectors_public.players import (
+    GameLine,
+    GradeStep,
+    HistoryEntry,
+    player_for_page,
+    player_grade_history,
+    player_history,
+    player_table_entry,
+)
+
+__all__ = [
+    "ACTIVE_YEARS",
+    "ESTABLISHED_FROM",
+    "LIST_ORDER",
+    "CrossCell",
+    "CrossRow",
+    "Crosstable",
+    "GameLine",
+    "GradeStep",
+    "HistoryEntry",
+    "TablePromotion",
+    "active_cutoff",
+    "held_dan_grades",
+    "is_list_date",
+    "list_countries",
+    "list_dates",
+    "pending_dan",
+    "pending_promotions",
+    "player_for_page",
+    "player_grade_history",
+    "player_history",
+    "player_table_entry",
+    "promotion_tables",
+    "public_players",
+    "public_tables",
+    "rating_list",
+    "shown_grade",
+    "table_crosstable",
+    "table_for_page",
+    "table_promotions",
+    "tournament_countries",
+    "tournament_years",
+    "tournaments_list",
+    "with_rank",
+]

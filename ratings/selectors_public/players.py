@@ -1,0 +1,159 @@
+"""A player's page: his standing, his rating rows with each game explained, and his grade history."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db.models import (
+    F,
+    QuerySet,
+)
+
+from ratings.models import (
+    Player,
+    Promotion,
+    PromotionStatus,
+    RatingRow,
+    Table,
+)
+from ratings.selectors_public.lists import pending_dan
+
+
+def player_for_page(federation_id: str) -> Player:
+    """The player with this federation id, with ``list_pending_grade``; raises Player.DoesNotExist.
+
+    Professionals have a page too (they play in tables); only the lists leave them out.
+    """
+    return Player.objects.annotate(list_pending_grade=pending_dan()).get(federation_id=federation_id.upper())
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of a rating row's explanation (RatingRow.detail), with the opponent resolved."""
+
+    round: int
+    opponent: Player | None
+    score: float
+    opponent_rating: int
+    effective_rating: int
+    handicap: str
+    handicap_given: bool
+    rating_before_game: float | None
+    expected: float | None
+    k: int | None
+    change: float | None
+    upset: bool
+    bonus: float | None
+
+    @property
+    def total(self) -> float | None:
+        """The game's whole effect on a normally rated player: change plus bonus."""
+        if self.change is None:
+            return None
+        return self.change + (self.bonus or 0.0)
+
+
+@dataclass
+class HistoryEntry:
+    """A player's rating row of one table, with its games explained."""
+
+    row: RatingRow
+    games: list[GameLine] = field(default_factory=list)
+
+    @property
+    def performance_rated(self) -> bool:
+        return self.row.method == RatingRow.Method.PERFORMANCE
+
+
+def _history_rows(player: Player) -> QuerySet[RatingRow]:
+    return (
+        RatingRow.objects.filter(player=player)
+        .select_related("table__tournament")
+        .defer("state_before", "state_after")
+        .order_by("date", "sequence")
+    )
+
+
+def _with_games(rows: list[RatingRow]) -> list[HistoryEntry]:
+    """Attach each row's explained games; the opponents are read in one query for all rows."""
+    opponent_ids = {d.get("opponent") for row in rows for d in row.detail}
+    opponents = Player.objects.in_bulk([pk for pk in opponent_ids if isinstance(pk, int)])
+    entries = []
+    for row in rows:
+        games = [
+            GameLine(
+                round=int(d["round"]),
+                opponent=opponents.get(d.get("opponent")),
+                score=float(d["score"]),
+                opponent_rating=int(d["opponent_rating"]),
+                effective_rating=int(d["effective_rating"]),
+                handicap=d.get("handicap") or "",
+                handicap_given=bool(d.get("handicap_given")),
+                rating_before_game=d.get("rating_before_game"),
+                expected=d.get("expected"),
+                k=d.get("k"),
+                change=d.get("change"),
+                upset=bool(d.get("upset")),
+                bonus=d.get("bonus"),
+            )
+            for d in row.detail
+        ]
+        entries.append(HistoryEntry(row=row, games=games))
+    return entries
+
+
+def player_history(player: Player) -> list[HistoryEntry]:
+    """Every rating row of the player, oldest first, each with its games explained (two queries)."""
+    return _with_games(list(_history_rows(player)))
+
+
+def player_table_entry(player: Player, table_id: int) -> HistoryEntry | None:
+    """The player's rating row of one table with its games explained, or None if he has none there."""
+    rows = list(_history_rows(player).filter(table_id=table_id))
+    return _with_games(rows)[0] if rows else None
+
+
+@dataclass
+class GradeStep:
+    """Promotions of one table with one decision, as one line: a newcomer may pass many grades at once."""
+
+    table: Table | None
+    status: str
+    status_label: str
+    low: int
+    high: int
+    routes: list[str]
+    decided_at: dt.datetime | None
+
+
+def player_grade_history(player: Player) -> list[GradeStep]:
+    """The player's grade history, newest first, in one query: every promotion the history supports, with its
+    decision, grouped by table and decision (withdrawn ones, which a correction took away before anyone
+    decided, are left out)."""
+    steps: list[GradeStep] = []
+    for p in (
+        Promotion.objects.filter(player=player)
+        .exclude(status=PromotionStatus.WITHDRAWN)
+        .select_related("table__tournament")
+        .order_by(F("table__date").desc(nulls_last=True), F("table__sequence").desc(nulls_last=True), "grade")
+    ):
+        last = steps[-1] if steps else None
+        if last is not None and last.table == p.table and last.status == p.status and p.grade == last.high + 1:
+            last.high = p.grade
+            if p.get_route_display() not in last.routes:
+                last.routes.append(str(p.get_route_display()))
+            last.decided_at = max(filter(None, [last.decided_at, p.decided_at]), default=None)
+            continue
+        steps.append(
+            GradeStep(
+                table=p.table,
+                status=p.status,
+                status_label=str(p.get_status_display()),
+                low=p.grade,
+                high=p.grade,
+                routes=[str(p.get_route_display())],
+                decided_at=p.decided_at,
+            )
+        )
+    return steps
