@@ -8,15 +8,16 @@ objects, GameDetail (two per game), filled inline in the loops below.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 from .build import GameDetailDraft, new_player_outcome, new_player_state
-from .normal import BONUS_GAMES, NormalStep, run_normal
+from .normal import BONUS_CEILING, BONUS_GAMES
 from .participants import GAVE, Participants, SideHandicap
 from .performance import performance
 from .promotions import ESTABLISHED_FROM, GradeState, quiet_walk, walk_table
 from .solver import Solver
-from .types import GameDetail, PlayerOutcome, PlayerState, Promotion, ResultPair
+from .types import GameDetail, HandicapCode, PlayerOutcome, PlayerState, Promotion, ResultPair
 
 _Walk = tuple[tuple[Promotion, ...], int, int, bool, int]
 """The promotions of a walk and the grade state after it: grade, lb_run, lb_mp_seen, mp_run."""
@@ -37,9 +38,7 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date) 
     before = table.states[i]
     rating = before.rating
     scores = table.scores[i]
-    effective = solver.effective(i)
-    steps: list[NormalStep] = []
-    r = run_normal(rating, before.bonus_count, effective, scores, steps)
+    r, details = _normal_details(table, solver, i, solver.effective(i))
     change = round(r - rating)
     new_rating = rating + change
     g = len(scores)
@@ -57,7 +56,6 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date) 
         mp_run,
         date,
     )
-    details = _details(table, solver, i, effective, steps)
     return new_player_outcome(table.keys[i], "normal", before, after, change, None, details, promotions)
 
 
@@ -74,7 +72,7 @@ def _performance_outcome(
     after = new_player_state(
         new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date
     )
-    details = _details(table, solver, i, effective, ())
+    details = _performance_details(table, solver, i, effective)
     return new_player_outcome(
         table.keys[i], "performance", before, after, None, performance(pairs), details, promotions
     )
@@ -91,64 +89,98 @@ def _walk(before: PlayerState, rating_from: int, rating_to: int, rounds: Sequenc
     return tuple(promotions), state.grade, state.lb_run, state.lb_mp_seen, state.mp_run
 
 
-def _details(
-    table: Participants, solver: Solver, i: int, effective: Sequence[int], steps: Sequence[NormalStep]
-) -> tuple[GameDetail, ...]:
-    """The GameDetail of each of player ``i``'s games; ``steps`` empty for a performance-rated player.
+def _handicap_columns(
+    handicaps: Sequence[SideHandicap | None] | None,
+) -> tuple[Iterable[HandicapCode | None], Iterable[bool]]:
+    """Per game: the handicap's code and whether the player gave it (endless None/False without handicap)."""
+    if handicaps is None:
+        return repeat(None), repeat(False)
+    return [None if h is None else h[2] for h in handicaps], [h is not None and h[0] == GAVE for h in handicaps]
 
-    Each is filled in the order of GameDetail's fields; tests/engine/test_build.py checks the details of
-    random tables against GameDetail(...) built from the same values.
+
+def _normal_details(
+    table: Participants, solver: Solver, i: int, effective: Sequence[int]
+) -> tuple[float, tuple[GameDetail, ...]]:
+    """``run_normal`` for player ``i`` (the running rating after his games) and his GameDetails, in one loop.
+
+    The Elo part is ``normal.run_normal``'s, operation for operation, so every number is the same to the last
+    bit; it is written out here to build each GameDetail as its numbers come, without an intermediate step
+    record (tests/engine/test_build.py compares the two on random tables). Each GameDetail is filled in the
+    order of its fields.
     """
+    before_table = table.states[i]
     post = solver.post
     keys = table.keys
-    rounds, opponents, scores = table.rounds[i], table.opponents[i], table.scores[i]
-    handicaps: Sequence[SideHandicap | None] = table.handicaps[i] or (None,) * len(rounds)
+    codes, given = _handicap_columns(table.handicaps[i])
     details: list[GameDetail] = []
     append = details.append
-    if steps:
-        for rnd, j, s, o, h, (before, expected, k, change, upset, bonus) in zip(
-            rounds, opponents, scores, effective, handicaps, steps, strict=True
-        ):
-            d = GameDetailDraft()
-            d.round = rnd
-            d.opponent = keys[j]
-            d.score = s
-            d.opponent_rating = post[j]
-            d.effective_rating = o
-            if h is None:
-                d.handicap = None
-                d.handicap_given = False
-            else:
-                d.handicap = h[2]
-                d.handicap_given = h[0] == GAVE
-            d.rating_before_game = before
-            d.expected = expected
-            d.k = k
-            d.change = change
-            d.upset = upset
-            d.bonus = bonus
-            d.__class__ = GameDetail
-            append(d)
-    else:
-        for rnd, j, s, o, h in zip(rounds, opponents, scores, effective, handicaps, strict=True):
-            d = GameDetailDraft()
-            d.round = rnd
-            d.opponent = keys[j]
-            d.score = s
-            d.opponent_rating = post[j]
-            d.effective_rating = o
-            if h is None:
-                d.handicap = None
-                d.handicap_given = False
-            else:
-                d.handicap = h[2]
-                d.handicap_given = h[0] == GAVE
-            d.rating_before_game = None
-            d.expected = None
-            d.k = None
-            d.change = None
-            d.upset = False
-            d.bonus = None
-            d.__class__ = GameDetail
-            append(d)
+    r = float(before_table.rating)
+    b = before_table.bonus_count
+    # Not strict: repeat() is endless; every other sequence holds one entry per game.
+    for rnd, j, s, o, code, gave in zip(
+        table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
+    ):
+        if r >= 1560.0:
+            k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
+        else:
+            k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
+        d = o - r
+        e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
+        change = k * (s - e)
+        upset = False
+        if s == 1.0 and d > 0.0:
+            gain = k * d / 160.0
+            if gain > change:
+                change = gain
+                upset = True
+        bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
+        detail = GameDetailDraft()
+        detail.round = rnd
+        detail.opponent = keys[j]
+        detail.score = s
+        detail.opponent_rating = post[j]
+        detail.effective_rating = o
+        detail.handicap = code
+        detail.handicap_given = gave
+        detail.rating_before_game = r
+        detail.expected = e
+        detail.k = k
+        detail.change = change
+        detail.upset = upset
+        detail.bonus = bonus
+        detail.__class__ = GameDetail
+        append(detail)
+        r += change + bonus
+        b += 1
+    return r, tuple(details)
+
+
+def _performance_details(
+    table: Participants, solver: Solver, i: int, effective: Sequence[int]
+) -> tuple[GameDetail, ...]:
+    """The GameDetails of a performance-rated player ``i``: no Elo parts."""
+    post = solver.post
+    keys = table.keys
+    codes, given = _handicap_columns(table.handicaps[i])
+    details: list[GameDetail] = []
+    # Not strict: repeat() is endless; every other sequence holds one entry per game.
+    for rnd, j, s, o, code, gave in zip(
+        table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
+    ):
+        detail = GameDetailDraft()
+        detail.round = rnd
+        detail.opponent = keys[j]
+        detail.score = s
+        detail.opponent_rating = post[j]
+        detail.effective_rating = o
+        detail.handicap = code
+        detail.handicap_given = gave
+        detail.rating_before_game = None
+        detail.expected = None
+        detail.k = None
+        detail.change = None
+        detail.upset = False
+        detail.bonus = None
+        detail.__class__ = GameDetail
+        details.append(detail)
     return tuple(details)

@@ -110,19 +110,24 @@ def read_participants(table: TableInput) -> Participants:
     index = {key: i for i, key in enumerate(keys)}
     at: Callable[[PlayerKey], int] = index.__getitem__
     layout = Participants(keys=keys, states=[], rounds=[], opponents=[], scores=[], handicaps=[], fixed=[])
+    date = table.date
+    # The lists' appends bound once: this runs for every player of every table.
+    add_state, add_rounds, add_opponents = layout.states.append, layout.rounds.append, layout.opponents.append
+    add_scores, add_handicaps, add_fixed = layout.scores.append, layout.handicaps.append, layout.fixed.append
     for key in keys:
-        rounds, others, scores, handicaps = zip(*sides[key], strict=True)
+        # Not strict: every side is a 4-tuple by construction, and the check costs a quarter of this line.
+        rounds, others, scores, handicaps = zip(*sides[key], strict=False)
         state = states[key]
-        if state.last_played is not None and table.date < state.last_played:
-            raise InvalidTable(
-                f"table {table.name!r} of {table.date} is dated before {key!r}'s last table of {state.last_played}"
-            )
-        layout.states.append(state)
-        layout.rounds.append(rounds)
-        layout.opponents.append(tuple(map(at, others)))
-        layout.scores.append(scores)
-        layout.handicaps.append(handicaps if any(handicaps) else None)
-        layout.fixed.append(fixed_pairs(state, len(scores)))
+        last_played = state.last_played
+        if last_played is not None and date < last_played:
+            raise InvalidTable(f"table {table.name!r} of {date} is dated before {key!r}'s last table of {last_played}")
+        add_state(state)
+        add_rounds(rounds)
+        add_opponents(tuple(map(at, others)))
+        add_scores(scores)
+        add_handicaps(handicaps if any(handicaps) else None)
+        # A game count of one game or more: rated normally (fixed_pairs' first answer, the common one).
+        add_fixed(None if state.result_list is None and state.game_count > 0 else fixed_pairs(state, len(scores)))
     return layout
 
 

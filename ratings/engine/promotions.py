@@ -127,8 +127,16 @@ def established_test(state: GradeState, rating: float, number: int, round_: int 
 
 def provisional_test(state: GradeState, rating: float, number: int, round_: int | None, out: list[Promotion]) -> None:
     """Test one game numbered 9..17: promote to the next grade while the rating reaches UB of the one after."""
-    while rating >= _PROVISIONAL_BOUND[state.grade]:
-        state.promote("provisional", number, rating, round_, out)
+    bounds = _PROVISIONAL_BOUND
+    grade = state.grade
+    if rating < bounds[grade]:
+        return
+    # A newcomer's first count of games can climb twenty grades at once: one pass, one Promotion each.
+    while rating >= bounds[grade]:
+        grade += 1
+        out.append(new_promotion(grade, "provisional", number, rating, round_))
+    state.grade = grade
+    state.stop_runs()
 
 
 def bound_to_get_it(state: GradeState, rating: int, games: int) -> Promotion | None:

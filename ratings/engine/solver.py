@@ -177,23 +177,22 @@ class Solver:
         post = self.post
         floored = self.floored
         count = len(post)
+        # Set up once per table, so kept lean: every player of every table passes here.
+        fixed_pairs = table.fixed
+        meets = table.opponents  # a player met twice is marked twice: harmless
+        scores_of = table.scores
         plain: list[_Plain | None] = [None] * count
         evaluate: list[_Evaluator | None] = [None] * count
-        for i, (state, fixed, handicaps) in enumerate(zip(table.states, table.fixed, table.handicaps, strict=True)):
-            if fixed is not None:
-                evaluate[i] = self._performance_evaluator(i)
-            elif handicaps is not None:
+        self_dependent = [False] * count
+        for i, (state, fixed, handicaps) in enumerate(zip(table.states, fixed_pairs, table.handicaps, strict=True)):
+            if fixed is None and handicaps is None:
+                plain[i] = (state.rating, state.bonus_count, _getter(meets[i]), scores_of[i])
+            elif fixed is None:
                 evaluate[i] = self._normal_evaluator(i)
             else:
-                plain[i] = (state.rating, state.bonus_count, _getter(table.opponents[i]), table.scores[i])
-        performance = [fixed is not None for fixed in table.fixed]
-        meets = [tuple(set(opponents)) for opponents in table.opponents]
-        meets_by_performance = [tuple(j for j in js if performance[j]) for js in meets]
-        # A performance-rated giver's effective opponents depend on his own estimate too.
-        self_dependent = [
-            fixed is not None and handicaps is not None and any(h is not None and h[0] == GAVE for h in handicaps)
-            for fixed, handicaps in zip(table.fixed, table.handicaps, strict=True)
-        ]
+                evaluate[i] = self._performance_evaluator(i)
+                # A performance-rated giver's effective opponents depend on his own estimate too.
+                self_dependent[i] = handicaps is not None and any(h is not None and h[0] == GAVE for h in handicaps)
         run = final_rating
         dirty = [True] * count
         roots = self.roots
@@ -218,9 +217,10 @@ class Solver:
                         floored[i] = seen
                         for j in meets[i]:
                             dirty[j] = True
-                    else:
-                        for j in meets_by_performance[i]:
-                            dirty[j] = True
+                    else:  # rare: a value that moved below the floor
+                        for j in meets[i]:
+                            if fixed_pairs[j] is not None:
+                                dirty[j] = True
                     if self_dependent[i]:
                         dirty[i] = True
             if not changed:
