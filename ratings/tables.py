@@ -35,7 +35,7 @@ def player_link(player: Player) -> SafeString:
 
 
 class RatingListTable(tables.Table):
-    """The rating list: rows are Players annotated by ``selectors_public.rating_list`` and ``with_rank``.
+    """The rating list: rows are Players annotated by ``selectors_public.rating_list``, ranked by the view.
 
     The columns give the headers, the sorting and the pagination; the rows themselves are written by
     ``templates/ratings/_rating_list_table.html`` in the same order, straight from the records: rendering

@@ -9,8 +9,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator
-from functools import cached_property
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
@@ -32,19 +31,6 @@ PER_PAGE_CHOICES = (25, 50, 100, 200)
 RESULT_TABLE_URL_NAMES = ("files:table_result_txt", "ratings:table_result_txt")
 
 
-class CountedPaginator(Paginator):
-    """A paginator that counts with a cheaper query than the page's own (the rank's window is not needed to
-    count the rows)."""
-
-    def __init__(self, object_list: Any, per_page: int, *, total: Callable[[], int], **kwargs: Any) -> None:
-        super().__init__(object_list, per_page, **kwargs)
-        self._total = total
-
-    @cached_property
-    def count(self) -> int:
-        return self._total()
-
-
 def _int_param(request: HttpRequest, name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
     try:
         value = int(request.GET.get(name, default))
@@ -55,18 +41,13 @@ def _int_param(request: HttpRequest, name: str, default: int, allowed: tuple[int
     return value
 
 
-def paginate_table(
-    table: Table, request: HttpRequest, *, per_page: int, total: Callable[[], int] | None = None
-) -> None:
+def paginate_table(table: Table, request: HttpRequest, *, per_page: int) -> None:
     """Sort the table from the request (unknown columns are ignored) and show the requested page, or the
     first/last page for a page number that is not one."""
     RequestConfig(request, paginate=False).configure(table)
     page = _int_param(request, table.prefixed_page_field, 1)
-    kwargs: dict[str, Any] = {"per_page": per_page}
-    if total is not None:
-        kwargs.update(paginator_class=CountedPaginator, total=total)
     try:
-        table.paginate(page=page, **kwargs)
+        table.paginate(page=page, per_page=per_page)
     except (EmptyPage, PageNotAnInteger):
         table.page = table.paginator.page(1 if page < 1 else table.paginator.num_pages)
 
@@ -90,14 +71,13 @@ def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingLi
     return RatingListFilter(data, queryset=Player.objects.none())
 
 
-def _filtered_list(filterset: RatingListFilter) -> tuple[Any, Any, dt.date | None, bool]:
-    """(the filtered list, the same ranked, its date or None for today, active only) of a valid filterset."""
+def _filtered_list(filterset: RatingListFilter) -> tuple[Any, dt.date | None, bool]:
+    """(the filtered list, its date or None for today, active only) of a valid filterset."""
     cleaned = filterset.form.cleaned_data
     date: dt.date | None = cleaned.get("date")
     active = cleaned.get("active") != "all"
     filterset.queryset = public.rating_list(date=date, active=active)
-    filtered = filterset.qs
-    return filtered, public.with_rank(filtered), date, active
+    return filterset.qs, date, active
 
 
 def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpResponse:
@@ -118,18 +98,23 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     if not filterset.form.is_valid():
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
-    filtered, ranked, date, active = _filtered_list(filterset)
-    # In rating order (the usual case) a row's rank is its position, so the window that numbers the whole
-    # filtered list is only needed when the list is sorted by another column.
-    sort = request.GET.get("sort", "")
-    positional = sort in ("", "rank", "-rank")
-    table = RatingListTable(filtered if positional else ranked)
+    filtered, date, active = _filtered_list(filterset)
+    table = RatingListTable(filtered)
     per_page = _int_param(request, "per_page", 50, PER_PAGE_CHOICES)
-    paginate_table(table, request, per_page=per_page, total=filtered.count)
-    if positional:
+    paginate_table(table, request, per_page=per_page)
+    shown = [row.record for row in table.page.object_list]
+    # In rating order (the usual case) a row's rank is its position; sorted by another column, the ranks come
+    # from one more query.
+    order = [str(alias) for alias in table.order_by]
+    if order in ([], ["rank"], ["-rank"]):
         first, total = table.page.start_index(), table.paginator.count
-        for i, row in enumerate(table.page.object_list):
-            row.record.rank = first + i if sort != "-rank" else total - first - i + 1
+        for i, player in enumerate(shown):
+            player.rank = total - first - i + 1 if order == ["-rank"] else first + i
+    else:
+        positions = public.list_positions(filtered)
+        for player in shown:
+            player.rank = positions[player.pk]
+    public.attach_pending_grades(shown, date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
@@ -150,9 +135,9 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
     if not filterset.form.is_valid():
         errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
-    _filtered, ranked, date, active = _filtered_list(filterset)
+    filtered, date, active = _filtered_list(filterset)
     shown = (date or timezone.localdate()).isoformat()
-    rows = (export_record(p) for p in ranked.iterator(chunk_size=2000))
+    rows = (export_record(p) for p in _ranked_with_pending(filtered, date))
     filename = f"fesa-rating-list-{shown}.{fmt}"
     if fmt == "json":
         payload = {"date": shown, "active_only": active, "players": list(rows)}
@@ -163,6 +148,21 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
         response = StreamingHttpResponse(_csv_lines(rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _ranked_with_pending(players: Any, date: dt.date | None, chunk: int = 2000) -> Iterator[Player]:
+    """The list's players in rating order, ranked by their position, read in chunks, each chunk given its
+    pending Dan grades in one query."""
+    batch: list[Player] = []
+    for rank, player in enumerate(players.order_by(*public.LIST_ORDER).iterator(chunk_size=chunk), 1):
+        player.rank = rank
+        batch.append(player)
+        if len(batch) == chunk:
+            public.attach_pending_grades(batch, date)
+            yield from batch
+            batch = []
+    public.attach_pending_grades(batch, date)
+    yield from batch
 
 
 def _csv_lines(rows: Iterator[dict[str, Any]]) -> Iterator[str]:

@@ -10,6 +10,7 @@ that filters, sorting and pagination run in the database.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import (
@@ -25,10 +26,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
-    Window,
 )
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast, Coalesce, Greatest, Least, RowNumber
+from django.db.models.functions import Cast, Coalesce, Greatest, Least
 from django.utils import timezone
 
 from ratings.models import (
@@ -79,10 +79,10 @@ def pending_dan(outer: str = "pk") -> Subquery:
 def rating_list(*, date: dt.date | None = None, active: bool = True) -> QuerySet[Player]:
     """The rating list of ``date`` (None or today or later: today's), as Players annotated with the ``list_*``
     values of that date: ``list_rating``, ``list_games``, ``list_grade`` (the public grade), ``list_category``,
-    ``list_last_played``, ``list_pending_grade`` (lowest Dan grade waiting for approval, or None).
+    ``list_last_played``. Give the rows shown their pending Dan grades with :func:`attach_pending_grades`.
 
     ``active`` keeps the FESA list's players only; otherwise every player with a rating on that date.
-    Ordered by rating, highest first, then by name. Rank with :func:`with_rank` after filtering.
+    Ordered by rating, highest first, then by name (a row's position is its rank; see :func:`list_positions`).
     """
     today = timezone.localdate()
     if date is None or date >= today:
@@ -102,7 +102,6 @@ def _current_list() -> QuerySet[Player]:
         list_grade=F("grade"),
         list_category=F("category"),
         list_last_played=F("last_played"),
-        list_pending_grade=pending_dan(),
     )
 
 
@@ -139,9 +138,6 @@ def _list_as_of(date: dt.date) -> QuerySet[Player]:
     approved_by_then = Promotion.objects.filter(
         player=OuterRef("pk"), status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date
     ).filter(Q(decided_at__lt=end_of_day) | Q(decided_at__isnull=True))
-    waiting_then = Promotion.objects.filter(
-        player=OuterRef("pk"), grade__gte=FIRST_DAN, table__date__lte=date, grade__gt=OuterRef("list_grade")
-    ).filter(Q(status=PromotionStatus.PENDING) | Q(status=PromotionStatus.APPROVED, decided_at__gte=end_of_day))
     unrated_opening = has_opening & ~Q(opening_state__state__result_list=None)
     return (
         public_players()
@@ -184,26 +180,59 @@ def _list_as_of(date: dt.date) -> QuerySet[Player]:
                 output_field=CharField(),
             ),
         )
-        .annotate(list_pending_grade=Subquery(waiting_then.order_by("grade").values("grade")[:1]))
     )
 
 
-def with_rank(qs: QuerySet[Player]) -> QuerySet[Player]:
-    """Number the (already filtered) list 1, 2, 3 ... by rating as FESA does: equal ratings get consecutive
-    numbers, in name order. Filters added after this would change the numbering, so add them before."""
-    return qs.annotate(
-        rank=Window(RowNumber(), order_by=[F("list_rating").desc(), F("family_name"), F("given_name"), F("pk")])
-    )
+def attach_pending_grades(players: Sequence[Player], date: dt.date | None = None) -> None:
+    """Set ``list_pending_grade`` on each of ``players`` (rows of :func:`rating_list` of ``date``): the lowest Dan
+    grade above his ``list_grade`` that waits for approval, or that waited on ``date`` (found by then, approved
+    only later); None if there is none. One query for all of them, the page's rows only: as a subquery of the
+    list it would run for every player of the list whenever the list is sorted by something else than rating.
+    """
+    if not players:
+        return
+    # Read by player and grade only (the player index) and sorted out here: a status condition in SQL would
+    # tempt SQLite, which keeps no statistics, to walk every pending promotion of the federation instead.
+    today = date is None or date >= timezone.localdate()
+    end_of_day = None if today else timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+    grades: dict[int, list[int]] = {}
+    for player_id, grade, status, decided_at, table_date in Promotion.objects.filter(
+        player_id__in=[p.pk for p in players], grade__gte=FIRST_DAN
+    ).values_list("player_id", "grade", "status", "decided_at", "table__date"):
+        if today:
+            waiting = status == PromotionStatus.PENDING
+        else:
+            found_by_then = table_date is not None and table_date <= date
+            approved_later = status == PromotionStatus.APPROVED and decided_at is not None and decided_at >= end_of_day
+            waiting = found_by_then and (status == PromotionStatus.PENDING or approved_later)
+        if waiting:
+            grades.setdefault(player_id, []).append(grade)
+    for player in players:
+        above = [g for g in grades.get(player.pk, ()) if g > (player.list_grade or 0)]  # type: ignore[attr-defined]
+        player.list_pending_grade = min(above, default=None)  # type: ignore[attr-defined]
+
+
+def list_positions(qs: QuerySet[Player]) -> dict[int, int]:
+    """Each player's rank in the (filtered) list ``qs``: 1, 2, 3 ... in rating order, equal ratings one after
+    another by name, as FESA numbers its list. For a page sorted by another column; in rating order a row's rank
+    is simply its position. One narrow query walking the list-order index: cheaper on SQLite than a window
+    function, which copies every row of the list before it numbers them."""
+    return {pk: rank for rank, pk in enumerate(qs.order_by(*LIST_ORDER).values_list("pk", flat=True), 1)}
 
 
 def list_dates(limit: int = 6) -> list[dt.date]:
-    """The dates of the most recent official lists: FESA publishes a list after each rated table."""
-    return list(
-        Table.objects.filter(status=TableStatus.RATED)
-        .order_by("-date")
-        .values_list("date", flat=True)
-        .distinct()[:limit]
-    )
+    """The dates of the most recent official lists: FESA publishes a list after each rated table.
+
+    Read backwards along the tables' (date, sequence) index and sorted out here, so that the query stops early
+    (a status condition would make SQLite sort every rated table's date instead).
+    """
+    dates: list[dt.date] = []
+    for date, status in Table.objects.order_by("-date", "-sequence").values_list("date", "status")[: limit * 20]:
+        if status == TableStatus.RATED and date not in dates:
+            dates.append(date)
+            if len(dates) == limit:
+                break
+    return dates
 
 
 def list_countries() -> list[tuple[str, str]]:

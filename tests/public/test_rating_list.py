@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings.models import Player, Promotion, RatingRow, Table
 from ratings.selectors_public import active_cutoff, rating_list
@@ -232,3 +233,33 @@ def test_rating_list_selector_without_date_is_todays() -> None:
     seasoned(1800, family_name="Now")
     assert [p.family_name for p in rating_list()] == ["Now"]
     assert [p.family_name for p in rating_list(date=days_ago(0))] == ["Now"]
+
+
+def test_rating_list_of_a_past_date_shows_dan_grades_as_approved_by_then(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    """A 1 Dan found at a table and approved later: pending on the lists in between, 1 Dan after approval."""
+    candidate = seasoned(1700, family_name="Candidate", grade=20, last_played=days_ago(400))
+    table = rated_round_robin([candidate, seasoned(1000, grade=26, last_played=days_ago(400))], days_ago(100))
+    approval = timezone.make_aware(dt.datetime.combine(days_ago(50), dt.time(12)))
+    Promotion.objects.create(
+        player=candidate,
+        grade=21,
+        table=table,
+        game_number=41,
+        route="upper_bound",
+        rating=1700,
+        status="approved",
+        decided_at=approval,
+    )
+
+    def grade_of(date: dt.date) -> tuple[int, int | None]:
+        table = client.get(reverse("ratings:rating_list"), {"date": date.isoformat(), "q": "candidate"}).context[
+            "table"
+        ]
+        (row,) = table.paginated_rows
+        return row.record.list_grade, row.record.list_pending_grade
+
+    assert grade_of(days_ago(120)) == (20, None)  # before the table: nothing found yet
+    assert grade_of(days_ago(70)) == (20, 21)  # found, not yet approved: 1 Kyu (1 Dan pending)
+    assert grade_of(days_ago(50)) == (21, None)  # approved that day
