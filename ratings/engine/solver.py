@@ -44,6 +44,7 @@ class Solver:
         ]
         self.floored = [max(OPPONENT_FLOOR, v) for v in self.post]
         self.roots: list[float] = [math.nan] * len(self.post)  # last exact root, the next solve's start
+        self.sweeps = 0  # sweeps done by the last solve(), settled or not
 
     # effective opponent ratings (§3)
 
@@ -199,6 +200,7 @@ class Solver:
         ends: set[tuple[tuple[int, ...], tuple[bool, ...], tuple[float, ...]]] = set()
         for sweep in range(1, max_sweeps + 1):
             changed = False
+            self.sweeps = sweep
             for i in range(count):
                 if not dirty[i]:
                     continue

@@ -1,15 +1,30 @@
-"""A plain reading of RULES.md §6's solution, for checking the engine's faster one.
+"""Plain readings of RULES.md, for checking the engine's faster ways.
 
-Every sweep recomputes every player, in table order, storing each value at once; no skipping, no caches. It
-uses the engine's per-player formulas (tested on their own) and only replaces the way the table is solved.
+``solve_plainly`` (§6): every sweep recomputes every player, in table order, storing each value at once; no
+skipping, no caches. It uses the engine's per-player formulas (tested on their own) and only replaces the way
+the table is solved. ``walk_plainly`` (§7): the promotions of one table's walk, every test taken in full.
 """
 
 from __future__ import annotations
 
-from ratings.engine.constants import HANDICAPS, handicap_shift, prior_grade_rating
+from collections.abc import Sequence
+
+from ratings.engine.constants import (
+    HANDICAPS,
+    SEVEN_DAN,
+    TOP_AWARDED_GRADE,
+    handicap_shift,
+    k_factor,
+    lb_run_length,
+    lower_bound,
+    midpoint,
+    mp_run_length,
+    prior_grade_rating,
+    upper_bound,
+)
 from ratings.engine.normal import normal_change
 from ratings.engine.performance import performance_rating
-from ratings.engine.types import PlayerKey, TableInput
+from ratings.engine.types import PlayerKey, Promotion, TableInput
 
 
 def solve_plainly(table: TableInput, max_sweeps: int = 1000) -> tuple[dict[PlayerKey, int], int] | None:
@@ -68,3 +83,77 @@ def solve_plainly(table: TableInput, max_sweeps: int = 1000) -> tuple[dict[Playe
         if not changed:
             return value, sweep
     return None
+
+
+def walk_plainly(
+    grade: int,
+    runs: tuple[int, bool, int],
+    rating_from: int,
+    rating_to: int,
+    rounds: Sequence[int | None],
+    games: int,
+) -> tuple[list[Promotion], int, tuple[int, bool, int]]:
+    """RULES.md §7 read plainly: every game of the walk tested in full, the 20 imaginary games all played.
+
+    ``runs`` is (lb_run, lb_mp_seen, mp_run). Returns the promotions, the grade and the runs after the walk.
+    No shortcut and no precomputed table: the constants come from their functions at each test.
+    """
+    lb_run, seen, mp_run = runs
+    out: list[Promotion] = []
+
+    def established(rating: float, number: int, round_: int | None) -> None:
+        nonlocal grade, lb_run, seen, mp_run
+        while grade + 1 <= SEVEN_DAN:
+            x = grade + 1
+            if x <= TOP_AWARDED_GRADE and rating >= upper_bound(x):
+                route = "upper_bound"
+            else:
+                if rating >= midpoint(x):
+                    if mp_run > 0:
+                        mp_run, lb_run = mp_run + 1, lb_run + 1
+                    else:
+                        lb_run, seen, mp_run = (lb_run + 1 if lb_run > 0 else 1), True, 1
+                elif rating >= lower_bound(x):
+                    lb_run, seen, mp_run = (lb_run + 1, seen, 0) if lb_run > 0 else (1, False, 0)
+                else:
+                    lb_run, seen, mp_run = 0, False, 0
+                    return
+                needed_mp, needed_lb = mp_run_length(x), lb_run_length(x)
+                if needed_mp is not None and mp_run >= needed_mp:
+                    route = "midpoint_run"
+                elif needed_lb is not None and seen and lb_run >= needed_lb:
+                    route = "lower_bound_run"
+                else:
+                    return
+            grade += 1
+            lb_run, seen, mp_run = 0, False, 0
+            out.append(Promotion(grade, route, number, rating, round_))  # type: ignore[arg-type]
+
+    if grade >= SEVEN_DAN:
+        return out, grade, (lb_run, seen, mp_run)
+    count = len(rounds)
+    for k in range(1, count + 1):
+        number = games - count + k
+        rating = rating_from + k * (rating_to - rating_from) / count
+        if number >= 18:
+            established(rating, number, rounds[k - 1])
+        elif number >= 9:
+            while grade + 1 <= TOP_AWARDED_GRADE and rating >= upper_bound(grade + 2):
+                grade += 1
+                lb_run, seen, mp_run = 0, False, 0
+                out.append(Promotion(grade, "provisional", number, rating, rounds[k - 1]))
+    if games >= 18 and grade < TOP_AWARDED_GRADE:
+        real = (grade, lb_run, seen, mp_run, len(out))
+        r: float = rating_to
+        for i in range(1, 21):
+            r -= k_factor(r)
+            established(r, games + i, None)
+            if len(out) > real[4]:
+                first = out[real[4]]
+                grade, lb_run, seen, mp_run = real[0] + 1, 0, False, 0
+                del out[real[4] :]
+                out.append(Promotion(grade, "bound_to_get_it", first.game_number, first.rating, None))
+                break
+        else:
+            grade, lb_run, seen, mp_run = real[:4]
+    return out, grade, (lb_run, seen, mp_run)

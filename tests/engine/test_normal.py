@@ -4,8 +4,10 @@ one rounding per table."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ratings.engine.normal import normal_change, run_normal
+from ratings.engine.normal import final_rating, normal_change, run_normal
 
 from .builders import make_established, make_game, rate
 
@@ -115,3 +117,23 @@ def test_no_floor_on_a_normally_rated_rating() -> None:
     )
     assert out["B"].rating_after < 400
     assert out["A"].rating_after == 5 + normal_change(5, 100, [400] * 3, [0.0] * 3) < 0
+
+
+# Ratings on and around the K, bonus and rank boundaries as well as anywhere; scores as the table gives them.
+ratings = st.one_of(
+    st.integers(-50, 3200),
+    st.sampled_from([719, 720, 1039, 1040, 1279, 1280, 1559, 1560, 1799, 1800, 1919, 1920, 2239, 2240]),
+    st.floats(-50, 3200, allow_nan=False),
+)
+results = st.lists(st.tuples(st.integers(1, 3600), st.sampled_from([0.0, 0.5, 1.0])), min_size=1, max_size=14)
+
+
+@settings(max_examples=500)
+@given(ratings, st.integers(0, 120), results)
+def test_final_rating_is_run_normal_to_the_last_bit(rating: float, bonus_count: int, games: list) -> None:  # type: ignore[type-arg]
+    """The sweeps' loop (no step record, no 0.0 bonus added past 100 bonus games) gives the same float."""
+    opponents, scores = [o for o, _ in games], [s for _, s in games]
+    assert (
+        final_rating(rating, bonus_count, opponents, scores).hex()
+        == run_normal(rating, bonus_count, opponents, scores).hex()
+    )

@@ -3,10 +3,15 @@ across tables, several promotions in one table, the 7 Dan ceiling."""
 
 from __future__ import annotations
 
-from ratings.engine import Promotion, grade_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings.engine import PlayerState, Promotion, grade_of
+from ratings.engine.outcomes import _walk
 from ratings.engine.promotions import GradeState, walk_table
 
 from .builders import make_established, make_game, make_newcomer, rate
+from .oracle import walk_plainly
 
 KYU3, KYU2, KYU1 = grade_of(3, "Kyu"), grade_of(2, "Kyu"), grade_of(1, "Kyu")  # 2 Kyu: LB 1460 MP 1510 UB 1560
 KYU5, KYU4 = grade_of(5, "Kyu"), grade_of(4, "Kyu")
@@ -166,3 +171,44 @@ def test_a_newcomer_with_fewer_than_nine_results_gets_no_grade() -> None:
     out = rate({"N": make_newcomer(("dan", 6)), "E": make_established(1500)},
                [make_game(r, "N", "E", 1.0) for r in range(1, 7)])  # fmt: skip
     assert out["N"].after.grade == 0 and out["N"].promotions == ()
+
+
+# --- against the plain reading ------------------------------------------------------------------------------------
+
+walks = st.fixed_dictionaries(
+    {
+        "grade": st.integers(0, 27),
+        "runs": st.tuples(st.integers(0, 20), st.booleans(), st.integers(0, 12)),
+        # Ratings across every grade, and most often near the bounds where the shortcuts decide.
+        "rating_from": st.one_of(st.integers(-100, 3000), st.sampled_from([0, 720, 1459, 1460, 1510, 2239, 2240])),
+        "rating_to": st.one_of(st.integers(-100, 3000), st.sampled_from([1, 721, 1461, 1509, 1560, 2340, 2640])),
+        "rounds": st.lists(st.one_of(st.none(), st.integers(1, 12)), min_size=1, max_size=14),
+        "extra": st.integers(0, 40),  # the player's games before this walk: N = G + extra
+    }
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(walks)
+def test_walk_table_agrees_with_the_plain_reading(walk: dict) -> None:  # type: ignore[type-arg]
+    """The precomputed bounds, the quiet walk, the bound checks before each test and the early stop of the
+    imaginary games change nothing: same promotions (equal Promotion values), same grade and runs."""
+    games = len(walk["rounds"]) + walk["extra"]
+    lb_run, seen, mp_run = walk["runs"]
+    state = GradeState(walk["grade"], lb_run, seen, mp_run)
+    promotions = walk_table(state, walk["rating_from"], walk["rating_to"], walk["rounds"], games)
+    plain = walk_plainly(walk["grade"], walk["runs"], walk["rating_from"], walk["rating_to"], walk["rounds"], games)
+    assert (promotions, state.grade, (state.lb_run, state.lb_mp_seen, state.mp_run)) == plain
+    assert all(type(p) is Promotion for p in promotions)
+
+
+@settings(deadline=None, max_examples=400)
+@given(walks)
+def test_the_outcomes_walk_agrees_with_the_plain_reading(walk: dict) -> None:  # type: ignore[type-arg]
+    """What a table's outcome takes from the walk, including the runs it keeps when no test can promote."""
+    games = len(walk["rounds"]) + walk["extra"]
+    lb_run, seen, mp_run = walk["runs"]
+    before = PlayerState(rating=walk["rating_from"], grade=walk["grade"], lb_run=lb_run, lb_mp_seen=seen, mp_run=mp_run)
+    promotions, grade, *runs = _walk(before, walk["rating_from"], walk["rating_to"], walk["rounds"], games)
+    plain = walk_plainly(walk["grade"], walk["runs"], walk["rating_from"], walk["rating_to"], walk["rounds"], games)
+    assert (list(promotions), grade, tuple(runs)) == plain

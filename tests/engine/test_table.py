@@ -20,7 +20,7 @@ from ratings.engine import (
 from ratings.engine.build import new_game_detail
 from ratings.engine.participants import read_participants
 from ratings.engine.performance import performance, performance_rating
-from ratings.engine.solver import Solver
+from ratings.engine.solver import CYCLE_CHECK_FROM, Solver
 
 from .builders import DAY, make_established, make_game, make_newcomer, make_table, make_unrated, rate
 from .oracle import solve_plainly
@@ -161,6 +161,40 @@ def test_table_did_not_settle_names_the_table() -> None:
     with pytest.raises(TableDidNotSettle, match=r"'Cup of Bad Luck'.*1000 sweeps"):
         rate_table(make_table(states, games, name="Cup of Bad Luck"))
     assert solve_plainly(make_table(states, games)) is None
+
+
+def test_a_table_that_cycles_is_given_up_once_its_state_repeats() -> None:
+    """The Cup of Bad Luck flips with period 2: from sweep 50 on, the state of two sweeps before comes back."""
+    states = {"A": make_established(1580), "B": make_established(1433)}
+    games = [make_game(1, "B", "A", 1.0), make_game(2, "B", "A", 0.5), make_game(3, "B", "A", 0.0)]
+    solver = Solver(read_participants(make_table(states, games)))
+    assert solver.solve(1_000_000) is None
+    assert solver.sweeps == CYCLE_CHECK_FROM + 2
+
+
+def test_a_table_that_settles_after_many_sweeps_is_not_taken_for_a_cycle() -> None:
+    """Cut down from a table of the benchmark's history: two newcomers whose only result against each other is
+    a loss each push each other's estimate up a little every sweep, for hundreds of sweeps, until it settles."""
+    states = {"E": make_established(2315), "M": make_newcomer(), "N": make_newcomer()}
+    games = [make_game(1, "N", "M", 0.0), make_game(2, "N", "E", 1.0), make_game(3, "M", "N", 0.0)]
+    result = rate_table(make_table(states, games))
+    assert result.sweeps > CYCLE_CHECK_FROM
+    assert solve_plainly(make_table(states, games)) == ({o.key: o.rating_after for o in result.outcomes}, result.sweeps)
+
+
+def test_values_moving_below_the_floor_settle_as_in_the_plain_reading() -> None:
+    """Every value stays below 400, so an opponent sees 400 whatever it does: only the performance-rated players
+    are evaluated again (their solver starts from their last root), and the sweeps are those of the plain reading.
+    """
+    states = {"A": make_established(300), "B": make_established(350), "N": make_newcomer(), "M": make_newcomer()}
+    games = [
+        make_game(1, "N", "A", 0.0), make_game(1, "B", "M", 1.0), make_game(2, "N", "B", 0.5),
+        make_game(2, "A", "M", 0.5), make_game(3, "A", "N", 1.0), make_game(3, "M", "B", 0.5),
+    ]  # fmt: skip
+    result = rate_table(make_table(states, games))
+    assert all(o.rating_before < 400 and o.rating_after < 400 for o in result.outcomes)
+    assert any(o.rating_after != o.rating_before for o in result.outcomes if o.method == "normal")
+    assert solve_plainly(make_table(states, games)) == ({o.key: o.rating_after for o in result.outcomes}, result.sweeps)
 
 
 def test_sweeps_counts_the_final_sweep_without_change() -> None:
