@@ -64,7 +64,7 @@ class Solver:
         floored = self.floored
         handicaps = table.handicaps[i]
         if handicaps is None:
-            return [floored[j] for j in table.opponents[i]]
+            return list(map(floored.__getitem__, table.opponents[i]))
         own = self.post[i] if table.fixed[i] is not None else table.states[i].rating
         out = []
         for j, handicap in zip(table.opponents[i], handicaps, strict=True):

@@ -3,8 +3,10 @@ in one loop with his Elo steps (outcomes.py): both must give exactly what the pl
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
+import pickle
 from typing import Any
 
 import pytest
@@ -27,6 +29,7 @@ from ratings.engine.build import (
 )
 from ratings.engine.normal import NormalStep, run_normal
 
+from .builders import make_established, make_game, make_newcomer, rate
 from .test_properties import any_player, rate_or_none, tables
 
 
@@ -88,6 +91,17 @@ def test_a_draft_cannot_become_a_class_of_another_layout() -> None:
     draft = draft_class(Promotion)()
     with pytest.raises(TypeError):
         draft.__class__ = GameDetail
+
+
+def test_built_values_pickle_and_copy_like_constructed_ones() -> None:
+    """Results travel through task queues and caches: a built value must survive pickling and copying."""
+    games = [make_game(r, "A", "N", 0.5) for r in range(1, 10)]
+    outcome = rate({"A": make_established(1500), "N": make_newcomer(("kyu", 1))}, games)["N"]
+    assert outcome.promotions  # the newcomer's first nine games promote him: every kind of value is here
+    for copied in (pickle.loads(pickle.dumps(outcome)), copy.copy(outcome), copy.deepcopy(outcome)):
+        assert copied == outcome and type(copied) is PlayerOutcome
+    assert dataclasses.replace(outcome, change=3).change == 3
+    assert dataclasses.asdict(outcome)["games"][0]["opponent"] == "A"
 
 
 @settings(deadline=None, max_examples=150)
