@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import datetime as dt
+import gc
 import hashlib
 import pstats
 import random
@@ -200,6 +201,7 @@ def rate_once(
         spent[0] += time.perf_counter() - wall
         spent[1] += time.process_time() - cpu
 
+    gc.collect()  # start every run with the garbage of building the history (or of the run before) gone
     started, started_cpu = time.perf_counter(), time.process_time()
     history = rate_history(tables, opening, skip_unsettled=True, keep_results=False, on_result=count)
     elapsed, cpu = time.perf_counter() - started - spent[0], time.process_time() - started_cpu - spent[1]
