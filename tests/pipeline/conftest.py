@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,13 @@ if _default["ENGINE"] == "django.db.backends.sqlite3" and not _default.get("TEST
     _default.setdefault("TEST", {})["NAME"] = str(
         Path(tempfile.mkdtemp(prefix="federation-tests-")) / "test_db.sqlite3"
     )
+
+
+def closed_port() -> int:
+    """A local port nothing listens on (bound, then released): a broker that is down."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def database_url() -> str:

@@ -11,7 +11,6 @@ import itertools
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,17 +27,10 @@ from ratings.services.rerate import RerateBusy, rerate_check, rerate_pending
 from ratings.services.rerate import run as rerate_run
 from ratings.services.tables import table_changed
 from tests.factories import make_player, make_table, round_robin
-from tests.pipeline.conftest import REPO, celery_pointed_at, process_env, wait_for
+from tests.pipeline.conftest import REPO, celery_pointed_at, closed_port, process_env, wait_for
 from tests.pipeline.histories import submit
 
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture

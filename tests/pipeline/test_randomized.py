@@ -12,6 +12,7 @@ import datetime as dt
 import random
 
 import pytest
+from django.core.management import call_command
 
 from ratings.models import PendingRerate, RerateRun
 from ratings.services.rerate import rerate_check, rerate_pending
@@ -46,3 +47,4 @@ def test_rerate_after_random_edits_matches_from_scratch(seed: int, django_captur
         assert differences == [], f"after {done}: {differences[:5]}"
     # The cheap path ran: some runs left tables as they were.
     assert sum(RerateRun.objects.values_list("tables_unchanged", flat=True)) > 0
+    call_command("rerate", "--check")  # as an officer would check it: fails (CommandError) on any difference

@@ -21,9 +21,15 @@ from ratings.services.rerate import rerate_check
 from ratings.services.rerate.run import RERATE_LOCK_KEY
 from ratings.services.tables import table_changed
 from tests.factories import make_director, make_player, make_table, make_tournament, round_robin
-from tests.pipeline.conftest import RedisForTests, Worker, celery_pointed_at, started_worker, wait_for
+from tests.pipeline.conftest import (
+    RedisForTests,
+    Worker,
+    celery_pointed_at,
+    closed_port,
+    started_worker,
+    wait_for,
+)
 from tests.pipeline.histories import submit
-from tests.pipeline.test_failures import closed_port
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

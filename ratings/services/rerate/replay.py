@@ -100,7 +100,6 @@ class History:
                 "pk", "date", "sequence", "status", "needs_rerate", "name", "tournament__name"
             )
         ]
-        self._query = tables
         ids = tables.values("pk")
         self.entries: dict[int, list[int]] = defaultdict(list)
         for table_id, player_id in (
@@ -121,10 +120,6 @@ class History:
             score = 0.5 if replay else SCORES[result]
             self.games[table_id].append(engine.Game(rnd, first, second, score, handicap))
 
-    def table_ids(self) -> QuerySet[Table, dict[str, Any]]:
-        """The tables as a subquery."""
-        return self._query.values("pk")
-
     def playing(self, table_id: int) -> set[int]:
         return {p for g in self.games.get(table_id, ()) for p in (g.first, g.second)}  # type: ignore[misc]
 
@@ -132,14 +127,15 @@ class History:
         return {p for t in self.tables for p in self.playing(t.pk)}
 
 
-def stored_rows(start: Position) -> StoredRows:
-    """The stored states before and after of the rows of the submitted and rated tables from ``start`` on."""
-    tables = Table.objects.filter(at_or_after(start), status__in=RATED_STATUSES).values("pk")
+def stored_rows(table_ids: Sequence[int]) -> StoredRows:
+    """The stored states before and after of the rows of these tables."""
     out: StoredRows = defaultdict(dict)
-    for table_id, player_id, before, after in RatingRow.objects.filter(table__in=tables).values_list(
-        "table_id", "player_id", "state_before", "state_after"
-    ):
-        out[table_id][player_id] = (before, after)
+    for chunk in chunks(table_ids):
+        rows = RatingRow.objects.filter(table_id__in=chunk).order_by()
+        for table_id, player_id, before, after in rows.values_list(
+            "table_id", "player_id", "state_before", "state_after"
+        ):
+            out[table_id][player_id] = (before, after)
     return out
 
 

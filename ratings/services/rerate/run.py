@@ -213,14 +213,20 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     outcome = RerateOutcome(start=start, run_id=run.pk)
 
     # Rows of a table sent back to draft count for nothing any more.
-    stray = RatingRow.objects.filter(table__in=Table.objects.exclude(status__in=RATED_STATUSES).values("pk"))
-    refresh = set(stray.values_list("player_id", flat=True))
-    stray.delete()
+    # (Queries here name their tables by id: right after a full re-rate PostgreSQL's statistics are stale, and
+    # a join or subquery may then be planned as a scan of every rating row.)
+    refresh: set[int] = set()
+    for chunk in chunks(list(Table.objects.exclude(status__in=RATED_STATUSES).values_list("pk", flat=True))):
+        stray = RatingRow.objects.filter(table_id__in=chunk).order_by()
+        refresh.update(stray.values_list("player_id", flat=True))
+        stray.delete()
 
     history = History(start)
-    stored = stored_rows(start) if start is not None and skip_unchanged else {}
+    table_ids = [t.pk for t in history.tables]
+    stored = stored_rows(table_ids) if start is not None and skip_unchanged else {}
     if start is not None and not skip_unchanged:
-        refresh.update(RatingRow.objects.filter(table__in=history.table_ids()).values_list("player_id", flat=True))
+        for chunk in chunks(table_ids):
+            refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
     players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
     if start is None:
         initial = chunked(starting_states, players)
@@ -228,12 +234,15 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
     outcome.seconds["load"] = time.perf_counter() - clock
 
-    writer = RowWriter(replace_all=start is None)
     replay = Replay(history, initial, stored, texts=True)
-    with gc_paused():
+    with gc_paused(), RowWriter(replace_all=start is None) as writer:
         for table, items in replay.run():
             writer.add(table, items)
-        writer.flush()
+    if start is None and connection.vendor == "postgresql":
+        # Every row is new: without fresh statistics the planner takes the next small query on rating rows
+        # for a scan of them all (autovacuum catches up only later, if it runs at all).
+        with connection.cursor() as cursor:
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(RatingRow._meta.db_table)}")
     outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
     outcome.tables_rated = len(replay.redone) - len(replay.errors)
     outcome.tables_unchanged = replay.unchanged
@@ -292,7 +301,8 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
         for chunk in chunks(sorted(states)):
-            rows = RatingRow.objects.filter(player_id__in=chunk).values("player_id").annotate(peak=Max("rating_after"))
+            rows = RatingRow.objects.filter(player_id__in=chunk).order_by()
+            rows = rows.values("player_id").annotate(peak=Max("rating_after"))
             peaks.update(rows.values_list("player_id", "peak"))
     refresh.update(players_differing(states, peaks))
     for chunk in chunks(sorted(refresh)):
