@@ -28,13 +28,29 @@ def weight_of(opponent: float) -> float:
     return float(10.0 ** (opponent / 400.0))
 
 
-def _excess(weights: Sequence[float], score: float, x: float) -> float:
-    """``score − Σ E_i`` at ``x``; decreasing in ``x``."""
+def _excess_and_slope(weights: Sequence[float], score: float, x: float) -> tuple[float, float]:
+    """``score − Σ E_i`` at ``x``, and ``Σ E_i·(1 − E_i)``; the first decreases in ``x``.
+
+    Written so that no term loses its digits far from the opponents (a newcomer's estimate can run to
+    thousands above them in a table of newcomers): with ``u = a·t``, an opponent below ``x`` (``u < 1``)
+    contributes ``E = 1 − u/(1 + u)``, whose whole 1 joins the exact ``score − n_below``; one above
+    contributes ``E = 1/(1 + u)`` directly. Every fractional term is then at most 1/2, so the sum near the
+    root is accurate relative to its terms, not to the number of games.
+    """
     t = 10.0 ** (-x / 400.0)
-    total = 0.0
+    whole = score
+    fraction = 0.0
+    slope = 0.0
     for a in weights:
-        total += 1.0 / (1.0 + a * t)
-    return score - total
+        u = a * t
+        inverse = 1.0 / (1.0 + u)
+        if u < 1.0:
+            whole -= 1.0
+            fraction += u * inverse
+        else:
+            fraction -= inverse
+        slope += u * inverse * inverse
+    return whole + fraction, slope
 
 
 def solve_root(weights: Sequence[float], score: float, guess: float) -> float:
@@ -43,13 +59,7 @@ def solve_root(weights: Sequence[float], score: float, guess: float) -> float:
     lo = -math.inf
     hi = math.inf
     for _ in range(_MAX_ITERATIONS):
-        t = 10.0 ** (-x / 400.0)
-        f = score
-        slope = 0.0
-        for a in weights:
-            e = 1.0 / (1.0 + a * t)
-            f -= e
-            slope += e * (1.0 - e)
+        f, slope = _excess_and_slope(weights, score, x)
         if f == 0.0:
             return x
         if f > 0.0:
@@ -76,7 +86,7 @@ def round_root(weights: Sequence[float], score: float, root: float) -> int:
     floor = math.floor(root)
     if abs(root - floor - 0.5) < _HALF_WINDOW:
         half = floor + 0.5
-        excess = _excess(weights, score, half)
+        excess, _slope = _excess_and_slope(weights, score, half)
         if abs(excess) <= 1e-12 * len(weights):  # an exact half, up to rounding noise
             value = round(half)
         elif excess > 0.0:  # the sum is still positive at the half: the root lies above it
