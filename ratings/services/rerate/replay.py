@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -163,6 +164,7 @@ class Replay:
         self.unchanged = 0
         self.found: list[tuple[int, int, engine.Promotion]] = []  # (player, table, promotion)
         self.touched: set[int] = set()  # players of the redone tables, before or after
+        self.engine_seconds = 0.0  # spent in the engine itself
 
     def state_of(self, pid: int) -> engine.PlayerState:
         state = self.state.get(pid)
@@ -201,6 +203,7 @@ class Replay:
                 continue
             self.redone.append(table.pk)
             self.touched.update(playing, self.stored.get(table.pk, ()))
+            started = time.perf_counter()
             try:
                 result = engine.rate_table(
                     engine.TableInput(
@@ -212,11 +215,13 @@ class Replay:
                     )
                 )
             except engine.EngineError as exc:
+                self.engine_seconds += time.perf_counter() - started
                 # It cannot be rated (it did not settle, or its data went bad): its players pass through
                 # unchanged, exactly as from scratch, and the error is shown on the table.
                 self.errors[table.pk] = str(exc)
                 yield table, []
                 continue
+            self.engine_seconds += time.perf_counter() - started
             items: list[Item] = []
             for o in result.outcomes:
                 data = state_to_json(o.after)

@@ -244,6 +244,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         with connection.cursor() as cursor:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(RatingRow._meta.db_table)}")
     outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
+    outcome.seconds["engine"] = replay.engine_seconds  # part of the replay
     outcome.tables_rated = len(replay.redone) - len(replay.errors)
     outcome.tables_unchanged = replay.unchanged
     outcome.rows_written = writer.written
