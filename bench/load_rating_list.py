@@ -13,10 +13,12 @@ each with a playing career of a few years between 2019 and today (so part of the
 active), about four tables per player, Swiss-like rounds, 2% draws, 3% handicap games, some prior grades, a
 few professionals (left out of the lists), and no grade officer ever approving a Dan grade.
 
-The site is then served by gunicorn (DEBUG off, WhiteNoise for the static files, ``--workers``) on 127.0.0.1 at a
-free port, and each URL below is fetched ``--requests`` times by ``--clients`` threads, each on its own
-keep-alive connection, after a short warm-up. Printed: requests per second, p50, p95 and max in milliseconds.
-Any answer other than 200 stops the run.
+The site is then served by gunicorn (DEBUG off, WhiteNoise for the static files, ``--workers`` sync workers) on
+127.0.0.1 at a free port, and each URL below is loaded by ``--clients`` concurrent clients after a short warm-up:
+with wrk (Debian's ``wrk``) for ``--seconds`` per URL when it is installed, else by a small Python client of
+``--clients`` threads making ``--requests`` requests in all. Printed: requests made, requests per second, p50,
+p95 and max latency in milliseconds. Any answer other than 200 stops the run. The machine's load average is
+printed before and after: on a shared machine it says how much of the CPU the site really had.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import datetime as dt
 import http.client
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -252,6 +255,32 @@ def measure(port: int, path: str, requests: int, clients: int) -> tuple[float, l
     return time.perf_counter() - started, latencies
 
 
+WRK_SCRIPT = """
+function response(status, headers, body)
+  if status ~= 200 then io.stderr:write("HTTP " .. status .. "\\n") end
+end
+function done(summary, latency, requests)
+  io.write(string.format("RESULT %d %d %.3f %.3f %.3f %d\\n", summary.requests, summary.duration,
+    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency.max / 1000,
+    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
+end
+"""
+
+
+def measure_wrk(port: int, path: str, seconds: int, clients: int) -> tuple[int, float, float, float, float]:
+    """(requests, requests per second, p50, p95, max in ms) by wrk: ``clients`` connections on two threads for
+    ``seconds`` (wrk bounds a run by time; the number of requests it made is reported)."""
+    script = OUT / "wrk-report.lua"
+    script.write_text(WRK_SCRIPT)
+    command = ["wrk", "-t", "2", "-c", str(clients), "-d", f"{seconds}s", "--timeout", "30s", "-s", str(script)]
+    out = subprocess.run([*command, f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
+    done, micros, p50, p95, most, errors = line.split()[1:]
+    if int(errors) or "HTTP " in out.stderr:
+        raise SystemExit(f"{path}: {errors} errors {out.stderr.strip()[:200]}")
+    return int(done), int(done) / (int(micros) / 1e6), float(p50), float(p95), float(most)
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -262,11 +291,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2016)
     parser.add_argument("--rebuild", action="store_true", help="build the database again even if it exists")
-    parser.add_argument("--requests", type=int, default=400, help="requests per URL (default 400)")
+    parser.add_argument("--requests", type=int, default=400, help="requests per URL, Python client (default 400)")
+    parser.add_argument("--seconds", type=int, default=20, help="seconds per URL, wrk (default 20)")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers (default 4)")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--builder", choices=("auto", "demo", "own"), default="auto")
+    parser.add_argument(
+        "--client", choices=("auto", "wrk", "python"), default="auto", help="load tool (auto: wrk when installed)"
+    )
     args = parser.parse_args()
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -326,22 +359,31 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         urls = bench_urls(port)
-        print(f"gunicorn --workers {args.workers}, {args.clients} clients, {args.requests} requests per URL")
-        print(f"{'URL':60} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
+        client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
+        bound = f"{args.seconds} s per URL" if client == "wrk" else f"{args.requests} requests per URL"
+        print(
+            f"gunicorn --workers {args.workers}, {args.clients} concurrent clients ({client}), {bound}, "
+            f"{os.cpu_count()} CPUs, load average before {os.getloadavg()[0]:.1f}"
+        )
+        print(f"{'URL':56} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7}")
         for path in urls:
             measure(port, path, args.clients * 2, args.clients)  # warm-up: every worker connected and loaded
-            wall, latencies = measure(port, path, args.requests, args.clients)
-            print(
-                f"{path[:60]:60} {len(latencies) / wall:7.1f} {percentile(latencies, 50):7.1f} "
-                f"{percentile(latencies, 95):7.1f} {max(latencies):7.1f}"
-            )
+            if client == "wrk":
+                done, rate, p50, p95, most = measure_wrk(port, path, args.seconds, args.clients)
+            else:
+                wall, latencies = measure(port, path, args.requests, args.clients)
+                done, rate = len(latencies), len(latencies) / wall
+                p50, p95, most = percentile(latencies, 50), percentile(latencies, 95), max(latencies)
+            print(f"{path[:56]:56} {done:8d} {rate:7.1f} {p50:7.1f} {p95:7.1f} {most:7.1f}", flush=True)
+        print(f"load average after {os.getloadavg()[0]:.1f}")
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
 def bench_urls(port: int) -> list[str]:
-    """The rating list as people use it, plus one player page and one official list date."""
+    """The rating list as people use it (filters, sorting, a deep page, a past date), a player's page, the
+    tournaments and the promotions."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request("GET", "/export.json?per_page=1")
     response = conn.getresponse()
@@ -361,6 +403,7 @@ def bench_urls(port: int) -> list[str]:
     ]
     if first is not None:
         urls.append(f"/players/{first['federation_id']}/")
+    urls += ["/tournaments/", "/promotions/"]
     return urls
 
 

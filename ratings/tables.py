@@ -37,9 +37,9 @@ def player_link(player: Player) -> SafeString:
 class RatingListTable(tables.Table):
     """The rating list: rows are Players annotated by ``selectors_public.rating_list``, ranked by the view.
 
-    The columns give the headers, the sorting and the pagination; the rows themselves are written by
-    ``templates/ratings/_rating_list_table.html`` in the same order, straight from the records: rendering
-    fifty rows cell by cell through the column machinery costs more than the rest of the page together.
+    The columns give the headers, the sorting and the pagination; the rows themselves are written in the same
+    order by the ``rating_list_rows`` template tag (ratings/templatetags/ratings_public.py), straight from the
+    records: fifty rows rendered cell by cell through the column machinery cost more than the rest of the page.
     """
 
     rank = tables.Column(
@@ -94,23 +94,6 @@ class RatingListTable(tables.Table):
         attrs = {"class": "data rating-list"}
         empty_text = _("No player matches these filters.")
 
-    def render_name(self, record: Player) -> SafeString:
-        return player_link(record)
-
-    def render_nationality(self, record: Player) -> SafeString:
-        return format_html('<abbr title="{}">{}</abbr>', record.nationality.name, record.nationality.code)
-
-    def render_grade(self, record: Any) -> SafeString | str:
-        shown = grade_label(record.list_grade or 0)
-        pending = record.list_pending_grade
-        if pending and pending > (record.list_grade or 0):
-            note = _("%(grade)s pending") % {"grade": grade_label(pending)}
-            return format_html('{} <span class="pending">({})</span>', shown or "–", note)
-        return shown
-
-    def render_category(self, value: str) -> SafeString:
-        return format_html('<span class="cat cat-{}">{}</span>', value, CATEGORY_LABELS.get(value, value))
-
 
 EXPORT_FIELDS = [
     "rank",
@@ -159,7 +142,6 @@ class PendingPromotionTable(tables.Table):
     route = tables.Column(
         verbose_name=_("Route"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
     )
-    status = tables.Column(verbose_name=_("State"), orderable=False)
 
     class Meta:
         template_name = "ratings/_table.html"
@@ -182,13 +164,12 @@ class PendingPromotionTable(tables.Table):
     def render_table(self, record: Promotion) -> SafeString | str:
         if record.table is None:
             return ""
-        return format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[record.table.pk]), record.table)
+        table = record.table
+        label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
+        return format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[table.pk]), label)
 
     def render_route(self, record: Promotion) -> str:
         return str(record.get_route_display())
-
-    def render_status(self, record: Promotion) -> str:
-        return str(record.get_status_display())
 
 
 class TournamentTable(tables.Table):
