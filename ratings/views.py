@@ -11,6 +11,7 @@ import datetime as dt
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -23,12 +24,13 @@ from django_tables2 import RequestConfig, Table
 from ratings import selectors_public as public
 from ratings.charts import ChartPoint, rating_chart
 from ratings.filters import RatingListFilter, TournamentFilter
-from ratings.models import Player
+from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
 from ratings.tables import EXPORT_FIELDS, PendingPromotionTable, RatingListTable, TournamentTable, export_record
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
 RESULT_TABLE_URL_NAMES = ("files:table_result_txt", "ratings:table_result_txt")
+ALL_TXT_URL_NAMES = ("files:rating_list",)
 
 
 def _int_param(request: HttpRequest, name: str, default: int, allowed: tuple[int, ...] | None = None) -> int:
@@ -120,7 +122,10 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         export.pop(name, None)
     if list_date is not None:
         export["date"] = list_date
-    context.update(table=table, list_date=date, active=active, export_query=export.urlencode())
+    all_txt = _optional_url(ALL_TXT_URL_NAMES)
+    if all_txt is not None:
+        all_txt += "?" + urlencode({"format": "all.txt", "date": (date or timezone.localdate()).isoformat()})
+    context.update(table=table, list_date=date, active=active, export_query=export.urlencode(), all_txt_url=all_txt)
     return render(request, "ratings/rating_list.html", context)
 
 
@@ -204,10 +209,12 @@ def player_table(request: HttpRequest, federation_id: str, table_id: int) -> Htt
     return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
 
 
-def _result_table_url(table: RatedTable) -> str | None:
-    for name in RESULT_TABLE_URL_NAMES:
+def _optional_url(names: tuple[str, ...], *args: Any) -> str | None:
+    """The URL of the first of ``names`` the site has, or None: the FESA file downloads live in their own
+    URLconf (ratings/urls_files.py), and these pages link to them only where it is there."""
+    for name in names:
         try:
-            return reverse(name, args=[table.pk])
+            return reverse(name, args=args)
         except NoReverseMatch:
             continue
     return None
@@ -218,7 +225,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         table = public.table_for_page(pk)
     except RatedTable.DoesNotExist:
         raise Http404(_("No public table has that number.")) from None
-    context = {"crosstable": public.table_crosstable(table), "table": table, "result_txt_url": _result_table_url(table)}
+    result_txt = _optional_url(RESULT_TABLE_URL_NAMES, table.pk) if table.status == TableStatus.RATED else None
+    context = {"crosstable": public.table_crosstable(table), "table": table, "result_txt_url": result_txt}
     return render(request, "ratings/table_detail.html", context)
 
 

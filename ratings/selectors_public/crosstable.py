@@ -11,6 +11,7 @@ from ratings.models import (
     PromotionStatus,
     RatingRow,
     Table,
+    TableStatus,
 )
 from ratings.selectors_public.lists import LAST_KYU, PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
 
@@ -101,7 +102,8 @@ def table_crosstable(table: Table) -> Crosstable:
 
     Rows in seat order; the grade is the public grade before the table; a player without a rated game
     (byes, absences only) takes no part: his rating before stands, with no change, or starred while he is
-    still on a result list (as the FESA program prints him).
+    still on a result list (as the FESA program prints him). A table not rated yet shows every player's
+    rating before it and no change.
     """
     from ratings.selectors import states_before
 
@@ -153,12 +155,13 @@ def table_crosstable(table: Table) -> Crosstable:
             rating: int | None = row.rating_after if performance else row.rating_before
             change = None if performance else (row.change or 0)
             computed = row.grade_before
-        elif pid in before:
+        else:
+            # No rated game in a rated table: he took no part, his rating stands (+0, or starred while on a
+            # result list). A table still waiting to be rated shows the ratings it will start from, no change.
             state = before[pid]
             performance = state.result_list is not None
-            rating, change, computed = state.rating, (None if performance else 0), state.grade
-        else:  # not rated yet (submitted, waiting)
-            performance, rating, change, computed = False, None, None, entry.player.grade
+            unchanged = None if performance or table.status != TableStatus.RATED else 0
+            rating, change, computed = state.rating, unchanged, state.grade
         cross_rows.append(
             CrossRow(
                 seat=entry.seat,

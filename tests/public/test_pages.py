@@ -54,7 +54,9 @@ def test_table_page_prints_the_crosstable_as_fesa_does(client: Client, small_tab
     html = response.content.decode()
     assert f"{stored[n.pk].rating_after}*" in html
     assert "2+(-R)" in html and "0+" in html
-    assert "Download FESA result table" not in html or response.context["result_txt_url"]
+    # the FESA file of the table, where the site has that download (ratings/urls_files.py)
+    assert response.context["result_txt_url"] in (None, f"/files/tables/{table.pk}/result.txt")
+    assert ("Download FESA result table" in html) == (response.context["result_txt_url"] is not None)
 
 
 def test_table_page_lists_the_promotions_it_caused(client: Client, small_table: tuple[Table, list[Player]]) -> None:
@@ -74,6 +76,18 @@ def test_table_page_lists_the_promotions_it_caused(client: Client, small_table: 
     assert (line.player, line.grade_before, line.granted, line.pending) == (a, 19, 20, 21)
     html = response.content.decode()
     assert "promoted to 1 Kyu" in html and "1 Dan waiting for approval" in html
+
+
+def test_table_waiting_to_be_rated_shows_no_change_and_no_download(client: Client) -> None:
+    players = [seasoned(1500), seasoned(1400)]
+    table = make_table(players, date=days_ago(3))
+    add_game(table, 1, players[0], players[1])
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.SUBMITTED)
+    response = client.get(reverse("ratings:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert [(r.rating, r.change) for r in response.context["crosstable"].rows] == [(1500, None), (1400, None)]
+    assert response.context["result_txt_url"] is None
+    assert "waits to be rated" in response.content.decode()
 
 
 def test_draft_and_unknown_tables_are_not_found(client: Client) -> None:
