@@ -105,17 +105,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     per_page = _int_param(request, "per_page", 50, PER_PAGE_CHOICES)
     paginate_table(table, request, per_page=per_page)
     shown = [row.record for row in table.page.object_list]
-    # In rating order (the usual case) a row's rank is its position; sorted by another column, the ranks come
-    # from one more query.
-    order = [str(alias) for alias in table.order_by]
-    if order in ([], ["rank"], ["-rank"]):
-        first, total = table.page.start_index(), table.paginator.count
-        for i, player in enumerate(shown):
-            player.rank = total - first - i + 1 if order == ["-rank"] else first + i
-    else:
-        positions = public.list_positions(filtered)
-        for player in shown:
-            player.rank = positions[player.pk]
+    _rank(shown, table, filtered)
     public.attach_pending_grades(shown, date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
@@ -127,6 +117,20 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         all_txt += "?" + urlencode({"format": "all.txt", "date": (date or timezone.localdate()).isoformat()})
     context.update(table=table, list_date=date, active=active, export_query=export.urlencode(), all_txt_url=all_txt)
     return render(request, "ratings/rating_list.html", context)
+
+
+def _rank(shown: list[Player], table: RatingListTable, filtered: Any) -> None:
+    """Give the page's players their rank in the filtered list. In rating order (the usual case) a row's rank
+    is its position; sorted by another column, the ranks take one more query."""
+    order = [str(alias) for alias in table.order_by]
+    if order in ([], ["rank"], ["-rank"]):
+        first, total = table.page.start_index(), table.paginator.count
+        for i, player in enumerate(shown):
+            player.rank = total - first - i + 1 if order == ["-rank"] else first + i  # type: ignore[attr-defined]
+        return
+    positions = public.list_positions(filtered)
+    for player in shown:
+        player.rank = positions[player.pk]  # type: ignore[attr-defined]
 
 
 class _Echo:
@@ -185,6 +189,8 @@ def _player_or_404(federation_id: str) -> Player:
 
 
 def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
+    """A player's standing, his rating over time, his tables (newest first) with each game explained, and
+    his grade history."""
     player = _player_or_404(federation_id)
     history = public.player_history(player)
     points = [
@@ -221,6 +227,7 @@ def _optional_url(names: tuple[str, ...], *args: Any) -> str | None:
 
 
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A submitted or rated table: its crosstable, its promotions, its status and dates."""
     try:
         table = public.table_for_page(pk)
     except RatedTable.DoesNotExist:
@@ -231,19 +238,18 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Tournaments by year and country, newest first, each with its public tables."""
     filterset = TournamentFilter(request.GET, queryset=public.tournaments_list())
-    if not filterset.form.is_valid():
-        return render(
-            request, "ratings/tournament_list.html", {"filter": filterset, "section": "tournaments"}, status=400
-        )
-    table = TournamentTable(filterset.qs)
-    paginate_table(table, request, per_page=25)
-    context = {
+    context: dict[str, Any] = {
         "filter": filterset,
-        "table": table,
         "section": "tournaments",
         "countries": public.tournament_countries(),
     }
+    if not filterset.form.is_valid():
+        return render(request, "ratings/tournament_list.html", context, status=400)
+    table = TournamentTable(filterset.qs)
+    paginate_table(table, request, per_page=25)
+    context["table"] = table
     return render(request, "ratings/tournament_list.html", context)
 
 
