@@ -106,3 +106,11 @@ def test_a_future_list_date_is_refused_not_guessed(client: Client) -> None:
     response = client.get("/", {"date": days_ago(-1).isoformat()})
     assert response.status_code == 400
     assert "future" in response.content.decode()
+
+
+def test_error_pages_render_without_a_request_context() -> None:
+    """Django renders 500.html (and 400.html for a SuspiciousOperation) with no context at all."""
+    from django.template.loader import get_template
+
+    assert "Server error" in get_template("500.html").render({})
+    assert "Bad request" in get_template("400.html").render({})
