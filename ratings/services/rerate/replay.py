@@ -64,7 +64,7 @@ def raw_values(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """No cyclic garbage collection inside: a replay keeps 10^6 objects alive, which the collector would walk
-    again and again for nothing (the engine makes no cycles); about 15% of a full re-rate."""
+    again and again for nearly nothing (about 15% of a full re-rate); any cycles left are collected after."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
