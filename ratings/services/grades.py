@@ -34,7 +34,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ratings import engine
 from ratings.models import (
@@ -106,6 +106,8 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
                 existing[(record.player_id, record.grade)] = record
 
         new: list[Promotion] = []
+        moved: list[Promotion] = []
+        moved_fields: set[str] = set()
         for (pid, grade), (table_id, p) in wanted.items():
             record = existing.get((pid, grade))
             if record is None:
@@ -122,8 +124,18 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
                         status=status,
                     )
                 )
-            elif _record_found(record, table_id, p):
-                summary.updated += 1
+            else:
+                changed = _record_found(record, table_id, p)
+                if changed:
+                    moved.append(record)
+                    moved_fields.update(changed)
+        if moved:
+            # One statement per batch, not one save per record: a correction moves the interpolated rating
+            # of nearly every promotion downstream of it.
+            bulk_update_with_history(
+                moved, Promotion, sorted(moved_fields), batch_size=500, default_change_reason="moved by re-rating"
+            )
+            summary.updated = len(moved)
         if new:
             bulk_create_with_history(new, Promotion, batch_size=1000, default_change_reason="found by re-rating")
             summary.created = len(new)
@@ -139,8 +151,11 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
     return summary
 
 
-def _record_found(record: Promotion, table_id: int, p: engine.Promotion) -> bool:
-    """Bring a matched record up to date with where the engine now finds it; False if nothing changed."""
+def _record_found(record: Promotion, table_id: int, p: engine.Promotion) -> list[str]:
+    """Bring a matched record (in memory) up to date with where the engine now finds it.
+
+    Returns the names of the fields that changed, for the caller to save in bulk; empty if none did.
+    """
     values: dict[str, Any] = {
         "table_id": table_id,
         "round": p.round,
@@ -154,13 +169,9 @@ def _record_found(record: Promotion, table_id: int, p: engine.Promotion) -> bool
         # The flag is gone, and with it any decision about the flag; the audit history keeps that decision.
         values.update(reviewed_by_id=None, reviewed_at=None, review_reason="")
     changed = [name for name, value in values.items() if getattr(record, name) != value]
-    if not changed:
-        return False
     for name in changed:
         setattr(record, name, values[name])
-    record._change_reason = "moved by re-rating"  # type: ignore[attr-defined]
-    record.save(update_fields=[name.removesuffix("_id") for name in changed])
-    return True
+    return [name.removesuffix("_id") for name in changed]
 
 
 def _record_lost(record: Promotion, reason: str) -> str | None:
