@@ -332,6 +332,10 @@ def main() -> None:
 
         django.setup()
         build(args.players, args.seed)
+    if fresh and not sqlite:
+        # A fresh PostgreSQL database has no planner statistics until autovacuum comes by; a running site has.
+        analyze = "from django.db import connection; connection.cursor().execute('ANALYZE')"
+        subprocess.run([*manage, "shell", "-c", analyze], env=env, check=True, cwd=ROOT)
     if args.build_only:
         return
     subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT)
