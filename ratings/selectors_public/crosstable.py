@@ -39,9 +39,9 @@ def held_dan_grades(player_ids: list[int]) -> dict[int, int]:
 def shown_grade(computed: int, held: int) -> int:
     """The grade the public sees for a computed grade of the past: Kyu grades as computed, a Dan grade only as
     far as it is approved (RULES.md §8)."""
-    if computed <= LAST_KYU:
-        return computed
-    return max(LAST_KYU, min(computed, held))
+    # ``held`` (approved, or brought from the migrated list) is never taken away silently, even when a
+    # correction left the history short of it: the grade officers decide that (ratings/services/grades.py).
+    return max(min(computed, LAST_KYU), held)
 
 
 @dataclass(frozen=True)

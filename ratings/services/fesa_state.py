@@ -47,7 +47,7 @@ from ratings.fesa_files.ratingliste import (
     table_origin,
     write_ratingliste,
 )
-from ratings.models import OpeningState, Player, PriorGradeSource, RatingRow, TableEntry
+from ratings.models import OpeningState, Player, PriorGradeSource, RatingRow, TableEntry, name_search_key
 from ratings.selectors import before_position, prior_grade_of
 from ratings.services.players import players_refresh
 from ratings.states import state_from_json, state_to_json
@@ -117,6 +117,8 @@ def _player_fields(record: ListRecord, source: str) -> dict[str, Any]:
     return {
         "family_name": record.last_name,
         "given_name": record.first_name,
+        # Set here because bulk creation skips Player.save(), which fills it otherwise.
+        "search_name": name_search_key(f"{record.last_name} {record.first_name}"),
         "nationality": _country(record.list_nationality()),
         "residence": _residence(record),
         "is_professional": prior is not None and prior.kind == "pro",

@@ -125,3 +125,12 @@ def _write(directory: Path, data: bytes) -> str:
     path = directory / "ratingliste"
     path.write_bytes(data)
     return str(path)
+
+
+@pytest.mark.django_db
+def test_state_import_players_found_by_name_search_without_accents() -> None:
+    fesa_state_import(ratingliste=SAMPLE, source="ratingliste")
+    # Imported in bulk, so Player.save() never ran: the import must fill the search key itself.
+    assert list(Player.objects.filter(search_name__contains="hebert").values_list("family_name", flat=True)) == [
+        "Hébert"
+    ]
