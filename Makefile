@@ -55,6 +55,7 @@ beat: setup
 bench: setup-dev
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_rerate.py
+	$(BIN)/python bench/load_rating_list.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -96,9 +96,3 @@ def correct(django_capture_on_commit_callbacks: Callable[..., object]) -> Callab
 
 
 WON, LOST, DRAW = GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW
-
-
-@pytest.fixture(autouse=True)
-def _static_files_without_collectstatic(settings: pytest.FixtureRequest) -> None:
-    # As in tests/admin: WhiteNoise warns (an error here) about an uncollected STATIC_ROOT unless it autorefreshes.
-    settings.WHITENOISE_AUTOREFRESH = True  # type: ignore[attr-defined]

@@ -78,12 +78,6 @@ def process_env(**extra: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(autouse=True)
-def _static_files_without_collectstatic(settings: Any) -> None:
-    # As in tests/admin: WhiteNoise warns (an error here) when STATIC_ROOT was never collected.
-    settings.WHITENOISE_AUTOREFRESH = True
-
-
 @dataclass
 class RedisForTests:
     url: str  # with the database number

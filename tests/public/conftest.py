@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -15,12 +14,6 @@ from ratings.services.players import players_refresh
 from ratings.services.tables import table_submit
 from ratings.states import state_to_json
 from tests.factories import make_player, make_table, round_robin
-
-
-@pytest.fixture(autouse=True)
-def _static_files_from_the_source(settings: Any) -> None:
-    """WhiteNoise serves the source folders as DEBUG does, so tests need no collectstatic (and no warning)."""
-    settings.WHITENOISE_AUTOREFRESH = True
 
 
 def days_ago(days: int) -> dt.date:
