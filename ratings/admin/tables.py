@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
@@ -137,7 +138,7 @@ class RatingRowInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(TableRatingViews):
+class TableAdmin(RowPermissionsMixin, TableRatingViews):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (
@@ -170,20 +171,9 @@ class TableAdmin(TableRatingViews):
         qs = super().get_queryset(request).annotate(player_total=Count("entries", distinct=True))
         return permissions.tables_visible(request.user, qs)
 
-    def has_view_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
-        return super().has_view_permission(request, obj) and (
-            obj is None or permissions.can_view_table(request.user, obj)
-        )
-
-    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
-        return super().has_change_permission(request, obj) and (
-            obj is None or permissions.can_change_table(request.user, obj)
-        )
-
-    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
-        return super().has_delete_permission(request, obj) and (
-            obj is None or permissions.can_delete_table(request.user, obj)
-        )
+    row_can_view = staticmethod(permissions.can_view_table)
+    row_can_change = staticmethod(permissions.can_change_table)
+    row_can_delete = staticmethod(permissions.can_delete_table)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
         if permissions.is_rating_officer(request.user):

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.tables import TableAdmin, tournament_tables_url
 from ratings.forms import TournamentForm
 from ratings.models import Table, Tournament
@@ -50,7 +51,7 @@ class TournamentTableInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentTableInline,)
     list_display = ("name", "city", "country", "start_date", "end_date", "table_links", "director_names")
@@ -85,20 +86,9 @@ class TournamentAdmin(admin.ModelAdmin):
         )
         return permissions.tournaments_visible(request.user, qs)
 
-    def has_view_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
-        return super().has_view_permission(request, obj) and (
-            obj is None or permissions.can_view_tournament(request.user, obj)
-        )
-
-    def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
-        return super().has_change_permission(request, obj) and (
-            obj is None or permissions.can_change_tournament(request.user, obj)
-        )
-
-    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
-        return super().has_delete_permission(request, obj) and (
-            obj is None or permissions.can_delete_tournament(request.user, obj)
-        )
+    row_can_view = staticmethod(permissions.can_view_tournament)
+    row_can_change = staticmethod(permissions.can_change_tournament)
+    row_can_delete = staticmethod(permissions.can_delete_tournament)
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "directors":

@@ -1,0 +1,34 @@
+"""Row-level permissions for ModelAdmins, from the plain rules of ratings/permissions.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+
+class RowPermissionsMixin:
+    r"""The model permissions of a ModelAdmin, narrowed to the rows ratings/permissions.py allows the user.
+
+    Subclasses name the three row rules as ``staticmethod``\ s of ``(user, obj)``; with no object, the model
+    permission alone decides, as for the change list (whose rows ``get_queryset`` narrows).
+    """
+
+    row_can_view: Any
+    row_can_change: Any
+    row_can_delete: Any
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) and (  # type: ignore[misc]
+            obj is None or self.row_can_view(request.user, obj)
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) and (  # type: ignore[misc]
+            obj is None or self.row_can_change(request.user, obj)
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and (  # type: ignore[misc]
+            obj is None or self.row_can_delete(request.user, obj)
+        )
