@@ -169,3 +169,20 @@ def test_seed_demo_replaying_a_table_rerates_what_follows() -> None:
     assert now_rows != later_rows  # the history after it moved with it
     assert not Table.objects.filter(status=TableStatus.SUBMITTED).exists()
     assert rerate_check() == []
+
+
+def test_seed_demo_pairs_no_one_twice_where_a_swiss_director_would_not() -> None:
+    seed(*SMALL)
+    from collections import Counter
+
+    from ratings.models import Game, TableEntry
+
+    meetings = Counter(
+        (table, min(a, b), max(a, b))
+        for table, a, b in Game.objects.filter(second__isnull=False).values_list("table_id", "first_id", "second_id")
+    )
+    players = Counter(TableEntry.objects.values_list("table_id", flat=True))
+    rounds = {t: r for t, r in Game.objects.values_list("table_id", "round").order_by("table_id", "round")}
+    # With fewer rounds than half the field, a pairing without rematches always exists.
+    rematches = [key for key, n in meetings.items() if n > 1 and rounds[key[0]] * 2 < players[key[0]]]
+    assert rematches == []

@@ -85,6 +85,9 @@ def _pairings(order: list[int], met: dict[int, set[int]], *, first_round: bool) 
     if first_round:
         half = len(order) // 2
         return list(zip(order[:half], order[half:], strict=True))
+    found = _pair_without_rematch(list(order), met, budget=[2000])
+    if found is not None:
+        return found
     pool = list(order)
     pairs: list[tuple[int, int]] = []
     while pool:
@@ -92,6 +95,26 @@ def _pairings(order: list[int], met: dict[int, set[int]], *, first_round: bool) 
         k = next((k for k, b in enumerate(pool) if b not in met[a]), 0)
         pairs.append((a, pool.pop(k)))
     return pairs
+
+
+def _pair_without_rematch(
+    pool: list[int], met: dict[int, set[int]], *, budget: list[int]
+) -> list[tuple[int, int]] | None:
+    """Pair the top player with the nearest one he has not met, backtracking when that leaves the rest
+    unpairable, as a Swiss director would; None when no such pairing turns up within ``budget`` steps."""
+    if not pool:
+        return []
+    a, rest = pool[0], pool[1:]
+    for k, b in enumerate(rest):
+        if b in met[a]:
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        tail = _pair_without_rematch(rest[:k] + rest[k + 1 :], met, budget=budget)
+        if tail is not None:
+            return [(a, b), *tail]
+    return None
 
 
 HANDICAP_LADDER = sorted(((v, c) for c, v in HANDICAPS.items() if c != "M"), reverse=True)
