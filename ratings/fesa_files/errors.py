@@ -19,3 +19,26 @@ class FesaFileError(Exception):
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}, line {self.line}"
         return f"{where}: {self.message}"
+
+
+class FesaFileErrors(FesaFileError):
+    """Several problems found in one reading; the first is the exception's own, ``errors`` holds them all.
+
+    Callers that handle a single FesaFileError keep working; those that can show a list (the upload preview)
+    read ``errors``.
+    """
+
+    def __init__(self, errors: list[FesaFileError]) -> None:
+        self.errors = list(errors)
+        first = self.errors[0]
+        more = len(self.errors) - 1
+        message = first.message if not more else f"{first.message} (and {more} more problem{'s' if more > 1 else ''})"
+        super().__init__(first.file, first.line, message)
+
+
+def raise_collected(errors: list[FesaFileError]) -> None:
+    """Raise the collected problems: one as itself, several as FesaFileErrors; nothing when there are none."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise FesaFileErrors(errors)

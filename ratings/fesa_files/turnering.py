@@ -32,7 +32,7 @@ from typing import Literal
 from ratings.engine.types import Game, Handicap, HandicapCode, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
-from .errors import FesaFileError
+from .errors import FesaFileError, raise_collected
 
 Sign = Literal["+", "-", "=", "#"]
 HANDICAP_CODES: dict[str, HandicapCode] = {
@@ -271,6 +271,7 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
     date: tuple[int, str] | None = None
     players: list[TablePlayer] = []
     ended_at: int | None = None  # the first line after the player block
+    problems: list[FesaFileError] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line or line.lstrip().startswith(";"):
             continue  # as in the program, an empty line does not end the player lines
@@ -294,7 +295,14 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
                 continue  # a header line such as [Time control: 30min + 30sec]
             if not re.match(r"1(?!\d)", stripped):
                 raise FesaFileError(file, lineno, "the first player line must start with 1")
-        players.append(_parse_player(line, len(players) + 1, lineno, file))
+        try:
+            players.append(_parse_player(line, len(players) + 1, lineno, file))
+        except FesaFileError as exc:
+            # Keep reading: a director fixing the file wants every bad line at once. The line still holds
+            # its number, so later lines keep theirs.
+            problems.append(exc)
+            players.append(TablePlayer(number=len(players) + 1, last_name="", first_name="", line=lineno))
+    raise_collected(problems)
     if name is None:
         raise FesaFileError(file, None, "no [table name] line")
     if date is None:
@@ -339,29 +347,43 @@ def check_consistency(table: Turnering) -> None:
     A simultaneous giver's cells are the mirror of the others' by construction."""
     file = table.file
     count = len(table.players)
+    problems: list[FesaFileError] = []
+    seen: set[tuple[int, int, int]] = set()  # (round, lower line number, higher): a pair is told once
     for p in table.players:
         for r, cell in enumerate(p.cells, start=1):
             if not cell.is_game:
                 continue
             if cell.opponent > count:
-                raise FesaFileError(
-                    file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
+                problems.append(
+                    FesaFileError(
+                        file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
+                    )
                 )
+                continue
             if cell.opponent == p.number:
-                raise FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent")
+                problems.append(FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent"))
+                continue
             q = table.player(cell.opponent)
             if q.simul_giver:
+                continue
+            pair = (r, min(p.number, q.number), max(p.number, q.number))
+            if pair in seen:
                 continue
             other = q.cells[r - 1]
             both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
             if other.opponent != p.number:
-                raise FesaFileError(file, p.line, f"{both}: the cells do not name each other")
-            if cell.score + other.score != 1:
-                raise FesaFileError(file, p.line, f"{both}: the results do not add up to one point")
-            if (cell.handicap is None) != (other.handicap is None):
-                raise FesaFileError(file, p.line, f"{both}: a handicap on one side only")
-            if cell.handicap is not None and other.handicap != cell.handicap.mirrored():
-                raise FesaFileError(file, p.line, f"{both}: the handicap must have the same code and opposite sides")
+                wrong = "the cells do not name each other"
+            elif cell.score + other.score != 1:
+                wrong = "the results do not add up to one point"
+            elif (cell.handicap is None) != (other.handicap is None):
+                wrong = "a handicap on one side only"
+            elif cell.handicap is not None and other.handicap != cell.handicap.mirrored():
+                wrong = "the handicap must have the same code and opposite sides"
+            else:
+                continue
+            seen.add(pair)  # told once, from the first of the two lines
+            problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
+    raise_collected(problems)
 
 
 def write_turnering(table: Turnering) -> bytes:

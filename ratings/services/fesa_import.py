@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from ratings import engine
-from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Turnering
 from ratings.models import Table, Tournament
 from ratings.selectors import states_before
@@ -153,7 +153,8 @@ def turnering_import(
     try:
         turnering = read_upload(data, file)
     except FesaFileError as exc:
-        plan.problem(exc.line, exc.message)
+        for error in exc.errors if isinstance(exc, FesaFileErrors) else [exc]:
+            plan.problem(error.line, error.message)
         return _finish(plan, commit)
     plan.turnering = turnering
     _decide(plan, turnering, PlayerIndex(), choices or {}, new_players or {}, create_new)

@@ -342,3 +342,26 @@ def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pyt
         turnering_import(data=FOUR.encode(), tournament=None, commit=True)
     assert "another table was just saved on 2016-01-07 with sequence 1" in str(rejected.value)
     assert Table.objects.count() == 1 and not Tournament.objects.exclude(tables__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_import_turnering_reports_every_bad_line_at_once(tmp_path: Path) -> None:
+    # Two unreadable cells on two lines, and, on a readable table, two pairs whose cells disagree: the
+    # director sees all of them in one go, each with its line.
+    text = FOUR.replace("[4+ 2- 1-]", "[4+ 2x 1-]").replace("[3- 1- 2-]", "[3- 1- 2?]")
+    problems = refused(tmp_path, text)
+    assert "line 5: round 2: cannot read the cell '2x'" in problems
+    assert "line 6: round 3: cannot read the cell '2?'" in problems
+    text = FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]").replace("[3- 1- 2-]", "[3+ 1- 2-]")
+    problems = refused(tmp_path, text)
+    assert "round 1: Ishikawa Musashi (line 3)" in problems
+    assert "round 1: Hebert Pascal (line 5)" in problems
+    assert problems.count("do not add up to one point") == 2  # each pair told once, not from both sides
+
+
+@pytest.mark.django_db
+def test_upload_preview_lists_every_file_problem() -> None:
+    text = FOUR.replace("[4+ 2- 1-]", "[4+ 2x 1-]").replace("[3- 1- 2-]", "[3- 1- 2?]")
+    plan = turnering_import(data=text.encode("iso-8859-1"), tournament=None)
+    lines = sorted(p.line for p in plan.problems)
+    assert lines == [5, 6]

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
 
 
@@ -78,7 +78,8 @@ class Command(BaseCommand):
                 written = run_directory(directory)
             except (FesaFileError, OSError) as exc:
                 failed += 1
-                self.stderr.write(f"{directory}: {exc}")
+                for error in exc.errors if isinstance(exc, FesaFileErrors) else [exc]:
+                    self.stderr.write(f"{directory}: {error}")
                 continue
             except Exception as exc:  # a fault of ours must not stop the other directories either
                 failed += 1
