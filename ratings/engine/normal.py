@@ -15,58 +15,16 @@ BONUS_GAMES = 100
 BONUS_CEILING = 1800.0
 
 
-NormalStep = tuple[float, float, int, float, bool, float]
-"""How one game moved the running rating: (rating before the game, expected score, K, the Elo change or the
-upset gain before the bonus, upset?, bonus). A plain tuple, in GameDetail's field order, because it is built
-for every game of every table."""
-
-
-def run_normal(
-    rating: float,
-    bonus_count: int,
-    opponents: Sequence[float],
-    scores: Sequence[float],
-    steps: list[NormalStep] | None = None,
-) -> float:
-    """The running rating after the table's games (effective opponent ratings ``opponents``, results ``scores``).
-
-    ``steps``, when given, receives one NormalStep per game; the rating code calls this once per sweep, so the
-    hot path stays free of allocations when ``steps`` is None.
-    """
-    r = float(rating)
-    b = bonus_count
-    for o, s in zip(opponents, scores, strict=True):
-        # K(r) inlined (constants.k_factor): this loop is the engine's hot path.
-        if r >= 1560.0:
-            k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
-        else:
-            k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
-        d = o - r
-        e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
-        change = k * (s - e)
-        upset = False
-        if s == 1.0 and d > 0.0:
-            gain = k * d / 160.0
-            if gain > change:
-                change = gain
-                upset = True
-        bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
-        if steps is not None:
-            steps.append((r, e, k, change, upset, bonus))
-        r += change + bonus
-        b += 1
-    return r
-
-
 def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> float:
-    """``run_normal(rating, bonus_count, opponents, scores)`` without the steps: the sweeps' hot path.
+    """The running rating after the table's games (effective opponent ratings ``opponents``, results
+    ``scores``); the table's change is ``round(final_rating(...) - rating)``. The sweeps' hot path.
 
-    The same operations in the same order, so the same float to the last bit (tests/engine/test_normal.py
-    compares the two on random input). Two things are left out that cannot change the result: the record of
-    the upset, and adding a bonus of 0.0 once the bonus no longer applies (``change + 0.0`` is ``change``
-    unless ``change`` is −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is
-    positive). A player past his 100 bonus games, most of them, takes a second loop without the bonus's
-    bookkeeping.
+    The same operations in the same order as the plain reading of §4 (``run_normal`` in
+    tests/engine/oracle.py), so the same float to the last bit (tests/engine/test_normal.py compares the two
+    on random input). Two things are left out that cannot change the result: the record of the upset, and
+    adding a bonus of 0.0 once the bonus no longer applies (``change + 0.0`` is ``change`` unless ``change`` is
+    −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is positive). A player past
+    his 100 bonus games, most of them, takes a second loop without the bonus's bookkeeping.
     """
     r = float(rating)
     b = bonus_count
@@ -101,8 +59,3 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
             r += change
         b += 1
     return r
-
-
-def normal_change(rating: int, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> int:
-    """The table's rounded change (the one rounding of §4)."""
-    return round(run_normal(rating, bonus_count, opponents, scores) - rating)

@@ -101,9 +101,11 @@ def _handicap_columns(
 def _normal_details(
     table: Participants, solver: Solver, i: int, effective: Sequence[int]
 ) -> tuple[float, tuple[GameDetail, ...]]:
-    """``run_normal`` for player ``i`` (the running rating after his games) and his GameDetails, in one loop.
+    """``normal.final_rating`` for player ``i`` (the running rating after his games) and his GameDetails, in one
+    loop.
 
-    The Elo part is ``normal.run_normal``'s, operation for operation, so every number is the same to the last
+    The Elo part is that of the plain reading of §4 (``run_normal`` in tests/engine/oracle.py), operation for
+    operation, so every number is the same to the last
     bit; it is written out here to build each GameDetail as its numbers come, without an intermediate step
     record (tests/engine/test_build.py compares the two on random tables). Each GameDetail is filled in the
     order of its fields.

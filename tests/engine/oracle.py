@@ -22,7 +22,7 @@ from ratings.engine.constants import (
     prior_grade_rating,
     upper_bound,
 )
-from ratings.engine.normal import normal_change
+from ratings.engine.normal import BONUS_CEILING, BONUS_GAMES
 from ratings.engine.performance import performance_rating
 from ratings.engine.types import PlayerKey, Promotion, TableInput
 
@@ -157,3 +157,53 @@ def walk_plainly(
         else:
             grade, lb_run, seen, mp_run = real[:4]
     return out, grade, (lb_run, seen, mp_run)
+
+
+# The plain reading of §4, with a record of every step; the engine's own loops (normal.final_rating,
+# outcomes._normal_details) are compared with it to the last bit.
+NormalStep = tuple[float, float, int, float, bool, float]
+"""How one game moved the running rating: (rating before the game, expected score, K, the Elo change or the
+upset gain before the bonus, upset?, bonus). A plain tuple, in GameDetail's field order, because it is built
+for every game of every table."""
+
+
+def run_normal(
+    rating: float,
+    bonus_count: int,
+    opponents: Sequence[float],
+    scores: Sequence[float],
+    steps: list[NormalStep] | None = None,
+) -> float:
+    """The running rating after the table's games (effective opponent ratings ``opponents``, results ``scores``).
+
+    ``steps``, when given, receives one NormalStep per game; the rating code calls this once per sweep, so the
+    hot path stays free of allocations when ``steps`` is None.
+    """
+    r = float(rating)
+    b = bonus_count
+    for o, s in zip(opponents, scores, strict=True):
+        # K(r) inlined (constants.k_factor): this loop is the engine's hot path.
+        if r >= 1560.0:
+            k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
+        else:
+            k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
+        d = o - r
+        e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
+        change = k * (s - e)
+        upset = False
+        if s == 1.0 and d > 0.0:
+            gain = k * d / 160.0
+            if gain > change:
+                change = gain
+                upset = True
+        bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
+        if steps is not None:
+            steps.append((r, e, k, change, upset, bonus))
+        r += change + bonus
+        b += 1
+    return r
+
+
+def normal_change(rating: int, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> int:
+    """The table's rounded change (the one rounding of §4)."""
+    return round(run_normal(rating, bonus_count, opponents, scores) - rating)

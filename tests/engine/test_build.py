@@ -27,9 +27,9 @@ from ratings.engine.build import (
     new_player_state,
     new_promotion,
 )
-from ratings.engine.normal import NormalStep, run_normal
 
 from .builders import make_established, make_game, make_newcomer, rate
+from .oracle import NormalStep, run_normal
 from .test_properties import any_player, rate_or_none, tables
 
 

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine.normal import final_rating, normal_change, run_normal
+from ratings.engine.normal import final_rating
 
 from .builders import make_established, make_game, rate
+from .oracle import normal_change, run_normal
 
 
 def expected(o: float, r: float) -> float:
@@ -17,7 +18,7 @@ def expected(o: float, r: float) -> float:
 
 
 def test_one_game_is_k_times_score_minus_expectation() -> None:
-    assert run_normal(1500, 100, [1600], [0.5]) == pytest.approx(1500 + 28 * (0.5 - expected(1600, 1500)))
+    assert final_rating(1500, 100, [1600], [0.5]) == pytest.approx(1500 + 28 * (0.5 - expected(1600, 1500)))
 
 
 def test_k_is_taken_at_the_running_rating() -> None:
@@ -25,7 +26,7 @@ def test_k_is_taken_at_the_running_rating() -> None:
     r1 = 1565 + 24 * (0 - expected(1565, 1565))
     assert r1 < 1560
     r2 = r1 + 28 * (0 - expected(1565, r1))
-    assert run_normal(1565, 100, [1565, 1565], [0.0, 0.0]) == pytest.approx(r2)
+    assert final_rating(1565, 100, [1565, 1565], [0.0, 0.0]) == pytest.approx(r2)
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,7 @@ def test_k_is_taken_at_the_running_rating() -> None:
 )  # fmt: skip
 def test_each_k_boundary_in_a_table(rating: int, k: int) -> None:
     """A loss against an equal opponent costs K/2, K by the rating the game is played at."""
-    assert run_normal(rating, 100, [rating], [0.0]) == pytest.approx(rating - k / 2)
+    assert final_rating(rating, 100, [rating], [0.0]) == pytest.approx(rating - k / 2)
     out = rate({"A": make_established(rating), "B": make_established(2000)}, [make_game(1, "A", "B", 0.0)])
     assert out["A"].games[0].k == k
 
@@ -55,18 +56,18 @@ def test_normal_gain_stays_when_it_beats_the_upset_gain() -> None:
 
 
 def test_no_upset_gain_for_a_draw_or_against_a_lower_opponent() -> None:
-    assert run_normal(1500, 100, [1900], [0.5]) == pytest.approx(1500 + 28 * (0.5 - expected(1900, 1500)))
-    assert run_normal(1500, 100, [1400], [1.0]) == pytest.approx(1500 + 28 * (1 - expected(1400, 1500)))
+    assert final_rating(1500, 100, [1900], [0.5]) == pytest.approx(1500 + 28 * (0.5 - expected(1900, 1500)))
+    assert final_rating(1500, 100, [1400], [1.0]) == pytest.approx(1500 + 28 * (1 - expected(1400, 1500)))
 
 
 def test_weak_player_bonus_while_below_1800() -> None:
     r = 1500 + 28 * (0.5 - expected(1500, 1500)) + (1800 - 1500) / 200
-    assert run_normal(1500, 0, [1500], [0.5]) == pytest.approx(r)
+    assert final_rating(1500, 0, [1500], [0.5]) == pytest.approx(r)
 
 
 def test_no_bonus_at_1800() -> None:
-    assert run_normal(1800, 0, [1800], [0.5]) == 1800
-    assert run_normal(1799.5, 0, [1799.5], [0.5]) == pytest.approx(1799.5 + 0.5 / 200)
+    assert final_rating(1800, 0, [1800], [0.5]) == 1800
+    assert final_rating(1799.5, 0, [1799.5], [0.5]) == pytest.approx(1799.5 + 0.5 / 200)
 
 
 def test_the_hundredth_bonus_game_gets_it_and_the_next_does_not() -> None:
