@@ -175,13 +175,3 @@ def rating_of(rank: float) -> int:
 def handicap_shift(rating: float, handicap: float) -> int:
     """``rating_of(rank_of(rating) - h)`` with the subtraction in float32 (§3)."""
     return rating_of(f32(rank_of(rating) - f32(handicap)))
-
-
-def received_rating(opponent: int, handicap: float) -> int:
-    """Effective rating of the handicap giver as seen by the receiver; ``opponent`` is already floored at 400."""
-    return handicap_shift(opponent, handicap)
-
-
-def given_rating(opponent: int, own: int, handicap: float) -> int:
-    """Effective rating of the receiver as seen by the giver, whose own rating (or estimate) is ``own``."""
-    return opponent + (own - handicap_shift(own, handicap))

@@ -7,7 +7,6 @@ same rules and messages apply everywhere.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -172,20 +171,17 @@ def table_facts(table: Table) -> tuple[list[int], list[GameFacts], dict[int, str
     return [e.player_id for e in entries], games, names
 
 
-def last_rated_before(table: Table, player_ids: Sequence[int]) -> dict[int, dt.date | None]:
-    states = states_before(date=table.date, sequence=table.sequence, player_ids=player_ids)
-    return {pid: s.last_played for pid, s in states.items()}
-
-
-def table_validate(table: Table) -> None:
-    """Raise TableInvalid with every problem of the saved table."""
+def _validated(table: Table) -> tuple[list[int], list[GameFacts], dict[int, engine.PlayerState]]:
+    """The saved table's players (seat order), games and the players' states before it; TableInvalid if it
+    cannot be rated."""
     player_ids, games, names = table_facts(table)
+    states = states_before(date=table.date, sequence=table.sequence, player_ids=player_ids)
     problems = table_problems(
         table_date=table.date,
         entry_player_ids=player_ids,
         games=games,
         names=names,
-        last_played=last_rated_before(table, player_ids),
+        last_played={pid: s.last_played for pid, s in states.items()},
     )
     if not player_ids:
         problems.append(_("The table has no players."))
@@ -193,6 +189,12 @@ def table_validate(table: Table) -> None:
         problems.append(_("The table has no rated game."))
     if problems:
         raise TableInvalid(problems)
+    return player_ids, games, states
+
+
+def table_validate(table: Table) -> None:
+    """Raise TableInvalid with every problem of the saved table."""
+    _validated(table)
 
 
 def table_preview(table: Table) -> engine.TableResult:
@@ -200,9 +202,7 @@ def table_preview(table: Table) -> engine.TableResult:
 
     Raises TableInvalid for a table that cannot be rated, including one that does not settle.
     """
-    table_validate(table)
-    player_ids, games, _names = table_facts(table)
-    states = states_before(date=table.date, sequence=table.sequence, player_ids=player_ids)
+    player_ids, games, states = _validated(table)
     try:
         return engine.rate_table(
             engine.TableInput(
@@ -259,13 +259,6 @@ def table_delete(*, table: Table) -> None:
             rerate_request(date=table.date, sequence=table.sequence, table_ids=[])
         promotions_table_deleted(table=table)
         table.delete()
-
-
-def tables_games_by_table(table_ids: Sequence[int]) -> dict[int, list[GameFacts]]:
-    out: dict[int, list[GameFacts]] = defaultdict(list)
-    for g in Game.objects.filter(table_id__in=table_ids).order_by("table_id", "round", "id"):
-        out[g.table_id].append(GameFacts.of(g))
-    return out
 
 
 def player_names(player_ids: Iterable[int]) -> dict[int, str]:
