@@ -1,4 +1,4 @@
-"""Filters of the public lists (django-filter), over the querysets of ratings/selectors_public.py.
+"""Filters of the public lists (django-filter), over the querysets of ratings/selectors/.
 
 A malformed value never reaches the database: the form rejects it and the view answers 400 with the form's
 messages (ratings/views.py).
@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from ratings.models import GRADE_CHOICES, Category, Player, Tournament, name_search_key
-from ratings.selectors_public import tournament_years
+from ratings.selectors import tournament_years
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
 GRADES = [(str(g), label) for g, label in GRADE_CHOICES if g > 0]

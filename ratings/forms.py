@@ -34,7 +34,7 @@ from ratings.models import (
     TableStatus,
     Tournament,
 )
-from ratings.selectors import states_before
+from ratings.selectors.states import states_before
 from ratings.services.tables import GameFacts, engine_games, table_problems
 
 # Rows whose seat or round has to move out of the way while a swap is written (see ``_park``). The values

@@ -147,7 +147,7 @@ class Player(models.Model):
             models.Index(fields=["family_name", "given_name"], name="player_name_idx"),
             models.Index(fields=["grade"], name="player_grade_idx"),
             models.Index(fields=["category"], name="player_category_idx"),
-            # The public rating list (ratings/selectors_public): its order, walked with a LIMIT instead of
+            # The public rating list (ratings/selectors): its order, walked with a LIMIT instead of
             # sorting the whole list, and "active, not a professional", counted from the index alone.
             models.Index(fields=["-rating", "family_name", "given_name", "id"], name="player_list_order_idx"),
             models.Index(fields=["last_played", "is_professional", "prior_grade_kind"], name="player_active_idx"),

@@ -1,7 +1,7 @@
 """The public lists as django-tables2 tables, and the rating list's export records.
 
 Sorting is done by the database: every sortable column names the queryset fields it sorts by (annotations
-of ratings/selectors_public.py), and every sort ends on a unique key so that pages never overlap.
+of ratings/selectors/), and every sort ends on a unique key so that pages never overlap.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def player_link(player: Player) -> SafeString:
 
 
 class RatingListTable(tables.Table):
-    """The rating list: rows are Players annotated by ``selectors_public.rating_list``, ranked by the view.
+    """The rating list: rows are Players annotated by ``selectors.rating_list``, ranked by the view.
 
     The columns give the headers, the sorting and the pagination; the rows themselves are written in the same
     order by the ``rating_list_rows`` template tag (ratings/templatetags/ratings_public.py), straight from the
@@ -173,7 +173,7 @@ class PendingPromotionTable(tables.Table):
 
 
 class TournamentTable(tables.Table):
-    """Tournaments, each with its public tables (rows: ``selectors_public.tournaments_list``)."""
+    """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``)."""
 
     end_date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"))
     name = tables.Column(verbose_name=_("Tournament"), order_by=("name", "pk"))

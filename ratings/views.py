@@ -1,4 +1,4 @@
-"""The public pages: thin views over ratings/selectors_public.py, the filters and the tables.
+"""The public pages: thin views over ratings/selectors/, the filters and the tables.
 
 Bad input never gives a 500: an unknown player, table or list date is a 404; a malformed filter value is a
 400 that shows the filter form with its message; a page number out of range shows the nearest page.
@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig, Table
 
-from ratings import selectors_public as public
+from ratings import selectors
 from ratings.charts import ChartPoint, rating_chart
 from ratings.filters import RatingListFilter, TournamentFilter
 from ratings.models import Player, TableStatus
@@ -60,7 +60,7 @@ def _parse_list_date(text: str) -> dt.date:
         date = dt.date.fromisoformat(text)
     except ValueError:
         raise Http404(_("There is no list of that date.")) from None
-    if len(text) != 10 or not public.is_list_date(date):
+    if len(text) != 10 or not selectors.is_list_date(date):
         raise Http404(_("There is no list of that date."))
     return date
 
@@ -78,7 +78,7 @@ def _filtered_list(filterset: RatingListFilter) -> tuple[Any, dt.date | None, bo
     cleaned = filterset.form.cleaned_data
     date: dt.date | None = cleaned.get("date")
     active = cleaned.get("active") != "all"
-    filterset.queryset = public.rating_list(date=date, active=active)
+    filterset.queryset = selectors.rating_list(date=date, active=active)
     return filterset.qs, date, active
 
 
@@ -87,11 +87,11 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     filterset = _rating_list_filter(request, list_date)
     context: dict[str, Any] = {
         "filter": filterset,
-        "list_dates": public.list_dates(),
+        "list_dates": selectors.list_dates(),
         "today": timezone.localdate(),
         "export_query": request.GET.urlencode(),
         "section": "list",
-        "countries": public.list_countries(),
+        "countries": selectors.list_countries(),
         # The less used filters fold away (a <details>) unless one is in use or wrong.
         "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
         or request.GET.get("active", "active") != "active"
@@ -106,7 +106,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     paginate_table(table, request, per_page=per_page)
     shown = [row.record for row in table.page.object_list]
     _rank(shown, table, filtered)
-    public.attach_pending_grades(shown, date)
+    selectors.attach_pending_grades(shown, date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
@@ -128,7 +128,7 @@ def _rank(shown: list[Player], table: RatingListTable, filtered: Any) -> None:
         for i, player in enumerate(shown):
             player.rank = total - first - i + 1 if order == ["-rank"] else first + i  # type: ignore[attr-defined]
         return
-    positions = public.list_positions(filtered)
+    positions = selectors.list_positions(filtered)
     for player in shown:
         player.rank = positions[player.pk]  # type: ignore[attr-defined]
 
@@ -163,14 +163,14 @@ def _ranked_with_pending(players: Any, date: dt.date | None, chunk: int = 2000) 
     """The list's players in rating order, ranked by their position, read in chunks, each chunk given its
     pending Dan grades in one query."""
     batch: list[Player] = []
-    for rank, player in enumerate(players.order_by(*public.LIST_ORDER).iterator(chunk_size=chunk), 1):
+    for rank, player in enumerate(players.order_by(*selectors.LIST_ORDER).iterator(chunk_size=chunk), 1):
         player.rank = rank
         batch.append(player)
         if len(batch) == chunk:
-            public.attach_pending_grades(batch, date)
+            selectors.attach_pending_grades(batch, date)
             yield from batch
             batch = []
-    public.attach_pending_grades(batch, date)
+    selectors.attach_pending_grades(batch, date)
     yield from batch
 
 
@@ -183,7 +183,7 @@ def _csv_lines(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
 
 def _player_or_404(federation_id: str) -> Player:
     try:
-        return public.player_for_page(federation_id)
+        return selectors.player_for_page(federation_id)
     except Player.DoesNotExist:
         raise Http404(_("No player has that federation id.")) from None
 
@@ -192,7 +192,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     """A player's standing, his rating over time, his tables (newest first) with each game explained, and
     his grade history."""
     player = _player_or_404(federation_id)
-    history = public.player_history(player)
+    history = selectors.player_history(player)
     points = [
         ChartPoint(date=e.row.date, rating=e.row.rating_after, label=str(e.row.table), href=f"#table-{e.row.table_id}")
         for e in history
@@ -200,7 +200,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     context = {
         "player": player,
         "history": history[::-1],
-        "grade_steps": public.player_grade_history(player),
+        "grade_steps": selectors.player_grade_history(player),
         "chart": rating_chart(points),
     }
     return render(request, "ratings/player_detail.html", context)
@@ -209,7 +209,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
 def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
     """How one table moved one player, game by game."""
     player = _player_or_404(federation_id)
-    entry = public.player_table_entry(player, table_id)
+    entry = selectors.player_table_entry(player, table_id)
     if entry is None:
         raise Http404(_("The player has no rated game in that table."))
     return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
@@ -229,21 +229,21 @@ def _optional_url(names: tuple[str, ...], *args: Any) -> str | None:
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A submitted or rated table: its crosstable, its promotions, its status and dates."""
     try:
-        table = public.table_for_page(pk)
+        table = selectors.table_for_page(pk)
     except RatedTable.DoesNotExist:
         raise Http404(_("No public table has that number.")) from None
     result_txt = _optional_url(RESULT_TABLE_URL_NAMES, table.pk) if table.status == TableStatus.RATED else None
-    context = {"crosstable": public.table_crosstable(table), "table": table, "result_txt_url": result_txt}
+    context = {"crosstable": selectors.table_crosstable(table), "table": table, "result_txt_url": result_txt}
     return render(request, "ratings/table_detail.html", context)
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments by year and country, newest first, each with its public tables."""
-    filterset = TournamentFilter(request.GET, queryset=public.tournaments_list())
+    filterset = TournamentFilter(request.GET, queryset=selectors.tournaments_list())
     context: dict[str, Any] = {
         "filter": filterset,
         "section": "tournaments",
-        "countries": public.tournament_countries(),
+        "countries": selectors.tournament_countries(),
     }
     if not filterset.form.is_valid():
         return render(request, "ratings/tournament_list.html", context, status=400)
@@ -256,11 +256,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def promotion_list(request: HttpRequest) -> HttpResponse:
     """Recent promotions, table by table (as FESA prints them under each result table), and the Dan
     promotions waiting for approval."""
-    paginator = Paginator(public.promotion_tables(), 10)
+    paginator = Paginator(selectors.promotion_tables(), 10)
     page = paginator.get_page(request.GET.get("page"))
-    lines = public.table_promotions([t.pk for t in page.object_list])
+    lines = selectors.table_promotions([t.pk for t in page.object_list])
     recent = [(t, lines.get(t.pk, [])) for t in page.object_list]
-    pending = PendingPromotionTable(public.pending_promotions(), prefix="pending-")
+    pending = PendingPromotionTable(selectors.pending_promotions(), prefix="pending-")
     paginate_table(pending, request, per_page=25)
     context = {"page": page, "recent": recent, "pending": pending, "section": "promotions"}
     return render(request, "ratings/promotion_list.html", context)

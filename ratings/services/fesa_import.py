@@ -34,7 +34,7 @@ from ratings import engine
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Turnering
 from ratings.models import Table, Tournament
-from ratings.selectors import states_before
+from ratings.selectors.states import states_before
 from ratings.services.fesa_match import NameMatch, PlayerIndex
 from ratings.services.fesa_tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
 from ratings.services.tables import TableInvalid, table_preview, table_submit

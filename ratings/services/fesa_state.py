@@ -48,7 +48,7 @@ from ratings.fesa_files.ratingliste import (
     write_ratingliste,
 )
 from ratings.models import OpeningState, Player, PriorGradeSource, RatingRow, TableEntry, name_search_key
-from ratings.selectors import before_position, prior_grade_of
+from ratings.selectors.states import before_position, prior_grade_of
 from ratings.services.players import players_refresh
 from ratings.states import state_from_json, state_to_json
 

@@ -13,7 +13,7 @@ from django.db.models.functions import RowNumber
 
 from ratings import engine
 from ratings.models import Category, OpeningState, Player, RatingRow
-from ratings.selectors import prior_grade_of, starting_states
+from ratings.selectors.states import prior_grade_of, starting_states
 from ratings.states import state_from_json
 
 ESTABLISHED_FROM = 18  # game number from which the established test applies (RULES.md §7)

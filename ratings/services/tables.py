@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus
-from ratings.selectors import states_before
+from ratings.selectors.states import states_before
 
 HANDICAP_CODES = {"S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"}
 

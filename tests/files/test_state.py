@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from ratings.fesa_files.ratingliste import read_ratingliste
 from ratings.models import OpeningState, Player
-from ratings.selectors import starting_states
+from ratings.selectors.states import starting_states
 from ratings.services.fesa_state import fesa_state_export, fesa_state_import
 from tests.factories import add_game, make_player, make_table
 from tests.files.fesa_cases import case_dir, case_names

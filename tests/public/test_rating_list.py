@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Player, Promotion, RatingRow, Table
-from ratings.selectors_public import active_cutoff, rating_list
-from ratings.selectors_public.lists import _current_list, _list_as_of
+from ratings.selectors import active_cutoff, rating_list
+from ratings.selectors.lists import _current_list, _list_as_of
 from tests.factories import make_table
 from tests.public.conftest import days_ago, seasoned
 

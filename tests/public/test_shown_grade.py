@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.selectors_public.crosstable import shown_grade
+from ratings.selectors.crosstable import shown_grade
 
 # Scale: 18 = 3 Kyu, 20 = 1 Kyu, 21 = 1 Dan, 22 = 2 Dan, 23 = 3 Dan.
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ratings import engine
 from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, RatingRow
-from ratings.selectors import starting_states
+from ratings.selectors.states import starting_states
 
 from .replay import History, Replay, chunked, chunks, gc_paused
 

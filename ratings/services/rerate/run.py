@@ -29,7 +29,7 @@ from ratings.models import (
     Table,
     TableStatus,
 )
-from ratings.selectors import starting_states, states_before
+from ratings.selectors.states import starting_states, states_before
 from ratings.services.players import players_refresh
 
 from .check import players_differing

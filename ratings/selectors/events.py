@@ -12,6 +12,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
+from django_countries import countries
 
 from ratings.models import (
     FIRST_DAN,
@@ -21,7 +22,7 @@ from ratings.models import (
     TableStatus,
     Tournament,
 )
-from ratings.selectors_public.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
+from ratings.selectors.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
 
 
 def public_tables() -> QuerySet[Table]:
@@ -50,8 +51,6 @@ def tournament_years() -> list[int]:
 
 def tournament_countries() -> list[tuple[str, str]]:
     """(code, name) of the countries tournaments were held in, by name."""
-    from django_countries import countries
-
     codes = set(Tournament.objects.values_list("country", flat=True).distinct().order_by()) - {""}
     return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])
 

@@ -30,6 +30,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast, Coalesce, Greatest, Least
 from django.utils import timezone
+from django_countries import countries
 
 from ratings.models import (
     FIRST_DAN,
@@ -238,8 +239,6 @@ def list_dates(limit: int = 6) -> list[dt.date]:
 def list_countries() -> list[tuple[str, str]]:
     """(code, name) of the countries the federation's players come from, by name: the choices worth offering
     in the country filter (any country code stays a valid filter value)."""
-    from django_countries import countries
-
     # All players, professionals too: read from the country index alone, without touching the rows.
     codes = set(Player.objects.values_list("nationality", flat=True).distinct().order_by()) - {""}
     return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])

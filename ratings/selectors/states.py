@@ -1,4 +1,4 @@
-"""Reads: players' states at a point of the history. Public-page queries live in ratings/selectors_public.py."""
+"""Players' states at a point of the history: before a table position, or before the first table."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ratings.models import (
     FIRST_DAN,
+    OpeningState,
     Player,
     Promotion,
     PromotionStatus,
@@ -13,7 +14,9 @@ from ratings.models import (
     Table,
     TableStatus,
 )
-from ratings.selectors_public.lists import LAST_KYU, PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
+from ratings.selectors.lists import LAST_KYU, PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
+from ratings.selectors.states import states_before
+from ratings.states import state_from_json
 
 
 def table_for_page(pk: int) -> Table:
@@ -23,9 +26,6 @@ def table_for_page(pk: int) -> Table:
 
 def held_dan_grades(player_ids: list[int]) -> dict[int, int]:
     """Each player's highest Dan grade held by approval or by his opening state (two queries)."""
-    from ratings.models import OpeningState
-    from ratings.states import state_from_json
-
     held: dict[int, int] = {}
     for pid, grade in Promotion.objects.filter(
         player_id__in=player_ids, status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN
@@ -105,8 +105,6 @@ def table_crosstable(table: Table) -> Crosstable:
     still on a result list (as the FESA program prints him). A table not rated yet shows every player's
     rating before it and no change.
     """
-    from ratings.selectors import states_before
-
     entries = list(table.entries.select_related("player").order_by("seat"))
     seats = {e.player_id: e.seat for e in entries}
     players = {e.player_id: e.player for e in entries}

@@ -1,13 +1,17 @@
-"""Reads for the public pages: the rating list (today or as of a date), a player's page, a table's crosstable,
-tournaments and promotions.
+"""Every read of the site. Services import the modules of this package; the package imports no service, view,
+admin or task (tests/test_layers.py).
 
-Every function here answers with a fixed number of queries whatever the number of rows (the pages are tested
+* ``states``: players' engine states at a point of the history.
+* ``lists``: the rating list (today or as of a date) and the words the public pages share.
+* ``players``, ``crosstable``, ``events``: a player's page, a table's page, tournaments and promotions.
+
+The public pages' functions answer with a fixed number of queries whatever the number of rows (the pages are tested
 for it, tests/public/test_query_counts.py).
 """
 
 from __future__ import annotations
 
-from ratings.selectors_public.crosstable import (
+from ratings.selectors.crosstable import (
     CrossCell,
     CrossRow,
     Crosstable,
@@ -18,7 +22,7 @@ from ratings.selectors_public.crosstable import (
     table_for_page,
     table_promotions,
 )
-from ratings.selectors_public.events import (
+from ratings.selectors.events import (
     pending_promotions,
     promotion_tables,
     public_tables,
@@ -26,7 +30,7 @@ from ratings.selectors_public.events import (
     tournament_years,
     tournaments_list,
 )
-from ratings.selectors_public.lists import (
+from ratings.selectors.lists import (
     ACTIVE_YEARS,
     ESTABLISHED_FROM,
     LIST_ORDER,
@@ -40,7 +44,7 @@ from ratings.selectors_public.lists import (
     public_players,
     rating_list,
 )
-from ratings.selectors_public.players import (
+from ratings.selectors.players import (
     GameLine,
     GradeStep,
     HistoryEntry,

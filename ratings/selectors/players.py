@@ -17,7 +17,7 @@ from ratings.models import (
     RatingRow,
     Table,
 )
-from ratings.selectors_public.lists import pending_dan
+from ratings.selectors.lists import pending_dan
 
 
 def player_for_page(federation_id: str) -> Player:
