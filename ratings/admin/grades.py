@@ -30,6 +30,7 @@ from django_countries import countries
 
 from ratings.engine import grade_label
 from ratings.models import FIRST_DAN, NSR_CONSENT_FROM, Promotion, PromotionStatus
+from ratings.selectors.grades import waiting_days
 from ratings.services.grades import (
     PromotionConflict,
     PromotionInvalid,
@@ -38,7 +39,6 @@ from ratings.services.grades import (
     promotion_confirm_flagged,
     promotion_reject,
     promotion_revoke,
-    waiting_days,
 )
 
 TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(

@@ -19,7 +19,7 @@ from ratings.admin.filters import VisibleCountryFilter
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
-from ratings.services.players import player_set_prior_grade
+from ratings.services.prior_grades import player_set_prior_grade
 
 PRIOR_GRADE_FIELDS = (
     "prior_grade_kind",

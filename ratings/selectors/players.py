@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import (
@@ -157,3 +158,8 @@ def player_grade_history(player: Player) -> list[GradeStep]:
             )
         )
     return steps
+
+
+def player_names(player_ids: Iterable[int]) -> dict[int, str]:
+    """Each player's name as the admin shows it."""
+    return {p.pk: str(p) for p in Player.objects.filter(pk__in=set(player_ids))}

@@ -26,11 +26,11 @@ from ratings.fesa_files.alltxt import is_active, write_all_txt
 from ratings.fesa_files.ratingliste import ListRecord
 from ratings.fesa_files.result_table import write_result_table
 from ratings.models import Promotion, PromotionStatus, RatingRow, Table, TableStatus
+from ratings.selectors.derived import category_of
+from ratings.selectors.grades import public_grades
 from ratings.selectors.states import states_before
 from ratings.services.fesa_state import StateEntry, fesa_state_records, player_list_record
 from ratings.services.fesa_tables import table_turnering
-from ratings.services.grades import public_grades
-from ratings.services.players import category_of
 from ratings.states import state_from_json
 
 Format = Literal["all.txt", "csv", "json"]

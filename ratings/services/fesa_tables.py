@@ -32,6 +32,7 @@ from ratings.models import (
     TableEntry,
     Tournament,
 )
+from ratings.permissions import is_director
 
 MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
 _CONTROL_OK = set("\t\n\r\f")
@@ -146,11 +147,8 @@ def table_create(
             end_date=turnering.date,
             created_by=staff,
         )
-        if staff is not None:
-            from ratings.permissions import is_director
-
-            if is_director(staff):
-                tournament.directors.add(staff)
+        if staff is not None and is_director(staff):
+            tournament.directors.add(staff)
     ids: dict[int, int] = {}
     created = 0
     for number, who in sorted(players.items()):

@@ -19,14 +19,15 @@ decision also writes the audit history row that ``update()`` alone would skip, t
 public grade.
 
 The queue's "age" is the waiting time: days since the record was created, i.e. since the engine first found
-the promotion (``waiting_days``). A player's age from his date of birth is private (it only tells namesakes
-apart) and the rules give it no part in grades, so the queue does not filter on it.
+the promotion (``waiting_days``, ratings/selectors/grades.py). A player's age from his date of birth is
+private (it only tells namesakes apart) and the rules give it no part in grades, so the queue does not filter
+on it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,13 +42,11 @@ from ratings.models import (
     FIRST_DAN,
     LIVE_PROMOTION_STATUSES,
     NSR_CONSENT_FROM,
-    OpeningState,
     Promotion,
     PromotionStatus,
     Table,
 )
 from ratings.services.players import players_refresh
-from ratings.states import state_from_json
 
 DECIDE_PERMISSION = "ratings.change_promotion"
 """Held by the grade officers (ratings/roles.py) and superusers; nobody else decides promotions."""
@@ -218,36 +217,6 @@ def promotions_table_deleted(*, table: Table) -> None:
             _record_lost(record, reason)
 
 
-# --- The grade the public sees --------------------------------------------------------------------------------
-
-
-def public_grades(computed: Mapping[int, int]) -> dict[int, int]:
-    """The grade each player shows, given the engine's ``computed`` grade of each.
-
-    A Kyu grade shows at once; a Dan grade only once approved (or brought from the FESA list the player was
-    migrated from, his opening state). So a player computed at 2 Dan with 1 Dan approved and 2 Dan pending
-    shows 1 Dan, and with 1 Dan rejected, 1 Kyu. An approved grade shows even when a correction left the
-    computed grade below it: it is flagged, and only the grade officer takes it away (``promotion_revoke``).
-    """
-    held: dict[int, int] = {}
-    ids = list(computed)
-    for start in range(0, len(ids), _ID_BATCH):
-        batch = ids[start : start + _ID_BATCH]
-        for pid, grade in Promotion.objects.filter(
-            player_id__in=batch, status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN
-        ).values_list("player_id", "grade"):
-            held[pid] = max(held.get(pid, 0), grade)
-        for pid, state in OpeningState.objects.filter(player_id__in=batch).values_list("player_id", "state"):
-            held[pid] = max(held.get(pid, 0), state_from_json(state).grade)
-    return {pid: max(min(grade, FIRST_DAN - 1), held.get(pid, 0)) for pid, grade in computed.items()}
-
-
-def waiting_days(promotion: Promotion, *, today: dt.date | None = None) -> int:
-    """How long the promotion has waited: whole days since the engine first found it."""
-    today = today or timezone.localdate()
-    return (today - timezone.localtime(promotion.created_at).date()).days
-
-
 # --- The grade officers' decisions ----------------------------------------------------------------------------
 
 
@@ -402,15 +371,3 @@ def _compare_and_set(promotion: Promotion, expected: Q, values: dict[str, Any], 
     promotion.refresh_from_db()
     Promotion.history.bulk_history_create([promotion], update=True, default_user=user, default_change_reason=label)
     players_refresh([promotion.player_id])
-
-
-def players_with_pending(player_ids: Iterable[int]) -> dict[int, int]:
-    """For the public pages: each player's lowest Dan grade waiting for approval ("pending"), if any."""
-    out: dict[int, int] = {}
-    for pid, grade in (
-        Promotion.objects.filter(player_id__in=set(player_ids), status=PromotionStatus.PENDING)
-        .order_by("grade")
-        .values_list("player_id", "grade")
-    ):
-        out.setdefault(pid, grade)
-    return out

@@ -15,8 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus
+from ratings.models import Game, GameResult, Table, TableEntry, TableStatus
+from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
+from ratings.services.grades import promotions_table_deleted
+from ratings.services.rerate import rerate_request
 
 HANDICAP_CODES = {"S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"}
 
@@ -219,8 +222,6 @@ def table_submit(*, table: Table, user: object | None) -> None:
     The re-rate is enqueued after commit (ratings/services/rerate.py); if the broker is down the pending
     mark stays and the beat or the next submission picks it up.
     """
-    from ratings.services.rerate import rerate_request
-
     with transaction.atomic():
         locked = Table.objects.select_for_update().get(pk=table.pk)
         table_validate(locked)
@@ -239,8 +240,6 @@ def table_changed(*, table: Table, old_position: tuple[dt.date, int] | None = No
     ``old_position`` is the table's (date, sequence) before the edit, if it moved: re-rating starts at
     the earlier of the two, since tables between them now come in another order.
     """
-    from ratings.services.rerate import rerate_request
-
     if table.status == TableStatus.DRAFT:
         return
     date, sequence = table.date, table.sequence
@@ -251,15 +250,8 @@ def table_changed(*, table: Table, old_position: tuple[dt.date, int] | None = No
 
 def table_delete(*, table: Table) -> None:
     """Delete a table and everything in it; what followed it is re-rated."""
-    from ratings.services.grades import promotions_table_deleted
-    from ratings.services.rerate import rerate_request
-
     with transaction.atomic():
         if table.status != TableStatus.DRAFT:
             rerate_request(date=table.date, sequence=table.sequence, table_ids=[])
         promotions_table_deleted(table=table)
         table.delete()
-
-
-def player_names(player_ids: Iterable[int]) -> dict[int, str]:
-    return {p.pk: str(p) for p in Player.objects.filter(pk__in=set(player_ids))}

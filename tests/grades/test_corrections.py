@@ -9,11 +9,11 @@ from django.db import transaction
 
 from ratings import engine
 from ratings.models import Promotion, PromotionStatus
+from ratings.selectors.grades import players_with_pending
 from ratings.services.grades import (
     PromotionConflict,
     PromotionInvalid,
     SyncSummary,
-    players_with_pending,
     promotion_approve,
     promotion_confirm_flagged,
     promotion_reject,

@@ -9,10 +9,10 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from ratings.models import Promotion, PromotionStatus
+from ratings.selectors.grades import players_with_pending
 from ratings.services.grades import (
     PromotionConflict,
     PromotionInvalid,
-    players_with_pending,
     promotion_approve,
     promotion_reject,
 )

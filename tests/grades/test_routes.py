@@ -11,7 +11,7 @@ import datetime as dt
 import pytest
 
 from ratings.models import Promotion, PromotionRoute, PromotionStatus
-from ratings.services.grades import players_with_pending
+from ratings.selectors.grades import players_with_pending
 from tests.grades.conftest import DRAW, WON, opponent, seasoned
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus
-from ratings.services.players import player_set_prior_grade
+from ratings.services.prior_grades import player_set_prior_grade
 from ratings.services.tables import table_changed, table_delete, table_submit
 from tests.factories import add_game, make_player, make_table
 

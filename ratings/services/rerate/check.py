@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ratings import engine
 from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, RatingRow
+from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states
 
-from .replay import History, Replay, chunked, chunks, gc_paused
+from .replay import History, Replay, chunked, gc_paused
 
 
 @dataclass(frozen=True)
@@ -76,32 +75,4 @@ def _promotion_differences(replay: Replay) -> list[CheckDifference]:
     )
     out = [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} not recorded as found: {k}") for k in want - have]
     out += [CheckDifference(k[0], k[2], f"promotion to grade {k[1]} recorded but not found: {k}") for k in have - want]
-    return out
-
-
-PLAYER_COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
-
-
-def players_differing(
-    states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]
-) -> dict[int, tuple[str, Any, Any]]:
-    """The players whose derived columns are not what their latest ``states`` and peak ratings give.
-
-    The columns as ``players_refresh`` derives them (from the same ``category_of`` and ``public_grades``);
-    ``peaks`` holds each player's highest rating after a table (missing: none). Returns, per player, the
-    first column that differs: (name, stored, expected).
-    """
-    from ratings.services.grades import public_grades
-    from ratings.services.players import category_of
-
-    out: dict[int, tuple[str, Any, Any]] = {}
-    for chunk in chunks(sorted(states)):
-        grades = public_grades({pid: states[pid].grade for pid in chunk})
-        for pid, *have in Player.objects.filter(pk__in=chunk).values_list("pk", *PLAYER_COLUMNS):
-            s = states[pid]
-            want = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peaks.get(pid, 0), s.rating))
-            for name, h, w in zip(PLAYER_COLUMNS, have, (*want, s.last_played), strict=True):
-                if h != w:
-                    out[pid] = (name, h, w)
-                    break
     return out

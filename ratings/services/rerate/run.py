@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from celery import Task
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+from federation.celery import app as celery_app
 from ratings import engine
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
@@ -29,10 +31,11 @@ from ratings.models import (
     Table,
     TableStatus,
 )
+from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before
+from ratings.services.grades import promotions_sync
 from ratings.services.players import players_refresh
 
-from .check import players_differing
 from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, gc_paused, raw_values, stored_rows
 from .rows import RowWriter
 
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["RATED_STATUSES", "RerateBusy", "RerateOutcome", "rerate_from", "rerate_pending", "rerate_request"]
 
+RERATE_TASK = "ratings.tasks.task_rerate_pending"  # the name ratings/tasks.py registers it under
 RERATE_LOCK_KEY = 0x5E5A_0001  # advisory lock id, any constant unique to this purpose
 PASSES = 3  # runs one call makes while requests keep coming in; the task queued by the last request follows
 
@@ -98,12 +102,20 @@ def rerate_request(*, date: dt.date, sequence: int, table_ids: Sequence[int]) ->
 
 def _enqueue() -> None:
     """Queue the task (without a broker: run it now). Failures are logged; the pending row keeps the request."""
-    from ratings.tasks import task_rerate_pending
-
     try:
-        task_rerate_pending.delay()
+        _rerate_task().delay()
     except Exception:  # an unreachable broker fails in many ways; the beat or the worker's start catches up
         log.warning("could not queue the re-rate; it stays pending until the broker is back", exc_info=True)
+
+
+def _rerate_task() -> Task[Any, Any]:
+    """The re-rate task, looked up by its registered name: ratings/tasks.py imports this module, never the reverse.
+
+    A web process has not necessarily imported the tasks modules yet; Celery's autodiscovery does it once.
+    """
+    if RERATE_TASK not in celery_app.tasks:
+        celery_app.loader.import_default_modules()
+    return celery_app.tasks[RERATE_TASK]
 
 
 @contextmanager
@@ -327,8 +339,6 @@ def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine
     as it is, and most redone tables are such; skipping them spares the sync locking and reading every record
     of their players.
     """
-    from ratings.services.grades import promotions_sync
-
     want: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
     for pid, table_id, p in found:
         want[table_id].add((pid, p.grade, p.round, p.game_number, p.route, p.rating, True, ""))

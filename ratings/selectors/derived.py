@@ -1,0 +1,53 @@
+"""The players' derived columns (category, public grade, peak ...) as their engine states give them.
+
+``players_refresh`` (ratings/services/players.py) writes these columns; the re-rate check and a re-rate's
+final pass read here which players' stored columns differ from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from ratings import engine
+from ratings.models import Category, Player
+from ratings.selectors.grades import public_grades
+
+ESTABLISHED_FROM = 18  # game number from which the established test applies (RULES.md §7)
+_CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
+
+
+def category_of(state: engine.PlayerState) -> str:
+    if state.result_list is not None:
+        return Category.UNRATED
+    return Category.ESTABLISHED if state.game_count >= ESTABLISHED_FROM else Category.PROVISIONAL
+
+
+def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
+    for i in range(0, len(ids), _CHUNK):
+        yield ids[i : i + _CHUNK]
+
+
+PLAYER_COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
+
+
+def players_differing(
+    states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]
+) -> dict[int, tuple[str, Any, Any]]:
+    """The players whose derived columns are not what their latest ``states`` and peak ratings give.
+
+    The columns as ``players_refresh`` derives them (from the same ``category_of`` and ``public_grades``);
+    ``peaks`` holds each player's highest rating after a table (missing: none). Returns, per player, the
+    first column that differs: (name, stored, expected).
+    """
+    out: dict[int, tuple[str, Any, Any]] = {}
+    for chunk in _chunks(sorted(states)):
+        grades = public_grades({pid: states[pid].grade for pid in chunk})
+        for pid, *have in Player.objects.filter(pk__in=chunk).values_list("pk", *PLAYER_COLUMNS):
+            s = states[pid]
+            want = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peaks.get(pid, 0), s.rating))
+            for name, h, w in zip(PLAYER_COLUMNS, have, (*want, s.last_played), strict=True):
+                if h != w:
+                    out[pid] = (name, h, w)
+                    break
+    return out
