@@ -40,9 +40,10 @@ def test_fesa_files_module_imports_no_django(path: Path) -> None:
     assert not bad, f"{path.name} imports {sorted(bad)}: the file formats must stay pure Python"
 
 
+INTERFACES = ("ratings.views", "ratings.views_files", "ratings.admin", "ratings.tasks")
 LOWER_LAYERS = {
-    "ratings/models.py": {"ratings.services", "ratings.selectors", "ratings.views", "ratings.admin", "ratings.tasks"},
-    "ratings/selectors": {"ratings.services", "ratings.views", "ratings.admin", "ratings.tasks"},
+    "ratings/models.py": {"ratings.services", "ratings.selectors", *INTERFACES},
+    "ratings/selectors": {"ratings.services", *INTERFACES, "ratings.tables", "ratings.filters", "ratings.forms"},
 }
 
 
@@ -57,6 +58,137 @@ def test_lower_layer_does_not_import_upper_layers(relative: str) -> None:
 
 @pytest.mark.parametrize("path", python_files(RATINGS / "services"), ids=lambda p: p.name)
 def test_services_do_not_import_interfaces(path: Path) -> None:
-    interfaces = ("ratings.views", "ratings.admin", "ratings.tables", "ratings.filters", "ratings.forms")
+    interfaces = (*INTERFACES, "ratings.tables", "ratings.filters", "ratings.forms", "ratings.management")
     bad = {m for m in imported_modules(path) if m.startswith(interfaces)}
     assert not bad, f"{path.name} imports {sorted(bad)}: services sit below the interfaces"
+
+
+# --- The import graph ---------------------------------------------------------------------------------------
+
+PACKAGES = ("ratings", "federation")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(RATINGS.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def project_modules() -> dict[str, Path]:
+    return {module_name(p): p for name in PACKAGES for p in python_files(RATINGS.parent / name)}
+
+
+def import_targets(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules ``path`` imports, at module level or inside a function, relative imports resolved.
+
+    ``from a import b`` is an import of the module ``a.b`` when there is one, else of ``a``.
+    """
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                targets.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return {t for t in targets if t in modules and t != here}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected group of modules that import each other (Tarjan), each as a path."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_cycle_in(group, graph) for group in groups]
+
+
+def _cycle_in(group: set[str], graph: dict[str, set[str]]) -> list[str]:
+    """A path that starts and ends at the group's first module, through the group only (breadth first)."""
+    start = min(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for nxt in sorted(graph[node] & group):
+            if nxt == start:
+                return [*paths[node], start]
+            if nxt not in paths:
+                paths[nxt] = [*paths[node], nxt]
+                queue.append(nxt)
+    raise AssertionError(f"no cycle through {start}")  # a strongly connected group always has one
+
+
+def test_import_graph_has_no_cycle() -> None:
+    modules = project_modules()
+    graph = {name: import_targets(path, modules) for name, path in modules.items()}
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_import_cycle_is_found_and_named() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c", "a"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_relative_imports_resolve_to_project_modules() -> None:
+    modules = project_modules()
+    targets = import_targets(RATINGS / "services" / "rerate" / "__init__.py", modules)
+    assert {"ratings.services.rerate.check", "ratings.services.rerate.run"} <= targets
+
+
+def imports_inside_functions(path: Path) -> list[int]:
+    """Line numbers of imports inside a function or method that carry no comment on their line."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    bare: list[int] = []
+    for func in ast.walk(ast.parse(source, filename=str(path))):
+        if isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import | ast.ImportFrom) and "#" not in lines[node.lineno - 1]:
+                    bare.append(node.lineno)
+    return sorted(set(bare))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_imports_inside_functions_say_why(package: str) -> None:
+    found = {
+        f"{p.relative_to(RATINGS.parent)}:{line}"
+        for p in python_files(RATINGS.parent / package)
+        for line in imports_inside_functions(p)
+    }
+    assert not found, f"imports inside functions without a comment saying why: {sorted(found)}"
+
+
+def test_import_inside_function_without_comment_is_found(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    import os\n    import sys  # optional\n    return os, sys\n", encoding="utf-8")
+    assert imports_inside_functions(sample) == [2]

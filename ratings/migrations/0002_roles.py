@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
+from ratings.roles import ROLE_PERMISSIONS, ensure_roles
+
 
 def create_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
-    from ratings.roles import ensure_roles
-
     # Permissions are normally created after all migrations; make sure ours exist now.
     for app_config in apps.get_app_configs():
         app_config.models_module = True
@@ -18,8 +18,6 @@ def create_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 
 def remove_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
-    from ratings.roles import ROLE_PERMISSIONS
-
     apps.get_model("auth", "Group").objects.filter(name__in=ROLE_PERMISSIONS).delete()
 
 

@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from ratings.models import Game, GameResult, Player, Promotion, Table, TableStatus, Tournament
 from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS, ensure_roles
+from ratings.services.rerate import rerate_from
 
 from . import write
 from .sim import World
@@ -187,8 +188,6 @@ def tables_replay(*, world: World, table_ids: Sequence[int], attempt: int) -> An
 
 
 def _rerate(start: Table | None) -> Any:
-    from ratings.services.rerate import rerate_from
-
     if start is None:
         return rerate_from(date=None)
     return rerate_from(date=start.date, sequence=start.sequence)

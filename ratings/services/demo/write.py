@@ -33,6 +33,7 @@ from ratings.models import (
     name_search_key,
 )
 from ratings.roles import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
+from ratings.services import grades
 from ratings.states import state_to_json
 
 from .play import table_games
@@ -206,8 +207,6 @@ def promotions_decide(world: World) -> None:
     pending leaves the player's higher ones pending too. 5 and 6 Dan come with the NSR's consent. At most
     MAX_APPROVALS: each goes through the grades service, which refreshes the player.
     """
-    from ratings.services import grades
-
     approve = getattr(grades, "promotion_approve", None)
     if approve is None:
         return  # no decision service: everything stays pending
