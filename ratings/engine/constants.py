@@ -1,9 +1,9 @@
 """The FESA rules' tables of constants and the rank scale (shared RULES.md §2 and §3).
 
-K by rating, the grade table (LB, MP, UB, #LB, #MP) on the engine's grade scale (types.py: 0 = no grade,
-1 = 20 Kyu .. 20 = 1 Kyu, 21 = 1 Dan .. 26 = 6 Dan, 27 = 7 Dan for the tests only), the rating of a prior grade,
-the handicap values, and the piecewise linear rating <-> rank conversion used for handicaps, computed in IEEE
-single precision exactly as the official program does, because its float32 rounding shows in its results.
+K by rating, the grade table (LB, MP, UB, #LB, #MP) on the engine's grade scale (grades.py: 0 = no grade,
+1 = 20 Kyu .. 20 = 1 Kyu, 21 = 1 Dan .. 26 = 6 Dan, 27 = 7 Dan for the tests only), the handicap values, and
+the piecewise linear rating <-> rank conversion used for handicaps, computed in IEEE single precision
+exactly as the official program does, because its float32 rounding shows in its results.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import math
 import struct
 from typing import Final
 
-from .errors import InvalidTable
-from .types import HandicapCode, PriorGrade
+from .grades import SEVEN_DAN
+from .types import HandicapCode
 
 # --- K (R1) -----------------------------------------------------------------------------------------------
 
@@ -36,11 +36,6 @@ def k_factor(r: float) -> int:
 
 
 # --- Grades (R2) ------------------------------------------------------------------------------------------
-
-SIX_DAN: Final = 26
-SEVEN_DAN: Final = 27
-"""7 Dan exists only as the "next grade" of a 6 Dan in the tests of §7; it is never awarded."""
-TOP_AWARDED_GRADE: Final = SIX_DAN
 
 # Index = grade on the engine's scale; index 0 (no grade) is unused.
 _LB: Final = (
@@ -103,20 +98,6 @@ def mp_run_length(grade: int) -> float | None:
     return _RUNS[grade][1]
 
 
-def prior_grade_rating(prior: PriorGrade) -> int:
-    """The rating a prior grade stands for (R7): the MP of the grade; amateur 7/8 Dan 2760/3000; pro 2510+30n."""
-    kind, level = prior.kind, prior.level
-    if kind == "kyu" and 1 <= level <= 20:
-        return _MP[21 - level]  # type: ignore[return-value]
-    if kind == "dan" and 1 <= level <= 7:
-        return _MP[20 + level]  # type: ignore[return-value]
-    if kind == "dan" and level == 8:
-        return 3000
-    if kind == "pro" and level >= 1:
-        return 2510 + 30 * level
-    raise InvalidTable(f"no such prior grade: {kind} {level}")
-
-
 # --- Handicaps (R12) --------------------------------------------------------------------------------------
 
 HANDICAPS: Final[dict[HandicapCode, float]] = {
@@ -131,6 +112,8 @@ HANDICAPS: Final[dict[HandicapCode, float]] = {
     "5p": 6.5,
     "6p": 8.0,
 }
+"""The handicaps, in grades (R12); its keys are every handicap code a game may carry."""
+HANDICAP_CODES: Final[tuple[HandicapCode, ...]] = tuple(HANDICAPS)
 
 # --- The rank scale (§3) ----------------------------------------------------------------------------------
 

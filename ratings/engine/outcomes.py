@@ -12,10 +12,11 @@ from collections.abc import Iterable, Sequence
 from itertools import repeat
 
 from .build import GameDetailDraft, new_player_outcome, new_player_state
+from .categories import ESTABLISHED_FROM
 from .normal import BONUS_CEILING, BONUS_GAMES
 from .participants import GAVE, Participants, SideHandicap
 from .performance import performance
-from .promotions import ESTABLISHED_FROM, GradeState, quiet_walk, walk_table
+from .promotions import GradeState, quiet_walk, walk_table
 from .solver import Solver
 from .types import GameDetail, HandicapCode, PlayerOutcome, PlayerState, Promotion, ResultPair
 

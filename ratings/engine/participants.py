@@ -12,12 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 
-from .constants import HANDICAPS, prior_grade_rating
+from .categories import PROVISIONAL_FROM
+from .constants import HANDICAPS
 from .errors import InvalidTable
+from .prior_grades import prior_grade_rating
 from .types import Game, HandicapCode, PlayerKey, PlayerState, ResultPair, Score, TableInput
 
 OPPONENT_FLOOR = 400
-PROVISIONAL_GAMES = 9
 
 # Which side of a handicap game a player is on.
 RECEIVED = 1
@@ -143,7 +144,7 @@ def fixed_pairs(state: PlayerState, games: int) -> list[ResultPair] | None:
     if n > 0:
         if state.result_list is None:
             return None  # a game count: rated normally
-        if state.rating != 0 and n + games >= PROVISIONAL_GAMES:
+        if state.rating != 0 and n + games >= PROVISIONAL_FROM:
             results = {s for _, s in stored}
             if results != {0} and results != {1}:
                 return None  # the move from the result list to a count

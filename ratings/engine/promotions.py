@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from .build import new_promotion
+from .categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from .constants import (
-    SEVEN_DAN,
-    TOP_AWARDED_GRADE,
     k_factor,
     lb_run_length,
     lower_bound,
@@ -29,10 +28,9 @@ from .constants import (
     mp_run_length,
     upper_bound,
 )
+from .grades import SEVEN_DAN, TOP_AWARDED_GRADE
 from .types import Promotion, PromotionRoute
 
-ESTABLISHED_FROM = 18
-PROVISIONAL_FROM = 9
 IMAGINARY_GAMES = 20
 
 

@@ -11,6 +11,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .grades import NO_GRADE as NO_GRADE
+from .grades import grade_label as grade_label
+from .grades import grade_of as grade_of
+from .grades import grade_parts as grade_parts
+
 PlayerKey = Hashable
 """Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""
 
@@ -31,9 +36,8 @@ PromotionRoute = Literal[
     "bound_to_get_it",  # 20 imaginary lost games would still promote
 ]
 
-# Grades are numbered on one scale so that "next grade" is +1:
-# 0 = no grade, 1 = 20 Kyu, ..., 20 = 1 Kyu, 21 = 1 Dan, ..., 26 = 6 Dan, 27 = 7 Dan (tests only).
-NO_GRADE = 0
+# Grades are numbered on one scale so that "next grade" is +1 (grades.py holds the scale; the names are
+# re-exported here for the modules that read them beside the values).
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,29 +170,3 @@ class TableResult:
 
     def by_key(self) -> dict[PlayerKey, PlayerOutcome]:
         return {o.key: o for o in self.outcomes}
-
-
-def grade_of(level: int, unit: Literal["Kyu", "Dan"]) -> int:
-    """The scale index of ``level`` Kyu (1..20) or ``level`` Dan (1..7)."""
-    if unit == "Kyu" and 1 <= level <= 20:
-        return 21 - level
-    if unit == "Dan" and 1 <= level <= 7:
-        return 20 + level
-    raise ValueError(f"no such grade: {level} {unit}")
-
-
-def grade_parts(grade: int) -> tuple[int, Literal["Kyu", "Dan"]] | None:
-    """(level, "Kyu"|"Dan") of a scale index, or None for no grade."""
-    if grade == NO_GRADE:
-        return None
-    if 1 <= grade <= 20:
-        return 21 - grade, "Kyu"
-    if 21 <= grade <= 27:
-        return grade - 20, "Dan"
-    raise ValueError(f"no such grade index: {grade}")
-
-
-def grade_label(grade: int) -> str:
-    """ "3 Kyu", "1 Dan", or "" for no grade."""
-    parts = grade_parts(grade)
-    return "" if parts is None else f"{parts[0]} {parts[1]}"

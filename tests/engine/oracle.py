@@ -11,19 +11,18 @@ from collections.abc import Sequence
 
 from ratings.engine.constants import (
     HANDICAPS,
-    SEVEN_DAN,
-    TOP_AWARDED_GRADE,
     handicap_shift,
     k_factor,
     lb_run_length,
     lower_bound,
     midpoint,
     mp_run_length,
-    prior_grade_rating,
     upper_bound,
 )
+from ratings.engine.grades import SEVEN_DAN, TOP_AWARDED_GRADE
 from ratings.engine.normal import BONUS_CEILING, BONUS_GAMES
 from ratings.engine.performance import performance_rating
+from ratings.engine.prior_grades import prior_grade_rating
 from ratings.engine.types import PlayerKey, Promotion, TableInput
 
 

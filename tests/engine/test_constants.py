@@ -1,13 +1,15 @@
-"""RULES.md §2 (K, grades, prior grades, handicaps) and §3 (the rank scale in float32)."""
+"""RULES.md §2 (K, grades, handicaps) and §3 (the rank scale in float32)."""
 
 from __future__ import annotations
 
 import math
+from typing import get_args
 
 import pytest
 
-from ratings.engine import InvalidTable, PriorGrade, grade_of
+from ratings.engine import grade_of
 from ratings.engine.constants import (
+    HANDICAP_CODES,
     HANDICAPS,
     handicap_shift,
     k_factor,
@@ -15,11 +17,11 @@ from ratings.engine.constants import (
     lower_bound,
     midpoint,
     mp_run_length,
-    prior_grade_rating,
     rank_of,
     rating_of,
     upper_bound,
 )
+from ratings.engine.types import HandicapCode
 
 SEVEN_DAN = grade_of(7, "Dan")
 
@@ -75,29 +77,9 @@ def test_every_kyu_from_18_to_12_has_lb_in_steps_of_80_and_mp_40_above() -> None
         assert midpoint(grade) == lower_bound(grade) + 40
 
 
-@pytest.mark.parametrize(
-    ("prior", "rating"),
-    [
-        (PriorGrade("kyu", 20), 40),
-        (PriorGrade("kyu", 3), 1410),
-        (PriorGrade("kyu", 1), 1620),
-        (PriorGrade("dan", 1), 1740),
-        (PriorGrade("dan", 6), 2540),
-        (PriorGrade("dan", 7), 2760),
-        (PriorGrade("dan", 8), 3000),
-        (PriorGrade("pro", 1), 2540),
-        (PriorGrade("pro", 4), 2630),
-        (PriorGrade("pro", 9), 2780),
-    ],
-)
-def test_rating_of_a_prior_grade(prior: PriorGrade, rating: int) -> None:
-    assert prior_grade_rating(prior) == rating
-
-
-@pytest.mark.parametrize("prior", [PriorGrade("kyu", 21), PriorGrade("kyu", 0), PriorGrade("dan", 9)])
-def test_an_impossible_prior_grade_is_invalid(prior: PriorGrade) -> None:
-    with pytest.raises(InvalidTable, match="prior grade"):
-        prior_grade_rating(prior)
+def test_handicap_codes_are_the_keys_of_the_handicap_values_and_the_type() -> None:
+    assert tuple(HANDICAPS) == HANDICAP_CODES
+    assert set(get_args(HandicapCode)) == set(HANDICAP_CODES)
 
 
 def test_handicap_values() -> None:

@@ -1,0 +1,35 @@
+"""Where a player stands in the rules: unrated, provisional or established (R3; shared RULES.md §6 and §7).
+
+A player with a result list is rated by performance ("unrated"); once he has a game count he is provisional
+until his game count reaches ``ESTABLISHED_FROM``, and established from then on. The same two numbers decide
+which promotion test a game faces (§7): from game 9 the provisional test, from game 18 the established one.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from .types import PlayerState
+
+Category = Literal["unrated", "provisional", "established"]
+UNRATED: Final = "unrated"
+PROVISIONAL: Final = "provisional"
+ESTABLISHED: Final = "established"
+CATEGORIES: Final[tuple[Category, ...]] = (UNRATED, PROVISIONAL, ESTABLISHED)
+
+PROVISIONAL_FROM: Final = 9
+"""With fewer games (this table's included) a player stays rated by performance, and no game is tested."""
+ESTABLISHED_FROM: Final = 18
+"""The game number from which a player is established and his games face the established test."""
+
+
+def category_of_games(games: int, *, on_result_list: bool) -> Category:
+    """The category of a player with ``games`` games, still rated by performance or not."""
+    if on_result_list:
+        return UNRATED
+    return ESTABLISHED if games >= ESTABLISHED_FROM else PROVISIONAL
+
+
+def category_of(state: PlayerState) -> Category:
+    """The category ``state`` puts the player in, as the lists show it."""
+    return category_of_games(state.games, on_result_list=state.result_list is not None)
