@@ -24,12 +24,23 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
-from ratings.engine import grade_label
+from ratings.engine import categories, grade_label, scores
+from ratings.engine.grades import AWARDED_GRADES, FIRST_DAN, NO_GRADE, NSR_CONSENT_FROM
+from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS, prior_grade_label
 
-GRADE_CHOICES = [(0, _("no grade"))] + [(g, grade_label(g)) for g in range(1, 27)]
-"""The FESA grade scale: 1 = 20 Kyu ... 20 = 1 Kyu, 21 = 1 Dan ... 26 = 6 Dan (ratings/engine/types.py)."""
-FIRST_DAN = 21
-NSR_CONSENT_FROM = 25  # 5 Dan and 6 Dan need the Japan Shogi Association's consent
+GRADE_CHOICES = [(g, grade_label(g) if g != NO_GRADE else _("no grade")) for g in AWARDED_GRADES]
+"""The FESA grade scale as the engine numbers it (ratings/engine/grades.py)."""
+
+
+def prior_grade_condition() -> Q:
+    """What the database accepts as a prior grade: none, or one the engine's ``PRIOR_GRADE_LEVELS`` allows."""
+    condition = Q(prior_grade_kind="") & Q(prior_grade_level__isnull=True)
+    for kind, (low, high) in PRIOR_GRADE_LEVELS.items():
+        # A range test alone lets a NULL level through (a CHECK passes on unknown), so a kind without a level
+        # would be stored, though nothing rates it as a prior grade.
+        level = Q(prior_grade_level__isnull=False) & Q(prior_grade_level__gte=low) & Q(prior_grade_level__lte=high)
+        condition |= Q(prior_grade_kind=kind) & level
+    return condition
 
 
 # Letters that Unicode does not decompose into a base letter and an accent, spelt as people type them.
@@ -83,11 +94,11 @@ class PriorGradeSource(models.TextChoices):
 
 
 class Category(models.TextChoices):
-    """Where a player stands in the rules: rated by performance, provisional (< 18 games), established."""
+    """Where a player stands in the rules (ratings/engine/categories.py): unrated, provisional, established."""
 
-    UNRATED = "unrated", _("unrated")
-    PROVISIONAL = "provisional", _("provisional")
-    ESTABLISHED = "established", _("established")
+    UNRATED = categories.UNRATED, _("unrated")
+    PROVISIONAL = categories.PROVISIONAL, _("provisional")
+    ESTABLISHED = categories.ESTABLISHED, _("established")
 
 
 class Player(models.Model):
@@ -154,10 +165,7 @@ class Player(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(prior_grade_kind="") & Q(prior_grade_level__isnull=True))
-                | (Q(prior_grade_kind="kyu") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=20))
-                | (Q(prior_grade_kind="dan") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=8))
-                | (Q(prior_grade_kind="pro") & Q(prior_grade_level__gte=1) & Q(prior_grade_level__lte=9)),
+                condition=prior_grade_condition(),
                 name="player_prior_grade_valid",
             ),
         ]
@@ -176,8 +184,7 @@ class Player(models.Model):
     def prior_grade_label(self) -> str:
         if not self.prior_grade_kind or self.prior_grade_level is None:
             return ""
-        unit = {"kyu": "Kyu", "dan": "Dan", "pro": "Dan pro"}[self.prior_grade_kind]
-        return f"{self.prior_grade_level} {unit}"
+        return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
 
 
 class Tournament(models.Model):
@@ -278,17 +285,18 @@ class TableEntry(models.Model):
 
 
 class GameResult(models.TextChoices):
-    FIRST_WON = "first", _("first player won")
-    SECOND_WON = "second", _("second player won")
-    DRAW = "draw", _("draw")
+    # The codes and what they score are the engine's (ratings/engine/scores.py).
+    FIRST_WON = scores.FIRST_WON, _("first player won")
+    SECOND_WON = scores.SECOND_WON, _("second player won")
+    DRAW = scores.DRAW, _("draw")
     # No opponent: counted in the standings, never rated (R4).
-    BYE = "bye", _("bye (full point)")
-    HALF_BYE = "half_bye", _("half-point bye")
-    ABSENT = "absent", _("absent")
-    NO_SHOW = "no_show", _("no-show")
+    BYE = scores.BYE, _("bye (full point)")
+    HALF_BYE = scores.HALF_BYE, _("half-point bye")
+    ABSENT = scores.ABSENT, _("absent")
+    NO_SHOW = scores.NO_SHOW, _("no-show")
 
 
-PAIRED_RESULTS = [GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW]
+PAIRED_RESULTS = [GameResult(code) for code in scores.PAIRED_RESULTS]
 
 
 class HandicapCode(models.TextChoices):
