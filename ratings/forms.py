@@ -23,11 +23,11 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
 from ratings.models import (
     Game,
     HandicapCode,
     Player,
-    PriorGradeKind,
     RatingRow,
     Table,
     TableEntry,
@@ -40,8 +40,6 @@ from ratings.services.tables import GameFacts, engine_games, table_problems
 # Rows whose seat or round has to move out of the way while a swap is written (see ``_park``). The values
 # are far above any real seat or round, fit a PostgreSQL smallint and satisfy the "1 or more" constraints.
 PARKING_FROM = 32000
-
-PRIOR_GRADE_LEVELS = {PriorGradeKind.KYU: (1, 20), PriorGradeKind.DAN: (1, 8), PriorGradeKind.PRO: (1, 9)}
 
 
 @dataclass
@@ -143,7 +141,7 @@ class PlayerForm(forms.ModelForm):
         elif level is not None and not kind:
             self.add_error("prior_grade_kind", _("Say whether the level is Kyu, amateur Dan or professional Dan."))
         elif kind:
-            low, high = PRIOR_GRADE_LEVELS[PriorGradeKind(kind)]
+            low, high = PRIOR_GRADE_LEVELS[kind]
             if not low <= level <= high:
                 self.add_error(
                     "prior_grade_level",

@@ -23,6 +23,7 @@ from django_tables2 import RequestConfig, Table
 
 from ratings import selectors
 from ratings.charts import ChartPoint, rating_chart
+from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.filters import RatingListFilter, TournamentFilter
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
@@ -92,6 +93,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         "export_query": request.GET.urlencode(),
         "section": "list",
         "countries": selectors.list_countries(),
+        "established_from": ESTABLISHED_FROM,
         # The less used filters fold away (a <details>) unless one is in use or wrong.
         "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
         or request.GET.get("active", "active") != "active"

@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from ratings.engine import grade_label
+from ratings.engine.grades import DAN_GRADES
 from ratings.models import FIRST_DAN, NSR_CONSENT_FROM, Promotion, PromotionStatus
 from ratings.selectors.grades import waiting_days
 from ratings.services.grades import (
@@ -87,7 +88,7 @@ class GradeFilter(admin.SimpleListFilter):
     parameter_name = "grade"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(str(g), grade_label(g)) for g in range(FIRST_DAN, 27)] + [("kyu", str(_("Kyu grades")))]
+        return [(str(g), grade_label(g)) for g in DAN_GRADES] + [("kyu", str(_("Kyu grades")))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
         value = self.value()

@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy
 from django_countries import countries
 
 from ratings import permissions
+from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
 from ratings.models import Table, TableStatus, Tournament
 from ratings.services.fesa_import import (
     MAX_UPLOAD_BYTES,
@@ -51,9 +52,7 @@ SALT = "ratings.upload.turnering"
 PAYLOAD_MAX_AGE = 24 * 3600  # a preview left open overnight can still be confirmed
 PRIOR_CHOICES = [
     ("", gettext_lazy("none")),
-    *((f"kyu:{n}", f"{n} Kyu") for n in range(20, 0, -1)),
-    *((f"dan:{n}", f"{n} Dan") for n in range(1, 9)),
-    *((f"pro:{n}", f"{n} Dan pro") for n in range(1, 10)),
+    *((f"{g.kind}:{g.level}", prior_grade_label(g.kind, g.level)) for g in all_prior_grades()),
 ]
 
 

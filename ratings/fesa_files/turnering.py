@@ -29,24 +29,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
 from ratings.engine.types import Game, Handicap, HandicapCode, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
 from .errors import FesaFileError, raise_collected
 
 Sign = Literal["+", "-", "=", "#"]
-HANDICAP_CODES: dict[str, HandicapCode] = {
-    "S": "S",
-    "M": "M",
-    "L": "L",
-    "B": "B",
-    "R": "R",
-    "RL": "RL",
-    "2P": "2p",
-    "4P": "4p",
-    "5P": "5p",
-    "6P": "6p",
-}
+# The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
+HANDICAP_CODES: dict[str, HandicapCode] = {code.upper(): code for code in ENGINE_HANDICAP_CODES}
 _SIGNS = set("+-=&")
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?")

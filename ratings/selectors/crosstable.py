@@ -4,6 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ratings.engine.grades import public_grade
+from ratings.engine.scores import (
+    ABSENT,
+    BYE,
+    DRAW,
+    FIRST_SCORES,
+    FIRST_WON,
+    HALF_BYE,
+    NO_SHOW,
+    SECOND_WON,
+    STANDING_POINTS,
+)
 from ratings.models import (
     FIRST_DAN,
     OpeningState,
@@ -14,7 +26,7 @@ from ratings.models import (
     Table,
     TableStatus,
 )
-from ratings.selectors.lists import LAST_KYU, PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
+from ratings.selectors.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
 from ratings.selectors.states import states_before
 from ratings.states import state_from_json
 
@@ -41,7 +53,7 @@ def shown_grade(computed: int, held: int) -> int:
     far as it is approved (RULES.md §8)."""
     # ``held`` (approved, or brought from the migrated list) is never taken away silently, even when a
     # correction left the history short of it: the grade officers decide that (ratings/services/grades.py).
-    return max(min(computed, LAST_KYU), held)
+    return public_grade(computed, held)
 
 
 @dataclass(frozen=True)
@@ -92,8 +104,11 @@ class Crosstable:
     has_handicaps: bool
 
 
-_POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-_NO_GAME = {"bye": ("0+", 1.0), "half_bye": ("0=", 0.5), "absent": ("0-", 0.0), "no_show": ("0#", 0.0)}
+_POINTS = {"win": FIRST_SCORES[FIRST_WON], "draw": FIRST_SCORES[DRAW], "loss": FIRST_SCORES[SECOND_WON]}
+_NO_GAME = {
+    code: (sign, STANDING_POINTS[code])
+    for code, sign in {BYE: "0+", HALF_BYE: "0=", ABSENT: "0-", NO_SHOW: "0#"}.items()
+}
 _SIGN = {"win": "+", "loss": "-", "draw": "="}
 
 

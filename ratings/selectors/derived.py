@@ -10,17 +10,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ratings import engine
+from ratings.engine import categories
 from ratings.models import Category, Player
 from ratings.selectors.grades import public_grades
 
-ESTABLISHED_FROM = 18  # game number from which the established test applies (RULES.md §7)
 _CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
 
 
 def category_of(state: engine.PlayerState) -> str:
-    if state.result_list is not None:
-        return Category.UNRATED
-    return Category.ESTABLISHED if state.game_count >= ESTABLISHED_FROM else Category.PROVISIONAL
+    return Category(categories.category_of(state))
 
 
 def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 
 from django.utils import timezone
 
+from ratings.engine.grades import NO_GRADE, public_grade
 from ratings.models import FIRST_DAN, OpeningState, Promotion, PromotionStatus
 from ratings.states import state_from_json
 
@@ -35,7 +36,7 @@ def public_grades(computed: Mapping[int, int]) -> dict[int, int]:
             held[pid] = max(held.get(pid, 0), grade)
         for pid, state in OpeningState.objects.filter(player_id__in=batch).values_list("player_id", "state"):
             held[pid] = max(held.get(pid, 0), state_from_json(state).grade)
-    return {pid: max(min(grade, FIRST_DAN - 1), held.get(pid, 0)) for pid, grade in computed.items()}
+    return {pid: public_grade(grade, held.get(pid, NO_GRADE)) for pid, grade in computed.items()}
 
 
 def waiting_days(promotion: Promotion, *, today: dt.date | None = None) -> int:

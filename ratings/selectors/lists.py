@@ -32,8 +32,9 @@ from django.db.models.functions import Cast, Coalesce, Greatest, Least
 from django.utils import timezone
 from django_countries import countries
 
+from ratings.engine.categories import ESTABLISHED_FROM
+from ratings.engine.grades import FIRST_DAN, LAST_KYU
 from ratings.models import (
-    FIRST_DAN,
     Category,
     Player,
     Promotion,
@@ -44,8 +45,6 @@ from ratings.models import (
 )
 
 ACTIVE_YEARS = 2
-ESTABLISHED_FROM = 18  # the game number from which a player is tested as established (RULES.md §7)
-LAST_KYU = FIRST_DAN - 1
 PUBLIC_TABLE_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
 SHOWN_PROMOTION_STATUSES = [PromotionStatus.EFFECTIVE, PromotionStatus.APPROVED]
 LIST_ORDER = ("-list_rating", "family_name", "given_name", "pk")
@@ -170,6 +169,7 @@ def _list_as_of(date: dt.date) -> QuerySet[Player]:
             ),
         )
         .annotate(
+            # ratings.engine.grades.public_grade, in SQL, so that a whole list is graded in one query.
             list_grade=Greatest(Least(F("asof_computed_grade"), Value(LAST_KYU)), F("asof_held_grade")),
             list_category=Case(
                 When(

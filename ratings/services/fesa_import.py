@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from ratings import engine
+from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Turnering
 from ratings.models import Table, Tournament
@@ -307,9 +308,8 @@ def _new_player_facts(
         else:
             plan.problem(line, _("%(name)s: %(code)s is not a country code") % {"name": name, "code": nationality})
         nationality = ""
-    limits = {"kyu": 20, "dan": 8, "pro": 9}
     kind, level = facts.prior_kind, facts.prior_level
-    if kind and (kind not in limits or level is None or not 1 <= level <= limits[kind]):
+    if kind and not is_prior_grade(kind, level):
         plan.problem(line, _("%(name)s: no such prior grade") % {"name": name})
         kind, level = "", None
     return NewPlayerFacts(nationality=nationality, prior_kind=kind, prior_level=level if kind else None)

@@ -35,6 +35,7 @@ from django.db.models.functions import RowNumber
 from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
+from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.lisp import print_form
 from ratings.fesa_files.ratingliste import (
@@ -53,7 +54,6 @@ from ratings.services.players import players_refresh
 from ratings.states import state_from_json, state_to_json
 
 FESA_KEY = "fesa"
-PRIOR_LIMITS = {"kyu": 20, "dan": 8, "pro": 9}  # what Player's prior grade constraint accepts
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,7 @@ def _is_plain_newcomer(record: ListRecord) -> bool:
 
 def _check_prior(record: ListRecord) -> None:
     prior = record.state.prior_grade
-    if prior is not None and not 1 <= prior.level <= PRIOR_LIMITS[prior.kind]:
+    if prior is not None and not is_prior_grade(prior.kind, prior.level):
         raise FesaFileError(
             record.file or "list", record.line, f"prior grade {prior.level} {prior.kind} is out of range"
         )

@@ -15,13 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.models import Game, GameResult, Table, TableEntry, TableStatus
+from ratings.engine.constants import HANDICAP_CODES
+from ratings.engine.scores import PAIRED_RESULTS, first_score
+from ratings.models import Game, Table, TableEntry, TableStatus
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
 from ratings.services.grades import promotions_table_deleted
 from ratings.services.rerate import rerate_request
-
-HANDICAP_CODES = {"S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"}
 
 
 class TableInvalid(Exception):
@@ -112,12 +112,12 @@ def table_problems(
         paired = second is not None
         if not game.result:
             problems.append(_("%(where)s, %(pair)s: the result is missing.") % {"where": where, "pair": pair})
-        elif paired and game.result not in (GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW):
+        elif paired and game.result not in PAIRED_RESULTS:
             problems.append(
                 _("%(where)s, %(pair)s: a game needs a win, a loss or a draw, not “%(result)s”.")
                 % {"where": where, "pair": pair, "result": game.result}
             )
-        elif not paired and game.result in (GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW):
+        elif not paired and game.result in PAIRED_RESULTS:
             problems.append(
                 _("%(where)s, %(pair)s: without an opponent the result must be a bye, an absence or a no-show.")
                 % {"where": where, "pair": pair}
@@ -150,10 +150,7 @@ def engine_games(games: Iterable[GameFacts]) -> list[engine.Game]:
     for g in games:
         if g.second_id is None or not g.played:
             continue
-        if g.replay_draw or g.result == GameResult.DRAW:
-            score = 0.5
-        else:
-            score = 1.0 if g.result == GameResult.FIRST_WON else 0.0
+        score = first_score(g.result, replay_draw=g.replay_draw)
         handicap = None
         if g.handicap:
             giver = g.first_id if g.handicap_giver == "first" else g.second_id

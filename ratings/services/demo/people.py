@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from ratings.engine import PlayerState
 from ratings.engine.constants import lower_bound
+from ratings.engine.grades import TOP_AWARDED_GRADE, grade_parts
 
 from .names import BY_CODE, COUNTRIES, Country, feminine
 from .sim import SimDirector, SimPlayer
@@ -104,7 +105,7 @@ def _federation_id(rng: random.Random, taken: set[str]) -> str:
 def grade_near(strength: float) -> int:
     """The grade (engine scale, 1 = 20 Kyu .. 26 = 6 Dan) whose band holds ``strength``."""
     grade = 1
-    for g in range(1, 27):
+    for g in range(1, TOP_AWARDED_GRADE + 1):
         if lower_bound(g) <= strength:
             grade = g
     return grade
@@ -129,7 +130,9 @@ def _prior_grade(
 ) -> tuple[str, int, str, str, dt.date]:
     """A grade from elsewhere near the player's strength, from the NSR or his national federation."""
     grade = grade_near(strength + rng.gauss(0, 70))
-    kind, level = ("dan", grade - 20) if grade >= 21 else ("kyu", 21 - grade)
+    parts = grade_parts(grade)
+    assert parts is not None, "grade_near never gives no grade"
+    level, kind = parts[0], parts[1].lower()
     nsr = country.code == "JP" or (kind == "dan" and rng.random() < 0.3)
     source, note = ("nsr", "JSA amateur diploma") if nsr else ("national", f"{country.adjective} federation grade")
     return kind, level, source, note, joined - dt.timedelta(days=rng.randint(30, 1500))

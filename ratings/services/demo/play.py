@@ -15,6 +15,7 @@ import random
 from collections import defaultdict
 
 from ratings.engine.constants import HANDICAPS, handicap_shift, rank_of
+from ratings.engine.scores import FIRST_SCORES, STANDING_POINTS
 
 from .sim import SimGame, SimTable, World
 
@@ -57,7 +58,7 @@ def table_games(world: World, table: SimTable, *, attempt: int = 0) -> list[SimG
                 games.append(SimGame(rnd, p, None, "absent"))
             elif rnd > 1 and rng.random() < ABSENT_CHANCE:
                 result = "half_bye" if rng.random() < 0.3 else "absent"
-                score[p] += 0.5 if result == "half_bye" else 0.0
+                score[p] += STANDING_POINTS[result]
                 games.append(SimGame(rnd, p, None, result))
             else:
                 present.append(p)
@@ -66,13 +67,13 @@ def table_games(world: World, table: SimTable, *, attempt: int = 0) -> list[SimG
             bye = next((p for p in reversed(order) if p not in had_bye), order[-1])
             order.remove(bye)
             had_bye.add(bye)
-            score[bye] += 1.0
+            score[bye] += STANDING_POINTS["bye"]
             games.append(SimGame(rnd, bye, None, "bye"))
         for a, b in _pairings(order, met, first_round=rnd == 1):
             game = _play(rng, rnd, a, b, form)
             met[a].add(b)
             met[b].add(a)
-            first_score = {"first": 1.0, "second": 0.0, "draw": 0.5}[game.result]
+            first_score = FIRST_SCORES[game.result]
             score[game.first] += first_score
             score[game.second] += 1.0 - first_score  # type: ignore[index]
             games.append(game)

@@ -21,12 +21,12 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from ratings import engine
-from ratings.models import Game, GameResult, RatingRow, Table, TableEntry, TableStatus
+from ratings.engine.scores import first_score
+from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus
 from ratings.states import state_from_json, state_to_json
 
 Position = tuple[dt.date, int]
 RATED_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
-SCORES = {GameResult.FIRST_WON: 1.0, GameResult.SECOND_WON: 0.0, GameResult.DRAW: 0.5}
 """The first player's score by the result of a played game (a sennichite/jishogi replay counts as a draw)."""
 CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
 StoredRows = dict[int, dict[int, tuple[dict[str, Any], dict[str, Any]]]]
@@ -118,7 +118,7 @@ class History:
         # equal).
         for table_id, rnd, first, second, result, code, giver, replay in raw_values(games, "table_id", *columns):
             handicap = None if not code else engine.Handicap(code, first if giver == "first" else second)
-            score = 0.5 if replay else SCORES[result]
+            score = first_score(result, replay_draw=replay)
             self.games[table_id].append(engine.Game(rnd, first, second, score, handicap))
 
     def playing(self, table_id: int) -> set[int]:
