@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ratings.engine import grade_label
+from ratings.engine.grades import is_dan
 from ratings.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
@@ -20,6 +21,12 @@ register = template.Library()
 def grade(value: int | None) -> str:
     """ "3 Kyu", "1 Dan", or "" for no grade."""
     return grade_label(value or 0)
+
+
+@register.filter
+def is_kyu(value: int | None) -> bool:
+    """Whether ``value`` is a Kyu grade (not "no grade", not Dan): a promotion from it is worth a "was" note."""
+    return bool(value) and not is_dan(value or 0)
 
 
 @register.filter

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.selectors.crosstable import shown_grade
+from ratings.templatetags.ratings_public import is_kyu
 
 # Scale: 18 = 3 Kyu, 20 = 1 Kyu, 21 = 1 Dan, 22 = 2 Dan, 23 = 3 Dan.
 
@@ -22,3 +23,8 @@ from ratings.selectors.crosstable import shown_grade
 )
 def test_shown_grade_follows_decisions(computed: int, held: int, shown: int) -> None:
     assert shown_grade(computed, held) == shown
+
+
+@pytest.mark.parametrize(("grade", "kyu"), [(None, False), (0, False), (1, True), (20, True), (21, False), (26, False)])
+def test_is_kyu_filter_tells_kyu_grades_from_no_grade_and_dan(grade: int | None, kyu: bool) -> None:
+    assert is_kyu(grade) is kyu
