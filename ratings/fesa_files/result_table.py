@@ -1,6 +1,6 @@
 """The result table FESA publishes for a table, laid out as the FESA program prints it.
 
-As in ``fesa-data/fesa-result-CdF-2025.txt``::
+As in ``tests/data/fesa/fesa-result-CdF-2025.txt``::
 
     CdF Nantes 2025 : 2025-04-19/20
     Nr Name                       Nat  Grade  ELO    1   2   3   4   5   6  Pts   +/-

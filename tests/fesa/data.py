@@ -1,33 +1,36 @@
-"""Where the shared FESA reference data is (``<repo>/../shared/fesa-data``), and skipping without it."""
+"""Where the FESA reference data is: ``tests/data/fesa`` (its README.md says where each file comes from).
+
+Every test finds the golden files through this module. The data is part of the repository, so a missing file or
+case is a failure, never a skip: a checkout without it must not pass with fewer tests.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
-FESA_DATA = REPO.parent / "shared" / "fesa-data"
-MISSING = "<shared fesa-data missing>"
+FESA_DATA = REPO / "tests" / "data" / "fesa"
+CASES = FESA_DATA / "cases"
 
 
 def fesa_data() -> Path:
-    """The reference data folder; skips the calling test when it is not there."""
+    """The reference data folder."""
     if not FESA_DATA.is_dir():
-        pytest.skip(f"the shared FESA reference data is not at {FESA_DATA}")
+        raise FileNotFoundError(f"the FESA reference data is not at {FESA_DATA}")
     return FESA_DATA
 
 
 def case_names() -> list[str]:
-    """Every case folder (one with a turnering.txt), or one placeholder that makes the tests skip."""
-    cases = FESA_DATA / "cases"
-    names = sorted(p.name for p in cases.glob("*") if (p / "turnering.txt").is_file()) if cases.is_dir() else []
-    return names or [MISSING]
+    """Every case folder (one with a turnering.txt), in name order."""
+    names = sorted(p.name for p in CASES.glob("*") if (p / "turnering.txt").is_file())
+    if not names:
+        raise FileNotFoundError(f"no FESA case (a folder with a turnering.txt) under {CASES}")
+    return names
 
 
 def case_dir(name: str) -> Path:
-    """The folder of case ``name``; skips when the shared data is missing."""
-    path = fesa_data() / "cases" / name
-    if name == MISSING or not path.is_dir():
-        pytest.skip(f"no FESA case {name!r} under {FESA_DATA / 'cases'}")
+    """The folder of case ``name``."""
+    path = CASES / name
+    if not (path / "turnering.txt").is_file():
+        raise FileNotFoundError(f"no FESA case {name!r} under {CASES}")
     return path

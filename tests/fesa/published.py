@@ -1,4 +1,4 @@
-"""A reader for a published FESA result table (``fesa-data/fesa-result-*.txt``), for the tests.
+"""A reader for a published FESA result table (``tests/data/fesa/fesa-result-*.txt``), for the tests.
 
 The table is the program's ``skriv3`` layout (see ratings/fesa_files/result_table.py) under a title line:
 the name columns are as wide as the longest names, so the family-name width is found as the one width at

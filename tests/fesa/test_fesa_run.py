@@ -1,6 +1,6 @@
-"""``manage.py fesa_run`` against the FESA program's own output (shared fesa-data/cases).
+"""``manage.py fesa_run`` against the FESA program's own output (tests/data/fesa/cases).
 
-Per fesa-data/README.md every case compares every player's rating, history, bonus count, grades and
+Per tests/data/fesa/README.md every case compares every player's rating, history, bonus count, grades and
 runs, leaving out players with no rated game in the table (the program gives a newcomer with only byes
 the rating 1, RULES.md §6 leaves him unchanged), and the lines of all.txt. The sample case is compared
 byte for byte. These tests need the engine (ratings.engine.rate_table).

@@ -1,6 +1,6 @@
 """What the published Championnat de France 2025 result table determines, checked with the engine.
 
-The table (fesa-data/fesa-result-CdF-2025.txt) gives every player's rating before the event and his
+The table (tests/data/fesa/fesa-result-CdF-2025.txt) gives every player's rating before the event and his
 official change, or for a player rated by performance his new rating (``*``), and the promotions. It does
 not give the hidden state: bonus counts, game counts, promotion runs. So:
 

@@ -1,6 +1,6 @@
-"""The shared FESA reference cases (``<repo>/../shared/fesa-data/cases``) and how to compare with them.
+"""How to compare with the FESA reference cases (found through ``tests/fesa/data.py``).
 
-Expected files there were produced by the official FESA program (fesa-data/README.md); nothing here is
+Expected files there were produced by the official FESA program (tests/data/fesa/README.md); nothing there is
 produced by our own code. As that README says, players who had no rated game in the table are left out of
 comparisons: the program gives a newcomer with only byes the rating 1, which RULES.md §6 does not.
 """
@@ -9,25 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
 from ratings.fesa_files.turnering import read_turnering
+from tests.fesa.data import CASES, case_dir, case_names
 
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "fesa-data" / "cases"
-MISSING = "<fesa-data missing>"
-
-
-def case_names() -> list[str]:
-    names = sorted(p.name for p in CASES.glob("*") if (p / "turnering.txt").is_file()) if CASES.is_dir() else []
-    return names or [MISSING]
-
-
-def case_dir(name: str) -> Path:
-    """The folder of case ``name``; skips the calling test when the shared data is not there."""
-    if name == MISSING or not (CASES / name).is_dir():
-        pytest.skip(f"the shared FESA reference case {name!r} is not under {CASES}")
-    return CASES / name
+__all__ = ["CASES", "all_txt_rows", "case_dir", "case_names", "comparable", "records_by_name", "without_rated_game"]
 
 
 def without_rated_game(case: Path) -> set[tuple[str, str]]:
@@ -39,7 +25,7 @@ def without_rated_game(case: Path) -> set[tuple[str, str]]:
 
 
 def comparable(record: ListRecord) -> dict[str, object]:
-    """Every field the program keeps, a result list taken as a multiset (fesa-data/README.md)."""
+    """Every field the program keeps, a result list taken as a multiset (tests/data/fesa/README.md)."""
     s = record.state
     return {
         "homes": [(h.list, h.nationality, h.residens, h.last) for h in record.homes],

@@ -1,4 +1,4 @@
-"""End to end through the commands, against the FESA program's own output (shared fesa-data cases).
+"""End to end through the commands, against the FESA program's own output (tests/data/fesa/cases).
 
 For each case, into a fresh test database: ``import_fesa_state ratingliste.pre [--new-players
 nye-spillere]``, ``import_turnering turnering.txt --submit`` (the re-rate runs in-process on commit),

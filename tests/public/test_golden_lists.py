@@ -1,4 +1,4 @@
-"""The public rating list against the FESA program's own all.txt (shared fesa-data cases).
+"""The public rating list against the FESA program's own all.txt (tests/data/fesa/cases).
 
 Each case is loaded as the site would be by a federation moving over: the program's state list as the opening
 balance (``import_fesa_state``), then the director's ``turnering.txt`` submitted and rated in-process
