@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -12,9 +13,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ratings.models import Game, GameResult, Player, RatingRow, Table, TableStatus, Tournament
-from ratings.services.demo import tables_replay
-from ratings.services.demo.world import world_build
+from ratings.demo.build import tables_replay
+from ratings.demo.world import world_build
+from ratings.models import Game, GameResult, Player, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.rerate import rerate_check
 from ratings.services.tables import table_validate
 from tests.factories import make_player
@@ -173,10 +174,6 @@ def test_seed_demo_replaying_a_table_rerates_what_follows() -> None:
 
 def test_seed_demo_pairs_no_one_twice_where_a_swiss_director_would_not() -> None:
     seed(*SMALL)
-    from collections import Counter
-
-    from ratings.models import Game, TableEntry
-
     meetings = Counter(
         (table, min(a, b), max(a, b))
         for table, a, b in Game.objects.filter(second__isnull=False).values_list("table_id", "first_id", "second_id")

@@ -1,4 +1,4 @@
-"""``manage.py seed_demo``: build the demo federation (ratings/services/demo), rated by the real engine.
+"""``manage.py seed_demo``: build the demo federation (ratings/demo), rated by the real engine.
 
     manage.py seed_demo                      # default size on an empty database
     manage.py seed_demo --if-empty           # what ``make run`` calls: nothing if there are players already
@@ -19,9 +19,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
+from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
-from ratings.services.demo import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
-from ratings.services.demo.world import default_tables_per_year
 
 
 def _positive(text: str) -> int:

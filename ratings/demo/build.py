@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from ratings.models import Game, GameResult, Player, Promotion, Table, TableStatus, Tournament
 from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS, ensure_roles
-from ratings.services.rerate import rerate_from
+from ratings.services.rerate import RerateOutcome, rerate_from
 
 from . import write
 from .sim import World
@@ -174,7 +174,7 @@ def demo_build(
     return summary
 
 
-def tables_replay(*, world: World, table_ids: Sequence[int], attempt: int) -> Any:
+def tables_replay(*, world: World, table_ids: Sequence[int], attempt: int) -> RerateOutcome:
     """Play the demo's tables ``table_ids`` again (the ``attempt``-th other random stream) and re-rate the
     history from the earliest of them; the re-rate's outcome."""
     sims = {(t.date, t.sequence): t for t in world.tables}
@@ -187,7 +187,7 @@ def tables_replay(*, world: World, table_ids: Sequence[int], attempt: int) -> An
     return _rerate(tables[0])
 
 
-def _rerate(start: Table | None) -> Any:
+def _rerate(start: Table | None) -> RerateOutcome:
     if start is None:
         return rerate_from(date=None)
     return rerate_from(date=start.date, sequence=start.sequence)

@@ -33,7 +33,7 @@ from ratings.models import (
     name_search_key,
 )
 from ratings.roles import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
-from ratings.services import grades
+from ratings.services.grades import promotion_approve
 from ratings.states import state_to_json
 
 from .play import table_games
@@ -207,9 +207,6 @@ def promotions_decide(world: World) -> None:
     pending leaves the player's higher ones pending too. 5 and 6 Dan come with the NSR's consent. At most
     MAX_APPROVALS: each goes through the grades service, which refreshes the player.
     """
-    approve = getattr(grades, "promotion_approve", None)
-    if approve is None:
-        return  # no decision service: everything stays pending
     officer = _grade_officer()
     rng = random.Random(f"{world.seed}/promotions")
     deadline = world.until - APPROVAL_DELAY
@@ -231,7 +228,7 @@ def promotions_decide(world: World) -> None:
             consent_date = min(world.until, promotion.table.date + dt.timedelta(days=rng.randint(20, 50)))
             reference = f"NSR-{consent_date.year}-{rng.randint(1, 400):03d}"
             consent = {"nsr_consent": True, "nsr_consent_date": consent_date, "nsr_reference": reference}
-        approve(promotion=promotion, user=officer, reason="", **consent)
+        promotion_approve(promotion=promotion, user=officer, reason="", **consent)
         approved += 1
 
 
