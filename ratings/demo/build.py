@@ -4,13 +4,17 @@
 tournaments, tables, entries and games — with ``bulk_create`` (large batches, no per-row saves, so a federation
 of 20,000 players and half a million games takes minutes, not hours), the tables already *submitted*, then
 re-rates the whole history once with ``rerate_from()``: the same path a correction takes in production, so the
-rating rows, grades and promotions are exactly what the site computes (``rerate_check`` finds nothing). Rows
-written by ``bulk_create`` get no audit history; the demo's facts simply start without one.
+rating rows, grades and promotions are exactly what the site computes (``rerate_check`` finds nothing). The
+facts go in by bulk inserts rather than through the table services (one table at a time, with validation and
+audit history), which would take hours for the benchmarks' half a million games; every result the site
+derives is recorded by its services. Rows written in bulk get no audit history; the demo's facts simply start
+without one.
 
 The site starts from an opening FESA list (``OpeningState``) of the players who played before; newcomers join
 during the period. Afterwards the grade officer's work is half done: older Dan promotions are approved through
-``promotion_approve`` (with the NSR's consent for 5 and 6 Dan), the recent ones stay pending. The latest two
-tables stay drafts (the very last one without its last round), so the admin shows work in progress.
+``promotion_approve`` (with the NSR's consent for 5 and 6 Dan), the recent ones stay pending (all of them with
+``Knobs(dan_approvals=False)``). The latest two tables stay drafts (the very last one without its last round),
+so the admin shows work in progress.
 
 Deterministic: the same arguments (seed, sizes and ``until``) give the same federation and the same ratings.
 """
@@ -36,8 +40,8 @@ from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS,
 from ratings.services.rerate import RerateOutcome, rerate_from
 
 from . import write
-from .sim import World
-from .world import default_tables_per_year, world_build
+from .sim import Knobs, World
+from .world import world_build
 
 DEMO_PASSWORD = "demo"  # noqa: S105 - the documented password of the local demo logins
 DEMO_USERS: tuple[tuple[str, str | None], ...] = (
@@ -115,13 +119,16 @@ def demo_build(
     players: int = 400,
     years: int = 4,
     tables_per_year: int | None = None,
+    games: int | None = None,
     seed: int = 1,
     until: dt.date | None = None,
+    knobs: Knobs = Knobs(),  # noqa: B008 - frozen, so one shared default is safe
     director: Any = None,
     progress: Progress | None = None,
 ) -> DemoSummary:
     """Build and rate the demo federation in an empty database; ``director`` (a user) directs the latest
-    tournaments, drafts included. ``until`` (default: today) is the last day of the period.
+    tournaments, drafts included. ``until`` (default: today) is the last day of the period; ``tables_per_year``,
+    ``games`` and ``knobs`` as ``world.world_build`` takes them.
 
     A table that does not settle (RULES.md §6: rare, when a rounded value flips back and forth) is played again
     with other results and the history re-rated from it, so that every submitted table ends up rated.
@@ -145,9 +152,11 @@ def demo_build(
     world = world_build(
         players=players,
         years=years,
-        tables_per_year=tables_per_year or default_tables_per_year(players),
+        tables_per_year=tables_per_year,
+        games=games,
         seed=seed,
         until=until or timezone.localdate(),
+        knobs=knobs,
     )
     lap("invent")
     say(f"{len(world.players)} players and {len(world.tables)} tables invented; writing them")
@@ -167,7 +176,8 @@ def demo_build(
         outcome = tables_replay(world=world, table_ids=list(outcome.errors), attempt=attempt)
         lap("rate")
     summary.rating_errors = len(outcome.errors)
-    write.promotions_decide(world)
+    if knobs.dan_approvals:
+        write.promotions_decide(world)
     lap("promotions")
     _summarize(summary)
     summary.seconds["total"] = round(sum(summary.seconds.values()), 2)

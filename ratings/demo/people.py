@@ -32,8 +32,14 @@ def pick_country(rng: random.Random, countries: Sequence[Country]) -> Country:
     return rng.choices(countries, weights=[c.weight for c in countries])[0]
 
 
-def players_invent(rng: random.Random, count: int, start: dt.date, until: dt.date) -> list[SimPlayer]:
-    """``count`` players, the professionals first; ``start``..``until`` is the period of the tournaments."""
+def players_invent(
+    rng: random.Random, count: int, start: dt.date, until: dt.date, *, careers_end: float
+) -> list[SimPlayer]:
+    """``count`` players, the professionals first; ``start``..``until`` is the period of the tournaments.
+
+    A share ``careers_end`` of the amateurs stops playing some time after joining (when that falls before
+    ``until``): their ``left`` date keeps them out of every later tournament.
+    """
     span = (until - start).days
     professionals = min(6, max(1, count // 150))
     ids: set[str] = set()
@@ -56,7 +62,7 @@ def players_invent(rng: random.Random, count: int, start: dt.date, until: dt.dat
             else start + dt.timedelta(days=rng.randint(0, max(0, span - 60)))
         )
         left = None
-        if not pro and rng.random() < 0.2:
+        if not pro and rng.random() < careers_end:
             stop = max(start, joined) + dt.timedelta(days=rng.randint(180, max(180, span)))
             left = stop if stop < until else None
         if pro:

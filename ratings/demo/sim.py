@@ -8,6 +8,24 @@ from dataclasses import dataclass
 from ratings.engine import PlayerState
 
 
+@dataclass(frozen=True, slots=True)
+class Knobs:
+    """What may differ from the site's demo federation; the defaults are the demo.
+
+    The page-load benchmark's harsher federation ends most careers (so that much of the list is inactive) and
+    has no grade officer approving Dan grades (so that every Dan promotion waits); the re-rating benchmark wants
+    every table rated, so no drafts.
+    """
+
+    careers_end: float = 0.2  # share of the players (professionals aside) who stop playing during the period
+    drafts: int = 2  # the latest tables left as drafts, the very last one without its last round
+    dan_approvals: bool = True  # the grade officer approves the older Dan promotions (build.demo_build)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.careers_end <= 1.0 or self.drafts < 0:
+            raise ValueError(f"knobs out of range: {self}")
+
+
 @dataclass(slots=True)
 class SimPlayer:
     index: int

@@ -25,11 +25,14 @@ from dataclasses import dataclass
 
 from .names import Country
 from .people import HOSTS, directors_invent, pick_country, players_invent
-from .sim import SimDirector, SimPlayer, SimTable, SimTournament, World
+from .play import table_games
+from .sim import Knobs, SimDirector, SimPlayer, SimTable, SimTournament, World
 
 TIME_CONTROLS = ("40 min + 30 s byoyomi", "30 min + 30 s byoyomi", "60 min + 30 s byoyomi", "25 min + 10 s Fischer")
 MIN_TABLE = 6
 ANCHOR_SHARE = 0.25  # at least this share of a table, and at least two players, have something to anchor on
+GAMES_PER_TABLE = 35.0  # rated games of an average table (measured over federations of 400..20,000 players)
+GAMES_MARGIN = 1.1  # how much more than the games asked for the calendar is planned for, before the cut
 
 
 def default_tables_per_year(players: int) -> int:
@@ -37,22 +40,55 @@ def default_tables_per_year(players: int) -> int:
     return max(6, round(players / 10))
 
 
-def world_build(*, players: int, years: int, tables_per_year: int, seed: int, until: dt.date) -> World:
+def tables_per_year_for(games: int, years: int) -> int:
+    """Tables a year for about ``games`` rated games, a little more than needed (``world_build`` cuts the
+    calendar once it has them)."""
+    return max(6, math.ceil(games * GAMES_MARGIN / (years * GAMES_PER_TABLE)))
+
+
+def world_build(
+    *,
+    players: int,
+    years: int,
+    seed: int,
+    until: dt.date,
+    tables_per_year: int | None = None,
+    games: int | None = None,
+    knobs: Knobs = Knobs(),  # noqa: B008 - frozen, so one shared default is safe
+) -> World:
     """The whole federation: players, directors, tournaments and tables (games come per table, ``table_games``).
 
-    The period is the ``years`` before ``until``; the latest two tables are drafts (the last one with its last
-    round still missing), so the admin has work in progress.
+    The period is the ``years`` before ``until``; ``tables_per_year`` defaults to ``default_tables_per_year``,
+    or, with ``games``, to what about that many rated games need: the calendar then ends with the table that
+    reaches ``games`` (the tables' games are played once more for that count). The latest ``knobs.drafts``
+    tables are drafts, the last one with its last round still missing, so the admin has work in progress.
     """
+    if tables_per_year is None:
+        tables_per_year = default_tables_per_year(players) if games is None else tables_per_year_for(games, years)
     rng = random.Random(seed)
     start = until - dt.timedelta(days=round(365.25 * years))
-    people = players_invent(rng, players, start, until)
+    people = players_invent(rng, players, start, until, careers_end=knobs.careers_end)
     directors = directors_invent(rng)
     tournaments, tables = _calendar(rng, people, directors, years, tables_per_year, start, until)
-    for table in tables[-2:]:
-        table.draft = True
-    if tables:
+    world = World(seed, start, until, people, directors, tournaments, tables)
+    if games is not None:
+        _cut_after(world, games)
+    if knobs.drafts and tables:
+        for table in tables[-knobs.drafts :]:
+            table.draft = True
         tables[-1].complete = False
-    return World(seed, start, until, people, directors, tournaments, tables)
+    return world
+
+
+def _cut_after(world: World, games: int) -> None:
+    """End the calendar with the table whose rated games bring the total to ``games``."""
+    total = 0
+    for table in world.tables:
+        total += sum(g.second is not None and g.played for g in table_games(world, table))
+        if total >= games:
+            del world.tables[table.index + 1 :]
+            del world.tournaments[table.tournament + 1 :]
+            return
 
 
 def _anchors_wanted(size: int) -> int:
@@ -104,9 +140,9 @@ def _calendar(
             count += 1
         while count < per_year:
             size = min(40, MIN_TABLE + int(rng.lognormvariate(2.0, 0.6)))
-            tables = 2 if size >= 20 and rng.random() < 0.35 else 1
-            plans.append(_Plan("local", pick_country(rng, HOSTS), _weekend(rng, low, high), size, tables))
-            count += tables
+            split = 2 if size >= 20 and rng.random() < 0.35 else 1
+            plans.append(_Plan("local", pick_country(rng, HOSTS), _weekend(rng, low, high), size, split))
+            count += split
     plans.sort(key=lambda p: p.end)
 
     home: dict[str, tuple[list[int], list[float]]] = {}

@@ -3,6 +3,7 @@
     manage.py seed_demo                      # default size on an empty database
     manage.py seed_demo --if-empty           # what ``make run`` calls: nothing if there are players already
     manage.py seed_demo --flush --players 20000 --years 10     # a large one for benchmarks
+    manage.py seed_demo --flush --players 20000 --years 8 --careers-end 0.9 --no-dan-approvals   # harsher
 
 A database that already holds a federation is refused unless ``--flush`` (which deletes it first) or
 ``--if-empty`` (which then does nothing) is given. The demo logins (password ``demo``) are created only with
@@ -20,8 +21,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
-from ratings.demo.world import default_tables_per_year
+from ratings.demo.sim import Knobs
+from ratings.demo.world import default_tables_per_year, tables_per_year_for
 from ratings.models import Player
+
+DEFAULT_KNOBS = Knobs()
 
 
 def _positive(text: str) -> int:
@@ -40,7 +44,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--tables-per-year", type=_positive, default=None, help="tables a year (default: players / 10, >= 6)"
         )
+        parser.add_argument(
+            "--games", type=_positive, default=None, help="about this many rated games (sizes the tables a year)"
+        )
         parser.add_argument("--seed", type=int, default=1, help="random seed: the same seed builds the same demo")
+        parser.add_argument(
+            "--careers-end",
+            type=float,
+            default=DEFAULT_KNOBS.careers_end,
+            help=f"share of amateurs who stop playing during the period (default {DEFAULT_KNOBS.careers_end})",
+        )
+        parser.add_argument("--drafts", type=int, default=DEFAULT_KNOBS.drafts, help="latest tables left as drafts")
+        parser.add_argument(
+            "--no-dan-approvals", action="store_true", help="no grade officer approves any Dan promotion"
+        )
         parser.add_argument(
             "--until",
             type=dt.date.fromisoformat,
@@ -74,7 +91,20 @@ class Command(BaseCommand):
                 self.stdout.write(f"  login {username:<9} {role:<21} {note}")
             director = get_user_model().objects.get(username="director")
 
-        tables_per_year = options["tables_per_year"] or default_tables_per_year(options["players"])
+        try:
+            knobs = Knobs(
+                careers_end=options["careers_end"],
+                drafts=options["drafts"],
+                dan_approvals=not options["no_dan_approvals"],
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        tables_per_year = options["tables_per_year"]
+        if tables_per_year is None:
+            players, games = options["players"], options["games"]
+            tables_per_year = (
+                default_tables_per_year(players) if games is None else tables_per_year_for(games, options["years"])
+            )
         self.stdout.write(
             f"Building the demo federation: {options['players']} players, {options['years']} years, "
             f"{tables_per_year} tables a year, seed {options['seed']}."
@@ -83,7 +113,9 @@ class Command(BaseCommand):
             players=options["players"],
             years=options["years"],
             tables_per_year=tables_per_year,
+            games=options["games"],
             seed=options["seed"],
+            knobs=knobs,
             until=options["until"],
             director=director,
             progress=lambda message: self.stdout.write(f"  {message}"),
