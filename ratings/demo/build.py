@@ -73,6 +73,7 @@ class DemoSummary:
     absences: int = 0  # absences and no-shows
     promotions: Counter[str] = field(default_factory=Counter)  # by status
     rating_errors: int = 0
+    tables_replayed: int = 0  # played again because they did not settle (their games differ from the world's)
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -173,6 +174,7 @@ def demo_build(
         if not outcome.errors:
             break
         say(f"{len(outcome.errors)} tables did not settle; playing them again and re-rating from the first")
+        summary.tables_replayed += len(outcome.errors)
         outcome = tables_replay(world=world, table_ids=list(outcome.errors), attempt=attempt)
         lap("rate")
     summary.rating_errors = len(outcome.errors)
