@@ -2,11 +2,14 @@
 
     python bench/bench_engine.py --games 200000 [--repeat 3] [--digest] [--profile]
 
-The history is deterministic (``--seed``): an opening pool of 400 established players, then tables of 6..60
-players and 3..8 Swiss-like rounds, about 8% newcomers per table (half of them with a prior grade: Kyu, Dan or
-professional) and as many regulars stopping, results drawn from hidden strengths, about 2% draws and 3% handicap
-games. Only the rating is timed (``rate_history``: validation, the sweeps, the outcomes with every GameDetail,
-the promotions), not building the tables nor the benchmark's own counting. A table that does not settle (it
+The history is the demo federation's (ratings/demo, the generator ``manage.py seed_demo`` and the other
+benchmarks use), in the engine's terms and with no database: ``--players`` players (default: one per 30 games)
+over ``--years`` years (default 10) up to the end of 2024, the calendar sized for about ``--games`` rated games,
+deterministic by ``--seed``. Players on an opening list and newcomers, a third of them with a prior grade
+(Kyu, Dan or professional); careers that end; European, national and local tournaments of 6..60 players,
+3..7 Swiss rounds without rematches; results drawn from hidden strengths, about 2% draws, 3% handicap games.
+Only the rating is timed (``rate_history``: validation, the sweeps, the outcomes with every GameDetail, the
+promotions), not building the tables nor the benchmark's own counting. A table that does not settle (it
 happens: a running rating crossing a K boundary can make two values flip for ever) is left unrated, as the site
 does. On a shared machine compare the CPU seconds of runs made back to back (``--repeat``). ``--digest`` prints
 a hash of every result instead: the check that a change made for speed changed no number.
@@ -20,104 +23,38 @@ import datetime as dt
 import gc
 import hashlib
 import pstats
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.engine import Game, Handicap, PlayerState, PriorGrade, TableInput, TableResult
-from ratings.engine.constants import lower_bound
+from ratings.demo.history import engine_history
+from ratings.demo.sim import Knobs
+from ratings.demo.world import world_build
+from ratings.engine import PlayerState, TableInput, TableResult
 from ratings.engine.history import HistoryResult, rate_history
-from ratings.engine.types import HandicapCode
 
-HANDICAP_CODES: tuple[HandicapCode, ...] = ("S", "L", "B", "R", "RL", "2p", "4p", "5p", "6p")
-START = dt.date(2000, 1, 1)
-
-
-def grade_for(rating: float) -> int:
-    """A plausible FESA grade for an established player: the highest whose LB lies 60 points below."""
-    grade = 0
-    for g in range(1, 27):
-        if lower_bound(g) + 60 <= rating:
-            grade = g
-    return grade
+UNTIL = dt.date(2024, 12, 31)  # fixed, so that the history (and its digest) does not move with the calendar
+GAMES_PER_PLAYER = 30  # the default --players: about as many tables a year per player as the site's demo
 
 
-def prior_for(rng: random.Random, strength: float) -> PriorGrade:
-    if rng.random() < 0.05:
-        return PriorGrade("pro", rng.randint(1, 9))
-    if strength >= 1700:
-        return PriorGrade("dan", min(8, max(1, int((strength - 1600) / 150))))
-    return PriorGrade("kyu", min(20, max(1, int((1700 - strength) / 80))))
-
-
-def build_history(games_target: int, seed: int) -> tuple[dict[int, PlayerState], list[TableInput], dict[str, int]]:
-    """The opening states and the tables, about ``games_target`` rated games in all."""
-    rng = random.Random(seed)
-    strength: dict[int, float] = {}
-    opening: dict[int, PlayerState] = {}
-    for key in range(400):
-        s = min(2700.0, max(200.0, rng.gauss(1450, 380)))
-        strength[key] = s
-        rating = int(s + rng.gauss(0, 50))
-        count = rng.randint(18, 400)
-        opening[key] = PlayerState(
-            rating=rating,
-            result_list=None,
-            game_count=count,
-            bonus_count=min(100, count - rng.randint(0, 17)),
-            grade=grade_for(rating),
-            last_played=START,
-        )
-    active = list(opening)  # players who still come to tournaments
-    tables: list[TableInput] = []
-    stats = {"games": 0, "newcomers": 0, "handicaps": 0, "draws": 0, "byes": 0}
-    date = START
-    while stats["games"] < games_target:
-        date += dt.timedelta(days=rng.randint(1, 6))
-        size = rng.randint(6, 60)
-        rounds = rng.randint(3, 8)
-        newcomers = sum(rng.random() < 0.08 for _ in range(size))
-        players = rng.sample(active, min(len(active), size - newcomers))
-        states: dict[int, PlayerState] = {}
-        for _ in range(newcomers):
-            key = len(strength)
-            s = min(2800.0, max(100.0, rng.gauss(1150, 450)))
-            strength[key] = s
-            states[key] = PlayerState(prior_grade=prior_for(rng, s) if rng.random() < 0.5 else None)
-            players.append(key)
-            active.append(key)
-        stats["newcomers"] += newcomers
-        for _ in range(newcomers):  # as many stop playing as join, so the active pool keeps its size
-            active.pop(rng.randrange(len(active)))
-        for key in players:
-            strength[key] += rng.gauss(0, 8)
-        points = dict.fromkeys(players, 0.0)
-        games: list[Game] = []
-        for rnd in range(1, rounds + 1):
-            order = sorted(players, key=lambda k: (-points[k], rng.random()))
-            if len(order) % 2:
-                stats["byes"] += 1
-                order.pop()  # the bye: never rated
-            for a, b in zip(order[::2], order[1::2], strict=True):
-                expected = 1.0 / (1.0 + 10.0 ** ((strength[b] - strength[a]) / 400.0))
-                draw = rng.random()
-                score = 0.5 if draw < 0.02 else (1.0 if rng.random() < expected else 0.0)
-                stats["draws"] += score == 0.5
-                handicap = None
-                if rng.random() < 0.03:
-                    giver = a if strength[a] >= strength[b] else b
-                    handicap = Handicap(rng.choice(HANDICAP_CODES), giver)
-                    stats["handicaps"] += 1
-                points[a] += score
-                points[b] += 1.0 - score
-                games.append(Game(round=rnd, first=a, second=b, score=score, handicap=handicap))
-        stats["games"] += len(games)
-        tables.append(TableInput(name=f"T{len(tables) + 1}", date=date, players=players, states=states, games=games))
-    stats["tables"] = len(tables)
-    return opening, tables, stats
+def build_history(
+    games_target: int, seed: int, *, players: int | None = None, years: int = 10
+) -> tuple[dict[int, PlayerState], list[TableInput], dict[str, int]]:
+    """The opening states and the tables, about ``games_target`` rated games in all, and what they hold."""
+    players = players or max(12, round(games_target / GAMES_PER_PLAYER))
+    world = world_build(players=players, years=years, games=games_target, seed=seed, until=UNTIL, knobs=Knobs(drafts=0))
+    history = engine_history(world)
+    games = [g for t in history.tables for g in t.games]
+    stats = {
+        "tables": len(history.tables),
+        "games": len(games),
+        "handicaps": sum(g.handicap is not None for g in games),
+        "draws": sum(g.score == 0.5 for g in games),
+        "newcomers": len({key for t in history.tables for key in t.states}),
+    }
+    return history.opening, history.tables, stats
 
 
 def digest(opening: dict[int, PlayerState], tables: list[TableInput]) -> str:
@@ -139,6 +76,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200_000, help="rated games in the history (default 200000)")
     parser.add_argument("--seed", type=int, default=2016)
+    parser.add_argument("--players", type=int, default=None, help="players (default: one per 30 games)")
+    parser.add_argument("--years", type=int, default=10, help="years of tournaments (default 10)")
     parser.add_argument("--repeat", type=int, default=1, help="rate the history this many times, back to back")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile run instead")
     parser.add_argument(
@@ -146,7 +85,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    opening, tables, stats = build_history(args.games, args.seed)
+    opening, tables, stats = build_history(args.games, args.seed, players=args.players, years=args.years)
     if args.digest:
         print(digest(opening, tables))
         return
