@@ -5,12 +5,10 @@
     python bench/bench_rerate.py --profile full         # cProfile of one measurement instead
 
 Use a database of its own (``createdb -h 127.0.0.1 -U postgres bench_rerate``): it is migrated, filled and,
-with ``--rebuild``, emptied. The federation (``--players``, ``--games``, ``--seed``) is deterministic: 20 years
-of tables, most small club tables (6-12 players, 4-5 rounds), some open tournaments (12-32, 5-7 rounds), a
-few championships (32-80, 7-9 rounds); about 10% newcomers per table, a third of them with a prior grade;
-a pool of established players migrated with opening states; results drawn from hidden strengths, about 2%
-draws, 3% handicap games, 1% forfeits and byes for odd rounds. Built with bulk inserts, then rated once
-(untimed: that first run also creates every promotion record).
+with ``--rebuild``, emptied. The federation is the demo's (ratings/demo, what ``manage.py seed_demo`` builds):
+``--players`` players over 20 years up to the end of 2024, the calendar sized for about ``--games`` rated
+games, deterministic by ``--seed``, with no drafts. Written with bulk inserts, then rated once through
+``rerate_from()`` (untimed: that first run also creates every promotion record).
 
 It prints, measured in the same run:
 
@@ -32,7 +30,6 @@ import datetime as dt
 import json
 import os
 import pstats
-import random
 import sys
 import time
 from pathlib import Path
@@ -55,166 +52,45 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from federation.celery import app as celery_app  # noqa: E402
-from ratings.engine.constants import lower_bound  # noqa: E402
+from ratings.demo.build import demo_build  # noqa: E402
+from ratings.demo.sim import Knobs  # noqa: E402
 from ratings.models import (  # noqa: E402
     Game,
-    OpeningState,
     PendingRerate,
     Player,
     RatingRow,
     Table,
-    TableEntry,
-    TableStatus,
-    Tournament,
 )
 from ratings.services.rerate import ROW_COLUMNS, rating_rows_insert, rerate_from, rerate_pending  # noqa: E402
 from ratings.services.tables import table_changed  # noqa: E402
 
-START = dt.date(2005, 1, 8)
+UNTIL = dt.date(2024, 12, 31)  # fixed, so that the federation does not move with the calendar
 YEARS = 20
-HANDICAPS = ["S", "L", "B", "R", "RL", "2p", "4p"]
 
 
 # --- The synthetic federation ---------------------------------------------------------------------------
 
 
-def plausible_grade(rating: float) -> int:
-    """The highest grade whose lower bound lies 60 points below the rating (an established player's grade)."""
-    return max([g for g in range(1, 27) if lower_bound(g) + 60 <= rating], default=0)
-
-
-def prior_for(rng: random.Random, strength: float) -> tuple[str, int] | None:
-    if rng.random() > 0.33:
-        return None
-    if rng.random() < 0.05:
-        return "pro", rng.randint(1, 9)
-    if strength >= 1700:
-        return "dan", min(8, max(1, int((strength - 1600) / 150)))
-    return "kyu", min(20, max(1, int((1700 - strength) / 80)))
-
-
-def table_shape(rng: random.Random) -> tuple[int, int]:
-    roll = rng.random()
-    if roll < 0.55:
-        return rng.randint(6, 12), rng.randint(4, 5)
-    if roll < 0.90:
-        return rng.randint(12, 32), rng.randint(5, 7)
-    return rng.randint(32, 80), rng.randint(7, 9)
-
-
 def build(players_target: int, games_target: int, seed: int) -> None:
-    """Fill the database with the federation; prints what it made."""
-    rng = random.Random(seed)
+    """Fill the database with the demo federation (ratings/demo) and rate it; prints what it made.
+
+    No drafts: the latest table must be a rated one, for the correction measured in it.
+    """
     clock = time.perf_counter()
-    opening_pool = 500
-    strength: list[float] = []
-    players: list[Player] = []
-    openings: list[OpeningState] = []
-
-    def new_player(s: float, *, opening: bool) -> int:
-        prior = None if opening else prior_for(rng, s)
-        p = Player(family_name=f"Player{len(players) + 1:05d}", given_name=rng.choice("ABCDEFGH"), nationality="FR")
-        if prior is not None:
-            p.prior_grade_kind, p.prior_grade_level, p.prior_grade_source = prior[0], prior[1], "national"
-        players.append(p)
-        strength.append(s)
-        return len(players) - 1
-
-    for _ in range(opening_pool):
-        new_player(min(2700.0, max(300.0, rng.gauss(1500, 380))), opening=True)
-    # Tables needed for the games wanted (about 54 rated games a table), newcomers spread over them (a few
-    # more than needed, so that the federation has at least the players asked for).
-    tables_expected = games_target / 54
-    newcomer_rate = 1.04 * (players_target - opening_pool) / tables_expected
-    active = list(range(opening_pool))
-    days = YEARS * 365
-    shapes: list[tuple[dt.date, int, list[int], list[tuple[Any, ...]]]] = []
-    games_made = 0
-    per_date: dict[dt.date, int] = {}
-    while games_made < games_target:
-        date = START + dt.timedelta(days=int(days * len(shapes) / tables_expected))
-        per_date[date] = per_date.get(date, 0) + 1
-        size, rounds = table_shape(rng)
-        newcomers = min(size - 2, int(newcomer_rate) + (rng.random() < newcomer_rate % 1))
-        chosen = rng.sample(active, min(len(active), size - newcomers))
-        for _ in range(newcomers):
-            key = new_player(min(2800.0, max(100.0, rng.gauss(1150, 450))), opening=False)
-            chosen.append(key)
-            active.append(key)
-        for _ in range(newcomers):  # as many stop as join: the active pool keeps its size
-            active.pop(rng.randrange(len(active)))
-        for key in chosen:
-            strength[key] += rng.gauss(0, 8)
-        points = dict.fromkeys(chosen, 0.0)
-        games: list[tuple[Any, ...]] = []
-        for rnd in range(1, rounds + 1):
-            order = sorted(chosen, key=lambda k: (-points[k], rng.random()))
-            if len(order) % 2:
-                games.append((rnd, order.pop(), None, "bye", "", "", True, False))
-                points[games[-1][1]] += 1
-            for a, b in zip(order[::2], order[1::2], strict=True):
-                expected = 1.0 / (1.0 + 10.0 ** ((strength[b] - strength[a]) / 400.0))
-                result = "draw" if rng.random() < 0.02 else ("first" if rng.random() < expected else "second")
-                handicap, giver = ("", "")
-                if rng.random() < 0.03:
-                    handicap, giver = rng.choice(HANDICAPS), "first" if strength[a] >= strength[b] else "second"
-                played = rng.random() > 0.01
-                games.append((rnd, a, b, result, handicap, giver, played, rng.random() < 0.005))
-                games_made += played
-                points[a] += 1.0 if result == "first" else 0.5 if result == "draw" else 0.0
-                points[b] += 1.0 if result == "second" else 0.5 if result == "draw" else 0.0
-        shapes.append((date, per_date[date], chosen, games))
-
-    with transaction.atomic():
-        Player.objects.bulk_create(players, batch_size=2000)
-        ids = [p.pk for p in players]
-        for key in range(opening_pool):
-            rating = int(strength[key] + rng.gauss(0, 50))
-            count = rng.randint(18, 400)
-            state = {
-                "rating": rating, "result_list": None, "game_count": count,
-                "bonus_count": min(100, count - rng.randint(0, 17)), "grade": plausible_grade(rating),
-                "prior_grade": None, "lb_run": 0, "lb_mp_seen": False, "mp_run": 0, "last_played": "2004-12-31",
-            }  # fmt: skip
-            openings.append(OpeningState(player_id=ids[key], state=state, source="bench"))
-        OpeningState.objects.bulk_create(openings, batch_size=2000)
-        tournaments = Tournament.objects.bulk_create(
-            [Tournament(name=f"Tournament {i + 1}", start_date=d, end_date=d) for i, (d, *_r) in enumerate(shapes)],
-            batch_size=2000,
-        )
-        tables = Table.objects.bulk_create(
-            [
-                Table(tournament=t, date=d, sequence=seq, status=TableStatus.SUBMITTED)
-                for t, (d, seq, _c, _g) in zip(tournaments, shapes, strict=True)
-            ],
-            batch_size=2000,
-        )
-        entries: list[TableEntry] = []
-        game_rows: list[Game] = []
-        for table, (_d, _s, chosen, games) in zip(tables, shapes, strict=True):
-            entries.extend(TableEntry(table=table, player_id=ids[k], seat=i) for i, k in enumerate(chosen, 1))
-            game_rows.extend(
-                Game(
-                    table=table,
-                    round=rnd,
-                    first_id=ids[a],
-                    second_id=None if b is None else ids[b],
-                    result=result,
-                    handicap=handicap,
-                    handicap_giver=giver,
-                    played=played,
-                    replay_draw=replay,
-                )
-                for rnd, a, b, result, handicap, giver, played, replay in games
-            )
-            if len(game_rows) > 50_000:
-                Game.objects.bulk_create(game_rows, batch_size=5000)
-                game_rows = []
-        TableEntry.objects.bulk_create(entries, batch_size=5000)
-        Game.objects.bulk_create(game_rows, batch_size=5000)
+    s = demo_build(
+        players=players_target,
+        years=YEARS,
+        games=games_target,
+        seed=seed,
+        until=UNTIL,
+        knobs=Knobs(drafts=0),
+        progress=lambda message: print(f"  {message}", flush=True),
+    )
+    phases = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in s.seconds.items())
     print(
-        f"built {len(players)} players, {len(tables)} tables, {len(entries)} entries, {games_made} rated games "
-        f"in {time.perf_counter() - clock:.0f} s"
+        f"built {s.players} players ({s.listed} on the opening list), {s.tables_rated} tables, {s.games} rated "
+        f"games, rated once (untimed setup; creates the promotions), in {time.perf_counter() - clock:.0f} s "
+        f"({phases})"
     )
 
 

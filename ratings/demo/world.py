@@ -60,31 +60,53 @@ def world_build(
 
     The period is the ``years`` before ``until``; ``tables_per_year`` defaults to ``default_tables_per_year``,
     or, with ``games``, to what about that many rated games need: the calendar then ends with the table that
-    reaches ``games`` (the tables' games are played once more for that count). The latest ``knobs.drafts``
+    reaches ``games`` (the tables' games are played for that count, and the calendar planned again once if the
+    estimate was far off). The latest ``knobs.drafts``
     tables are drafts, the last one with its last round still missing, so the admin has work in progress.
     """
-    if tables_per_year is None:
-        tables_per_year = default_tables_per_year(players) if games is None else tables_per_year_for(games, years)
+    if games is None:
+        return _world(players, years, tables_per_year or default_tables_per_year(players), seed, until, knobs)
+    per_year = tables_per_year or tables_per_year_for(games, years)
+    world = _world(players, years, per_year, seed, until, Knobs(careers_end=knobs.careers_end, drafts=0))
+    counts = _rated_games(world)
+    if tables_per_year is None and not games <= sum(counts) <= games * GAMES_MARGIN**2:
+        # The estimate missed (a small federation's tables are bigger, its championships weigh more): plan
+        # again for the games the first calendar's tables really held, so that the cut falls near ``until``.
+        per_year = max(6, math.ceil(per_year * games * GAMES_MARGIN / max(1, sum(counts))))
+        world = _world(players, years, per_year, seed, until, Knobs(careers_end=knobs.careers_end, drafts=0))
+        counts = _rated_games(world)
+    _cut_after(world, counts, games)
+    _drafts_mark(world.tables, knobs.drafts)
+    return world
+
+
+def _world(players: int, years: int, per_year: int, seed: int, until: dt.date, knobs: Knobs) -> World:
     rng = random.Random(seed)
     start = until - dt.timedelta(days=round(365.25 * years))
     people = players_invent(rng, players, start, until, careers_end=knobs.careers_end)
     directors = directors_invent(rng)
-    tournaments, tables = _calendar(rng, people, directors, years, tables_per_year, start, until)
-    world = World(seed, start, until, people, directors, tournaments, tables)
-    if games is not None:
-        _cut_after(world, games)
-    if knobs.drafts and tables:
-        for table in tables[-knobs.drafts :]:
+    tournaments, tables = _calendar(rng, people, directors, years, per_year, start, until)
+    _drafts_mark(tables, knobs.drafts)
+    return World(seed, start, until, people, directors, tournaments, tables)
+
+
+def _drafts_mark(tables: list[SimTable], drafts: int) -> None:
+    if drafts and tables:
+        for table in tables[-drafts:]:
             table.draft = True
         tables[-1].complete = False
-    return world
 
 
-def _cut_after(world: World, games: int) -> None:
-    """End the calendar with the table whose rated games bring the total to ``games``."""
+def _rated_games(world: World) -> list[int]:
+    """Each table's rated games (played pairings), as ``table_games`` plays them."""
+    return [sum(g.second is not None and g.played for g in table_games(world, table)) for table in world.tables]
+
+
+def _cut_after(world: World, counts: list[int], games: int) -> None:
+    """End the calendar with the table whose rated games (``counts``, by table) bring the total to ``games``."""
     total = 0
-    for table in world.tables:
-        total += sum(g.second is not None and g.played for g in table_games(world, table))
+    for table, count in zip(world.tables, counts, strict=True):
+        total += count
         if total >= games:
             del world.tables[table.index + 1 :]
             del world.tournaments[table.tournament + 1 :]

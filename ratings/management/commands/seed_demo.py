@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
 from ratings.demo.sim import Knobs
-from ratings.demo.world import default_tables_per_year, tables_per_year_for
+from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
 
 DEFAULT_KNOBS = Knobs()
@@ -73,6 +73,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 12:
             raise CommandError("--players must be at least 12")
+        try:
+            knobs = Knobs(
+                careers_end=options["careers_end"],
+                drafts=options["drafts"],
+                dan_approvals=not options["no_dan_approvals"],
+            )
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         if not federation_is_empty():
             if options["if_empty"]:
                 count = Player.objects.count()
@@ -91,28 +99,20 @@ class Command(BaseCommand):
                 self.stdout.write(f"  login {username:<9} {role:<21} {note}")
             director = get_user_model().objects.get(username="director")
 
-        try:
-            knobs = Knobs(
-                careers_end=options["careers_end"],
-                drafts=options["drafts"],
-                dan_approvals=not options["no_dan_approvals"],
-            )
-        except ValueError as exc:
-            raise CommandError(str(exc)) from exc
-        tables_per_year = options["tables_per_year"]
-        if tables_per_year is None:
-            players, games = options["players"], options["games"]
-            tables_per_year = (
-                default_tables_per_year(players) if games is None else tables_per_year_for(games, options["years"])
-            )
+        if options["tables_per_year"] is not None:
+            size = f"{options['tables_per_year']} tables a year"
+        elif options["games"] is not None:
+            size = f"tables sized for about {options['games']} rated games"
+        else:
+            size = f"{default_tables_per_year(options['players'])} tables a year"
         self.stdout.write(
             f"Building the demo federation: {options['players']} players, {options['years']} years, "
-            f"{tables_per_year} tables a year, seed {options['seed']}."
+            f"{size}, seed {options['seed']}."
         )
         summary = demo_build(
             players=options["players"],
             years=options["years"],
-            tables_per_year=tables_per_year,
+            tables_per_year=options["tables_per_year"],
             games=options["games"],
             seed=options["seed"],
             knobs=knobs,
