@@ -4,14 +4,11 @@
     python bench/load_rating_list.py --rebuild --players 20000 --requests 400 --clients 8
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench python bench/load_rating_list.py --rebuild
 
-The federation is built once, through the real engine. With ``--builder demo`` (the default when the command
-exists) by ``manage.py seed_demo --players N --years 8``, the demo federation. With ``--builder own`` by this
-script: players, tournaments, tables and games are bulk-created, then the whole history is rated by the
-re-rating service, which writes the rating rows, the promotions and the players' derived columns. That one is
-deterministic (``--seed``) and harsher than life: ``--players`` players of 30 countries with hidden strengths,
-each with a playing career of a few years between 2019 and today (so part of the federation is no longer
-active), about four tables per player, Swiss-like rounds, 2% draws, 3% handicap games, some prior grades, a
-few professionals (left out of the lists), and no grade officer ever approving a Dan grade.
+The federation is built once, through the real engine, by the demo generator (ratings/demo):
+``manage.py seed_demo --players N --years 8 --seed S``. ``--builder demo`` (the default) builds the site's demo;
+``--builder own`` the harsher variant of the same generator (``--careers-end 0.9 --no-dan-approvals``): most
+careers end during the period, so much of the federation is no longer active, and no grade officer ever
+approves a Dan grade, so every Dan promotion is pending.
 
 The site is then served by gunicorn (DEBUG off, WhiteNoise for the static files, ``--workers`` sync workers) on
 127.0.0.1 at a free port, and each URL below is loaded by ``--clients`` concurrent clients after a short warm-up:
@@ -26,8 +23,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import http.client
+import json
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -38,181 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
-COUNTRIES = [
-    "FR",
-    "DE",
-    "NL",
-    "GB",
-    "IT",
-    "ES",
-    "PL",
-    "CZ",
-    "SE",
-    "NO",
-    "DK",
-    "FI",
-    "BE",
-    "AT",
-    "CH",
-    "HU",
-    "RU",
-    "UA",
-    "RO",
-    "PT",
-    "IE",
-    "GR",
-    "SK",
-    "SI",
-    "HR",
-    "LT",
-    "LV",
-    "EE",
-    "BG",
-    "JP",
-]  # weighted below: the first ones have more players
-SYLLABLES = [
-    "ka",
-    "to",
-    "mi",
-    "ra",
-    "ne",
-    "lo",
-    "su",
-    "ber",
-    "an",
-    "el",
-    "or",
-    "wi",
-    "ta",
-    "do",
-    "re",
-    "ha",
-    "ni",
-    "mu",
-    "se",
-    "vo",
-]
-ACCENTED = ["é", "è", "ö", "ü", "å", "ø", "ç", "ñ", "á", "í", "ł", "ß"]
-
-
-def _name(rng: random.Random) -> str:
-    word = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
-    if rng.random() < 0.25:
-        i = rng.randrange(1, len(word))
-        word = word[:i] + rng.choice(ACCENTED) + word[i + 1 :]
-    return word.capitalize()
-
-
-def build(players: int, seed: int) -> None:
-    """Create the federation in the configured (empty, migrated) database and rate it."""
-    from django.db import transaction
-
-    from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament, name_search_key
-    from ratings.services.rerate import rerate_from
-
-    rng = random.Random(seed)
-    today = dt.date.today()
-    first_day = dt.date(2019, 1, 1)
-    span = (today - first_day).days
-    weights = [1 / (i + 1) ** 0.8 for i in range(len(COUNTRIES))]
-    people: list[Player] = []
-    strength: list[float] = []
-    career: list[tuple[int, int]] = []
-    for _ in range(players):
-        family, given = _name(rng), _name(rng)
-        prior = rng.random() < 0.2
-        level = rng.randint(1, 10)
-        people.append(
-            Player(
-                family_name=family,
-                given_name=given,
-                search_name=name_search_key(f"{family} {given}"),
-                nationality=rng.choices(COUNTRIES, weights)[0],
-                is_professional=rng.random() < 0.002,
-                prior_grade_kind="kyu" if prior else "",
-                prior_grade_level=level if prior else None,
-            )
-        )
-        strength.append(min(2700.0, max(100.0, rng.gauss(1250, 420))))
-        start = rng.randint(0, span - 30)
-        career.append((start, min(span, start + rng.randint(60, 4 * 365))))
-    Player.objects.bulk_create(people, batch_size=2000)
-    ids = [p.pk for p in people]  # bulk_create sets them (RETURNING on SQLite >= 3.35 and PostgreSQL)
-    by_country: dict[str, list[int]] = {c: [] for c in COUNTRIES}
-    for index, person in enumerate(people):
-        by_country[str(person.nationality)].append(index)
-
-    entries_target = players * 4
-    tables: list[tuple[Tournament, dt.date, int, list[int]]] = []
-    tournaments: list[Tournament] = []
-    per_date: dict[dt.date, int] = {}
-    entered = 0
-    while entered < entries_target:
-        day = rng.randint(0, span)
-        date = first_day + dt.timedelta(days=day)
-        country = rng.choices(COUNTRIES, weights)[0]
-        pool = [i for i in rng.sample(by_country[country], min(len(by_country[country]), 80)) if career[i][0] <= day]
-        pool = [i for i in pool if day <= career[i][1]]
-        guests = [i for i in rng.sample(range(players), 40) if career[i][0] <= day <= career[i][1]]
-        size = rng.randint(6, 24)
-        seated = list(dict.fromkeys(pool[: size - 2] + guests[:2]))
-        if len(seated) < 4:
-            continue
-        per_date[date] = per_date.get(date, 0) + 1
-        tournament = Tournament(
-            name=f"{_name(rng)} Open {date.year}", city=_name(rng), country=country, start_date=date, end_date=date
-        )
-        tournaments.append(tournament)
-        tables.append((tournament, date, per_date[date], seated))
-        entered += len(seated)
-    with transaction.atomic():
-        Tournament.objects.bulk_create(tournaments, batch_size=2000)
-        table_rows = [
-            Table(tournament=t, date=d, sequence=s, status=TableStatus.SUBMITTED, needs_rerate=True)
-            for t, d, s, _seated in tables
-        ]
-        Table.objects.bulk_create(table_rows, batch_size=2000)
-        entries: list[TableEntry] = []
-        games: list[Game] = []
-        for table, (_t, _d, _s, seated) in zip(table_rows, tables, strict=True):
-            entries.extend(TableEntry(table=table, player_id=ids[i], seat=n) for n, i in enumerate(seated, 1))
-            points = dict.fromkeys(seated, 0.0)
-            for rnd in range(1, rng.randint(4, 6) + 1):
-                order = sorted(seated, key=lambda k: (-points[k], rng.random()))
-                if len(order) % 2:
-                    bye = order.pop()
-                    points[bye] += 1
-                    games.append(Game(table=table, round=rnd, first_id=ids[bye], result=GameResult.BYE))
-                for a, b in zip(order[::2], order[1::2], strict=True):
-                    expected = 1.0 / (1.0 + 10.0 ** ((strength[b] - strength[a]) / 400.0))
-                    result = (
-                        GameResult.DRAW
-                        if rng.random() < 0.02
-                        else (GameResult.FIRST_WON if rng.random() < expected else GameResult.SECOND_WON)
-                    )
-                    handicap, giver = ("", "")
-                    if rng.random() < 0.03:
-                        handicap = rng.choice(["L", "B", "R", "2p"])
-                        giver = "first" if strength[a] >= strength[b] else "second"
-                    points[a] += {"first": 1.0, "second": 0.0, "draw": 0.5}[result]
-                    points[b] += {"first": 0.0, "second": 1.0, "draw": 0.5}[result]
-                    games.append(
-                        Game(
-                            table=table,
-                            round=rnd,
-                            first_id=ids[a],
-                            second_id=ids[b],
-                            result=result,
-                            handicap=handicap,
-                            handicap_giver=giver,
-                        )
-                    )
-        TableEntry.objects.bulk_create(entries, batch_size=5000)
-        Game.objects.bulk_create(games, batch_size=5000)
-    print(f"built {players} players, {len(tables)} tables, {len(entries)} entries, {len(games)} games; rating...")
-    started = time.perf_counter()
-    outcome = rerate_from(date=None)
-    print(f"rated {outcome.tables_rated} tables ({outcome.rows_written} rows) in {time.perf_counter() - started:.0f} s")
+HARSHER = ["--careers-end", "0.9", "--no-dan-approvals"]  # --builder own: most careers end, no Dan approved
 
 
 def free_port() -> int:
@@ -303,9 +126,7 @@ def main() -> None:
     args = parser.parse_args()
 
     OUT.mkdir(parents=True, exist_ok=True)
-    builder = args.builder
-    if builder == "auto":
-        builder = "demo" if (ROOT / "ratings" / "management" / "commands" / "seed_demo.py").is_file() else "own"
+    builder = "demo" if args.builder == "auto" else args.builder
     db_file = OUT / f"load-{builder}-{args.players}.sqlite3"
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", f"sqlite:///{db_file}")
@@ -322,16 +143,9 @@ def main() -> None:
         db_file.unlink()
     fresh = (sqlite and not db_file.exists()) or args.rebuild
     subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT)
-    if fresh and builder == "demo":
+    if fresh:
         command = [*manage, "seed_demo", "--players", str(args.players), "--years", "8", "--seed", str(args.seed)]
-        subprocess.run([*command, "--flush"], env=env, check=True, cwd=ROOT)
-    elif fresh:
-        os.environ.update(env)
-        sys.path.insert(0, str(ROOT))
-        import django
-
-        django.setup()
-        build(args.players, args.seed)
+        subprocess.run([*command, *(HARSHER if builder == "own" else []), "--flush"], env=env, check=True, cwd=ROOT)
     if fresh and not sqlite:
         # A fresh PostgreSQL database has no planner statistics until autovacuum comes by; a running site has.
         analyze = "from django.db import connection; connection.cursor().execute('ANALYZE')"
@@ -392,8 +206,6 @@ def bench_urls(port: int) -> list[str]:
     conn.request("GET", "/export.json?per_page=1")
     response = conn.getresponse()
     body = response.read()
-    import json
-
     first = json.loads(body)["players"][0] if response.status == 200 else None
     urls = [
         "/",
