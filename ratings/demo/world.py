@@ -136,15 +136,8 @@ class _Plan:
     tables: int
 
 
-def _calendar(
-    rng: random.Random,
-    people: list[SimPlayer],
-    directors: list[SimDirector],
-    years: int,
-    per_year: int,
-    start: dt.date,
-    until: dt.date,
-) -> tuple[list[SimTournament], list[SimTable]]:
+def _plans(rng: random.Random, years: int, per_year: int, start: dt.date, until: dt.date) -> list[_Plan]:
+    """Each year's tournaments, in date order: a European championship, national ones, then local ones."""
     plans: list[_Plan] = []
     span = (until - start).days
     by_weight = sorted(HOSTS, key=lambda c: -c.weight)
@@ -166,6 +159,19 @@ def _calendar(
             plans.append(_Plan("local", pick_country(rng, HOSTS), _weekend(rng, low, high), size, split))
             count += split
     plans.sort(key=lambda p: p.end)
+    return plans
+
+
+def _calendar(
+    rng: random.Random,
+    people: list[SimPlayer],
+    directors: list[SimDirector],
+    years: int,
+    per_year: int,
+    start: dt.date,
+    until: dt.date,
+) -> tuple[list[SimTournament], list[SimTable]]:
+    plans = _plans(rng, years, per_year, start, until)
 
     home: dict[str, tuple[list[int], list[float]]] = {}
     for country in HOSTS:
