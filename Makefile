@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# The make targets are for development and tests: DEBUG on unless the caller says otherwise. A production site
+# is started as docs/deploy.md shows, where DEBUG is off by default.
+export DEBUG ?= 1
 
-.PHONY: run test test-postgres check lint setup setup-dev migrate demo worker beat bench clean
+.PHONY: run test test-postgres check check-deploy lint setup setup-dev migrate demo worker beat bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +48,12 @@ check: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# Django's deployment checks with the production variables of docs/deploy.md (CI runs it).
+check-deploy: setup-dev
+	DEBUG=0 SECRET_KEY=$$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') \
+	  ALLOWED_HOSTS=ratings.example.org DATABASE_URL=postgres://fesa@127.0.0.1:5432/fesa \
+	  REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 worker: setup
 	$(BIN)/celery -A federation worker --loglevel=info --concurrency=1

@@ -63,3 +63,18 @@ def env_url(name: str, schemes: set[str]) -> str | None:
         allowed = ", ".join(sorted(f"{s}://" for s in schemes))
         raise ImproperlyConfiguredValue(f"{name}={raw!r}: expected a URL starting with {allowed}")
     return raw
+
+
+def secret_key_problem(key: str, *, development_key: str) -> str | None:
+    """Why ``key`` cannot sign a production site's sessions and tokens, or None if it can.
+
+    The bar is Django's own deployment check (at least 50 characters, at least 5 different ones), refused at
+    start-up instead of warned about, and the development key is never accepted.
+    """
+    if not key:
+        return "must be set"
+    if key == development_key or key.startswith("django-insecure-"):
+        return "is a development key"
+    if len(key) < 50 or len(set(key)) < 5:
+        return "is too short: use at least 50 random characters"
+    return None

@@ -1,7 +1,9 @@
 """Settings of the federation site, all from environment variables with safe local defaults.
 
-Local default: a SQLite file beside the code, no broker (Celery tasks run in-process), DEBUG on.
-Production sets DATABASE_URL (postgres://...), REDIS_URL, SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS.
+Local default: a SQLite file beside the code, no broker (Celery tasks run in-process). DEBUG is off unless
+``DEBUG=1`` asks for it (``make run`` and the tests do), so a forgotten variable never shows Django's debug page,
+with its settings and URLs, to the internet. Production sets DATABASE_URL (postgres://...), REDIS_URL, SECRET_KEY
+and ALLOWED_HOSTS; the HTTPS and proxy settings below have safe production defaults (docs/deploy.md).
 Malformed values stop the start-up with a message naming the variable (federation/env.py).
 """
 
@@ -10,14 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+import sentry_sdk
 from django.core.exceptions import ImproperlyConfigured
+from django_guid.integrations import CeleryIntegration
 
-from .env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_str, env_url
+from .env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_str, env_url, secret_key_problem
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 try:
-    DEBUG = env_bool("DEBUG", True)
+    DEBUG = env_bool("DEBUG", False)
     SECRET_KEY = env_str("SECRET_KEY", "")
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
     DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
@@ -26,10 +30,13 @@ try:
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "local-development-only-not-secret"  # noqa: S105 - never used with DEBUG off
+DEVELOPMENT_SECRET_KEY = "local-development-only-not-secret"  # noqa: S105 - refused with DEBUG off
+if not SECRET_KEY and DEBUG:
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
+if not DEBUG:
+    problem = secret_key_problem(SECRET_KEY, development_key=DEVELOPMENT_SECRET_KEY)
+    if problem:
+        raise ImproperlyConfigured(f"SECRET_KEY {problem} (DEBUG is off); docs/deploy.md shows how to make one")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,11 +50,17 @@ INSTALLED_APPS = [
     "django_filters",
     "django_countries",
     "simple_history",
+    "csp",
+    "axes",
+    "django_guid",
     "ratings",
 ]
 
 MIDDLEWARE = [
+    "django_guid.middleware.guid_middleware",  # first: every log line of the request carries its id
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -57,6 +70,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before the password is checked
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "federation.urls"
@@ -106,7 +125,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic writes
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -138,6 +157,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULE = {
     "rerate-pending": {"task": "ratings.tasks.task_rerate_pending", "schedule": 60.0},
+    "worker-heartbeat": {"task": "federation.worker_heartbeat", "schedule": 30.0, "options": {"expires": 30.0}},
 }
 try:
     # A worker waits this long after the last edit of a burst before it re-rates, so one run serves them all.
@@ -145,14 +165,128 @@ try:
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
-if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
+# --- HTTPS, cookies and the proxy (docs/deploy.md) -------------------------------------------------------------
+# Production defaults are the safe ones; each can be turned off for a site that terminates TLS elsewhere.
+try:
+    ADMIN_URL = env_str("ADMIN_URL", "admin/").strip("/") + "/"
+    CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+    # Behind a reverse proxy that terminates TLS, the proxy says which scheme the client used. Trust the
+    # header only where such a proxy sets it (and strips a client's own), as in the documented layout.
+    TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", not DEBUG)
+    AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1 if TRUST_X_FORWARDED_PROTO else 0)
+    AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+    AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 30) / 60  # hours, as django-axes counts them
+    LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+    LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
+    SENTRY_DSN = env_str("SENTRY_DSN", "")
+except ImproperlyConfiguredValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
+
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+if TRUST_X_FORWARDED_PROTO:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Load balancers and monitors probe over plain HTTP inside the network: answer them instead of redirecting.
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Every page is served from this site alone, with no inline script or style (tests/test_security.py loads
+# the pages in a browser and fails on any violation).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# The site uses none of these browser features; deny them to anything it might embed.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
+
+# --- Login throttling (django-axes) ---------------------------------------------------------------------------
+# A username tried from one address is locked out after LOGIN_FAILURE_LIMIT failures for LOGIN_COOLOFF_MINUTES;
+# a good login clears the count. The lockout answers 429 and is logged.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# --- Logs and error reports -----------------------------------------------------------------------------------
+# Everything goes to stderr, one JSON object a line in production (LOG_FORMAT=json), each with the request's id
+# (the X-Request-ID header when a proxy sends one, else a new one; it is also sent back in the response).
+# An incoming id that is not a UUID is replaced, so a client cannot write into the logs through the header; the
+# Celery integration carries the id into the re-rate task the request queued.
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "RETURN_HEADER": True,
+    "INTEGRATIONS": [CeleryIntegration(use_django_logging=True, log_parent=True)],
+}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"ratings": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")}},
+    "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(correlation_id)s",
+            "rename_fields": {
+                "asctime": "time",
+                "levelname": "level",
+                "name": "logger",
+                "correlation_id": "request_id",
+            },
+        },
+        "text": {"format": "%(asctime)s %(levelname)s [%(correlation_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
+    # The root logger catches Django's own: a server error is logged by "django.request" with its traceback.
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"level": LOG_LEVEL, "propagate": True},
+        "django.db.backends": {"level": "INFO", "propagate": True},  # never the SQL of every query
+        # Their start-up and per-request INFO lines say nothing a site's operator needs.
+        "axes": {"level": "WARNING", "propagate": True},
+        "django_guid": {"level": "WARNING", "propagate": True},
+    },
 }
+
+if SENTRY_DSN:
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,  # players' and officers' data stay on the site
+    )

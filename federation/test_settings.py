@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
+# The tests run the development configuration; tests/test_deploy.py starts production ones in processes of their own.
+os.environ.setdefault("DEBUG", "1")
+
 from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

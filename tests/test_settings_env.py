@@ -61,6 +61,28 @@ def test_settings_production_without_secret_key_stops_startup() -> None:
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def test_settings_defaults_start_without_any_variable() -> None:
+def test_settings_without_any_variable_are_production_and_ask_for_a_key() -> None:
+    """DEBUG is off unless asked for: a forgotten variable never serves Django's debug page."""
     result = _check({})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set (DEBUG is off)" in result.stderr
+
+
+def test_settings_development_starts_with_debug_alone() -> None:
+    result = _check({"DEBUG": "1"})
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("key", "problem"),
+    [
+        ("short-but-secret", "too short"),
+        ("a" * 60, "too short"),  # long, but one character: Django's own check refuses fewer than 5 distinct
+        ("local-development-only-not-secret", "development key"),
+        ("django-insecure-" + "x1y2z3" * 10, "development key"),
+    ],
+)
+def test_settings_production_refuses_a_weak_secret_key(key: str, problem: str) -> None:
+    result = _check({"DEBUG": "0", "SECRET_KEY": key})
+    assert result.returncode != 0
+    assert problem in result.stderr
