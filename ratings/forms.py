@@ -157,7 +157,7 @@ class TableEntryForm(forms.ModelForm):
         label=gettext_lazy("Number"),
         required=False,
         help_text=gettext_lazy("The player's line in the crosstable; empty: the next number."),
-        widget=forms.NumberInput(attrs={"style": "width: 4em"}),
+        widget=forms.NumberInput(attrs={"class": "round-number"}),
     )
 
     class Meta:
@@ -182,7 +182,7 @@ class GameForm(forms.ModelForm):
     class Meta:
         model = Game
         fields = ["round", "first", "second", "result", "handicap", "handicap_giver", "played", "replay_draw"]
-        widgets = {"round": forms.NumberInput(attrs={"style": "width: 4em"})}
+        widgets = {"round": forms.NumberInput(attrs={"class": "round-number"})}
         labels = {"replay_draw": gettext_lazy("Replay")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -82,7 +82,7 @@ class TableEntryInline(TableChildInline):
         if db_field.name == "player" and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
             # Keep "+": the quick way to add a new player, with his nationality and prior grade.
             _plain_related_widget(formfield.widget, keep_add=True)
-            formfield.widget.widget.attrs["style"] = "width: 20em"
+            formfield.widget.widget.attrs["data-width"] = "20em"  # select2 sizes itself from it
         return formfield
 
 
@@ -109,7 +109,7 @@ class GameInline(TableChildInline):
         if db_field.name in ("first", "second") and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
             # New players are added once, in the players' list above; here the icons only crowd the row.
             _plain_related_widget(formfield.widget, keep_add=False)
-            formfield.widget.widget.attrs["style"] = "width: 13em"
+            formfield.widget.widget.attrs["data-width"] = "13em"
         return formfield
 
 

@@ -59,6 +59,7 @@ def browser() -> Iterator[Any]:
         f"--user-data-dir={profile}",
     ):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, where CSP violations show
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(30)
     try:
@@ -133,3 +134,38 @@ def test_browser_rating_list_filter_player_chart(static_from_source: None, live_
     browser.get(live_server.url + "/?country=FR")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "table.rating-list")))
     browser.save_screenshot(str(ARTIFACTS / "05-phone-rating-list.png"))
+
+
+def csp_violations(driver: Any) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+
+def test_browser_pages_satisfy_the_content_security_policy(
+    static_from_source: None, live_server: Any, browser: Any
+) -> None:
+    """The policy forbids inline style and script: the public pages and the admin's own must not need any."""
+    from django.contrib.auth.models import User
+    from selenium.webdriver.common.by import By
+
+    players = [seasoned(1700 - 40 * i, grade=18, nationality="FR", last_played=days_ago(400)) for i in range(4)]
+    table = make_table(players, date=days_ago(30), sequence=1)
+    round_robin(table, players)
+    table_submit(table=table, user=None)
+    User.objects.create_superuser("root", password="a-long-password-1")
+
+    public = ["/", "/tournaments/", "/promotions/", f"/players/{players[0].federation_id}/", f"/tables/{table.pk}/"]
+    for url in public:
+        browser.get(live_server.url + url)
+        assert csp_violations(browser) == [], url
+    browser.get(live_server.url + "/admin/login/")
+    browser.find_element(By.NAME, "username").send_keys("root")
+    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    admin_pages = ["/admin/", "/admin/ratings/table/", f"/admin/ratings/table/{table.pk}/change/"]
+    admin_pages += ["/admin/ratings/player/add/", "/admin/ratings/promotion/"]
+    for url in admin_pages:
+        browser.get(live_server.url + url)
+        assert "Log in" not in browser.title, url
+        assert csp_violations(browser) == [], url
+        if "/change/" in url:
+            shoot(browser, "06-admin-table-change")
