@@ -11,6 +11,8 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_ready
 
+from federation.heartbeat import heartbeat_record
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 
 app = Celery("federation")
@@ -25,3 +27,10 @@ def queue_pending_rerate(sender: Any = None, **kwargs: Any) -> None:
     the middle of a run."""
     consumed = sorted(app.amqp.queues.consume_from or ())
     app.send_task("ratings.tasks.task_rerate_pending", queue=consumed[0] if consumed else None)
+    heartbeat_record()
+
+
+@app.task(name="federation.worker_heartbeat", ignore_result=True)
+def worker_heartbeat() -> None:
+    """Queued by beat; the readiness probe reads when a worker last ran it (federation/health.py)."""
+    heartbeat_record()

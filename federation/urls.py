@@ -1,12 +1,18 @@
-"""URLs: the public pages of ratings/ at the root, the admin under /admin/."""
+"""URLs: the public pages of ratings/ at the root, the admin under ``ADMIN_URL`` (``admin/`` unless set), and
+the health endpoints for monitoring."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from federation import health
+
 urlpatterns = [
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
+    path("health/live", health.live, name="health-live"),
+    path("health/ready", health.ready, name="health-ready"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("files/", include("ratings.urls_files")),
     path("", include("ratings.urls")),
