@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'bench' / 'out' / 'bench_rerate.sqlite3'}")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
 os.environ.setdefault("DEBUG", "0")  # no query log
-os.environ.setdefault("SECRET_KEY", "bench-only")
+os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
 os.environ.pop("REDIS_URL", None)
 
 import django  # noqa: E402
