@@ -6,6 +6,7 @@ import os
 
 # The tests run the development configuration; tests/test_deploy.py starts production ones in processes of their own.
 os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("LOG_FORMAT", "text")  # a test worker's log is read by people and by the tests ("ready.")
 
 from .settings import *  # noqa: F403
 
@@ -14,7 +15,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-LOGGING = {"version": 1, "disable_existing_loggers": False}
 
 # Tests run without collectstatic: let WhiteNoise look files up as they are requested instead of warning.
 WHITENOISE_AUTOREFRESH = True
