@@ -22,8 +22,9 @@ STATIC_ROOT = Path(tempfile.mkdtemp(prefix="static-"))
 
 
 def production_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
+    # The test process's own settings (test_settings sets DEBUG and LOG_FORMAT) must not leak into a production start.
+    unset = {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "LOG_FORMAT", "DJANGO_SETTINGS_MODULE"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(SECRET_KEY=SECRET, ALLOWED_HOSTS="ratings.example.org", PYTHONPATH=str(ROOT))
     env.update(STATIC_ROOT=str(STATIC_ROOT))
     env.update(extra)
