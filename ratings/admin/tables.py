@@ -1,9 +1,9 @@
 """Tables in the admin: entries and games entered inline, a preview of the rating, submission for rating.
 
-A table's entries and games are validated together with the table (ratings/forms.py) and saved in the one
-transaction of the admin's change form; editing a submitted or rated table asks for a re-rate in that same
-transaction (``table_changed``), deleting one goes through ``table_delete``. Who may see, change, submit or
-delete what is decided in ratings/permissions.py; the services decide everything else.
+A table's entries and games are checked together with the table (ratings/forms.py asks ``table_check``) and
+saved by ``table_save`` in the one transaction of the admin's change form, which asks for a re-rate in that
+same transaction when a submitted or rated table changed; deleting one goes through ``table_delete``. Who may
+see, change, submit or delete what is decided in ratings/permissions.py; the services decide everything else.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
-from ratings.services.tables import table_changed, table_delete
+from ratings.services.table_save import RowChanges, table_save
+from ratings.services.tables import table_delete
 
 STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
 
@@ -34,7 +35,8 @@ def _table_edit(request: HttpRequest) -> TableEdit:
     """The state the table form's formsets share during this request (created on first use)."""
     edit: TableEdit | None = getattr(request, "_ratings_table_edit", None)
     if edit is None:
-        edit = TableEdit(strict_dates=not permissions.is_rating_officer(request.user))
+        officer = permissions.is_rating_officer(request.user)
+        edit = TableEdit(strict_dates=not officer, sequence_from_form=officer)
         request._ratings_table_edit = edit  # type: ignore[attr-defined]
     return edit
 
@@ -225,19 +227,26 @@ class TableAdmin(RowPermissionsMixin, TableRatingViews):
         return kwargs
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
-        if change:
-            old = Table.objects.filter(pk=obj.pk).values_list("date", "sequence").first()
-            request._ratings_old_position = old  # type: ignore[attr-defined]
-        super().save_model(request, obj, form, change)
+        """Nothing yet: the table is saved with its entries and games by ``save_related``."""
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        super().save_related(request, form, formsets, change)
         table: Table = form.instance
-        # The rating rows' inline is read-only: only the form, the entries and the games can change the table.
-        editable = (f for f in formsets if isinstance(f, (TableEntryFormSet, GameFormSet)))
-        changed = form.has_changed() or any(formset.has_changed() for formset in editable)
-        if change and changed and table.status != TableStatus.DRAFT:
-            table_changed(table=table, old_position=getattr(request, "_ratings_old_position", None))
+        entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
+        games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
+        edit = _table_edit(request)
+        saved = table_save(
+            table=table,
+            tournament=table.tournament,
+            name=table.name,
+            date=table.date,
+            sequence=edit.sequence(table),
+            entries=entries.final_entries() if entries is not None else None,
+            games=games.edits() if games is not None else None,
+            strict_dates=edit.strict_dates,
+        )
+        for formset in formsets:  # the rating rows' inline is read-only: it saved nothing
+            _record(formset, {entries: saved.entries, games: saved.games}.get(formset, RowChanges()))
+        if saved.rerate_requested:
             messages.info(request, _("The table will be re-rated, and every table after it."))
 
     def delete_model(self, request: HttpRequest, obj: Table) -> None:
@@ -278,6 +287,12 @@ class TableAdmin(RowPermissionsMixin, TableRatingViews):
             )
             context["rated_edit"] = permissions.is_rated(obj) and self.has_change_permission(request, obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def _record(formset: Any, changes: RowChanges) -> None:
+    """Tell the formset what was saved, as its own ``save`` would, for the admin's change message."""
+    formset.new_objects, formset.changed_objects = changes.new, changes.changed
+    formset.deleted_objects = changes.deleted
 
 
 def tournament_tables_url(tournament: Tournament) -> str:
