@@ -174,17 +174,17 @@ def turnering_import(
     }
     try:
         with transaction.atomic():
-            table, ids, plan.created_players = table_create(
-                turnering=turnering,
-                tournament=tournament,
-                user=user,
-                name=table_name,
-                sequence=plan.sequence or 1,
-                players=players,
-            )
             try:
+                table, ids, plan.created_players = table_create(
+                    turnering=turnering,
+                    tournament=tournament,
+                    user=user,
+                    name=table_name,
+                    sequence=plan.sequence or 1,
+                    players=players,
+                )
                 result = table_preview(table)
-            except TableInvalid as exc:
+            except TableInvalid as exc:  # TableRefused from table_create's table_save, too
                 plan.problems.extend(Problem(None, message) for message in exc.problems)
             else:
                 plan.effects = _effects(plan, result, ids)

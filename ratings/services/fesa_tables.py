@@ -6,8 +6,9 @@
   database cannot hold (a player plays once per round): such a table's games are then numbered in the
   order the engine rates them (round by round, the giver's games in the table order of his opponents,
   as ratings/fesa_files/turnering.py's ``engine_table`` does), so the rating is the same.
-* :func:`table_create` saves a read table: the tournament if needed, new players, the table, its entries
-  and games (in the caller's transaction);
+* :func:`table_create` saves a read table: the tournament if needed, new players, then the table, its
+  entries and games through ``table_save`` (in the caller's transaction; TableRefused for a table the
+  rules refuse);
 * :func:`table_turnering` turns a saved table back into a :class:`Turnering`, for the result table.
 """
 
@@ -33,6 +34,8 @@ from ratings.models import (
     Tournament,
 )
 from ratings.permissions import is_director
+from ratings.services.table_save import EntryFacts, GameEdit, table_save
+from ratings.services.tables import GameFacts
 
 MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
 _CONTROL_OK = set("\t\n\r\f")
@@ -83,15 +86,6 @@ class GameRow:
     result: str
     handicap: str = ""
     handicap_giver: str = ""
-
-    def fields(self) -> dict[str, object]:
-        """The Game model's fields other than the table and the players."""
-        return {
-            "round": self.round,
-            "result": self.result,
-            "handicap": self.handicap,
-            "handicap_giver": self.handicap_giver,
-        }
 
 
 def table_games(turnering: Turnering) -> list[GameRow]:
@@ -169,13 +163,30 @@ def table_create(
         player.save()
         created += 1
         ids[number] = player.pk
-    table = Table.objects.create(tournament=tournament, name=name[:100], date=turnering.date, sequence=sequence)
-    TableEntry.objects.bulk_create(TableEntry(table=table, player_id=ids[n], seat=n) for n in sorted(ids))
-    Game.objects.bulk_create(
-        Game(table=table, first_id=ids[g.first], second_id=ids.get(g.second or 0), **g.fields())
+    games = [
+        GameEdit(
+            facts=GameFacts(
+                round=g.round,
+                first_id=ids[g.first],
+                second_id=ids.get(g.second or 0),
+                result=g.result,
+                handicap=g.handicap,
+                handicap_giver=g.handicap_giver,
+            )
+        )
         for g in table_games(turnering)
+    ]
+    saved = table_save(
+        table=None,
+        tournament=tournament,
+        name=name[:100],
+        date=turnering.date,
+        sequence=sequence,
+        entries=[EntryFacts(player_id=ids[n], seat=n) for n in sorted(ids)],
+        games=games,
+        strict_dates=True,  # an uploaded table comes after its players' rated tables, whoever uploads it
     )
-    return table, ids, created
+    return saved.table, ids, created
 
 
 def table_turnering(table: Table) -> tuple[Turnering, list[int]]:

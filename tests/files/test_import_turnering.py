@@ -331,7 +331,8 @@ def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_co
 
 @pytest.mark.django_db
 def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two uploads for the same date at once: the second insert fails on the unique (date, sequence)."""
+    """Two uploads for the same date at once: the second is refused by table_save's check (or, closer still, by
+    the unique (date, sequence) on insert)."""
     import ratings.services.fesa_import as service
 
     four_players()
@@ -340,7 +341,7 @@ def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pyt
     monkeypatch.setattr(service, "_position", lambda plan, date, sequence: 1)
     with pytest.raises(service.TurneringRejected) as rejected:
         turnering_import(data=FOUR.encode(), tournament=None, commit=True)
-    assert "another table was just saved on 2016-01-07 with sequence 1" in str(rejected.value)
+    assert "Another table of 2016-01-07 has the number 1" in str(rejected.value)
     assert Table.objects.count() == 1 and not Tournament.objects.exclude(tables__isnull=False).exists()
 
 
