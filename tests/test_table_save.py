@@ -78,7 +78,9 @@ def test_table_save_changes_a_game_in_place_keeping_its_row_and_history(four: li
         GameEdit(facts=game(1, c, d, GameResult.DRAW), id=second.pk),
     ]
 
-    saved = table_save(table=table, tournament=table.tournament, date=DAY, entries=None, games=edits, strict_dates=True)
+    saved = table_save(
+        table=table, tournament=table.tournament, name="", date=DAY, entries=None, games=edits, strict_dates=True
+    )
 
     second.refresh_from_db()
     assert second.result == GameResult.DRAW and table.games.count() == 2
@@ -97,6 +99,7 @@ def test_table_save_swaps_rounds_numbers_and_opponents_in_one_save(four: list[Pl
     saved = table_save(
         table=table,
         tournament=table.tournament,
+        name="",
         date=DAY,
         entries=[EntryFacts(player_id=a.pk, seat=2), EntryFacts(player_id=b.pk, seat=1)]
         + [EntryFacts(player_id=p.pk, seat=n) for n, p in ((3, c), (4, d))],
@@ -124,6 +127,7 @@ def test_table_save_deletes_the_games_and_players_left_out(four: list[Player]) -
     saved = table_save(
         table=table,
         tournament=table.tournament,
+        name="",
         date=DAY,
         entries=[EntryFacts(player_id=p.pk, seat=n) for n, p in enumerate((a, b, c), 1)],
         games=[GameEdit(facts=GameFacts.of(kept), id=kept.pk)],
@@ -148,6 +152,7 @@ def test_table_save_refuses_a_date_before_a_players_last_rated_table_for_a_direc
     arguments = {
         "table": None,
         "tournament": make_tournament(),
+        "name": "",
         "date": DAY,
         "entries": [EntryFacts(player_id=a.pk), EntryFacts(player_id=b.pk)],
         "games": [GameEdit(facts=game(1, a, b))],
@@ -216,7 +221,9 @@ def test_table_save_of_a_submitted_table_asks_for_a_rerate_in_its_own_transactio
 
     # The edit and its re-rate request stand or fall together.
     with pytest.raises(RuntimeError), transaction.atomic():
-        table_save(table=table, tournament=table.tournament, date=DAY, entries=None, games=draw, strict_dates=False)
+        table_save(
+            table=table, tournament=table.tournament, name="", date=DAY, entries=None, games=draw, strict_dates=False
+        )
         assert PendingRerate.objects.exists()
         raise RuntimeError("the request fails after the save")
     played.refresh_from_db()
@@ -225,9 +232,14 @@ def test_table_save_of_a_submitted_table_asks_for_a_rerate_in_its_own_transactio
     # Moved two days earlier: re-rating starts at the earlier of its two places.
     with django_capture_on_commit_callbacks() as callbacks:  # type: ignore[attr-defined]
         saved = table_save(
-            table=table, tournament=table.tournament, date=DAY - dt.timedelta(days=2), entries=None, games=draw,
+            table=table,
+            tournament=table.tournament,
+            name="",
+            date=DAY - dt.timedelta(days=2),
+            entries=None,
+            games=draw,
             strict_dates=False,
-        )  # fmt: skip
+        )
     assert saved.rerate_requested and len(callbacks) == 1  # the re-rate is queued once the edit is committed
     pending = PendingRerate.objects.get()
     table.refresh_from_db()
@@ -240,6 +252,12 @@ def test_table_save_without_a_change_asks_for_no_rerate(four: list[Player]) -> N
     table = make_table([a, b], date=DAY, status=TableStatus.RATED)
     add_game(table, 1, a, b)
     saved = table_save(
-        table=table, tournament=table.tournament, date=DAY, entries=None, games=saved_games(table), strict_dates=False
+        table=table,
+        tournament=table.tournament,
+        name="",
+        date=DAY,
+        entries=None,
+        games=saved_games(table),
+        strict_dates=False,
     )
     assert not saved.rerate_requested and not PendingRerate.objects.exists()

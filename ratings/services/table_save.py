@@ -273,7 +273,7 @@ def table_save(
     *,
     table: Table | None,
     tournament: Tournament,
-    name: str = "",
+    name: str,
     date: dt.date,
     sequence: int | None = None,
     entries: Sequence[EntryFacts] | None,

@@ -146,8 +146,12 @@ def test_import_turnering_unknown_players_are_errors_naming_each_line(tmp_path: 
 @pytest.mark.django_db
 def test_import_turnering_close_names_are_errors_on_the_command_line(tmp_path: Path) -> None:
     four_players()
-    Player.objects.filter(family_name="Hebert").update(family_name="Hébert")
-    Player.objects.filter(family_name="Mazouzi").update(family_name="Sana", given_name="Mazouzi")
+    for player in Player.objects.filter(family_name__in=["Hebert", "Mazouzi"]):
+        # As a rating officer corrects the spelling, or the order of the names, in the admin.
+        player.family_name, player.given_name = (
+            ("Hébert", player.given_name) if player.family_name == "Hebert" else ("Sana", "Mazouzi")
+        )
+        player.save()
     problems = refused(tmp_path, FOUR, "--create-new")  # close names are never created as new players
     assert "line 5: Hebert Pascal is not a known player, but close to: Hébert Pascal" in problems
     assert "accents or case" in problems
@@ -269,7 +273,8 @@ def test_import_turnering_create_new_takes_nationality_from_the_free_text(tmp_pa
 @pytest.mark.django_db
 def test_import_turnering_utf8_file_matches_accented_names(tmp_path: Path) -> None:
     players = four_players()
-    Player.objects.filter(pk=players[2].pk).update(family_name="Hébert")
+    players[2].family_name = "Hébert"  # as a rating officer corrects the spelling in the admin
+    players[2].save()
     run(tmp_path, FOUR.replace("Hebert", "Hébert"), encoding="utf-8")
     assert Table.objects.get().entries.get(seat=3).player_id == players[2].pk
 
@@ -292,7 +297,8 @@ def test_import_turnering_preview_saves_nothing_even_new_players() -> None:
 @pytest.mark.django_db
 def test_import_turnering_choice_resolves_close_name() -> None:
     players = four_players()
-    Player.objects.filter(pk=players[2].pk).update(family_name="HÉBERT")
+    players[2].family_name = "HÉBERT"  # as a rating officer corrects the spelling in the admin
+    players[2].save()
     plan = turnering_import(data=FOUR.encode(), tournament=None)
     assert [p.line for p in plan.problems] == [5]
     plan = turnering_import(data=FOUR.encode(), tournament=None, choices={3: players[2].pk}, commit=True)

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
-from django.db import transaction
 
 from ratings import engine
-from ratings.models import Game, GameResult, OpeningState, Player, Table, TableStatus
+from ratings.models import GameResult, OpeningState, Player, Table, TableStatus
 from ratings.services.players import players_refresh
-from ratings.services.tables import table_changed, table_submit
+from ratings.services.table_save import GameEdit, table_save
+from ratings.services.tables import GameFacts, table_submit
 from ratings.states import state_to_json
 from tests.factories import add_game, make_player, make_table
 
@@ -85,12 +86,20 @@ def play(rate: Callable[[Table], Table]) -> Callable[..., Table]:
 
 @pytest.fixture
 def correct(django_capture_on_commit_callbacks: Callable[..., object]) -> Callable[[Table, str], None]:
-    """Change the result of a rated one-game table the way an edit does, and run the re-rate it queues."""
+    """Change the result of a rated one-game table as a rating officer does, and run the re-rate it queues."""
 
     def _correct(table: Table, result: str) -> None:
-        with django_capture_on_commit_callbacks(execute=True), transaction.atomic():  # type: ignore[attr-defined]
-            Game.objects.filter(table=table).update(result=result)
-            table_changed(table=table)
+        games = [GameEdit(facts=replace(GameFacts.of(g), result=result), id=g.pk) for g in table.games.all()]
+        with django_capture_on_commit_callbacks(execute=True):  # type: ignore[attr-defined]
+            table_save(
+                table=table,
+                tournament=table.tournament,
+                name=table.name,
+                date=table.date,
+                entries=None,
+                games=games,
+                strict_dates=False,
+            )
 
     return _correct
 

@@ -64,6 +64,7 @@ def test_queue_filters_grade_country_and_waiting_time(officer_client, one_dan, f
     url = reverse(CHANGELIST)
     assert listed(officer_client.get(url, {"grade": "25"})) == {"Brandt"}
     assert listed(officer_client.get(url, {"country": "FR"})) == {"Aoki"}
+    # Forty days of waiting, written directly: no service backdates a promotion.
     Promotion.objects.filter(pk=five_dan.pk).update(created_at=timezone.now() - dt.timedelta(days=40))
     assert listed(officer_client.get(url, {"waiting": "quarter"})) == {"Brandt"}  # 1 to 3 months
     assert listed(officer_client.get(url, {"waiting": "week"})) == {"Aoki"}

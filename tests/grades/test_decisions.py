@@ -164,6 +164,7 @@ def test_approve_twice_conflicts_and_keeps_the_first_decision(one_dan) -> None:
 
 
 def test_approve_a_withdrawn_promotion_conflicts(one_dan) -> None:
+    # What a re-rate leaves when a correction takes the promotion away, without replaying one here.
     Promotion.objects.filter(pk=one_dan.pk).update(status=PromotionStatus.WITHDRAWN, supported=False)
     with pytest.raises(PromotionConflict):
         promotion_approve(promotion=one_dan, user=make_grade_officer())

@@ -149,6 +149,7 @@ def test_rows_of_a_table_sent_back_to_draft_are_removed(django_capture_on_commit
     with django_capture_on_commit_callbacks(execute=True):
         table = rated_table(players, week(0))
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        # Rows left on a draft, a state no service makes: the re-rate must clean it up all the same.
         Table.objects.filter(pk=table.pk).update(status=TableStatus.DRAFT)
         rerate_request(date=table.date, sequence=table.sequence, table_ids=[table.pk])
     assert not RatingRow.objects.filter(table=table).exists()
@@ -182,6 +183,7 @@ def test_rerate_command_check_fails_on_a_tampered_row_and_all_repairs_it(
     assert "exactly" in capsys.readouterr().out
 
     row = RatingRow.objects.get(table=table, player=players[0])
+    # Corrupted on purpose, behind the services' back: the check must find both differences.
     RatingRow.objects.filter(pk=row.pk).update(state_after={**row.state_after, "rating": row.state_after["rating"] + 1})
     Player.objects.filter(pk=players[1].pk).update(rating=12345)
     with pytest.raises(CommandError, match="2 difference"):
