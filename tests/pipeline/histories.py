@@ -1,7 +1,8 @@
 """Building rating histories for the pipeline tests: random tables, and edits made the way the site makes them.
 
-Every edit goes through the services (``table_submit``, ``table_changed`` inside the edit's transaction,
-``table_delete``, ``player_set_prior_grade``), so the pending mark and the flags are what the admin leaves.
+Every edit goes through the services (``table_submit``, ``table_save`` as a rating officer saves, ``table_delete``,
+``player_set_prior_grade``), so the pending mark and the flags are what the admin leaves; an edit the rules
+refuse (a submitted table left without a rated game, say) is skipped, as the admin would refuse it.
 """
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Sequence
-
-from django.db import transaction
+from dataclasses import replace
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus
 from ratings.services.prior_grades import player_set_prior_grade
-from ratings.services.tables import table_changed, table_delete, table_submit
+from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, table_save
+from ratings.services.tables import GameFacts, table_delete, table_submit
 from tests.factories import add_game, make_player, make_table
 
 HANDICAPS = ["S", "L", "B", "R", "2p"]
@@ -69,33 +70,59 @@ def submit(table: Table) -> None:
     table_submit(table=table, user=None)
 
 
+def officer_save(
+    table: Table,
+    *,
+    date: dt.date | None = None,
+    sequence: int | None = None,
+    entries: list[EntryFacts] | None = None,
+    games: list[GameEdit] | None = None,
+) -> str | None:
+    """Save the table as a rating officer would; the refusal's problems, or None once saved."""
+    try:
+        table_save(
+            table=table,
+            tournament=table.tournament,
+            name=table.name,
+            date=date or table.date,
+            sequence=sequence,
+            entries=entries,
+            games=games,
+            strict_dates=False,
+        )
+    except TableRefused as refused:
+        table.refresh_from_db()
+        return "; ".join(refused.problems)
+    return None
+
+
 def correct_a_game(rng: random.Random, table: Table) -> str:
     """Change one game of a submitted or rated table: its result, whether it was played, or its handicap."""
-    game = rng.choice(list(Game.objects.filter(table=table, second__isnull=False)) or [None])
+    games = list(Game.objects.filter(table=table))
+    game = rng.choice([g for g in games if g.second_id is not None] or [None])
     if game is None:
         return "nothing to correct"
-    with transaction.atomic():
-        what = rng.choice(["result", "played", "handicap"])
-        if what == "result":
-            others = [r for r in (GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW) if r != game.result]
-            game.result = rng.choice(others)
-        elif what == "played":
-            game.played = not game.played
-        else:
-            game.handicap, game.handicap_giver = ("", "") if game.handicap else (rng.choice(HANDICAPS), "second")
-        game.save()
-        table_changed(table=table)
-    return f"corrected {what} of a game of table {table.pk}"
+    facts = GameFacts.of(game)
+    what = rng.choice(["result", "played", "handicap"])
+    if what == "result":
+        others = [r for r in (GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW) if r != game.result]
+        facts = replace(facts, result=rng.choice(others))
+    elif what == "played":
+        facts = replace(facts, played=not game.played)
+    else:
+        handicap, giver = ("", "") if game.handicap else (rng.choice(HANDICAPS), "second")
+        facts = replace(facts, handicap=handicap, handicap_giver=giver)
+    edits = [GameEdit(facts=facts if g.pk == game.pk else GameFacts.of(g), id=g.pk) for g in games]
+    refused = officer_save(table, games=edits)
+    return f"refused: {refused}" if refused else f"corrected {what} of a game of table {table.pk}"
 
 
 def move_table(rng: random.Random, table: Table, latest: dt.date) -> str:
     """Give the table another date (and sequence): everything between its old and new place is re-rated."""
-    with transaction.atomic():
-        old = (table.date, table.sequence)
-        table.date, table.sequence = free_position(rng, latest)
-        table.save()
-        table_changed(table=table, old_position=old)
-    return f"moved table {table.pk} from {old[0]} to {table.date}"
+    old = table.date
+    date, sequence = free_position(rng, latest)
+    refused = officer_save(table, date=date, sequence=sequence)
+    return f"refused: {refused}" if refused else f"moved table {table.pk} from {old} to {table.date}"
 
 
 def withdraw_a_player(rng: random.Random, table: Table) -> str:
@@ -103,13 +130,15 @@ def withdraw_a_player(rng: random.Random, table: Table) -> str:
     entries = list(TableEntry.objects.filter(table=table))
     if len(entries) <= 3:
         return "table too small to withdraw from"
-    entry = rng.choice(entries)
-    with transaction.atomic():
-        Game.objects.filter(table=table, first=entry.player).delete()
-        Game.objects.filter(table=table, second=entry.player).delete()
-        entry.delete()
-        table_changed(table=table)
-    return f"withdrew player {entry.player_id} from table {table.pk}"
+    gone = rng.choice(entries).player_id
+    games = [
+        GameEdit(facts=GameFacts.of(g), id=g.pk)
+        for g in Game.objects.filter(table=table)
+        if gone not in (g.first_id, g.second_id)
+    ]
+    kept = [EntryFacts(player_id=e.player_id, seat=e.seat) for e in entries if e.player_id != gone]
+    refused = officer_save(table, entries=kept, games=games)
+    return f"refused: {refused}" if refused else f"withdrew player {gone} from table {table.pk}"
 
 
 def change_prior_grade(rng: random.Random, player: Player) -> str:
