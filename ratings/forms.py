@@ -25,6 +25,7 @@ from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
 from ratings.models import Game, HandicapCode, Player, Table, TableEntry, Tournament
 from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, entry_problems, table_check, table_seats
 from ratings.services.tables import GameFacts
+from ratings.services.tournaments import tournament_check
 
 
 @dataclass
@@ -53,8 +54,11 @@ class TournamentForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         start, end = data.get("start_date"), data.get("end_date")
-        if start and end and end < start:
-            self.add_error("end_date", _("The tournament cannot end before it starts."))
+        if start and end:
+            try:
+                tournament_check(start_date=start, end_date=end)
+            except ValidationError as exc:
+                self.add_error(None, exc)
         return data
 
 

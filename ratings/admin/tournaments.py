@@ -24,6 +24,7 @@ from ratings.admin.tables import TableAdmin, tournament_tables_url
 from ratings.forms import TournamentForm
 from ratings.models import Table, Tournament
 from ratings.roles import TOURNAMENT_DIRECTORS
+from ratings.services.tournaments import tournament_save
 
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
 
@@ -97,14 +98,22 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
-        if not change:
-            obj.created_by = request.user  # type: ignore[assignment]
-        super().save_model(request, obj, form, change)
+        data = form.cleaned_data
+        form.instance = tournament_save(
+            tournament=obj,
+            user=request.user,
+            name=data["name"],
+            city=data.get("city", ""),
+            country=data.get("country", ""),
+            start_date=data["start_date"],
+            end_date=data["end_date"],
+            time_control=data.get("time_control", ""),
+            directors=data.get("directors"),  # absent where a director may not choose
+        )
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        super().save_related(request, form, formsets, change)
-        if not change and permissions.is_director(request.user):
-            form.instance.directors.add(request.user)
+        for formset in formsets:  # the directors were saved with the tournament (tournament_save)
+            self.save_formset(request, form, formset, change=change)
 
     @admin.display(description=gettext_lazy("tables"), ordering="table_total")
     def table_links(self, tournament: Tournament) -> str:

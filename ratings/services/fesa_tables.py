@@ -33,9 +33,9 @@ from ratings.models import (
     TableEntry,
     Tournament,
 )
-from ratings.permissions import is_director
 from ratings.services.table_save import EntryFacts, GameEdit, table_save
 from ratings.services.tables import GameFacts
+from ratings.services.tournaments import tournament_save
 
 MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
 _CONTROL_OK = set("\t\n\r\f")
@@ -135,14 +135,13 @@ def table_create(
     """
     staff = user if getattr(user, "pk", None) else None
     if tournament is None:
-        tournament = Tournament.objects.create(
+        tournament = tournament_save(
+            tournament=None,
+            user=staff,
             name=turnering.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
             start_date=turnering.date,
             end_date=turnering.date,
-            created_by=staff,
         )
-        if staff is not None and is_director(staff):
-            tournament.directors.add(staff)
     ids: dict[int, int] = {}
     created = 0
     for number, who in sorted(players.items()):
