@@ -119,6 +119,7 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["federation.formats"]  # ISO or day-first dates in every language, never month first
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True

@@ -21,6 +21,7 @@ from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.tables import TableAdmin, tournament_tables_url
+from ratings.admin.widgets import DATE_FIELDS
 from ratings.forms import TournamentForm
 from ratings.models import Table, Tournament
 from ratings.roles import TOURNAMENT_DIRECTORS
@@ -61,6 +62,7 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
     date_hierarchy = "end_date"
     ordering = ("-end_date", "name")
     filter_horizontal = ("directors",)
+    formfield_overrides = DATE_FIELDS
     readonly_fields = ("add_table_link",)
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
