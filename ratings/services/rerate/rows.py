@@ -1,17 +1,13 @@
 """Writing rating rows fast: plain tuples, JSON made once, COPY on PostgreSQL, one prepared INSERT on SQLite.
 
 The ORM's bulk_create builds a model instance and a parameter list per row and spends more time on that than
-the database spends writing; a full re-rate writes 10^5 rows or more. And the writing overlaps the rating:
-``RowWriter`` hands each batch to a thread of its own that writes it through the same database connection,
-inside the same transaction, while the engine rates the next tables. Python holds one thread at a time, but
-the database's share of the work (PostgreSQL's server process, SQLite's own code, which releases it) runs
-beside the engine on another core.
+the database spends writing; a full re-rate writes 10^5 rows or more. ``RowWriter`` gathers the rows of the
+redone tables and writes them in batches, on the caller's thread and connection, inside its transaction.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Sequence
 from contextlib import closing
 from types import TracebackType
 from typing import Any
@@ -81,11 +77,12 @@ def detail_json(g: engine.GameDetail) -> dict[str, Any]:
 
 
 class RowWriter:
-    """Replaces the rows of redone tables in batches, each written in the background while the replay goes on.
+    """Replaces the rows of redone tables in batches, on the caller's connection and in its transaction.
 
     ``replace_all``: the whole history is redone; every row goes first, in one statement. Use it as a context
-    manager and touch the database only after it is closed: until then its thread may be using the connection
-    (the replay itself reads nothing). Leaving the block waits for the last write and raises its error.
+    manager: leaving the block without an error writes the last batch. Everything happens on the calling
+    thread: a DB-API connection is not meant to be shared between threads, and the batches make the
+    writing cheap enough that overlapping it with the rating is not worth that risk.
     """
 
     BATCH = 20000
@@ -97,12 +94,10 @@ class RowWriter:
         self.written = 0
         self.peaks: dict[int, int] = {}  # each player's highest rating after a table among the rows written
         self._sql = _Statements()
-        connection.ensure_connection()
-        self._raw = connection.connection  # the same connection, hence the same transaction, in the thread
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rating-rows")
-        self._job: Future[None] | None = None
         if replace_all:
-            self._submit(lambda cursor: self._sql.delete(cursor, None))
+            connection.ensure_connection()
+            with closing(connection.connection.cursor()) as cursor:
+                self._sql.delete(cursor, None)
 
     def __enter__(self) -> RowWriter:
         return self
@@ -110,12 +105,8 @@ class RowWriter:
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        try:
-            if kind is None:
-                self.flush()
-            self._wait(raise_error=kind is None)
-        finally:
-            self._thread.shutdown(wait=True)
+        if kind is None:
+            self.flush()
 
     def add(self, table: TableInfo, items: list[Item]) -> None:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
@@ -136,31 +127,13 @@ class RowWriter:
             self.flush()
 
     def flush(self) -> None:
-        """Hand the rows gathered so far to the thread (after the batch before them is written)."""
+        """Write the rows gathered so far, after deleting the old rows of their tables."""
         rows, tables = self.rows, None if self.replace_all else self.tables
         self.rows, self.tables = [], []
         self.written += len(rows)
-
-        def write(cursor: Any) -> None:
+        connection.ensure_connection()
+        # The driver's own cursor: Django's wrapper would check and convert every parameter of 10^5 rows.
+        with closing(connection.connection.cursor()) as cursor:
             if tables:
                 self._sql.delete(cursor, tables)
             self._sql.insert(cursor, rows)
-
-        self._submit(write)
-
-    def _submit(self, work: Callable[[Any], None]) -> None:
-        self._wait(raise_error=True)
-
-        def run() -> None:
-            with closing(self._raw.cursor()) as cursor:
-                work(cursor)
-
-        self._job = self._thread.submit(run)
-
-    def _wait(self, *, raise_error: bool) -> None:
-        job, self._job = self._job, None
-        if job is None:
-            return
-        error = job.exception()  # waits
-        if error is not None and raise_error:
-            raise error
