@@ -26,7 +26,7 @@ try:
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
     DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
     REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
-    RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 600)
+    RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 5)  # then RerateBusy: the task retries later
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 

@@ -12,8 +12,6 @@ from ratings.services.rerate import RerateBusy, rerate_pending
 
 log = logging.getLogger(__name__)
 
-IN_PROCESS_LOCK_TIMEOUT = 30.0  # seconds: without a broker the run holds up the edit's request
-
 
 @shared_task(
     bind=True,
@@ -34,10 +32,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     """
     eager = bool(self.request.is_eager)
     try:
-        if eager:
-            outcome = rerate_pending(lock_timeout=IN_PROCESS_LOCK_TIMEOUT)
-        else:
-            outcome = rerate_pending(quiet=float(settings.RERATE_QUIET_SECONDS))
+        outcome = rerate_pending(quiet=0.0 if eager else float(settings.RERATE_QUIET_SECONDS))
     except RerateBusy:
         if not eager:
             raise

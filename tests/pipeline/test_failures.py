@@ -6,25 +6,26 @@ for the database they share.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import logging
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 from ratings.models import Game, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
 from ratings.services.rerate import RerateBusy, rerate_check, rerate_pending
-from ratings.services.rerate import run as rerate_run
 from ratings.services.tables import table_changed
 from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.conftest import REPO, celery_pointed_at, closed_port, process_env, wait_for
@@ -37,6 +38,10 @@ pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def broker_down() -> Iterator[None]:
     with celery_pointed_at(f"redis://127.0.0.1:{closed_port()}/0"):
         yield
+
+
+PROBE = "import sqlite3, sys; sqlite3.connect(sys.argv[1], timeout=0).execute('SELECT 1 FROM ratings_player')"
+"""Exits with an error while a writer holds SQLite's pending lock (it is committing, or waiting to)."""
 
 
 def history(tables: int = 3) -> tuple[list[Player], list[Table]]:
@@ -99,26 +104,70 @@ def test_submit_with_the_broker_down_saves_the_table_and_a_later_run_rates_it(
     assert not PendingRerate.objects.exists()
 
 
+@contextlib.contextmanager
+def final_write_held() -> Iterator[Callable[[], bool]]:
+    """Hold, from another connection, a lock that a run's commit needs; yield "is a run waiting for it now?".
+
+    Nothing in the run is made to wait on purpose: it does all its work and then blocks where a real run can,
+    inside its transaction, until this lock is let go. On SQLite an open read transaction keeps a shared
+    lock, and a writer's commit must wait for every reader to finish; a writer that has come that far holds
+    the pending lock, which turns away any new reader (so a fresh connection's read fails at once). On
+    PostgreSQL the pending row is locked for update: the run's compare-and-set on it, its last write, waits.
+    """
+    if connection.vendor == "sqlite":
+        path = connection.settings_dict["NAME"]
+        holder = sqlite3.connect(path, isolation_level=None, timeout=0)
+        holder.execute("BEGIN")
+        holder.execute("SELECT count(*) FROM ratings_pendingrerate").fetchone()
+
+        def waiting() -> bool:
+            # From another process: this one's own connections share its shared lock and would be let in.
+            probe = [sys.executable, "-c", PROBE, path]
+            return subprocess.run(probe, capture_output=True, check=False).returncode != 0
+
+        try:
+            yield waiting
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    holder_connection = connections.create_connection("default")
+    try:
+        with holder_connection.cursor() as cursor:
+            cursor.execute("BEGIN")
+            cursor.execute("SELECT id FROM ratings_pendingrerate WHERE id = 1 FOR UPDATE")
+
+            def waiting() -> bool:
+                with connection.cursor() as probe:
+                    probe.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+                    return bool(probe.fetchone()[0])
+
+            try:
+                yield waiting
+            finally:
+                cursor.execute("ROLLBACK")
+    finally:
+        holder_connection.close()
+
+
 def test_run_killed_inside_its_transaction_leaves_nothing_half_written(tmp_path: Path) -> None:
     _players, tables = history()
     correct_first_game(tables[0])  # pending: the broker is down
     before = snapshot()
     assert before["pending"]
 
-    paused = tmp_path / "paused"
-    env = process_env(RERATE_TEST_PAUSE_FILE=str(paused), RERATE_TEST_PAUSE_SECONDS="120")
     command = [sys.executable, "manage.py", "rerate", "--pending"]
     output = tmp_path / "rerate.log"
-    with output.open("wb") as out:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_for(lambda: paused.exists() or process.poll() is not None, timeout=60, what="the run to pause")
-        assert process.poll() is None, output.read_text()
-        os.kill(process.pid, signal.SIGKILL)  # inside the transaction: rows replaced, not committed
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait()
+    with final_write_held() as run_waiting, output.open("wb") as out:
+        process = subprocess.Popen(command, cwd=REPO, env=process_env(), stdout=out, stderr=subprocess.STDOUT)
+        try:
+            wait_for(lambda: run_waiting() or process.poll() is not None, timeout=60, what="the run to block")
+            assert process.poll() is None, output.read_text()
+            os.kill(process.pid, signal.SIGKILL)  # inside the transaction: every row replaced, nothing committed
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
     assert process.returncode == -signal.SIGKILL
 
     assert snapshot() == before  # the old rows, the pending mark, no log line of the dead run
@@ -134,33 +183,51 @@ def test_two_runs_do_not_interleave_and_the_one_that_waits_is_told_busy() -> Non
     spans: dict[str, tuple[float, float]] = {}
     errors: list[BaseException] = []
 
-    def hold() -> None:
+    def hold() -> int:
         inside.set()
         release.wait(30)
+        return 0
 
     def first_run() -> None:
         try:
+            if connection.vendor == "sqlite":
+                # This thread's connection alone holds its run at the run's last write (its log line), inside
+                # the transaction: a temporary trigger calling back into the test. SQLite lets readers read
+                # meanwhile, as they could during a long run.
+                connection.ensure_connection()
+                connection.connection.create_function("hold_the_run", 0, hold)
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "CREATE TEMP TRIGGER hold_the_run AFTER UPDATE ON ratings_reraterun "
+                        "BEGIN SELECT hold_the_run(); END"
+                    )
             start = time.monotonic()
-            rerate_run.inside_transaction_hook = hold
             rerate_pending()
             spans["first"] = (start, time.monotonic())
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)
         finally:
-            rerate_run.inside_transaction_hook = None
             connection.close()
 
-    thread = threading.Thread(target=first_run)
-    thread.start()
-    try:
-        assert inside.wait(30), "the first run never reached its transaction"
-        started = time.monotonic()
-        with pytest.raises(RerateBusy):
-            rerate_pending(lock_timeout=0.5)
-        assert 0.4 < time.monotonic() - started < 10  # it waited for the lock, then gave up
-    finally:
-        release.set()
-        thread.join(30)
+    with contextlib.ExitStack() as stack:
+        if connection.vendor != "sqlite":
+            run_waiting = stack.enter_context(final_write_held())
+            inside_now: Callable[[], bool] = run_waiting
+        else:
+            inside_now = inside.is_set
+        thread = threading.Thread(target=first_run)
+        thread.start()
+        try:
+            wait_for(lambda: inside_now() or not thread.is_alive(), timeout=30, what="the first run to be held")
+            assert thread.is_alive(), errors
+            started = time.monotonic()
+            with pytest.raises(RerateBusy):
+                rerate_pending(lock_timeout=0.5)
+            assert 0.4 < time.monotonic() - started < 10  # it waited for the lock, then gave up
+        finally:
+            release.set()
+            stack.close()
+            thread.join(30)
     assert not errors, errors
 
     correct_first_game(tables[1])

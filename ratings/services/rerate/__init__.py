@@ -17,11 +17,12 @@ promotion records are what rating the whole history from scratch would give; ``r
   ``generation``); otherwise the same call runs again, so a burst of edits costs at most two runs that do
   work, and the last one sees every edit.
 
-Locking rules (``run``): one re-rate at a time. On PostgreSQL a transaction-level advisory lock, polled until
-the timeout; on SQLite the IMMEDIATE transaction, whose start waits for every other writer, with the timeout
-as its busy timeout. A lock that cannot be had raises ``RerateBusy``, which the task turns into a retry with
-backoff. ``rerate_request`` locks the pending row before it flags tables, so a run's compare-and-set can
-never clear a flag whose request it has not seen.
+Locking rules (``run``): one re-rate at a time. On PostgreSQL a transaction-level advisory lock, waited for
+at most the timeout (``lock_timeout``); on SQLite the IMMEDIATE transaction, whose start waits for every other
+writer, with the timeout as its busy timeout. The timeout is short (RERATE_LOCK_TIMEOUT, a few seconds): a
+lock that cannot be had raises ``RerateBusy``, which the task turns into a retry with backoff, so nothing waits
+long with a transaction open. ``rerate_request`` locks the pending row before it flags tables, so a run's
+compare-and-set can never clear a flag whose request it has not seen.
 """
 
 from __future__ import annotations

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from celery import Task
@@ -66,19 +64,6 @@ class RerateOutcome:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-# Test-only: a pause inside the run's transaction, after the rows are replaced and before the commit, so that a
-# test can kill the process there. The environment variable names a file the process writes before it sleeps;
-# an in-process test may set the hook itself.
-inside_transaction_hook: Callable[[], None] | None = None
-if os.environ.get("RERATE_TEST_PAUSE_FILE"):
-
-    def _pause_for_kill_test() -> None:
-        Path(os.environ["RERATE_TEST_PAUSE_FILE"]).write_text(str(os.getpid()))
-        time.sleep(float(os.environ.get("RERATE_TEST_PAUSE_SECONDS", "60")))
-
-    inside_transaction_hook = _pause_for_kill_test
-
-
 def rerate_request(*, date: dt.date, sequence: int, table_ids: Sequence[int]) -> None:
     """Record "re-rate needed from (date, sequence)" in the caller's transaction; enqueue the task on commit.
 
@@ -120,7 +105,12 @@ def _rerate_task() -> Task[Any, Any]:
 
 @contextmanager
 def _locked_transaction(timeout: float | None) -> Iterator[None]:
-    """A transaction holding the re-rate lock; RerateBusy if it cannot be had within ``timeout`` seconds."""
+    """A transaction holding the re-rate lock; RerateBusy if it cannot be had within ``timeout`` seconds.
+
+    The wait is short (RERATE_LOCK_TIMEOUT, a few seconds) and is the database's own, not a loop: a run that
+    finds the lock taken gives up, and the task's retry with backoff does the waiting, with no transaction
+    open in the meantime.
+    """
     limit = float(settings.RERATE_LOCK_TIMEOUT if timeout is None else timeout)
     if connection.vendor == "sqlite":
         atomic = transaction.atomic()
@@ -138,16 +128,19 @@ def _locked_transaction(timeout: float | None) -> Iterator[None]:
             atomic.__exit__(None, None, None)
         return
     with transaction.atomic():
-        deadline, delay = time.monotonic() + limit, 0.05
         with connection.cursor() as cursor:
-            while True:
-                cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [RERATE_LOCK_KEY])
-                if cursor.fetchone()[0]:
-                    break
-                if time.monotonic() >= deadline:
-                    raise RerateBusy(f"another re-rate held the lock for more than {limit:g} s")
-                time.sleep(min(delay, max(0.0, deadline - time.monotonic())))
-                delay = min(delay * 2, 1.0)
+            # The server waits for the advisory lock at most ``limit`` (lock_timeout, for this transaction
+            # only), then the run's own locks wait as the session's setting says again.
+            cursor.execute(
+                "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+                [f"{max(1, round(limit * 1000))}ms"],
+            )
+            usual = cursor.fetchone()[0]
+            try:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RERATE_LOCK_KEY])
+            except OperationalError as exc:  # lock_timeout: the transaction is aborted and rolls back
+                raise RerateBusy(f"another re-rate held the lock for more than {limit:g} s") from exc
+            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [usual])
         yield
 
 
@@ -269,8 +262,6 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     lap = time.perf_counter()
     _players_update(start, replay, writer, refresh)
     outcome.seconds["players"] = time.perf_counter() - lap
-    if inside_transaction_hook is not None:
-        inside_transaction_hook()
 
     if clears is not None:
         # Compare-and-set: clear only what this run has seen; a request that came in meanwhile stays pending.
