@@ -6,7 +6,7 @@ entry point.
 
 from __future__ import annotations
 
-from .errors import EngineError, InvalidTable, TableDidNotSettle
+from .errors import EngineError, InvalidTable, TableBeyondNumbers, TableDidNotSettle
 from .table import rate_table
 from .types import (
     NO_GRADE,
@@ -35,6 +35,7 @@ __all__ = [
     "PlayerState",
     "PriorGrade",
     "Promotion",
+    "TableBeyondNumbers",
     "TableDidNotSettle",
     "TableInput",
     "TableResult",

@@ -1,4 +1,4 @@
-"""The engine's own exceptions: bad input and tables that do not settle."""
+"""The engine's own exceptions: bad input, tables that do not settle, numbers beyond what can be computed."""
 
 from __future__ import annotations
 
@@ -14,3 +14,8 @@ class InvalidTable(EngineError):
 
 class TableDidNotSettle(EngineError):
     """The simultaneous solution did not settle within the sweep limit (RULES.md §6)."""
+
+
+class TableBeyondNumbers(EngineError):
+    """A number of the table went beyond what floats can hold (ratings near 10^38 and above, say): the table
+    is not rated, like one that does not settle, rather than fail with an arithmetic error of its own."""

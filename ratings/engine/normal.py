@@ -24,7 +24,9 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
     on random input). Two things are left out that cannot change the result: the record of the upset, and
     adding a bonus of 0.0 once the bonus no longer applies (``change + 0.0`` is ``change`` unless ``change`` is
     −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is positive). A player past
-    his 100 bonus games, most of them, takes a second loop without the bonus's bookkeeping.
+    his 100 bonus games, most of them, takes a second loop without the bonus's bookkeeping. An opponent so far
+    above that ``10^(d/400)`` passes the largest float has the expectation's float limit, 0.0 (a ``try`` costs
+    nothing until it catches).
     """
     r = float(rating)
     b = bonus_count
@@ -35,7 +37,10 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
             else:
                 k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
             d = o - r
-            change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+            try:
+                change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+            except OverflowError:  # an opponent some 123,000 above: E is 0.0, as 1/(1 + inf) would be
+                change = k * s
             if s == 1.0 and d > 0.0:
                 gain = k * d / 160.0
                 if gain > change:
@@ -48,7 +53,10 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
         else:
             k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
         d = o - r
-        change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+        try:
+            change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+        except OverflowError:  # as above
+            change = k * s
         if s == 1.0 and d > 0.0:
             gain = k * d / 160.0
             if gain > change:

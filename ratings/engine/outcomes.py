@@ -128,7 +128,10 @@ def _normal_details(
         else:
             k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
         d = o - r
-        e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
+        try:
+            e = 1.0 / (1.0 + 10.0 ** (d / 400.0))
+        except OverflowError:  # as in normal.final_rating: the float limit of the expectation
+            e = 0.0
         change = k * (s - e)
         upset = False
         if s == 1.0 and d > 0.0:

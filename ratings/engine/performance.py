@@ -9,6 +9,12 @@ The root is found by safeguarded Newton steps on the form ``E_i = 1/(1 + a_i·t)
 root: when the solution lies within 1e-6 of a half, the sign of the sum at the half decides, and only a sum that
 is zero there up to rounding noise counts as an exact half (§5: we keep the exact root where the program's own
 looser solver may fall either side).
+
+Ratings far from zero (a runaway table of newcomers climbs by hundreds a sweep) would overflow that form: an
+opponent beyond ``±FAST_RANGE`` makes ``weight_of`` raise OverflowError, and the caller turns to
+``safe_root``/``safe_round``, which evaluate each term from ``10^(−|o − x|/400)`` (never above 1) and search a
+bracket that must hold the root. Within the range the fast form's numbers stay far from the float limits, so
+its results, and every rating of a real history, are the same to the last bit as before the safe form existed.
 """
 
 from __future__ import annotations
@@ -21,10 +27,19 @@ _MAX_STEP = 800.0
 _TOLERANCE = 1e-7
 _HALF_WINDOW = 1e-6
 _MAX_ITERATIONS = 200
+_SAFE_ITERATIONS = 400
+
+FAST_RANGE = 50_000.0
+"""Opponents within ``±FAST_RANGE`` have weights within 10^±125; with roots and guesses at most a few thousand
+beyond the opponents, every product ``a·t`` stays within 10^±260, far from the float limits."""
+GUESS_RANGE = FAST_RANGE + 5_000.0
+"""A previous root beyond this (from the safe form) is no start for the fast form."""
 
 
 def weight_of(opponent: float) -> float:
-    """``a = 10^(o/400)``, the per-opponent constant of the expectation."""
+    """``a = 10^(o/400)``, the per-opponent constant of the expectation; OverflowError beyond ``FAST_RANGE``."""
+    if not -FAST_RANGE <= opponent <= FAST_RANGE:
+        raise OverflowError(f"opponent rating {opponent} is beyond the fast form's range")
     return float(10.0 ** (opponent / 400.0))
 
 
@@ -99,7 +114,7 @@ def round_root(weights: Sequence[float], score: float, root: float) -> int:
 
 
 def prepare(pairs: Iterable[tuple[float, float]]) -> tuple[list[float], float] | None:
-    """``(weights, score)`` of ``pairs`` for ``solve_root``, with the temporary draw at 100%; None at 0%."""
+    """``(opponents, score)`` of ``pairs``, with the temporary draw at 100%; None at 0%."""
     opponents: list[float] = []
     score = 0.0
     for o, s in pairs:
@@ -112,7 +127,7 @@ def prepare(pairs: Iterable[tuple[float, float]]) -> tuple[list[float], float] |
     if score == len(opponents):
         opponents.append(max(opponents))
         score += 0.5
-    return [weight_of(o) for o in opponents], score
+    return opponents, score
 
 
 def performance(pairs: Iterable[tuple[float, float]]) -> float | None:
@@ -120,7 +135,11 @@ def performance(pairs: Iterable[tuple[float, float]]) -> float | None:
     prepared = prepare(pairs)
     if prepared is None:
         return None
-    weights, score = prepared
+    opponents, score = prepared
+    try:
+        weights = [weight_of(o) for o in opponents]
+    except OverflowError:
+        return safe_root(opponents, score)
     return solve_root(weights, score, initial_guess(weights))
 
 
@@ -129,10 +148,76 @@ def performance_rating(pairs: Iterable[tuple[float, float]]) -> int:
     prepared = prepare(pairs)
     if prepared is None:
         return 1
-    weights, score = prepared
+    opponents, score = prepared
+    try:
+        weights = [weight_of(o) for o in opponents]
+    except OverflowError:
+        return safe_round(opponents, score, safe_root(opponents, score))
     return round_root(weights, score, solve_root(weights, score, initial_guess(weights)))
 
 
 def initial_guess(weights: Sequence[float]) -> float:
     """A starting point: the rating whose weight is the mean weight (a mean of the opponents, leaning high)."""
     return 400.0 * math.log10(sum(weights) / len(weights))
+
+
+def _safe_excess_and_slope(opponents: Sequence[float], score: float, x: float) -> tuple[float, float]:
+    """``_excess_and_slope`` from the opponents themselves, safe at any distance: with ``v = 10^(−|o − x|/400)``
+    (at most 1, 0.0 when far), an opponent below ``x`` gives ``E = 1 − v/(1 + v)`` and one above ``E = v/(1 + v)``;
+    the slope term ``E·(1 − E)`` is ``v/(1 + v)²`` either way."""
+    whole = score
+    fraction = 0.0
+    slope = 0.0
+    for o in opponents:
+        d = o - x
+        v = 10.0 ** (-abs(d) / 400.0)
+        inverse = 1.0 / (1.0 + v)
+        if d < 0.0:
+            whole -= 1.0
+            fraction += v * inverse
+        else:
+            fraction -= v * inverse
+        slope += v * inverse * inverse
+    return whole + fraction, slope
+
+
+def safe_root(opponents: Sequence[float], score: float) -> float:
+    """The root of ``score − Σ E_i`` by ``_safe_excess_and_slope``; needs ``0 < score < len(opponents)``.
+
+    The root lies where ``n`` games against the lowest opponent, or against the highest, would give ``score``:
+    ``o + 400·log10(score/(n − score))``. Newton steps inside that bracket, halving it whenever a step would
+    leave it, so the search ends however wide it is.
+    """
+    offset = 400.0 * math.log10(score / (len(opponents) - score))
+    lo = min(opponents) + offset - 1.0
+    hi = max(opponents) + offset + 1.0
+    x = 0.5 * (lo + hi)
+    for _ in range(_SAFE_ITERATIONS):
+        f, slope = _safe_excess_and_slope(opponents, score, x)
+        if f == 0.0:
+            return x
+        if f > 0.0:
+            lo = x
+        else:
+            hi = x
+        slope *= _LN10_400
+        new = x + f / slope if slope > 0.0 else math.nan
+        if abs(new - x) < _TOLERANCE:
+            return new
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi)
+            if not lo < new < hi:  # the bracket is down to neighbouring floats
+                return new
+        x = new
+    return x  # pragma: no cover - bisection alone would need far fewer steps
+
+
+def safe_round(opponents: Sequence[float], score: float, root: float) -> int:
+    """``round_root`` for ``safe_root``'s roots."""
+    floor = math.floor(root)
+    if abs(root - floor - 0.5) < _HALF_WINDOW:
+        excess, _slope = _safe_excess_and_slope(opponents, score, floor + 0.5)
+        if abs(excess) <= 1e-12 * len(opponents):
+            return max(1, round(floor + 0.5))
+        return max(1, floor + 1 if excess > 0.0 else floor)
+    return max(1, round(root))

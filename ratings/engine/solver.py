@@ -19,7 +19,7 @@ from operator import itemgetter
 from .constants import handicap_shift
 from .normal import final_rating
 from .participants import GAVE, OPPONENT_FLOOR, RECEIVED, Participants
-from .performance import initial_guess, round_root, solve_root, weight_of
+from .performance import GUESS_RANGE, initial_guess, round_root, safe_root, safe_round, solve_root, weight_of
 
 ALL_LOST_RATING = 1
 CYCLE_CHECK_FROM = 50
@@ -142,21 +142,36 @@ class Solver:
         all_won = score == total
         if all_won:  # the temporary draw against the highest opponent (§5)
             score += 0.5
-        fixed_weights = [weight_of(o) for o, _ in fixed]
-        fixed_max = max((o for o, _ in fixed), default=0)
+        fixed_opponents = [o for o, _ in fixed]
+        fixed_max = max(fixed_opponents, default=0)
+        try:
+            fixed_weights: list[float] | None = [weight_of(o) for o in fixed_opponents]
+        except OverflowError:
+            fixed_weights = None
         roots = self.roots
         effective = self._effective_getter(index)
 
         def evaluate() -> int:
             opponents = effective()
-            weights = fixed_weights + list(map(_weight, opponents))
-            if all_won:
-                weights.append(_weight(max(fixed_max, *opponents)))
-            guess = roots[index]
-            if math.isnan(guess):
-                guess = initial_guess(weights)
-            root = roots[index] = solve_root(weights, score, guess)
-            return round_root(weights, score, root)
+            try:
+                if fixed_weights is None:
+                    raise OverflowError("a stored opponent is beyond the fast form's range")
+                weights = fixed_weights + list(map(_weight, opponents))
+                if all_won:
+                    weights.append(_weight(max(fixed_max, *opponents)))
+                guess = roots[index]
+                if not -GUESS_RANGE < guess < GUESS_RANGE:  # none yet (NaN), or one of the safe form
+                    guess = initial_guess(weights)
+                root = solve_root(weights, score, guess)
+                value = round_root(weights, score, root)
+            except OverflowError:  # ratings beyond the fast form's range: a runaway table (performance.py)
+                everyone = fixed_opponents + opponents
+                if all_won:
+                    everyone.append(max(everyone))
+                root = safe_root(everyone, score)
+                value = safe_round(everyone, score, root)
+            roots[index] = root
+            return value
 
         return evaluate
 

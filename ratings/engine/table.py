@@ -16,7 +16,7 @@ dataclasses' slow ``__init__`` (``build``).
 
 from __future__ import annotations
 
-from .errors import TableDidNotSettle
+from .errors import TableBeyondNumbers, TableDidNotSettle
 from .outcomes import table_outcomes
 from .participants import read_participants
 from .solver import Solver
@@ -27,12 +27,16 @@ def rate_table(table: TableInput, *, max_sweeps: int = 1000) -> TableResult:
     """Rate ``table``: the outcome of every player with a rated game, in table order.
 
     Raises InvalidTable for input that cannot be rated and TableDidNotSettle (naming the table) when the
-    values still change after ``max_sweeps`` sweeps. Players without a rated game take no part and are left
-    out of the outcomes (their states do not change).
+    values still change after ``max_sweeps`` sweeps, or TableBeyondNumbers (naming it too) when a value goes
+    beyond what floats can hold. Players without a rated game take no part and are left out of the outcomes
+    (their states do not change).
     """
-    participants = read_participants(table)
-    solver = Solver(participants)
-    sweeps = solver.solve(max_sweeps)
-    if sweeps is None:
-        raise TableDidNotSettle(f"table {table.name!r} did not settle in {max_sweeps} sweeps")
-    return TableResult(outcomes=table_outcomes(participants, solver, table.date), sweeps=sweeps)
+    try:
+        participants = read_participants(table)
+        solver = Solver(participants)
+        sweeps = solver.solve(max_sweeps)
+        if sweeps is not None:
+            return TableResult(outcomes=table_outcomes(participants, solver, table.date), sweeps=sweeps)
+    except (ArithmeticError, ValueError) as exc:  # an answer of the rules' formulas that floats cannot reach
+        raise TableBeyondNumbers(f"table {table.name!r} cannot be rated: {exc}") from exc
+    raise TableDidNotSettle(f"table {table.name!r} did not settle in {max_sweeps} sweeps")
