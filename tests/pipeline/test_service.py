@@ -8,9 +8,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from ratings.models import Game, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
+from ratings.engine import PlayerState
+from ratings.models import Game, OpeningState, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending, rerate_request
 from ratings.services.tables import table_changed, table_delete
+from ratings.states import state_to_json
 from tests.factories import add_game, make_player, make_table, round_robin
 from tests.pipeline.histories import submit
 
@@ -196,3 +198,27 @@ def test_rerate_command_check_fails_on_a_tampered_row_and_all_repairs_it(
     call_command("rerate", "--from", str(table.pk))
     call_command("rerate", "--pending")
     assert "Nothing is pending" in capsys.readouterr().out
+
+
+def test_table_whose_numbers_go_beyond_floats_waits_with_its_error_and_later_tables_rate(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A migrated result list with an opponent rated beyond any float (issue 16): the engine cannot rate his
+    table and says so; the run marks it for the rating officer and goes on, as for a table that does not
+    settle."""
+    extreme = make_player()
+    OpeningState.objects.create(
+        player=extreme, state=state_to_json(PlayerState(rating=5, result_list=((10**400, 1.0), (400, 0.0))))
+    )
+    players = [make_player() for _ in range(3)]
+    with django_capture_on_commit_callbacks(execute=True):
+        first = rated_table([extreme, *players], week(0))
+        later = rated_table(players, week(1))
+
+    first.refresh_from_db()
+    later.refresh_from_db()
+    assert first.status == TableStatus.SUBMITTED and "cannot be rated" in first.rating_error
+    assert not RatingRow.objects.filter(table=first).exists()
+    assert later.status == TableStatus.RATED and RatingRow.objects.filter(table=later).count() == 3
+    assert rerate_check() == []
+    call_command("rerate", "--check")  # exits with an error if anything differs

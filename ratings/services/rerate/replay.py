@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,6 +25,8 @@ from ratings import engine
 from ratings.engine.scores import first_score
 from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus
 from ratings.states import state_from_json, state_to_json
+
+log = logging.getLogger(__name__)
 
 Position = tuple[dt.date, int]
 RATED_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
@@ -214,11 +217,16 @@ class Replay:
                         games=self.history.games.get(table.pk, []),
                     )
                 )
-            except engine.EngineError as exc:
+            except Exception as exc:  # one table's failure, whatever it is, must not stop the run
                 self.engine_seconds += time.perf_counter() - started
-                # It cannot be rated (it did not settle, or its data went bad): its players pass through
-                # unchanged, exactly as from scratch, and the error is shown on the table.
-                self.errors[table.pk] = str(exc)
+                # It cannot be rated (it did not settle, its data went bad, or the engine met something it
+                # should not have): its players pass through unchanged, exactly as from scratch, and the error
+                # is shown on the table for the rating officer.
+                if isinstance(exc, engine.EngineError):
+                    self.errors[table.pk] = str(exc)
+                else:
+                    log.exception("table %s (%s) failed to rate", table.pk, table.label)
+                    self.errors[table.pk] = f"table {table.label!r} could not be rated: {type(exc).__name__}: {exc}"
                 yield table, []
                 continue
             self.engine_seconds += time.perf_counter() - started
