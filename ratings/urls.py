@@ -23,4 +23,5 @@ urlpatterns = [
 
 urlpatterns += [
     path("search/", views_pages.search, name="search"),
+    path("tournaments/<int:pk>/", views_pages.tournament_detail, name="tournament"),
 ]

@@ -3,10 +3,13 @@ calculator. Thin views over ratings/selectors/ (search, tournaments, stats, calc
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
+from ratings.models import Tournament
 from ratings.selectors.search import player_search
+from ratings.selectors.tournaments import tournament_for_page, tournament_page
 
 
 def search(request: HttpRequest) -> HttpResponse:
@@ -16,3 +19,13 @@ def search(request: HttpRequest) -> HttpResponse:
     if result.only is not None:
         return redirect("ratings:player", result.only.federation_id)
     return render(request, "ratings/search.html", {"result": result, "search_query": query})
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tournament with each of its public tables: final standings, performance, rating change, crosstable."""
+    try:
+        tournament = tournament_for_page(pk)
+    except Tournament.DoesNotExist:
+        raise Http404(_("No tournament with a public table has that number.")) from None
+    context = {"page": tournament_page(tournament), "tournament": tournament, "section": "tournaments"}
+    return render(request, "ratings/tournament_detail.html", context)

@@ -1,0 +1,47 @@
+"""The pages of search, tournaments, top lists, statistics and the calculator cost the same number of queries
+with 1 item as with 3 (see test_query_counts.py); the exact numbers are pinned."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Table
+from tests.factories import make_player, make_tournament
+from tests.public.conftest import days_ago
+from tests.public.test_query_counts import queries, veteran
+
+pytestmark = pytest.mark.django_db
+
+
+def test_search_queries_do_not_grow_with_players(client: Client) -> None:
+    make_player("Müller", "Anna")
+    make_player("Muller", "Anna")
+    url = reverse("ratings:search")
+    two = queries(client, url, {"q": "mueller"})
+    make_player("Mueller", "Jan")
+    make_player("Müller", "Jan")
+    four = queries(client, url, {"q": "mueller"})
+    # the players found, their namesakes
+    assert (two, four) == (2, 2)
+
+
+def test_tournament_page_queries_do_not_grow_with_tables_or_players(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    def tournament(tables: int, size: int, days: int) -> int:
+        event = make_tournament(date=days_ago(days))
+        players = [veteran(1500 + i) for i in range(size)]
+        for n in range(tables):
+            rated_round_robin(players, days_ago(days), sequence=n + 1, tournament=event)
+        return event.pk
+
+    one, three = tournament(1, 2, 60), tournament(3, 4, 30)
+    # the tournament, its tables, entries with players, rating rows, games, held Dan grades (2), promotions,
+    # namesakes
+    expected = 9
+    assert queries(client, reverse("ratings:tournament", args=[one])) == expected
+    assert queries(client, reverse("ratings:tournament", args=[three])) == expected
