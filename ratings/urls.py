@@ -24,4 +24,5 @@ urlpatterns = [
 urlpatterns += [
     path("search/", views_pages.search, name="search"),
     path("tournaments/<int:pk>/", views_pages.tournament_detail, name="tournament"),
+    path("calculator/", views_pages.calculator, name="calculator"),
 ]

@@ -45,3 +45,19 @@ def test_tournament_page_queries_do_not_grow_with_tables_or_players(
     expected = 9
     assert queries(client, reverse("ratings:tournament", args=[one])) == expected
     assert queries(client, reverse("ratings:tournament", args=[three])) == expected
+
+
+def test_calculator_queries_do_not_grow_with_games(client: Client) -> None:
+    me = veteran(1600)
+    opponents = [veteran(1500 + i) for i in range(3)]
+    url = reverse("ratings:calculator")
+
+    def plan(count: int) -> dict[str, str]:
+        data = {"form-TOTAL_FORMS": "10", "form-INITIAL_FORMS": "0", "player": me.federation_id}
+        for i, opponent in enumerate(opponents[:count]):
+            data |= {f"form-{i}-opponent": opponent.federation_id, f"form-{i}-result": "1"}
+            data |= {f"form-{2 * count + i}-opponent_rating": "1400", f"form-{2 * count + i}-result": "0"}
+        return data
+
+    # the players by federation id, their latest rating rows, their opening states
+    assert (queries(client, url, plan(1)), queries(client, url, plan(3))) == (3, 3)
