@@ -25,4 +25,5 @@ urlpatterns += [
     path("search/", views_pages.search, name="search"),
     path("tournaments/<int:pk>/", views_pages.tournament_detail, name="tournament"),
     path("calculator/", views_pages.calculator, name="calculator"),
+    path("statistics/", views_pages.statistics, name="statistics"),
 ]

@@ -7,12 +7,15 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
+from ratings.charts import bar_chart
 from ratings.engine import EngineError
 from ratings.engine.categories import PROVISIONAL_FROM
-from ratings.forms_calculator import GameFormSet, StartForm
+from ratings.forms_pages import GameFormSet, StartForm, TopListForm
 from ratings.models import Tournament
+from ratings.selectors import list_countries
 from ratings.selectors.calculator import (
     Calculation,
     calculate,
@@ -21,6 +24,7 @@ from ratings.selectors.calculator import (
     state_of_rating,
 )
 from ratings.selectors.search import player_search
+from ratings.selectors.stats import ACTIVE_DAYS, YearNumbers, federation_by_year, most_active, top_players
 from ratings.selectors.tournaments import tournament_for_page, tournament_page
 
 
@@ -86,3 +90,39 @@ def calculator(request: HttpRequest) -> HttpResponse:
         context["calculation"], context["problems"] = _calculation(start, games)
     status = 400 if bound and (start.errors or any(games.errors) or context.get("problems")) else 200
     return render(request, "ratings/calculator.html", context, status=status)
+
+
+def _year_charts(years: list[YearNumbers]) -> list[tuple[str, SafeString]]:
+    oldest_first = years[::-1]
+    titles = {
+        "tables": _("Rated tables"),
+        "games": _("Rated games"),
+        "new_players": _("New players"),
+        "promotions": _("Promotions"),
+    }
+    return [
+        (title, bar_chart([(str(y.year), getattr(y, name)) for y in oldest_first], title=title, chart_id=name))
+        for name, title in titles.items()
+    ]
+
+
+def statistics(request: HttpRequest) -> HttpResponse:
+    """Top players (overall, or of one country or grade), the most active players of the last twelve months,
+    and the federation's numbers by year with their charts."""
+    form = TopListForm(request.GET or None, countries=list_countries())
+    if form.is_bound and not form.is_valid():
+        country, grade = "", None
+    else:
+        country = form.cleaned_data.get("country", "") if form.is_bound else ""
+        grade = int(form.cleaned_data["grade"]) if form.is_bound and form.cleaned_data.get("grade") else None
+    years = federation_by_year()
+    context = {
+        "form": form,
+        "section": "statistics",
+        "top": list(top_players(country=country, grade=grade)),
+        "active": list(most_active()),
+        "years": years,
+        "charts": _year_charts(years),
+        "active_days": ACTIVE_DAYS,
+    }
+    return render(request, "ratings/statistics.html", context, status=400 if form.errors else 200)

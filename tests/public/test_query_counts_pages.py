@@ -61,3 +61,16 @@ def test_calculator_queries_do_not_grow_with_games(client: Client) -> None:
 
     # the players by federation id, their latest rating rows, their opening states
     assert (queries(client, url, plan(1)), queries(client, url, plan(3))) == (3, 3)
+
+
+def test_statistics_queries_do_not_grow_with_players_or_years(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    url = reverse("ratings:statistics")
+    rated_round_robin([veteran(1500), veteran(1400)], days_ago(30))
+    one = queries(client, url, {"country": "FR"})
+    for days in (400, 800):
+        rated_round_robin([veteran(1600), veteran(1300)], days_ago(days))
+    three = queries(client, url, {"country": "FR"})
+    # the countries of the form, the top list, the most active, tables, games, new players, promotions by year
+    assert (one, three) == (7, 7)

@@ -1,4 +1,5 @@
-"""The rating calculator's form: who starts (a player, or a rating and a game count) and the planned games.
+"""Forms of the public pages: the rating calculator (who starts, a player or a rating and a game count, and the
+planned games) and the choice of a top list.
 
 Only the shape of the input is checked here; the rating itself is the engine's (ratings/selectors/calculator.py).
 """
@@ -12,10 +13,11 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.constants import HANDICAP_CODES
-from ratings.models import HandicapCode, Player
+from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
 
 GAME_ROWS = 10
+GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
 RESULTS = [("1", _("win")), ("0.5", _("draw")), ("0", _("loss"))]
 SIDES = [("received", _("I receive it")), ("given", _("I give it"))]
 HANDICAPS = [("", _("none")), *[(code, HandicapCode(code).label) for code in HANDICAP_CODES]]
@@ -84,3 +86,14 @@ class GameForm(forms.Form):
 
 
 GameFormSet = forms.formset_factory(GameForm, extra=GAME_ROWS, max_num=GAME_ROWS, absolute_max=GAME_ROWS)
+
+
+class TopListForm(forms.Form):
+    """Which top list: of one country, of one grade, or overall."""
+
+    country = forms.ChoiceField(label=_("Country"), required=False)
+    grade = forms.ChoiceField(label=_("Grade"), required=False, choices=[("", _("All grades")), *GRADES])
+
+    def __init__(self, *args: Any, countries: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", _("All countries")), *countries]
