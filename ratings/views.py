@@ -204,6 +204,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "history": history[::-1],
         "grade_steps": selectors.player_grade_history(player),
         "chart": rating_chart(points),
+        "games_before_records": selectors.games_before_records(player),
     }
     return render(request, "ratings/player_detail.html", context)
 
