@@ -132,3 +132,53 @@ def rating_chart(
         )
     out.append("</svg>")
     return mark_safe("".join(out))  # noqa: S308 - every text in it is escaped above
+
+
+def bar_chart(
+    bars: Sequence[tuple[str, int]], *, title: str, chart_id: str, width: int = 360, height: int = 180
+) -> SafeString:
+    """The SVG of one count per label (years, oldest first) as bars, or an empty string without bars.
+
+    Drawn like ``rating_chart``: round ticks on the vertical axis from 0, every label under its bar (every
+    second one past 12 bars, so that they never overlap), the value in each bar's tooltip, and a title and a
+    description that give a screen reader the numbers.
+    """
+    if not bars:
+        return mark_safe("")
+    left, right, top, bottom = 40, 8, 12, 24
+    inner_w, inner_h = width - left - right, height - top - bottom
+    high = max(max(value for _, value in bars), 1)
+    step = _nice_step(high, 4) if high >= 5 else 1
+    y_max = math.ceil(high / step) * step
+
+    def y(value: float) -> float:
+        return top + inner_h * (1 - value / y_max)
+
+    desc = ", ".join(f"{label}: {value}" for label, value in bars)
+    out = [
+        f'<svg class="chart bars" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="{chart_id}-t {chart_id}-d" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{chart_id}-t">{escape(title)}</title><desc id="{chart_id}-d">{escape(desc)}</desc>',
+        '<g class="grid">',
+    ]
+    for value in range(0, y_max + 1, step):
+        out.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
+            f'<text class="ylabel" x="{left - 5}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
+        )
+    out.append("</g>")
+    slot = inner_w / len(bars)
+    every = 1 if len(bars) <= 12 else 2
+    for i, (label, value) in enumerate(bars):
+        x = left + slot * i + slot * 0.15
+        out.append(
+            f'<rect class="bar" x="{x:.1f}" y="{y(value):.1f}" width="{slot * 0.7:.1f}" '
+            f'height="{y(0) - y(value):.1f}"><title>{escape(f"{label}: {value}")}</title></rect>'
+        )
+        if (len(bars) - 1 - i) % every == 0:
+            out.append(
+                f'<text class="xlabel" x="{x + slot * 0.35:.1f}" y="{height - bottom + 16}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - every text in it is escaped above

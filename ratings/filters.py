@@ -11,17 +11,17 @@ from typing import Any
 
 import django_filters
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
-from ratings.models import GRADE_CHOICES, Category, Player, Tournament, name_search_key
+from ratings.models import GRADE_CHOICES, Category, Player, Tournament
 from ratings.selectors import tournament_years
+from ratings.selectors.search import MAX_QUERY, name_matches
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
 GRADES = [(str(g), label) for g, label in GRADE_CHOICES if g > 0]
-MAX_QUERY = 100
 
 
 def country_choices() -> list[tuple[str, str]]:
@@ -60,18 +60,9 @@ class RatingListForm(forms.Form):
 
 
 def name_search(queryset: QuerySet[Player], value: str, prefix: str = "") -> QuerySet[Player]:
-    """Players whose name holds every word of ``value``, accents and case ignored, or whose federation id
-    is ``value``. Rows written without save() have no search key yet and are matched on their names."""
-    words = name_search_key(value[:MAX_QUERY]).split()
-    if not words:
-        return queryset
-    by_name = Q()
-    for word in words:
-        by_name &= Q(**{f"{prefix}search_name__contains": word}) | (
-            Q(**{f"{prefix}search_name": ""})
-            & (Q(**{f"{prefix}family_name__icontains": word}) | Q(**{f"{prefix}given_name__icontains": word}))
-        )
-    return queryset.filter(by_name | Q(**{f"{prefix}federation_id": value.strip().upper()}))
+    """Players whose name holds every word of ``value`` or whose federation id it is (the search box's rule,
+    ratings/selectors/search.py: accents, case and German spellings without umlauts ignored)."""
+    return name_matches(queryset, value, prefix)
 
 
 class RatingListFilter(django_filters.FilterSet):

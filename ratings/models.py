@@ -75,6 +75,24 @@ def name_search_key(text: str) -> str:
     return " ".join(folded.split())
 
 
+GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
+"""German names written without umlauts or ß, in the order they are folded: a name search folds both the query
+and the stored key with them, so that "mueller", "müller" and "muller" all read "muller"."""
+
+
+def name_fold_key(text: str) -> str:
+    """The search key of ``text`` with the German spellings folded: "Müller" and "Mueller" -> "muller".
+
+    Applied to the query only: the stored ``search_name`` keeps the plain key, and the search folds it in SQL
+    with the same pairs in the same order (ratings/selectors/search.py), as ``str.replace`` and SQL's REPLACE
+    both replace left to right without overlap.
+    """
+    key = name_search_key(text)
+    for pair, single in GERMAN_FOLDS:
+        key = key.replace(pair, single)
+    return key
+
+
 def new_federation_id() -> str:
     """A short, unambiguous code that identifies a player for good (no 0/O or 1/I to misread)."""
     alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"

@@ -165,8 +165,15 @@ class PendingPromotionTable(tables.Table):
         if record.table is None:
             return ""
         table = record.table
-        label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
-        return format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[table.pk]), label)
+        tournament = format_html(
+            '<a href="{}#table-{}">{}</a>',
+            reverse("ratings:tournament", args=[table.tournament_id]),
+            table.pk,
+            table.tournament.name,
+        )
+        if not table.name:
+            return tournament
+        return format_html('{}, <a href="{}">{}</a>', tournament, reverse("ratings:table", args=[table.pk]), table.name)
 
     def render_route(self, record: Promotion) -> str:
         return str(record.get_route_display())
@@ -194,6 +201,9 @@ class TournamentTable(tables.Table):
         if record.start_date == record.end_date:
             return record.end_date.isoformat()
         return f"{record.start_date.isoformat()} – {record.end_date.isoformat()}"
+
+    def render_name(self, record: Any) -> SafeString:
+        return format_html('<a href="{}">{}</a>', reverse("ratings:tournament", args=[record.pk]), record.name)
 
     def render_country(self, record: Any) -> SafeString | str:
         if not record.country:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from ratings import views
+from ratings import views, views_pages
 
 app_name = "ratings"
 
@@ -19,4 +19,11 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_detail, name="table"),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("promotions/", views.promotion_list, name="promotions"),
+]
+
+urlpatterns += [
+    path("search/", views_pages.search, name="search"),
+    path("tournaments/<int:pk>/", views_pages.tournament_detail, name="tournament"),
+    path("calculator/", views_pages.calculator, name="calculator"),
+    path("statistics/", views_pages.statistics, name="statistics"),
 ]

@@ -27,6 +27,7 @@ from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.filters import RatingListFilter, TournamentFilter
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
+from ratings.selectors.search import namesake_ids
 from ratings.tables import EXPORT_FIELDS, PendingPromotionTable, RatingListTable, TournamentTable, export_record
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
@@ -204,6 +205,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "history": history[::-1],
         "grade_steps": selectors.player_grade_history(player),
         "chart": rating_chart(points),
+        "games_before_records": selectors.games_before_records(player),
     }
     return render(request, "ratings/player_detail.html", context)
 
@@ -235,7 +237,13 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except RatedTable.DoesNotExist:
         raise Http404(_("No public table has that number.")) from None
     result_txt = _optional_url(RESULT_TABLE_URL_NAMES, table.pk) if table.status == TableStatus.RATED else None
-    context = {"crosstable": selectors.table_crosstable(table), "table": table, "result_txt_url": result_txt}
+    crosstable = selectors.table_crosstable(table)
+    context = {
+        "crosstable": crosstable,
+        "table": table,
+        "result_txt_url": result_txt,
+        "namesakes": namesake_ids([row.player for row in crosstable.rows]),
+    }
     return render(request, "ratings/table_detail.html", context)
 
 
@@ -262,7 +270,8 @@ def promotion_list(request: HttpRequest) -> HttpResponse:
     page = paginator.get_page(request.GET.get("page"))
     lines = selectors.table_promotions([t.pk for t in page.object_list])
     recent = [(t, lines.get(t.pk, [])) for t in page.object_list]
+    namesakes = namesake_ids([line.player for table_lines in lines.values() for line in table_lines])
     pending = PendingPromotionTable(selectors.pending_promotions(), prefix="pending-")
     paginate_table(pending, request, per_page=25)
-    context = {"page": page, "recent": recent, "pending": pending, "section": "promotions"}
+    context = {"page": page, "recent": recent, "pending": pending, "section": "promotions", "namesakes": namesakes}
     return render(request, "ratings/promotion_list.html", context)

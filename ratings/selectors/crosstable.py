@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ratings.engine.grades import public_grade
@@ -18,12 +19,14 @@ from ratings.engine.scores import (
 )
 from ratings.models import (
     FIRST_DAN,
+    Game,
     OpeningState,
     Player,
     Promotion,
     PromotionStatus,
     RatingRow,
     Table,
+    TableEntry,
     TableStatus,
 )
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
@@ -63,6 +66,7 @@ class CrossCell:
     text: str
     outcome: str  # "win", "loss", "draw" or "" (no game)
     opponent: Player | None = None
+    opponent_seat: int = 0
     handicap: str = ""
     handicap_received: bool = False
     played: bool = True
@@ -120,18 +124,48 @@ def table_crosstable(table: Table) -> Crosstable:
     still on a result list (as the FESA program prints him). A table not rated yet shows every player's
     rating before it and no change.
     """
-    entries = list(table.entries.select_related("player").order_by("seat"))
+    return tables_crosstables([table])[table.pk]
+
+
+def tables_crosstables(tables: Sequence[Table], *, with_detail: bool = False) -> dict[int, Crosstable]:
+    """The crosstables of several tables (a tournament's) by table id, in the same number of queries as one,
+    unless a table has players without a rating row there (one more query for each such table).
+
+    ``with_detail`` keeps each rating row's per-game explanation (``RatingRow.detail``) loaded.
+    """
+    ids = [t.pk for t in tables]
+    entries: dict[int, list[TableEntry]] = {pk: [] for pk in ids}
+    for entry in TableEntry.objects.filter(table_id__in=ids).select_related("player").order_by("table_id", "seat"):
+        entries[entry.table_id].append(entry)
+    deferred = ("state_before", "state_after") if with_detail else ("state_before", "state_after", "detail")
+    rows: dict[int, dict[int, RatingRow]] = {pk: {} for pk in ids}
+    for row in RatingRow.objects.filter(table_id__in=ids).defer(*deferred):
+        rows[row.table_id][row.player_id] = row
+    games: dict[int, list[Game]] = {pk: [] for pk in ids}
+    for game in Game.objects.filter(table_id__in=ids).order_by("table_id", "round", "id"):
+        games[game.table_id].append(game)
+    held = held_dan_grades(list({e.player_id for es in entries.values() for e in es}))
+    promotions = table_promotions(ids)
+    return {t.pk: _crosstable(t, entries[t.pk], rows[t.pk], games[t.pk], held, promotions[t.pk]) for t in tables}
+
+
+def _crosstable(
+    table: Table,
+    entries: list[TableEntry],
+    rows: dict[int, RatingRow],
+    games: list[Game],
+    held: dict[int, int],
+    promotions: list[TablePromotion],
+) -> Crosstable:
     seats = {e.player_id: e.seat for e in entries}
     players = {e.player_id: e.player for e in entries}
-    rows = {r.player_id: r for r in table.rating_rows.defer("state_before", "state_after", "detail")}
     missing = [pid for pid in seats if pid not in rows]
     before = states_before(date=table.date, sequence=table.sequence, player_ids=missing) if missing else {}
-    held = held_dan_grades(list(seats))
     cells: dict[int, dict[int, CrossCell]] = {pid: {} for pid in seats}
     points = dict.fromkeys(seats, 0.0)
     rounds: set[int] = set()
     has_handicaps = False
-    for game in table.games.order_by("round", "id"):
+    for game in games:
         rounds.add(game.round)
         if game.second_id is None:
             text, score = _NO_GAME.get(game.result, ("0-", 0.0))
@@ -152,6 +186,7 @@ def table_crosstable(table: Table) -> Crosstable:
                 text=text,
                 outcome=outcome,
                 opponent=players.get(other),
+                opponent_seat=seats.get(other, 0),
                 handicap=game.handicap,
                 handicap_received=bool(game.handicap) and not giver,
                 played=game.played,
@@ -192,9 +227,7 @@ def table_crosstable(table: Table) -> Crosstable:
         table=table,
         rounds=ordered_rounds,
         rows=cross_rows,
-        promotions=sorted(
-            table_promotions([table.pk])[table.pk], key=lambda t: (seats.get(t.player.pk, 0), t.player.pk)
-        ),
+        promotions=sorted(promotions, key=lambda t: (seats.get(t.player.pk, 0), t.player.pk)),
         has_handicaps=has_handicaps,
     )
 

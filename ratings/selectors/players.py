@@ -12,6 +12,7 @@ from django.db.models import (
 )
 
 from ratings.models import (
+    OpeningState,
     Player,
     Promotion,
     PromotionStatus,
@@ -19,14 +20,30 @@ from ratings.models import (
     Table,
 )
 from ratings.selectors.lists import pending_dan
+from ratings.states import state_from_json
 
 
 def player_for_page(federation_id: str) -> Player:
-    """The player with this federation id, with ``list_pending_grade``; raises Player.DoesNotExist.
+    """The player with this federation id, with ``list_pending_grade`` and his opening state (if any) loaded;
+    raises Player.DoesNotExist.
 
     Professionals have a page too (they play in tables); only the lists leave them out.
     """
-    return Player.objects.annotate(list_pending_grade=pending_dan()).get(federation_id=federation_id.upper())
+    return (
+        Player.objects.select_related("opening_state")
+        .annotate(list_pending_grade=pending_dan())
+        .get(federation_id=federation_id.upper())
+    )
+
+
+def games_before_records(player: Player) -> int:
+    """How many of the player's games were played before the site's first table: the game count of the state
+    he was brought over with from the FESA list (0 without one). Reads ``player_for_page``'s opening state."""
+    try:
+        opening = player.opening_state
+    except OpeningState.DoesNotExist:
+        return 0
+    return state_from_json(opening.state).games
 
 
 @dataclass(frozen=True)

@@ -91,9 +91,9 @@ def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round
         return table
 
     small, large = table_of(2, 30), table_of(6, 20)
-    # the table, its entries with players, rating rows, held Dan grades (2), games, promotions
-    assert queries(client, reverse("ratings:table", args=[small.pk])) == 7
-    assert queries(client, reverse("ratings:table", args=[large.pk])) == 7
+    # the table, its entries with players, rating rows, held Dan grades (2), games, promotions, namesakes
+    assert queries(client, reverse("ratings:table", args=[small.pk])) == 8
+    assert queries(client, reverse("ratings:table", args=[large.pk])) == 8
 
 
 def test_tournament_list_queries_do_not_grow_with_tournaments(
@@ -135,5 +135,5 @@ def test_promotion_page_queries_do_not_grow_with_promotions(
     promoted(20)
     promoted(10)
     three = queries(client, url)
-    # tables count and page, their promotions, pending count and page
-    assert (one, three) == (5, 5)
+    # tables count and page, their promotions, their players' namesakes, pending count and page
+    assert (one, three) == (6, 6)

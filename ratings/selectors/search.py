@@ -1,0 +1,89 @@
+"""Finding players by name: the search box of every public page and the rating list's name filter.
+
+A query matches a player when every word of it is in his name, accents, case and the German spellings without
+umlauts ignored ("mueller" finds Müller, Mueller and Muller), or when it is his federation id.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import F, Q, QuerySet, Value
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Replace
+
+from ratings.models import GERMAN_FOLDS, Player, name_fold_key, name_search_key
+
+MAX_QUERY = 100
+SEARCH_LIMIT = 50
+
+
+def _folded(field: str) -> Combinable:
+    """The stored key ``field`` folded in SQL as ``name_fold_key`` folds a query."""
+    expression: Combinable = F(field)
+    for pair, single in GERMAN_FOLDS:
+        expression = Replace(expression, Value(pair), Value(single))
+    return expression
+
+
+def name_matches(queryset: QuerySet[Player], value: str, prefix: str = "") -> QuerySet[Player]:
+    """The players of ``queryset`` whose name holds every word of ``value`` (see the module), or whose
+    federation id is ``value``; ``prefix`` reaches the player through a relation ("player__").
+
+    Rows written without save() have no search key yet and are matched on their names as typed.
+    """
+    text = value[:MAX_QUERY]
+    words = name_fold_key(text).split()
+    if not words:
+        return queryset
+    alias = f"{prefix.replace('__', '_')}folded_name"
+    by_name = Q()
+    # Typed as is for the rows without a key: their stored names still carry the accents.
+    for folded, typed_word in zip(words, text.split(), strict=False):
+        typed = Q(**{f"{prefix}family_name__icontains": typed_word}) | Q(
+            **{f"{prefix}given_name__icontains": typed_word}
+        )
+        by_name &= Q(**{f"{alias}__contains": folded}) | (Q(**{f"{prefix}search_name": ""}) & typed)
+    by_id = Q(**{f"{prefix}federation_id": text.strip().upper()})
+    return queryset.alias(**{alias: _folded(f"{prefix}search_name")}).filter(by_name | by_id)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The players found, strongest first, at most ``SEARCH_LIMIT``; ``more`` when there were others."""
+
+    query: str
+    players: list[Player]
+    more: bool
+    namesakes: set[int]
+
+    @property
+    def only(self) -> Player | None:
+        """The one player found, for a search that should go straight to his page."""
+        return self.players[0] if len(self.players) == 1 and not self.more else None
+
+
+def player_search(query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
+    """Every player matching ``query`` (professionals too: they have a page), highest rating first, in two
+    queries: the players, and their namesakes."""
+    if not name_fold_key(query[:MAX_QUERY]):
+        return SearchResult(query=query, players=[], more=False, namesakes=set())
+    found = list(
+        name_matches(Player.objects.all(), query).order_by("-rating", "family_name", "given_name", "pk")[: limit + 1]
+    )
+    players = found[:limit]
+    return SearchResult(query=query, players=players, more=len(found) > limit, namesakes=namesake_ids(players))
+
+
+def namesake_ids(players: Sequence[Player]) -> set[int]:
+    """The ids of those of ``players`` whose name another player shares (accents and case ignored), in one
+    query, so that a list can tell them apart. Family names are compared as stored, so a namesake spelt with
+    other capitals or accents in the family name is not seen."""
+    families = {p.family_name for p in players}
+    if not families:
+        return set()
+    names = Player.objects.filter(family_name__in=families).values_list("family_name", "given_name")
+    counts = Counter(name_search_key(f"{family} {given}") for family, given in names)
+    return {p.pk for p in players if counts[name_search_key(f"{p.family_name} {p.given_name}")] > 1}

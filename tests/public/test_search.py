@@ -1,0 +1,79 @@
+"""The player search of every page: accents, case and German spellings ignored, one match goes to the page."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Player, name_fold_key
+from ratings.selectors.search import name_matches, player_search
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("Müller", "muller"), ("Mueller", "muller"), ("MULLER", "muller"), ("Straße", "strase"), ("Schäfer", "schafer")],
+)
+def test_name_fold_key_folds_german_spellings(text: str, key: str) -> None:
+    assert name_fold_key(text) == key
+
+
+@pytest.mark.parametrize("query", ["mueller", "muller", "Müller", "MÜLLER", "muel"])
+def test_search_finds_every_spelling_of_mueller(query: str) -> None:
+    umlaut, spelt, plain = make_player("Müller", "Anna"), make_player("Mueller", "Jan"), make_player("Muller", "Eva")
+    make_player("Meier", "Max")
+    found = {p.pk for p in player_search(query).players}
+    assert found == {umlaut.pk, spelt.pk, plain.pk}
+
+
+def test_search_matches_every_word_and_the_federation_id() -> None:
+    anna, _ = make_player("Müller", "Anna"), make_player("Müller", "Jan")
+    assert [p.pk for p in player_search("anna mueller").players] == [anna.pk]
+    assert [p.pk for p in player_search(anna.federation_id.lower()).players] == [anna.pk]
+    assert player_search("   ").players == []
+
+
+def test_search_finds_rows_written_without_a_search_key() -> None:
+    Player.objects.bulk_create([Player(family_name="Wiethölter", given_name="Frederik", federation_id="ZZZZ2222")])
+    assert [p.federation_id for p in player_search("Wiethölter").players] == ["ZZZZ2222"]
+
+
+def test_rating_list_name_filter_uses_the_same_rule() -> None:
+    umlaut = make_player("Müller", "Anna")
+    assert list(name_matches(Player.objects.all(), "mueller")) == [umlaut]
+
+
+def test_search_with_one_match_goes_to_the_players_page(client: Client) -> None:
+    player = make_player("Åberg", "Nils")
+    response = client.get(reverse("ratings:search"), {"q": "aberg"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("ratings:player", args=[player.federation_id])
+
+
+def test_search_with_namesakes_lists_them_told_apart(client: Client) -> None:
+    french = make_player("Martin", "Paul", nationality="FR")
+    german = make_player("Martin", "Paul", nationality="DE", residence="NL")
+    other = make_player("Martinez", "Ana", nationality="ES")
+    response = client.get(reverse("ratings:search"), {"q": "martin"})
+    assert response.status_code == 200
+    result = response.context["result"]
+    assert result.namesakes == {french.pk, german.pk}
+    html = response.content.decode()
+    assert 'class="namesake"' in html
+    assert f"{german.federation_id} · DE · lives in NL" in html
+    assert other.federation_id in html
+
+
+def test_search_without_a_match_says_so(client: Client) -> None:
+    make_player("Åberg", "Nils")
+    response = client.get(reverse("ratings:search"), {"q": "nobody"})
+    assert response.status_code == 200
+    assert "No player matches" in response.content.decode()
+
+
+def test_every_public_page_has_the_search_box(client: Client) -> None:
+    for url in (reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:search")):
+        assert 'action="/search/"' in client.get(url).content.decode(), url
