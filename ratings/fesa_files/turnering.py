@@ -361,7 +361,6 @@ def check_consistency(table: Turnering) -> None:
             if pair in seen:
                 continue
             other = q.cells[r - 1]
-            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
             if other.opponent != p.number:
                 wrong = "the cells do not name each other"
             elif cell.score + other.score != 1:
@@ -373,6 +372,7 @@ def check_consistency(table: Turnering) -> None:
             else:
                 continue
             seen.add(pair)  # told once, from the first of the two lines
+            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
             problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
     raise_collected(problems)
 
