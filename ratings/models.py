@@ -428,6 +428,24 @@ class OpeningState(models.Model):
         return f"opening state of {self.player_id}"
 
 
+class ListArrival(models.Model):
+    """A player who came onto the FESA program's list from a ``nye-spillere`` file: with the opening balance
+    (``table`` empty) or with a table, at ``position`` in that file.
+
+    The program puts a run's new players in front of its list before sorting it by rating, so where they
+    came in decides the order of equal ratings in every list written afterwards
+    (ratings/fesa_files/list_order.py). A player without one joined with the opening list or at his first
+    rated table.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="list_arrival")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.player_id} listed with {self.table_id or 'the opening balance'}"
+
+
 class PromotionRoute(models.TextChoices):
     UPPER_BOUND = "upper_bound", _("reached the upper bound")
     MIDPOINT_RUN = "midpoint_run", _("run above the midpoint")

@@ -51,3 +51,9 @@ def all_txt_rows(data: bytes, left_out: set[tuple[str, str]]) -> list[str]:
         if name not in left_out:
             rows.append(line[4:])
     return rows
+
+
+def case_names_with_new_players() -> list[str]:
+    """The cases whose table comes with a ``nye-spillere`` file (or the placeholder that skips)."""
+    names = [n for n in case_names() if (CASES / n / "nye-spillere").is_file()]
+    return names or [MISSING]
