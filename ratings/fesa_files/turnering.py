@@ -432,3 +432,9 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
         ),
         round_of,
     )
+
+
+def read_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+    """The cells of a results text (``2+ 12-(+R) 0+``), as a player line's are read; used by the reader of
+    published result tables, whose cells are written the same way."""
+    return _parse_cells(text, line, file)
