@@ -50,6 +50,7 @@ from ratings.selectors.players import (
     HistoryEntry,
     player_for_page,
     player_grade_history,
+    player_historical_rows,
     player_history,
     player_table_entry,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "pending_promotions",
     "player_for_page",
     "player_grade_history",
+    "player_historical_rows",
     "player_history",
     "player_table_entry",
     "promotion_tables",

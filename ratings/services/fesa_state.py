@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import RowNumber
 from simple_history.utils import bulk_create_with_history
 
@@ -50,6 +50,7 @@ from ratings.fesa_files.ratingliste import (
     write_ratingliste,
 )
 from ratings.models import (
+    HistoricalRow,
     ListArrival,
     OpeningState,
     Player,
@@ -292,7 +293,7 @@ def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
         .values_list("player_id", "table_id", "state_after")
     }
     openings = dict(OpeningState.objects.values_list("player_id", "state"))
-    players = list(Player.objects.order_by("pk"))
+    players = list(_on_the_list().order_by("pk"))
     base: dict[int, ListRecord] = {}
     for player in players:
         opening = openings.get(player.pk)
@@ -321,6 +322,18 @@ def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
         )
         return listed + [e for e in entries if _list_order(openings.get(e.player.pk)) is None]
     return _in_program_order(entries, openings, rows)
+
+
+def _on_the_list() -> QuerySet[Player]:
+    """Every player but those known only from historical tables (ratings/services/fesa_history.py): they
+    left before the opening balance, so the program's list does not hold them."""
+    historical_only = (
+        Exists(HistoricalRow.objects.filter(player=OuterRef("pk")))
+        & ~Exists(RatingRow.objects.filter(player=OuterRef("pk")))
+        & ~Exists(OpeningState.objects.filter(player=OuterRef("pk")))
+        & ~Exists(ListArrival.objects.filter(player=OuterRef("pk")))
+    )
+    return Player.objects.exclude(historical_only)
 
 
 def _in_program_order(
