@@ -37,8 +37,8 @@ def case_dir(name: str) -> Path:
 
 
 def published_result_table(name: str = "fesa-result-CdF-2025.txt") -> Path:
-    """A published FESA result table of the reference data; skips when the shared data is missing."""
+    """A published FESA result table of the reference data."""
     path = fesa_data() / name
     if not path.is_file():
-        pytest.skip(f"no published result table {name!r} under {FESA_DATA}")
+        raise FileNotFoundError(f"no published result table {name!r} under {FESA_DATA}")
     return path

@@ -20,7 +20,7 @@ from django.test import Client
 from ratings.fesa_files.ratingliste import read_ratingliste
 from ratings.fesa_files.run import rate_files
 from ratings.models import ListArrival, OpeningState, Player, RatingRow, Table
-from ratings.selectors import starting_states
+from ratings.selectors.states import starting_states
 from ratings.services.fesa_import import turnering_import
 from tests.factories import make_director, make_tournament
 from tests.files.fesa_cases import case_dir
