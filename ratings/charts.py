@@ -25,6 +25,7 @@ class ChartPoint:
     rating: int
     label: str = ""  # what the point's tooltip names (the table)
     href: str = ""  # where the point leads (the table's row on the page)
+    imported: bool = False  # FESA's published number from before the opening balance, not rated here
 
 
 def _nice_step(span: float, ticks: int = 5) -> int:
@@ -118,9 +119,14 @@ def rating_chart(
         out.append(f'<path class="line" d="{path}" fill="none"/>')
     radius = 4 if len(points) <= 40 else 2.5
     for p in points:
-        tip = escape(f"{p.date.isoformat()}: {p.rating}" + (f" – {p.label}" if p.label else ""))
+        tip = escape(
+            f"{p.date.isoformat()}: {p.rating}"
+            + (f" – {p.label}" if p.label else "")
+            + (f" ({_('imported from FESA')})" if p.imported else "")
+        )
+        kind = "point imported" if p.imported else "point"
         dot = (
-            f'<circle class="point" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="{radius}">'
+            f'<circle class="{kind}" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="{radius}">'
             f"<title>{tip}</title></circle>"
         )
         out.append(f'<a href="{escape(p.href)}">{dot}</a>' if p.href else dot)

@@ -239,6 +239,8 @@ class TableStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
     SUBMITTED = "submitted", _("submitted, waiting to be rated")
     RATED = "rated", _("rated")
+    # From FESA's published result tables, before the opening balance: shown, never rated (HistoricalRow).
+    HISTORICAL = "historical", _("imported from FESA, not rated")
 
 
 class Table(models.Model):
@@ -444,6 +446,52 @@ class OpeningState(models.Model):
 
     def __str__(self) -> str:
         return f"opening state of {self.player_id}"
+
+
+class HistoricalRow(models.Model):
+    """A player's published result in a historical table (TableStatus.HISTORICAL): FESA's numbers as its
+    result table printed them, kept apart from the rating rows so that nothing re-rates or replays them.
+
+    ``rating_before`` is empty for a player rated by performance (the table prints only his new rating).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="historical_rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="historical_rows")
+    date = models.DateField()
+    sequence = models.PositiveSmallIntegerField()
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField()
+    change = models.IntegerField(null=True, blank=True)
+    performance = models.BooleanField(default=False)
+    rated_games = models.PositiveSmallIntegerField()
+    score = models.FloatField()
+    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "player"], name="historical_row_once_per_table")]
+        indexes = [models.Index(fields=["player", "date", "sequence"], name="historical_row_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.table_id} (published): {self.rating_before} -> {self.rating_after}"
+
+
+class ListArrival(models.Model):
+    """A player who came onto the FESA program's list from a ``nye-spillere`` file: with the opening balance
+    (``table`` empty) or with a table, at ``position`` in that file.
+
+    The program puts a run's new players in front of its list before sorting it by rating, so where they
+    came in decides the order of equal ratings in every list written afterwards
+    (ratings/fesa_files/list_order.py). A player without one joined with the opening list or at his first
+    rated table.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="list_arrival")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.player_id} listed with {self.table_id or 'the opening balance'}"
 
 
 class PromotionRoute(models.TextChoices):

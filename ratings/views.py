@@ -196,13 +196,18 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     his grade history."""
     player = _player_or_404(federation_id)
     history = selectors.player_history(player)
+    historical = selectors.player_historical_rows(player)
     points = [
+        ChartPoint(date=h.date, rating=h.rating_after, label=str(h.table), href=f"#table-{h.table_id}", imported=True)
+        for h in historical
+    ] + [
         ChartPoint(date=e.row.date, rating=e.row.rating_after, label=str(e.row.table), href=f"#table-{e.row.table_id}")
         for e in history
     ]
     context = {
         "player": player,
         "history": history[::-1],
+        "historical": historical[::-1],
         "grade_steps": selectors.player_grade_history(player),
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),

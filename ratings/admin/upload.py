@@ -1,7 +1,9 @@
 """Upload of a director's ``turnering.txt`` in the admin: upload, preview with choices, confirm.
 
 1. **Upload** (``admin:ratings_upload_turnering``, ``?tournament=<id>`` preselects the tournament): the
-   file, the tournament it belongs to (or a new one named after the file), optionally a sequence and a name.
+   file, the tournament it belongs to (or a new one named after the file), optionally the program's
+   ``nye-spillere`` file that comes with it (its players are created first, then matched), a sequence and
+   a name.
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
    namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
    nationality and prior grade), the rating effect computed in a transaction that is rolled back
@@ -67,6 +69,14 @@ class UploadForm(forms.Form):
         label=gettext_lazy("turnering.txt"),
         help_text=gettext_lazy("The table as the pairing program writes it (ISO-8859-1 or UTF-8 text)."),
     )
+    new_players = forms.FileField(
+        required=False,
+        label=gettext_lazy("nye-spillere"),
+        help_text=gettext_lazy(
+            "Optional: the FESA program's new-player file that comes with the table (names, nationality, "
+            "prior grade, any stored rating); its players are created as the program reads them."
+        ),
+    )
     sequence = forms.IntegerField(
         required=False,
         min_value=1,
@@ -82,6 +92,7 @@ class UploadForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.user = user
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = permissions.tournaments_for_new_tables(user).order_by("-end_date", "name")
@@ -92,6 +103,14 @@ class UploadForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(_("The file is too large for a table."))
+        return upload
+
+    def clean_new_players(self) -> Any:
+        upload = self.cleaned_data["new_players"]
+        if upload and not self.user.has_perm("ratings.add_player"):
+            raise forms.ValidationError(_("You may not create players."))
+        if upload and upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is too large."))
         return upload
 
 
@@ -184,11 +203,14 @@ def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlaye
     return choices, facts
 
 
-def _payload(*, data: bytes, file: str, tournament: Tournament | None, sequence: int | None, name: str) -> str:
+def _payload(
+    *, data: bytes, file: str, nye: bytes | None, tournament: Tournament | None, sequence: int | None, name: str
+) -> str:
     return signing.dumps(
         {
             "data": base64.b64encode(data).decode("ascii"),
             "file": file,
+            "nye": base64.b64encode(nye).decode("ascii") if nye is not None else None,
             "tournament": tournament.pk if tournament else None,
             "sequence": sequence,
             "name": name,
@@ -215,9 +237,11 @@ def upload_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         data = upload.read()
+        nye = form.cleaned_data["new_players"]
         payload = _payload(
             data=data,
             file=upload.name or "turnering.txt",
+            nye=nye.read() if nye else None,
             tournament=form.cleaned_data["tournament"],
             sequence=form.cleaned_data["sequence"],
             name=form.cleaned_data["table_name"] or "",
@@ -252,6 +276,8 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
     kwargs: dict[str, Any] = {
         "data": base64.b64decode(content["data"]),
         "file": content["file"],
+        # Checked on upload: only a user who may add players could send it.
+        "nye_spillere": base64.b64decode(content["nye"]) if content.get("nye") else None,
         "tournament": tournament,
         "user": request.user,
         "choices": picked,

@@ -3,7 +3,10 @@
 - ``lisp``: the Lisp syntax of the state list; ``ratingliste``: the state list and ``nye-spillere``;
 - ``turnering``: a director's ``turnering.txt`` (read, check, write) and the engine's input from it;
 - ``alltxt``: the public list ``all.txt``; ``result_table``: the published result table;
-- ``run``: one run of the program on files (what ``manage.py fesa_run`` does).
+  ``published``: a reader of the result tables FESA's season pages publish;
+- ``run``: one run of the program on files; ``folders``: over folders (``manage.py fesa_run`` and
+  ``python -m ratings.fesa_files``); ``list_order``: the order of the program's list after many runs;
+  ``compare``: two lists side by side.
 
 Every problem with a file is a :class:`FesaFileError` naming the file and line.
 """

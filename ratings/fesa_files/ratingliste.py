@@ -50,13 +50,14 @@ __all__ = [
 def _player(form: Form) -> ListRecord:
     if not isinstance(form, Struct) or form.name != "PLAYER":
         raise SlotError(f"the list must hold #S(PLAYER …) records, not {show(form)[:60]}")
-    unknown = [k for k, _ in form.fields if k not in PLAYER_SLOTS]
+    slots = dict(form.fields)  # looked up thirteen times: a list's largest share of reading time otherwise
+    unknown = [k for k in slots if k not in PLAYER_SLOTS]
     if unknown:
         raise SlotError(f"PLAYER has unknown slot :{unknown[0]}")
-    missing = [k for k in PLAYER_SLOTS if not form.has(k)]
+    missing = [k for k in PLAYER_SLOTS if k not in slots]
     if missing:
         raise SlotError(f"PLAYER lacks slot :{missing[0]}")
-    g = form.get
+    g = slots.get
     state = as_state(
         rating=as_integer(g("ELO-NUMBER"), "ELO-NUMBER"),
         games=g("GAMES"),

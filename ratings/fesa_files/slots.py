@@ -243,14 +243,13 @@ def _keep_source(
     same: Callable[[str, Form, Form], bool],
 ) -> tuple[tuple[str, Form], ...]:
     """The slots in the program's order; an unchanged slot keeps the form it was read in."""
+    read = dict(source.fields) if source is not None else {}
     out = []
     for key in slots:
         form = fresh[key]
-        if source is not None and source.has(key):
-            old = source.get(key)
-            assert old is not None
-            if same(key, old, form):
-                form = old
+        old = read.get(key)
+        if old is not None and (old is form or same(key, old, form)):
+            form = old
         out.append((key, form))
     return tuple(out)
 
@@ -298,9 +297,9 @@ def record_struct(record: ListRecord) -> Struct:
     def same(key: str, old: Form, new: Form) -> bool:
         if key == "NATIONALITY-LIST":
             return False  # rebuilt home by home above, each from its own source
+        if old == new and type(old) is type(new):
+            return True  # spelled alike: no need to decode (a long result list costs most)
         decoder = _SLOT_DECODERS.get(key)
-        if decoder is None:
-            return old == new and type(old) is type(new)
-        return bool(_safe(decoder, old) == _safe(decoder, new))
+        return decoder is not None and bool(_safe(decoder, old) == _safe(decoder, new))
 
     return Struct("PLAYER", _keep_source(PLAYER_SLOTS, fresh, record.source, same))

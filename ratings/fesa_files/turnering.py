@@ -361,7 +361,6 @@ def check_consistency(table: Turnering) -> None:
             if pair in seen:
                 continue
             other = q.cells[r - 1]
-            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
             if other.opponent != p.number:
                 wrong = "the cells do not name each other"
             elif cell.score + other.score != 1:
@@ -373,6 +372,7 @@ def check_consistency(table: Turnering) -> None:
             else:
                 continue
             seen.add(pair)  # told once, from the first of the two lines
+            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
             problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
     raise_collected(problems)
 
@@ -432,3 +432,9 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
         ),
         round_of,
     )
+
+
+def read_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+    """The cells of a results text (``2+ 12-(+R) 0+``), as a player line's are read; used by the reader of
+    published result tables, whose cells are written the same way."""
+    return _parse_cells(text, line, file)

@@ -51,6 +51,7 @@ from ratings.selectors.players import (
     games_before_records,
     player_for_page,
     player_grade_history,
+    player_historical_rows,
     player_history,
     player_table_entry,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "pending_promotions",
     "player_for_page",
     "player_grade_history",
+    "player_historical_rows",
     "player_history",
     "player_table_entry",
     "promotion_tables",

@@ -12,6 +12,7 @@ from django.db.models import (
 )
 
 from ratings.models import (
+    HistoricalRow,
     OpeningState,
     Player,
     Promotion,
@@ -130,6 +131,14 @@ def player_table_entry(player: Player, table_id: int) -> HistoryEntry | None:
     """The player's rating row of one table with its games explained, or None if he has none there."""
     rows = list(_history_rows(player).filter(table_id=table_id))
     return _with_games(rows)[0] if rows else None
+
+
+def player_historical_rows(player: Player) -> list[HistoricalRow]:
+    """The player's published results from before the opening balance (historical tables), oldest first:
+    FESA's numbers as printed, never rated here (ratings/services/fesa_history.py)."""
+    return list(
+        HistoricalRow.objects.filter(player=player).select_related("table__tournament").order_by("date", "sequence")
+    )
 
 
 @dataclass

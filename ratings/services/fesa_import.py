@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,98 +33,21 @@ from ratings import engine
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Turnering
-from ratings.models import Table, Tournament
+from ratings.models import Player, Table, Tournament
 from ratings.selectors.states import states_before
+from ratings.services.fesa_import_plan import (
+    NEW,
+    Choice,
+    LinePlan,
+    Problem,
+    RatingEffect,
+    TurneringPlan,
+    TurneringRejected,
+)
 from ratings.services.fesa_match import NameMatch, PlayerIndex
+from ratings.services.fesa_state import fesa_newcomers_arrive, fesa_newcomers_import
 from ratings.services.fesa_tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
 from ratings.services.tables import TableInvalid, table_preview, table_submit
-
-NEW: Literal["new"] = "new"
-Choice = int | Literal["new"]
-
-
-class TurneringRejected(Exception):
-    """``commit=True`` found problems: nothing was saved; ``plan`` says why."""
-
-    def __init__(self, plan: TurneringPlan) -> None:
-        super().__init__("; ".join(str(p) for p in plan.problems))
-        self.plan = plan
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Why the file cannot be saved; ``line`` is the file's line number when one line is to blame."""
-
-    line: int | None
-    message: str
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return self.message
-        return _("line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
-
-
-@dataclass(frozen=True, slots=True)
-class LinePlan:
-    """One player line: what was read, who it matched, and what the import does with it.
-
-    ``choice`` is a player id, :data:`NEW`, or None while the line waits for the director's choice.
-    """
-
-    number: int
-    line: int | None
-    family_name: str
-    given_name: str
-    free_text: str
-    results: str
-    points: str
-    match: NameMatch
-    choice: Choice | None
-    new_player: NewPlayerFacts | None = None
-    marked_new: bool = False
-
-    @property
-    def name(self) -> str:
-        return f"{self.family_name} {self.given_name}".strip()
-
-
-@dataclass(frozen=True, slots=True)
-class RatingEffect:
-    """What the table would do to one player (as the admin preview shows it)."""
-
-    number: int
-    name: str
-    method: str  # "normal" or "performance"
-    rating_before: int
-    rating_after: int
-    change: int | None
-    games: int
-    score: float
-    new_player: bool
-    grade_before: str  # "" for no grade
-    promoted_to: str  # the grade after the table when it promoted him, else ""
-
-
-@dataclass
-class TurneringPlan:
-    """Everything the preview shows; after a successful commit ``table_id`` is the saved table."""
-
-    file: str
-    turnering: Turnering | None = None
-    lines: list[LinePlan] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    sequence: int | None = None
-    effects: list[RatingEffect] = field(default_factory=list)
-    table_id: int | None = None
-    created_players: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def problem(self, line: int | None, message: str) -> None:
-        self.problems.append(Problem(line, message))
 
 
 def turnering_import(
@@ -136,6 +58,8 @@ def turnering_import(
     user: Any = None,
     choices: Mapping[int, Choice] | None = None,
     new_players: Mapping[int, NewPlayerFacts] | None = None,
+    nye_spillere: bytes | None = None,
+    nye_spillere_file: str = "nye-spillere",
     create_new: bool = False,
     sequence: int | None = None,
     table_name: str = "",
@@ -147,18 +71,59 @@ def turnering_import(
 
     ``choices`` maps a line's player number to a player id or :data:`NEW`, overriding the automatic match;
     an id must be one of the line's candidates. ``new_players`` gives nationality and prior grade of new
-    players by number (the file's two-letter free text is the default nationality). Raises
-    TurneringRejected when ``commit`` is on and there is any problem; nothing is saved then.
+    players by number (the file's two-letter free text is the default nationality). ``nye_spillere`` is the
+    program's new-player file that comes with the table: its players are created first, as the program
+    reads them (ratings/services/fesa_state.py), so the table's lines match them by name (the caller
+    decides who may create players; ``create_new`` is about the other lines). Raises TurneringRejected when
+    ``commit`` is on and there is any problem; nothing is saved then.
     """
+    options: dict[str, Any] = {
+        "data": data, "tournament": tournament, "user": user, "choices": choices or {},
+        "new_players": new_players or {}, "create_new": create_new, "sequence": sequence,
+        "table_name": table_name, "commit": commit, "submit": submit, "today": today,
+    }  # fmt: skip
+    if nye_spillere is None:
+        return _import(TurneringPlan(file=file), fresh=(), **options)
     plan = TurneringPlan(file=file)
+    with transaction.atomic():
+        try:
+            fresh = fesa_newcomers_import(new_players=nye_spillere, file=nye_spillere_file)
+        except FesaFileError as exc:
+            plan.problem(None, str(exc))
+            return _finish(plan, commit)
+        # A rejected commit raises out of this block, which undoes the new players with the rest.
+        plan = _import(plan, fresh=tuple(p.pk for p in fresh), **options)
+        if plan.table_id is None:
+            transaction.set_rollback(True)  # a preview: the new players go with it
+        plan.created_players += len(fresh)
+    return plan
+
+
+def _import(
+    plan: TurneringPlan,
+    *,
+    data: bytes,
+    tournament: Tournament | None,
+    user: Any,
+    choices: Mapping[int, Choice],
+    new_players: Mapping[int, NewPlayerFacts],
+    create_new: bool,
+    sequence: int | None,
+    table_name: str,
+    commit: bool,
+    submit: bool,
+    today: dt.date | None,
+    fresh: tuple[int, ...],
+) -> TurneringPlan:
+    """:func:`turnering_import` once the new players of ``nye-spillere`` (ids ``fresh``) exist."""
     try:
-        turnering = read_upload(data, file)
+        turnering = read_upload(data, plan.file)
     except FesaFileError as exc:
         for error in exc.errors if isinstance(exc, FesaFileErrors) else [exc]:
             plan.problem(error.line, error.message)
         return _finish(plan, commit)
     plan.turnering = turnering
-    _decide(plan, turnering, PlayerIndex(), choices or {}, new_players or {}, create_new)
+    _decide(plan, turnering, PlayerIndex(), choices, new_players, create_new, fresh)
     plan.sequence = _position(plan, turnering.date, sequence)
     _check_dates(plan, turnering.date, today or timezone.localdate())
     if plan.problems:
@@ -183,6 +148,8 @@ def turnering_import(
                     sequence=plan.sequence or 1,
                     players=players,
                 )
+                if fresh:
+                    fesa_newcomers_arrive(table=table, players=[Player(pk=pid) for pid in fresh])
                 result = table_preview(table)
             except TableInvalid as exc:  # TableRefused from table_create's table_save, too
                 plan.problems.extend(Problem(None, message) for message in exc.problems)
@@ -220,8 +187,10 @@ def _decide(
     choices: Mapping[int, Choice],
     new_players: Mapping[int, NewPlayerFacts],
     create_new: bool,
+    fresh: tuple[int, ...],
 ) -> None:
-    """Match every line, apply the caller's choices, and record the problems of lines left undecided."""
+    """Match every line, apply the caller's choices, and record the problems of lines left undecided.
+    ``fresh``: the players just created from ``nye-spillere``, new players although they have a name."""
     taken: dict[int, int] = {}  # player id -> the line that took him
     new_names: dict[tuple[str, str], int] = {}
     for p in turnering.players:
@@ -258,7 +227,7 @@ def _decide(
                 )
         elif not any(problem.line == p.line for problem in plan.problems):
             plan.problem(p.line, _undecided_message(name, match))
-        if p.marked_new and choice not in (None, NEW):
+        if p.marked_new and choice not in (None, NEW) and choice not in fresh:
             plan.notes.append(
                 _("line %(line)s: %(name)s is marked new (N) but a player has this name; he is taken as that player.")
                 % {"line": p.line, "name": name}
@@ -276,6 +245,7 @@ def _decide(
                 choice=choice,
                 new_player=facts,
                 marked_new=p.marked_new,
+                from_new_players=choice in fresh,
             )
         )
 
@@ -372,7 +342,7 @@ def _effects(plan: TurneringPlan, result: engine.TableResult, ids: Mapping[int, 
                 change=o.change,
                 games=len(o.games),
                 score=o.score,
-                new_player=line.choice == NEW,
+                new_player=line.choice == NEW or line.from_new_players,
                 grade_before=engine.grade_label(o.before.grade),
                 promoted_to=engine.grade_label(o.after.grade) if o.promotions else "",
             )

@@ -25,12 +25,13 @@ last table, so a round trip with no table in between gives the same bytes.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Window
+from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import RowNumber
 from simple_history.utils import bulk_create_with_history
 
@@ -38,17 +39,27 @@ from ratings import engine
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.lisp import print_form
+from ratings.fesa_files.list_order import OPENING, ListMember, program_order
 from ratings.fesa_files.ratingliste import (
     Home,
     ListRecord,
     check_unique_names,
     read_nye_spillere,
     read_ratingliste,
-    sort_like_program,
     table_origin,
     write_ratingliste,
 )
-from ratings.models import OpeningState, Player, PriorGradeSource, RatingRow, TableEntry, name_search_key
+from ratings.models import (
+    HistoricalRow,
+    ListArrival,
+    OpeningState,
+    Player,
+    PriorGradeSource,
+    RatingRow,
+    Table,
+    TableEntry,
+    name_search_key,
+)
 from ratings.selectors.states import before_position, prior_grade_of
 from ratings.services.players import players_refresh
 from ratings.states import state_from_json, state_to_json
@@ -144,36 +155,7 @@ def fesa_state_import(
     for record in everyone:
         _check_prior(record)
     with transaction.atomic():
-        existing: dict[tuple[str, str], list[Player]] = defaultdict(list)
-        names = {r.name for r in everyone}
-        for player in Player.objects.filter(family_name__in={n[0] for n in names}):
-            if (player.family_name, player.given_name) in names:
-                existing[(player.family_name, player.given_name)].append(player)
-        busy = set(OpeningState.objects.values_list("player_id", flat=True)) | set(
-            RatingRow.objects.filter(player__in=[p for ps in existing.values() for p in ps]).values_list(
-                "player_id", flat=True
-            )
-        )
-        matched: dict[tuple[str, str], Player] = {}
-        for record in everyone:
-            found = existing.get(record.name, [])
-            if len(found) > 1:
-                raise FesaFileError(record.file or source, record.line, "several players of the site have this name")
-            if found and found[0].pk in busy:
-                raise FesaFileError(
-                    record.file or source, record.line, "this player already has a state on the site (imported twice?)"
-                )
-            if found:
-                matched[record.name] = found[0]
-        new = [Player(**_player_fields(r, source)) for r in everyone if r.name not in matched]
-        created = {(p.family_name, p.given_name): p for p in bulk_create_with_history(new, Player, batch_size=1000)}
-        for record in everyone:
-            player = matched.get(record.name)
-            if player is not None:
-                for key, value in _player_fields(record, source).items():
-                    setattr(player, key, value)
-                player.save()
-        players = {**created, **matched}
+        players, created, matched = _take_players(everyone, source)
         openings = []
         for order, record in enumerate(listed):
             openings.append(_opening(players[record.name], record, order, source))
@@ -181,12 +163,79 @@ def fesa_state_import(
             if not _is_plain_newcomer(record):
                 openings.append(_opening(players[record.name], record, None, "nye-spillere"))
         OpeningState.objects.bulk_create(openings, batch_size=1000)
+        fesa_newcomers_arrive(table=None, players=[players[r.name] for r in newcomers])
         players_refresh(p.pk for p in players.values())
     return StateImportOutcome(
         players_created=len(created),
         players_matched=len(matched),
         opening_states=len(openings),
         newcomers=len(newcomers),
+    )
+
+
+def _take_players(
+    records: list[ListRecord], source: str
+) -> tuple[dict[tuple[str, str], Player], dict[tuple[str, str], Player], dict[tuple[str, str], Player]]:
+    """Every record's player: one of the site with that name who has no state yet, else a new one.
+
+    Returns (all by name, those created, those matched). Raises FesaFileError for a name held by several
+    players or by one who already has a state (an opening state or a rated table)."""
+    existing: dict[tuple[str, str], list[Player]] = defaultdict(list)
+    names = {r.name for r in records}
+    for player in Player.objects.filter(family_name__in={n[0] for n in names}):
+        if (player.family_name, player.given_name) in names:
+            existing[(player.family_name, player.given_name)].append(player)
+    busy = set(OpeningState.objects.values_list("player_id", flat=True)) | set(
+        RatingRow.objects.filter(player__in=[p for ps in existing.values() for p in ps]).values_list(
+            "player_id", flat=True
+        )
+    )
+    matched: dict[tuple[str, str], Player] = {}
+    for record in records:
+        found = existing.get(record.name, [])
+        if len(found) > 1:
+            raise FesaFileError(record.file or source, record.line, "several players of the site have this name")
+        if found and found[0].pk in busy:
+            raise FesaFileError(
+                record.file or source, record.line, "this player already has a state on the site (imported twice?)"
+            )
+        if found:
+            matched[record.name] = found[0]
+    new = [Player(**_player_fields(r, source)) for r in records if r.name not in matched]
+    created = {(p.family_name, p.given_name): p for p in bulk_create_with_history(new, Player, batch_size=1000)}
+    for record in records:
+        player = matched.get(record.name)
+        if player is not None:
+            for key, value in _player_fields(record, source).items():
+                setattr(player, key, value)
+            player.save()
+    return {**created, **matched}, created, matched
+
+
+def fesa_newcomers_import(*, new_players: bytes, file: str = "nye-spillere") -> list[Player]:
+    """The players of the ``nye-spillere`` file that comes with a table, as the program reads them: names,
+    HOME (nationality), prior grade, and an opening state for one who brings a rating or history (see the
+    module docstring). Returns them in file order. Call it inside the transaction that imports the table,
+    before matching the table's lines, so the lines find them by name.
+
+    Raises FesaFileError as :func:`fesa_state_import` does.
+    """
+    newcomers = read_nye_spillere(new_players, file)
+    for record in newcomers:
+        _check_prior(record)
+    with transaction.atomic():
+        players, _created, _matched = _take_players(list(newcomers), file)
+        openings = [_opening(players[r.name], r, None, file) for r in newcomers if not _is_plain_newcomer(r)]
+        OpeningState.objects.bulk_create(openings)
+        players_refresh(p.pk for p in players.values())
+    return [players[r.name] for r in newcomers]
+
+
+def fesa_newcomers_arrive(*, table: Table | None, players: Sequence[Player]) -> None:
+    """Record that ``players`` came onto the list from the ``nye-spillere`` of ``table`` (None: of the
+    opening balance), in this order: where they stand among equal ratings depends on it."""
+    ListArrival.objects.bulk_create(
+        [ListArrival(player=p, table=table, position=i) for i, p in enumerate(players)], batch_size=1000
     )
 
 
@@ -228,9 +277,9 @@ def player_list_record(player: Player, opening: dict[str, Any] | None, state: en
 
 def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
     """Every player with his state after the last table (or after the tables of ``as_of``), in the order
-    of the program's list: by rating, highest first; among equal ratings the players who came without a
-    list record (newcomers, in the order they were created) before the list's players (in list order).
-    While no table has been rated the list keeps its imported order, as the program only sorts on a run.
+    the program's list has after the same tables: by rating, highest first, equal ratings as the
+    program's run after run stable sorts leave them (:func:`_in_program_order`). While no table has been
+    rated the list keeps its imported order, as the program only sorts on a run.
     """
     rows = RatingRow.objects.all()
     if as_of is not None and as_of < dt.date.max:
@@ -244,7 +293,7 @@ def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
         .values_list("player_id", "table_id", "state_after")
     }
     openings = dict(OpeningState.objects.values_list("player_id", "state"))
-    players = list(Player.objects.order_by("pk"))
+    players = list(_on_the_list().order_by("pk"))
     base: dict[int, ListRecord] = {}
     for player in players:
         opening = openings.get(player.pk)
@@ -265,16 +314,74 @@ def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:
         if player.pk in latest and last is not None and last != before:
             record = record.played(last, origins.get(latest[player.pk][0], "E"))
         entries.append(StateEntry(player, record))
-    listed = sorted(
-        (e for e in entries if _list_order(openings.get(e.player.pk)) is not None),
-        key=lambda e: _list_order(openings.get(e.player.pk)) or 0,
-    )
-    others = [e for e in entries if _list_order(openings.get(e.player.pk)) is None]
     if not latest:
-        return listed + others
-    by_record = {id(e.record): e for e in entries}
-    ordered = sort_like_program([e.record for e in others], [e.record for e in listed])
-    return [by_record[id(r)] for r in ordered]
+        # The program only sorts on a run: before the first table the list keeps its imported order.
+        listed = sorted(
+            (e for e in entries if _list_order(openings.get(e.player.pk)) is not None),
+            key=lambda e: _list_order(openings.get(e.player.pk)) or 0,
+        )
+        return listed + [e for e in entries if _list_order(openings.get(e.player.pk)) is None]
+    return _in_program_order(entries, openings, rows)
+
+
+def _on_the_list() -> QuerySet[Player]:
+    """Every player but those known only from historical tables (ratings/services/fesa_history.py): they
+    left before the opening balance, so the program's list does not hold them."""
+    historical_only = (
+        Exists(HistoricalRow.objects.filter(player=OuterRef("pk")))
+        & ~Exists(RatingRow.objects.filter(player=OuterRef("pk")))
+        & ~Exists(OpeningState.objects.filter(player=OuterRef("pk")))
+        & ~Exists(ListArrival.objects.filter(player=OuterRef("pk")))
+    )
+    return Player.objects.exclude(historical_only)
+
+
+def _in_program_order(
+    entries: list[StateEntry], openings: dict[int, dict[str, Any]], rows: QuerySet[RatingRow]
+) -> list[StateEntry]:
+    """The entries in the order of the program's list after the same runs (ratings/fesa_files/list_order.py).
+
+    Every rated table is a run. Only players tied with another need their history of ratings; a player
+    joined with the opening list (its order), with the ``nye-spillere`` he came in (:class:`ListArrival`),
+    or else at his first rated table, after that table's players from ``nye-spillere``."""
+    counts = Counter(e.record.state.rating for e in entries)
+    tied = {e.player.pk for e in entries if counts[e.record.state.rating] > 1}
+    positions = sorted(set(rows.values_list("date", "sequence")))
+    run_of_position = {position: run for run, position in enumerate(positions)}
+    run_of_table = {
+        table_id: run_of_position[(date, sequence)]
+        for table_id, date, sequence in rows.values_list("table_id", "date", "sequence").distinct()
+    }
+    changes: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pid, date, sequence, rating in (
+        rows.filter(player_id__in=tied)
+        .order_by("date", "sequence")
+        .values_list("player_id", "date", "sequence", "rating_after")
+    ):
+        changes[pid].append((run_of_position[(date, sequence)], rating))
+    arrivals = {a.player_id: a for a in ListArrival.objects.filter(player_id__in=tied)}
+    members = []
+    for entry in entries:
+        pid = entry.player.pk
+        if pid not in tied:  # alone at his rating: only the rating counts
+            members.append(ListMember(pid, OPENING, (), entry.record.state.rating))
+            continue
+        opening = openings.get(pid)
+        start = state_from_json(opening).rating if opening is not None else 0
+        history = tuple(changes.get(pid, ()))
+        order = _list_order(opening)
+        arrival = arrivals.get(pid)
+        if order is not None:
+            joined, position = OPENING, (0, order)
+        elif arrival is not None and arrival.table_id is None:
+            joined, position = 0, (0, arrival.position)  # with the opening balance: new at the first run
+        elif arrival is not None:
+            joined, position = run_of_table.get(arrival.table_id, len(positions)), (0, arrival.position)
+        else:
+            joined, position = (history[0][0] if history else 0), (1, pid)
+        members.append(ListMember(pid, joined, position, start, history))
+    by_player = {e.player.pk: e for e in entries}
+    return [by_player[m.key] for m in program_order(members)]  # type: ignore[index]
 
 
 def _list_order(opening: dict[str, Any] | None) -> int | None:

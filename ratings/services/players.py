@@ -47,7 +47,8 @@ def players_refresh(player_ids: Iterable[int]) -> None:
         p.category = category_of(s)
         p.fesa_grade = s.grade
         p.grade = grades[p.pk]
-        p.peak_rating = max(peaks.get(p.pk) or 0, s.rating)
+        # Never below 0, as the re-rate and its check keep it: a player whose ratings were all negative.
+        p.peak_rating = max(peaks.get(p.pk) or 0, s.rating, 0)
         p.last_played = s.last_played
     Player.objects.bulk_update(
         players,

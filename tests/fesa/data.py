@@ -34,3 +34,11 @@ def case_dir(name: str) -> Path:
     if not (path / "turnering.txt").is_file():
         raise FileNotFoundError(f"no FESA case {name!r} under {CASES}")
     return path
+
+
+def published_result_table(name: str = "fesa-result-CdF-2025.txt") -> Path:
+    """A published FESA result table of the reference data."""
+    path = fesa_data() / name
+    if not path.is_file():
+        raise FileNotFoundError(f"no published result table {name!r} under {FESA_DATA}")
+    return path

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
 
 from ratings.fesa_files.errors import FesaFileError
-from ratings.fesa_files.lisp import NIL, Char, Struct, Symbol, T, print_form, read_list_items, read_one
+from ratings.fesa_files.lisp import (
+    NIL,
+    Char,
+    Struct,
+    Symbol,
+    T,
+    _read_list_items,
+    _scan_list_items,
+    print_form,
+    read_list_items,
+    read_one,
+)
 
 
 def test_read_one_structure_with_keywords_is_case_insensitive() -> None:
@@ -75,3 +87,54 @@ def test_read_list_items_malformed_names_the_line(text: str, line: int, words: s
 def test_read_one_stray_closing_parenthesis_is_an_error() -> None:
     with pytest.raises(FesaFileError, match=r"f, line 2: unexpected '\)'"):
         read_one("\n)", "f")
+
+
+# The single-pass scanner must read exactly what the stepwise reader reads, and give way to it (None) on
+# anything it does not fully understand, so that messages stay the reader's.
+SCANNED = [
+    "()",
+    "(\n)\n",
+    '(#S(PLAYER :A 1 :B "x\\"y" :C (1 1/2 -3 +4 5.)) ; note\n #s(home :list #\\E :l #\\Space) nil T :kw)\n',
+    "(\n(1 2)\n\n(3 (4 (5)))\n)",
+    "(#S(P :G ((1740 0 1) (1700 1/2 1) (1650 1 1) (1600 2/4 1) ( 1 0 1))))",
+    "((1740 1/2 1) (1 0 1))",
+    '(("N55" "" (#S(HOME :list #\\E :nationality "JP")) 3 "Kyu" 0 0 nil))',
+    "(a|b)",
+    "(1.5)",
+    "('x)",
+    "(#S(:K 1))",
+    "(#S(P :K))",
+    "(#S(P 1 2))",
+    "(#x)",
+    "(#\\Bogus)",
+    '("open)',
+    "(1/0)",
+    "(pkg:sym)",
+    "(: )",
+    "(1) (2)",
+    "((1)",
+    "(1))",
+    "nil",
+    "",
+    "#S(P :A 1)",
+]
+
+
+@pytest.mark.parametrize("text", SCANNED)
+def test_scanned_list_reads_as_the_reader_reads_it_or_gives_way(text: str) -> None:
+    try:
+        expected: object = _read_list_items(text, "f")
+    except FesaFileError as exc:
+        expected = exc
+    scanned = _scan_list_items(text)
+    if isinstance(expected, FesaFileError):
+        assert scanned is None
+        with pytest.raises(FesaFileError, match=re.escape(str(expected))):
+            read_list_items(text, "f")
+    elif scanned is not None:
+        assert scanned == expected
+        assert [print_form(f) for _, f in scanned] == [print_form(f) for _, f in expected]  # type: ignore[attr-defined]
+
+
+def test_scanned_list_is_taken_for_a_well_formed_file() -> None:
+    assert _scan_list_items('(\n#S(P :A "1")\n\n(2)\n)') == [(2, Struct("P", (("A", "1"),))), (4, [2])]

@@ -13,7 +13,16 @@ from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
 from ratings.fesa_files.turnering import read_turnering
 from tests.fesa.data import CASES, case_dir, case_names
 
-__all__ = ["CASES", "all_txt_rows", "case_dir", "case_names", "comparable", "records_by_name", "without_rated_game"]
+__all__ = [
+    "CASES",
+    "all_txt_rows",
+    "case_dir",
+    "case_names",
+    "case_names_with_new_players",
+    "comparable",
+    "records_by_name",
+    "without_rated_game",
+]
 
 
 def without_rated_game(case: Path) -> set[tuple[str, str]]:
@@ -51,3 +60,11 @@ def all_txt_rows(data: bytes, left_out: set[tuple[str, str]]) -> list[str]:
         if name not in left_out:
             rows.append(line[4:])
     return rows
+
+
+def case_names_with_new_players() -> list[str]:
+    """The cases whose table comes with a ``nye-spillere`` file."""
+    names = [n for n in case_names() if (CASES / n / "nye-spillere").is_file()]
+    if not names:
+        raise FileNotFoundError(f"no FESA case with a nye-spillere under {CASES}")
+    return names

@@ -1,8 +1,11 @@
-"""``manage.py import_turnering FILE [--tournament ID] [--submit]``: a director's table from the command line.
+"""``manage.py import_turnering FILE [--new-players NYE] [--tournament ID] [--submit]``: a director's table
+from the command line.
 
 The same service as the admin upload (ratings/services/fesa_import.py), with the command line's rules:
-only exact names are taken; a name nobody has is an error unless ``--create-new`` (new players get the
-nationality the file gives, no prior grade); namesakes and close names are errors naming the line (the
+only exact names are taken; ``--new-players`` creates the players of the program's ``nye-spillere`` file
+first, as the program reads them (names, nationality, prior grade, any stored rating and games); a name
+nobody has is an error unless ``--create-new`` (new players get the nationality the file gives, no prior
+grade); namesakes and close names are errors naming the line (the
 admin upload lets a director choose). Without ``--tournament`` a tournament named after the file is
 created. ``--dry-run`` shows the rating effect and saves nothing. Exit status 1 on any problem; then
 nothing is saved.
@@ -15,6 +18,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ratings.management.commands.import_fesa_state import read_file
 from ratings.models import Tournament
 from ratings.services.fesa_import import TurneringPlan, TurneringRejected, turnering_import
 
@@ -26,6 +30,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the turnering.txt (ISO-8859-1 or UTF-8)")
         parser.add_argument("--tournament", type=int, help="id of the tournament the table belongs to")
         parser.add_argument("--submit", action="store_true", help="submit the table for rating once saved")
+        parser.add_argument("--new-players", metavar="NYE", help="the nye-spillere file that comes with the table")
         parser.add_argument("--create-new", action="store_true", help="create players whose name nobody has")
         parser.add_argument("--sequence", type=int, help="order among the tables of the date (default: next free)")
         parser.add_argument("--name", default="", help="the table's name within its tournament")
@@ -33,10 +38,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise CommandError(f"{path}: {exc.strerror or exc}") from exc
+        data = read_file(path)
+        newcomers = Path(options["new_players"]) if options["new_players"] else None
         tournament = None
         if options["tournament"] is not None:
             tournament = Tournament.objects.filter(pk=options["tournament"]).first()
@@ -49,6 +52,8 @@ class Command(BaseCommand):
                 file=path.name,
                 tournament=tournament,
                 create_new=options["create_new"],
+                nye_spillere=read_file(newcomers) if newcomers else None,
+                nye_spillere_file=newcomers.name if newcomers else "nye-spillere",
                 sequence=options["sequence"],
                 table_name=options["name"],
                 commit=commit,

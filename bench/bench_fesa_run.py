@@ -1,0 +1,123 @@
+"""Benchmark of the FESA program's run on files (``python -m ratings.fesa_files``) against the official program.
+
+    python bench/bench_fesa_run.py [--copies 20] [--repeat 5] [--django]
+
+Every reference case (tests/fesa/data.py finds them) is copied, inputs only, into ``bench/out/fesa-run/``
+``--copies`` times, then timed by wall clock:
+
+- starting Python alone (``python -c pass``) and importing the run (the floor of one process per table);
+- one process per folder, as FESA runs its program (``python -m ratings.fesa_files DIR``), per table;
+- one call over all the folders, per table;
+- with ``--django``, the same two through ``manage.py fesa_run`` (Django's start-up included).
+
+Modules are byte-compiled (under ``bench/out/pycache``) as in an installed program. The official CLISP
+program takes about 0.2 s a table; each figure is printed with that ratio. The best of
+``--repeat`` runs is kept, as the machine is shared, by wall clock and by CPU time (the steadier figure on
+a loaded machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fesa.data import FESA_DATA  # noqa: E402  (the path above must be set first)
+
+OFFICIAL_SECONDS_PER_TABLE = 0.2
+INPUTS = ("turnering.txt", "ratingliste.pre", "nye-spillere")
+OUT = ROOT / "bench" / "out" / "fesa-run"
+# An installed program has its modules byte-compiled; a checkout run with PYTHONDONTWRITEBYTECODE compiles
+# every module on every start, which would be most of a short run. Compiled files go under bench/out/.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPYCACHEPREFIX"] = str(ROOT / "bench" / "out" / "pycache")
+
+
+def prepare(copies: int) -> list[Path]:
+    """Fresh folders holding only the cases' inputs, ``copies`` of each case."""
+    shutil.rmtree(OUT, ignore_errors=True)
+    cases = sorted(p for p in (FESA_DATA / "cases").glob("*") if (p / "turnering.txt").is_file())
+    if not cases:
+        sys.exit(f"no reference cases under {FESA_DATA / 'cases'}")
+    folders = []
+    for copy in range(copies):
+        for case in cases:
+            folder = OUT / f"{copy:03d}" / case.name
+            folder.mkdir(parents=True)
+            for name in INPUTS:
+                if (case / name).exists():
+                    shutil.copy(case / name, folder / name)
+            folders.append(folder)
+    return folders
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def best_of(repeat: int, commands: Sequence[Sequence[str]]) -> tuple[float, float]:
+    """The best wall-clock time and the best CPU time (user + system, of the processes started) of running
+    ``commands`` one after the other, over ``repeat`` tries. On a loaded machine the CPU time is the
+    steadier figure: waiting for a core counts in the wall clock only."""
+    for command in commands[:1]:  # warm-up: writes the compiled modules
+        subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL, env=ENV)
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), _children_cpu()
+        for command in commands:
+            subprocess.run(command, check=True, cwd=ROOT, stdout=subprocess.DEVNULL, env=ENV)
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, _children_cpu() - start_cpu)
+    return wall, cpu
+
+
+def report(label: str, seconds: tuple[float, float], tables: int) -> None:
+    wall, cpu = (s / tables for s in seconds)
+    print(
+        f"{label:<46} wall {wall * 1000:8.2f} ms a table ({OFFICIAL_SECONDS_PER_TABLE / wall:6.1f}x)   "
+        f"CPU {cpu * 1000:8.2f} ms ({OFFICIAL_SECONDS_PER_TABLE / cpu:6.1f}x the official program)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--copies", type=int, default=20, help="copies of every case (default 20)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each measure; the best is kept")
+    parser.add_argument("--django", action="store_true", help="also time manage.py fesa_run")
+    args = parser.parse_args()
+    folders = prepare(args.copies)
+    python = sys.executable
+    names = [str(f) for f in folders]
+    single = folders[: len(folders) // args.copies]  # one copy of each case, for the per-process figures
+    print(f"{len(folders)} tables ({len(single)} cases x {args.copies}); official program: 0.2 s a table")
+    report("python -c pass", best_of(args.repeat, [[python, "-c", "pass"]] * 10), 10)
+    report(
+        "python -c 'import ratings.fesa_files.run'",
+        best_of(args.repeat, [[python, "-c", "import ratings.fesa_files.run"]] * 10),
+        10,
+    )
+    per_folder = [[python, "-m", "ratings.fesa_files", str(f)] for f in single]
+    report("python -m ratings.fesa_files, one per table", best_of(args.repeat, per_folder), len(single))
+    report(
+        "python -m ratings.fesa_files, one call for all",
+        best_of(args.repeat, [[python, "-m", "ratings.fesa_files", *names]]),
+        len(folders),
+    )
+    if args.django:
+        manage = [python, str(ROOT / "manage.py"), "fesa_run"]
+        report("manage.py fesa_run, one per table", best_of(1, [[*manage, str(f)] for f in single]), len(single))
+        report("manage.py fesa_run, one call for all", best_of(args.repeat, [[*manage, *names]]), len(folders))
+
+
+if __name__ == "__main__":
+    main()

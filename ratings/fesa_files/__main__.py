@@ -1,0 +1,43 @@
+"""``python -m ratings.fesa_files DIR [DIR ...]``: the FESA program's run on files, without Django.
+
+The same run, messages and exit status as ``manage.py fesa_run`` (ratings/fesa_files/folders.py), for a
+federation that runs the program once per table: starting Django costs about a second, this costs little
+more than starting Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .folders import failure_summary, run_directories
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m ratings.fesa_files",
+        description=(
+            "Rate the table in each DIR (turnering.txt, ratingliste.pre, optional nye-spillere) as the FESA "
+            "program does and write ratingliste.post, all.txt and result.txt there."
+        ),
+    )
+    parser.add_argument("directories", nargs="+", metavar="DIR", type=Path)
+    directories: list[Path] = parser.parse_args(argv).directories
+
+    def out(line: str) -> None:
+        sys.stdout.write(line + "\n")
+
+    def err(line: str) -> None:
+        sys.stderr.write(line + "\n")
+
+    failed = run_directories(directories, out, err)
+    if failed:
+        # Worded as manage.py fesa_run reports it, so scripts that read either see the same line.
+        err(f"CommandError: {failure_summary(failed, len(directories))}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
