@@ -208,7 +208,7 @@ def test_table_check_asks_a_submitted_table_for_a_rated_game(four: list[Player])
             date=DAY,
             sequence=None,
             entries=None,
-            games=[game(1, a, None, GameResult.BYE)],
+            games=[game(1, a, None, GameResult.BYE), game(1, b, None, GameResult.ABSENT)],
             strict_dates=True,
         )
     assert refused.value.by_field == {"games": ["The table has no rated game."]}
