@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Game, GameResult, Player, Table
+from ratings.models import Game, GameResult, Player, Table, TableStatus
 from tests.admin.helpers import errors_of, post_page, set_row
 from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table, make_tournament
 
@@ -224,3 +224,29 @@ def test_upload_refuses_a_player_without_a_round(client: Client, director: Any) 
     page = response.content.decode()
     assert "line 4: uneven number of rounds: Berg Lena has 1" in page
     assert not Table.objects.filter(tournament=tournament).exists()
+
+
+def test_table_list_and_small_change_page_link_to_the_crosstable(
+    client: Client, four: tuple[Table, list[Player]]
+) -> None:
+    table, _players = four
+    listing = client.get(reverse("admin:ratings_table_changelist")).content.decode()
+    assert f'href="{grid_url(table)}"' in listing
+    change = client.get(reverse("admin:ratings_table_change", args=[table.pk]))
+    assert f'href="{grid_url(table)}"' in change.content.decode()
+    assert len(change.context["inline_admin_formsets"]) == 2  # a small table keeps its inlines
+
+
+def test_grid_of_a_rated_or_another_directors_table_cannot_be_saved_by_a_director(
+    client: Client, four: tuple[Table, list[Player]]
+) -> None:
+    table, (a, b, _c, _d) = four
+    data = {"row-TOTAL_FORMS": "2", "row-INITIAL_FORMS": "0", "paste": "", "row-0-player": a.pk, "row-1-player": b.pk}
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.RATED)  # a state no service makes without games
+    shown = client.get(grid_url(table))
+    assert shown.status_code == 200 and not shown.context["can_change"] and 'name="_save"' not in shown.text
+    assert client.post(grid_url(table), data).status_code == 403
+    client.force_login(make_director())
+    assert client.get(grid_url(table)).status_code == 404
+    assert client.post(grid_url(table), data).status_code == 404
+    assert not table.entries.exists()
