@@ -109,8 +109,8 @@ class TableGridViews(admin.ModelAdmin):
             return exc.problems
         messages.success(
             request,
-            _("The crosstable of %(table)s was saved: %(players)s players, %(games)s rows of games.")
-            % {"table": table, "players": table.entries.count(), "games": table.games.count()},
+            _("The crosstable of %(table)s was saved: %(players)s players, %(games)s games.")
+            % {"table": table, "players": table.entries.count(), "games": table.games.exclude(second=None).count()},
         )
         if saved.rerate_requested:
             messages.info(request, _("The table will be re-rated, and every table after it."))

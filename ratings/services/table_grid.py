@@ -149,8 +149,8 @@ def table_grid_save(
 
 
 def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
-    """The rows of a crosstable pasted in turnering.txt notation (the name and date lines may be left out:
-    the table's own are used). Each line's player is the table's entered player of that name, else the one
+    """The rows of a crosstable pasted in turnering.txt notation (the name and date lines may be left out;
+    the table keeps its own either way). Each line's player is the table's entered player of that name, else the one
     federation player of that exact name; TableRefused names every line that matches nobody or several."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
     if lines and _PLAYER_LINE.match(lines[0]):
