@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.forms import formset_factory
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -257,3 +258,39 @@ class GameFormSet(BaseInlineFormSet):
     def edits(self) -> list[GameEdit]:
         """The games as they will be saved, each with the saved game it replaces; call once the rows are clean."""
         return [GameEdit(facts=form.facts(), id=form.instance.pk) for form in _kept_forms(self, "first")]
+
+
+class GridRowForm(forms.Form):
+    """A row of the crosstable page (ratings/admin/grid.py): the player numbered by the row, and all his rounds
+    in one text (``12+ 7-(+2p) 0+``), so that even 107 players make about 220 fields, far below the
+    1,000 fields a request may carry. The cells are read by ``ratings.services.table_grid``."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.all(), required=False, label=gettext_lazy("player"))
+    cells = forms.CharField(
+        required=False,
+        label=gettext_lazy("rounds"),
+        widget=forms.TextInput(attrs={"class": "grid-cells", "spellcheck": "false", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, player_widget: forms.Widget | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if player_widget is not None:  # a field of its own: the widget is copied and given the field's choices
+            field = self.fields["player"]
+            self.fields["player"] = forms.ModelChoiceField(
+                queryset=Player.objects.all(), required=False, label=field.label, widget=player_widget
+            )
+
+
+GridRowFormSet = formset_factory(GridRowForm, extra=0, max_num=1000, absolute_max=1000)
+
+
+class GridPasteForm(forms.Form):
+    paste = forms.CharField(
+        required=False,
+        label=gettext_lazy("Or paste a crosstable in turnering.txt notation"),
+        help_text=gettext_lazy(
+            "One line per player: 1 [family name] [given name] [12+ 7-(+2p) 0+]. The name and date lines may be "
+            "left out. When given, it replaces the rows above."
+        ),
+        widget=forms.Textarea(attrs={"rows": 6, "cols": 100, "class": "grid-paste", "spellcheck": "false"}),
+    )

@@ -93,8 +93,9 @@ def test_table_save_swaps_rounds_numbers_and_opponents_in_one_save(four: list[Pl
     a, b, c, d = four
     table = make_table(four, date=DAY)
     round_one, round_two = add_game(table, 1, a, b), add_game(table, 2, a, c)
-    other = add_game(table, 1, c, d)
-    # Rounds 1 and 2 of Abe trade places, Abe and Berg trade numbers, and Cruz-Dahl becomes Cruz-Berg in round 2:
+    other, fourth = add_game(table, 1, c, d), add_game(table, 2, b, d)
+    # Rounds 1 and 2 of Abe trade places, Abe and Berg trade numbers, Cruz-Dahl moves to round 2 and Berg-Dahl
+    # to round 1:
     # every intermediate order of the writes hits a unique constraint, the final table does not.
     saved = table_save(
         table=table,
@@ -107,6 +108,7 @@ def test_table_save_swaps_rounds_numbers_and_opponents_in_one_save(four: list[Pl
             GameEdit(facts=game(2, a, b), id=round_one.pk),
             GameEdit(facts=game(1, a, c), id=round_two.pk),
             GameEdit(facts=game(2, c, d), id=other.pk),
+            GameEdit(facts=game(1, b, d), id=fourth.pk),
         ],
         strict_dates=True,
     )
@@ -115,6 +117,7 @@ def test_table_save_swaps_rounds_numbers_and_opponents_in_one_save(four: list[Pl
         round_one.pk: (2, a.pk, b.pk),
         round_two.pk: (1, a.pk, c.pk),
         other.pk: (2, c.pk, d.pk),
+        fourth.pk: (1, b.pk, d.pk),
     }
     assert len(saved.entries.changed) == 2 and not saved.entries.new and not saved.entries.deleted
 
@@ -205,7 +208,7 @@ def test_table_check_asks_a_submitted_table_for_a_rated_game(four: list[Player])
             date=DAY,
             sequence=None,
             entries=None,
-            games=[game(1, a, None, GameResult.BYE)],
+            games=[game(1, a, None, GameResult.BYE), game(1, b, None, GameResult.ABSENT)],
             strict_dates=True,
         )
     assert refused.value.by_field == {"games": ["The table has no rated game."]}

@@ -21,12 +21,21 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.grid import TableGridViews, grid_url
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.table_save import RowChanges, table_save
 from ratings.services.tables import table_delete
+
+# Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
+# about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
+# be refused and the edit lost. Past this budget the change page shows the table's fields only, and the players
+# and games are entered on the crosstable page, which takes two fields per player (about 220 for the WOSC's 107
+# players). Raising the limit instead would mean pages of 5,000 fields and 1,000 autocompletes for a 500-game
+# table: slow to load, to post and to read, for no gain over the crosstable.
+INLINE_FIELD_BUDGET = 900
 
 STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
 
@@ -140,7 +149,7 @@ class RatingRowInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(RowPermissionsMixin, TableRatingViews):
+class TableAdmin(RowPermissionsMixin, TableGridViews, TableRatingViews):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (
@@ -151,6 +160,7 @@ class TableAdmin(RowPermissionsMixin, TableRatingViews):
         "player_count",
         "first_rated_at",
         "last_rerated_at",
+        "grid_link",
     )
     list_filter = ("status", ("date", admin.DateFieldListFilter), ("tournament__country", VisibleCountryFilter))
     list_select_related = ("tournament",)
@@ -186,6 +196,8 @@ class TableAdmin(RowPermissionsMixin, TableRatingViews):
         instances = super().get_inline_instances(request, obj)
         if obj is None or not obj.rating_rows.exists():
             instances = [i for i in instances if not isinstance(i, RatingRowInline)]
+        if obj is not None and not inlines_fit(obj):
+            instances = [i for i in instances if not isinstance(i, (TableEntryInline, GameInline))]
         return instances
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -286,7 +298,15 @@ class TableAdmin(RowPermissionsMixin, TableRatingViews):
                 request.user, obj
             )
             context["rated_edit"] = permissions.is_rated(obj) and self.has_change_permission(request, obj)
+            context["grid_url"] = grid_url(obj)
+            context["inlines_fit"] = inlines_fit(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def inlines_fit(table: Table) -> bool:
+    """Whether the change form with the players' and games' inlines stays within INLINE_FIELD_BUDGET."""
+    fields = 11 * (table.games.count() + 4) + 5 * (table.entries.count() + 2) + 20
+    return fields <= INLINE_FIELD_BUDGET
 
 
 def _record(formset: Any, changes: RowChanges) -> None:

@@ -223,6 +223,12 @@ def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
         pos = m.end()
 
 
+def read_cells(text: str, *, line: int | None = None, file: str = "turnering.txt") -> tuple[Cell, ...]:
+    """The cells of one player's results, ``12+ 7-(+2p) 0+``, read as a player line's are (the admin's
+    crosstable entry reads its rows here). Raises FesaFileError naming the round of the first bad cell."""
+    return _parse_cells(text, line, file)  # type: ignore[arg-type]
+
+
 def _parse_handicap(text: str, round_: int, line: int, file: str) -> HandicapMark:
     compact = "".join(text.split())
     side, code = compact[:1], compact[1:].upper()

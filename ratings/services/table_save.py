@@ -26,7 +26,14 @@ from django.utils.translation import gettext as _
 from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
-from ratings.services.tables import GameFacts, TableInvalid, engine_games, table_changed, table_problems
+from ratings.services.tables import (
+    GameFacts,
+    TableInvalid,
+    engine_games,
+    missing_rounds,
+    table_changed,
+    table_problems,
+)
 
 # Far above any real number or round, within a PostgreSQL smallint and the "1 or more" constraints.
 PARKING_FROM = 32000
@@ -245,6 +252,7 @@ def _game_problems(
                 "since it changes ratings published since: check the date, or ask a rating officer."
             )
         )
+    problems += missing_rounds(entry_player_ids=player_ids, games=games, names=names)
     if not draft:
         if not player_ids:
             problems.append(_("The table has no players."))

@@ -7,6 +7,7 @@ same rules and messages apply everywhere.
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -141,6 +142,36 @@ def table_problems(
                 _("%(player)s: the table's date %(date)s is before his last rated table (%(last)s).")
                 % {"player": _name(names, pid), "date": table_date.isoformat(), "last": last.isoformat()}
             )
+    return problems
+
+
+def missing_rounds(
+    *, entry_player_ids: Sequence[int], games: Iterable[GameFacts], names: Mapping[int, str]
+) -> list[str]:
+    """Every entered player without a row (game, bye, absence or no-show) in a round of the table, by round.
+
+    A turnering.txt cannot leave a round out (every line has as many cells as the others); neither can hand
+    entry. One exception: a simultaneous display's games are stored one per round (ratings/services/
+    fesa_tables.py), so a round holding a single game whose player plays in no other kind of round (the
+    giver) expects nobody else, and the giver is expected in no other round.
+    """
+    rows: dict[int, list[GameFacts]] = defaultdict(list)
+    for game in games:
+        rows[game.round].append(game)
+    present = {r: {pid for g in gs for pid in (g.first_id, g.second_id) if pid is not None} for r, gs in rows.items()}
+    single = {r for r, gs in rows.items() if len(gs) == 1 and gs[0].second_id is not None}
+    in_full = {pid for r, players in present.items() if r not in single for pid in players}
+    givers = {pid for r in single for pid in present[r]} - in_full
+    problems: list[str] = []
+    for r in sorted(rows):
+        if r in single and present[r] & givers:
+            continue
+        problems.extend(
+            _("Round %(round)s: %(player)s has no game, bye or absence (an absence is “0-”).")
+            % {"round": r, "player": _name(names, pid)}
+            for pid in entry_player_ids
+            if pid not in present[r] and pid not in givers
+        )
     return problems
 
 

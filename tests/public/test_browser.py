@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 
 from ratings.models import Player
+from ratings.services.table_grid import GridRow, table_grid_save
 from ratings.services.tables import table_submit
+from tests.admin.test_grid import crosstable
 from tests.conftest import skip_or_fail
-from tests.factories import make_table, round_robin
+from tests.factories import make_player, make_table, round_robin
 from tests.public.conftest import days_ago, seasoned
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -169,3 +171,38 @@ def test_browser_pages_satisfy_the_content_security_policy(
         assert csp_violations(browser) == [], url
         if "/change/" in url:
             shoot(browser, "06-admin-table-change")
+
+
+def test_browser_crosstable_page_at_1366_pixels(static_from_source: None, live_server: Any, browser: Any) -> None:
+    """A 30-player, 7-round table on the crosstable page of a laptop screen: every row fits the width, the
+    player autocompletes work, and the page needs no inline style or script."""
+    from django.contrib.auth.models import User
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    players = [make_player(f"Laptop{n:02d}", "Lee") for n in range(1, 31)]
+    table = make_table([], date=days_ago(10))
+    rows = [GridRow(p.pk, " ".join(cells)) for p, cells in zip(players, crosstable(30, 7), strict=True)]
+    table_grid_save(table=table, rows=rows, strict_dates=True)
+    User.objects.create_superuser("root", password="a-long-password-1")
+    browser.get(live_server.url + "/admin/login/")
+    browser.find_element(By.NAME, "username").send_keys("root")
+    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+
+    browser.set_window_size(1366, 900)
+    browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/crosstable/")
+    WebDriverWait(browser, 15).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#grid .select2-container")))
+    assert csp_violations(browser) == []
+    cells = browser.find_elements(By.CSS_SELECTOR, "#grid input.grid-cells")
+    assert len(cells) == 35 and cells[0].get_attribute("value") == " ".join(crosstable(30, 7)[0])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#grid .select2-container")) == 35
+    width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], width  # no sideways scrolling
+    font = browser.execute_script("return getComputedStyle(document.querySelector('input.grid-cells')).fontFamily")
+    assert "monospace" in font  # the admin stylesheet was served and applied
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = browser.execute_script("return document.documentElement.scrollHeight")
+    browser.set_window_size(1366, min(int(height) + 200, 4000))  # the window holds its own bars too
+    browser.save_screenshot(str(ARTIFACTS / "07-admin-crosstable-1366.png"))
