@@ -102,13 +102,13 @@ class HardenedListMixin:
             if part in DATE_PARTS:
                 return _date_part_is_valid(part, value)
         paths, parameters = _filter_paths(model_admin.get_list_filter(request) if request else model_admin.list_filter)
-        if not (lookup in parameters or self._is_filter_lookup(lookup, paths)):
-            if not _is_foreign_key_id(model_admin.model, lookup):
-                return False
+        offered = lookup in parameters or self._is_filter_lookup(lookup, paths)
+        if not offered and not _is_foreign_key_id(model_admin.model, lookup):
+            return False
         field, lookup_type = _lookup_field(model_admin.model, lookup)
-        if isinstance(field, models.DateField) and lookup_type not in ("isnull", "isempty"):
-            if not _date_value_is_valid(field, value):
-                return False
+        is_date = isinstance(field, models.DateField) and lookup_type not in ("isnull", "isempty")
+        if is_date and not _date_value_is_valid(field, value):  # type: ignore[arg-type]
+            return False
         return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
 
     @staticmethod

@@ -17,10 +17,9 @@ from tests.factories import add_game, make_player, make_table, make_user
 
 pytestmark = pytest.mark.django_db
 
-HUGE = ["99999999999", "-99999999999", "9" * 400, "1e309", "1" + "0" * 30]
+HUGE = ["99999999999", "-99999999999", "9" * 400, "1e309"]
 ODD = [
     "\x00",
-    "a\x00b",
     "x" * 60_000,
     "2024-13-45",
     "0000-00-00",
@@ -121,10 +120,12 @@ def test_every_admin_list_survives_hostile_parameters(
 
 @pytest.mark.parametrize("query", ["date__year=99999999999", "q=%00"])
 @pytest.mark.parametrize("page", ["table", "tournament"])
-def test_the_reported_admin_urls_answer_without_an_error(client: Client, populated: None, page: str, query: str) -> None:
+def test_the_reported_admin_urls_answer_without_an_error(
+    client: Client, populated: None, page: str, query: str
+) -> None:
     client.force_login(make_user(superuser=True))
     response = client.get(f"{reverse(f'admin:ratings_{page}_changelist')}?{query}")
-    assert response.status_code in (200, 302, 400)
+    assert response.status_code == 400
 
 
 def test_the_player_autocomplete_survives_hostile_parameters(client: Client, populated: None) -> None:
