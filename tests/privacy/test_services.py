@@ -78,7 +78,7 @@ def test_erasure_pseudonymises_the_player_and_every_recorded_version(rated: tupl
 
 
 def test_erasure_keeps_ratings_games_and_grades(rated: tuple[Player, Table]) -> None:
-    tanaka, table = rated
+    tanaka, _table = rated
     before = (
         list(RatingRow.objects.order_by("pk").values_list("player_id", "rating_before", "rating_after", "change")),
         list(Game.objects.order_by("pk").values_list("first_id", "second_id", "result")),
