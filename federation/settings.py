@@ -39,7 +39,7 @@ if not DEBUG:
         raise ImproperlyConfigured(f"SECRET_KEY {problem} (DEBUG is off); docs/deploy.md shows how to make one")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "federation.admin.FederationAdminConfig",  # django.contrib.admin, its lists hardened (federation/admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "federation.middleware.reject_hostile_query",  # 400 for NUL bytes and the like, before any view reads them
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

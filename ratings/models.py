@@ -620,3 +620,25 @@ class RerateRun(models.Model):
 
     def __str__(self) -> str:
         return f"re-rate at {self.started_at:%Y-%m-%d %H:%M:%S} ({self.outcome})"
+
+
+class PrivacyAction(models.Model):
+    """An export or an erasure of one player's personal data (ratings/services/privacy.py): of whom, by whom,
+    when. It holds nothing of the data itself, so it may outlive an erasure (docs/privacy.md)."""
+
+    class Kind(models.TextChoices):
+        EXPORT = "export", _("export")
+        ERASURE = "erasure", _("erasure")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="privacy_actions")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    done_at = models.DateTimeField(_("done at"))
+
+    class Meta:
+        ordering = ["-done_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of player {self.player_id} at {self.done_at:%Y-%m-%d %H:%M}"

@@ -149,3 +149,9 @@ def can_submit_table(user: User, table: Table) -> bool:
 def can_change_prior_grade(user: User) -> bool:
     """A prior grade decides a newcomer's first rating, so correcting one is a rating officer's decision."""
     return is_rating_officer(user)
+
+
+def can_handle_personal_data(user: User) -> bool:
+    """Only rating officers see a player's date of birth, and export or erase his personal data
+    (docs/privacy.md)."""
+    return is_rating_officer(user)

@@ -28,6 +28,7 @@ from ratings.filters import RatingListFilter, TournamentFilter
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
 from ratings.selectors.search import namesake_ids
+from ratings.spreadsheet import csv_cell
 from ratings.tables import EXPORT_FIELDS, PendingPromotionTable, RatingListTable, TournamentTable, export_record
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
@@ -181,7 +182,7 @@ def _csv_lines(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield writer.writerow(EXPORT_FIELDS)
     for row in rows:
-        yield writer.writerow(["" if row[name] is None else row[name] for name in EXPORT_FIELDS])
+        yield writer.writerow(["" if row[name] is None else csv_cell(row[name]) for name in EXPORT_FIELDS])
 
 
 def _player_or_404(federation_id: str) -> Player:

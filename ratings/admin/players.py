@@ -3,6 +3,8 @@
 Directors may add a player (with his nationality and prior grade, also from the "+" beside a table's player
 field) but not change one; the prior grade of an existing player is a rating officer's to correct, through
 ``player_set_prior_grade`` so that his tables are re-rated. The rating columns are derived and read-only.
+The date of birth is shown to rating officers only, who alone export or erase a player's personal data
+(ratings/admin/privacy.py, docs/privacy.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
@@ -50,6 +53,7 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("family_name", "given_name", "federation_id")
     ordering = ("family_name", "given_name")
     list_per_page = 100
+    actions = (export_personal_data, erase_personal_data)
 
     @admin.display(description=gettext_lazy("FESA grade"), ordering="grade")
     def grade_shown(self, player: Player) -> str:
@@ -66,7 +70,8 @@ class PlayerAdmin(admin.ModelAdmin):
                         "nationality",
                         "residence",
                         "is_professional",
-                        "date_of_birth",
+                        # Private (docs/privacy.md): nobody but a rating officer sees it, or enters it.
+                        *(("date_of_birth",) if permissions.can_handle_personal_data(request.user) else ()),
                     )
                 },
             ),
@@ -89,6 +94,9 @@ class PlayerAdmin(admin.ModelAdmin):
                 )
             )
         return fieldsets
+
+    def has_personal_data_permission(self, request: HttpRequest) -> bool:
+        return permissions.can_handle_personal_data(request.user)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
         readonly = DERIVED_FIELDS

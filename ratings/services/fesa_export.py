@@ -31,6 +31,7 @@ from ratings.selectors.grades import public_grades
 from ratings.selectors.states import states_before
 from ratings.services.fesa_state import StateEntry, fesa_state_records, player_list_record
 from ratings.services.fesa_tables import table_turnering
+from ratings.spreadsheet import csv_cell
 from ratings.states import state_from_json
 
 Format = Literal["all.txt", "csv", "json"]
@@ -111,7 +112,7 @@ def rating_list_file(*, date: dt.date, format: Format, grades: Grades = "fesa") 
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({name: csv_cell(value) for name, value in row.items()} for row in rows)
         return out.getvalue().encode("utf-8"), "text/csv; charset=utf-8"
     if format == "json":
         document = {"date": date.isoformat(), "grades": grades, "players": rows}
