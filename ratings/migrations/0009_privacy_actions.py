@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0006_prior_grade_needs_a_level'),
+        ('ratings', '0007_fesa_history'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
