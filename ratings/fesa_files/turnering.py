@@ -223,9 +223,10 @@ def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
         pos = m.end()
 
 
-def read_cells(text: str, *, line: int | None = None, file: str = "turnering.txt") -> tuple[Cell, ...]:
+def read_cells(text: str, line: int | None = None, file: str = "turnering.txt") -> tuple[Cell, ...]:
     """The cells of one player's results, ``12+ 7-(+2p) 0+``, read as a player line's are (the admin's
-    crosstable entry reads its rows here). Raises FesaFileError naming the round of the first bad cell."""
+    crosstable entry and the reader of published result tables, whose cells are written the same way, read
+    them here). Raises FesaFileError naming the round of the first bad cell."""
     return _parse_cells(text, line, file)  # type: ignore[arg-type]
 
 
@@ -438,9 +439,3 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
         ),
         round_of,
     )
-
-
-def read_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
-    """The cells of a results text (``2+ 12-(+R) 0+``), as a player line's are read; used by the reader of
-    published result tables, whose cells are written the same way."""
-    return _parse_cells(text, line, file)
