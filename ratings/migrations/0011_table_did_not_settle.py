@@ -20,7 +20,7 @@ def grant_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0006_prior_grade_needs_a_level"),
+        ("ratings", "0009_privacy_actions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
