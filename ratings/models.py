@@ -260,6 +260,15 @@ class Table(models.Model):
     first_rated_at = models.DateTimeField(_("first rated"), null=True, blank=True, editable=False)
     last_rerated_at = models.DateTimeField(_("last re-rated"), null=True, blank=True, editable=False)
     rating_error = models.TextField(_("rating error"), blank=True, editable=False)
+    cycle_states = models.JSONField(
+        _("states of a table that did not settle"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "Set when the last rating found the table cycling for ever: {'players': [ids], 'states': [[ratings]]}."
+        ),
+    )
     needs_rerate = models.BooleanField(
         default=False,
         editable=False,
@@ -576,6 +585,51 @@ class Promotion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} to {grade_label(self.grade)} ({self.get_status_display()})"
+
+
+class UnsettledTable(Table):
+    """The tables whose last rating did not settle: the rating officer's queue (docs/rules.md §10)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("table that did not settle")
+        verbose_name_plural = _("tables that did not settle")
+
+
+class TableResolution(models.Model):
+    """A rating officer's decision to rate a table that does not settle by the project's rule.
+
+    It holds for the cycle it was taken on (``states``, as ``Table.cycle_states``): re-rating applies the rule
+    to the table while its cycle is that one. A correction that makes the table settle, or changes its cycle,
+    clears it (``cleared_at``); the record stays, as every resolution taken.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="resolutions")
+    rule = models.CharField(_("rule"), max_length=40)
+    states = models.JSONField(_("states of the cycle"))
+    result = models.JSONField(_("ratings by the rule"), help_text=_("Player id to the rating the rule gives."))
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("resolved by")
+    )
+    resolved_at = models.DateTimeField(_("resolved"))
+    cleared_at = models.DateTimeField(
+        _("cleared"),
+        null=True,
+        blank=True,
+        help_text=_("When a correction made the table settle or changed its cycle."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-resolved_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(cleared_at__isnull=True), name="table_one_live_resolution"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} by {self.rule} ({self.resolved_at:%Y-%m-%d})"
 
 
 class PendingRerate(models.Model):

@@ -30,6 +30,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "add_player", "change_player", "view_player",
         "view_ratingrow", "view_promotion", "view_openingstate",
         "view_pendingrerate", "view_reraterun",
+        "view_unsettledtable", "view_tableresolution",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",

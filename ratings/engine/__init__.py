@@ -7,6 +7,7 @@ entry point.
 from __future__ import annotations
 
 from .errors import EngineError, InvalidTable, TableBeyondNumbers, TableDidNotSettle
+from .settle import SETTLE_RULE, settle_by_rule
 from .table import rate_table
 from .types import (
     NO_GRADE,
@@ -26,6 +27,7 @@ from .types import (
 
 __all__ = [
     "NO_GRADE",
+    "SETTLE_RULE",
     "EngineError",
     "Game",
     "GameDetail",
@@ -43,4 +45,5 @@ __all__ = [
     "grade_of",
     "grade_parts",
     "rate_table",
+    "settle_by_rule",
 ]

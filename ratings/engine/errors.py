@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+
 
 class EngineError(Exception):
     """Base of everything the engine raises on purpose; the message is meant for a person."""
@@ -13,7 +15,21 @@ class InvalidTable(EngineError):
 
 
 class TableDidNotSettle(EngineError):
-    """The simultaneous solution did not settle within the sweep limit (RULES.md §6)."""
+    """The simultaneous solution did not settle within the sweep limit (RULES.md §6).
+
+    ``players`` are the table's participants in table order; ``cycle`` holds, for each sweep of the cycle the
+    sweeps fell into, every participant's value (his rating in that state) at its end, in that order. Both are
+    empty when the sweeps gave up without finding a repeated state (a limit below the cycle check's start).
+    """
+
+    def __init__(self, message: str, *, players: Sequence[Hashable] = (), cycle: Sequence[Sequence[int]] = ()) -> None:
+        super().__init__(message)
+        self.players = tuple(players)
+        self.cycle = tuple(tuple(state) for state in cycle)
+
+    def states(self) -> dict[Hashable, tuple[int, ...]]:
+        """Each player's ratings in the cycle's states, in the order the sweeps reached them."""
+        return {key: tuple(state[i] for state in self.cycle) for i, key in enumerate(self.players)}
 
 
 class TableBeyondNumbers(EngineError):

@@ -24,23 +24,29 @@ _Walk = tuple[tuple[Promotion, ...], int, int, bool, int]
 """The promotions of a walk and the grade state after it: grade, lb_run, lb_mp_seen, mp_run."""
 
 
-def table_outcomes(table: Participants, solver: Solver, date: dt.date) -> tuple[PlayerOutcome, ...]:
-    """Every participant's outcome, in table order, once ``solver`` has settled."""
+def table_outcomes(
+    table: Participants, solver: Solver, date: dt.date, *, ratings: Sequence[int] | None = None
+) -> tuple[PlayerOutcome, ...]:
+    """Every participant's outcome, in table order, once ``solver`` has settled.
+
+    ``ratings``: the new ratings a table that did not settle is given by the rule (``settle``), which are also
+    ``solver``'s values; a normally rated player's change is then his rule rating's, not a new evaluation's.
+    """
     out = []
     for i, fixed in enumerate(table.fixed):
         if fixed is None:
-            out.append(_normal_outcome(table, solver, i, date))
+            out.append(_normal_outcome(table, solver, i, date, None if ratings is None else ratings[i]))
         else:
             out.append(_performance_outcome(table, solver, i, fixed, date))
     return tuple(out)
 
 
-def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date) -> PlayerOutcome:
+def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, ruled: int | None) -> PlayerOutcome:
     before = table.states[i]
     rating = before.rating
     scores = table.scores[i]
     r, details = _normal_details(table, solver, i, solver.effective(i))
-    change = round(r - rating)
+    change = round(r - rating) if ruled is None else ruled - rating
     new_rating = rating + change
     g = len(scores)
     games_after = before.games + g

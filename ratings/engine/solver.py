@@ -45,6 +45,9 @@ class Solver:
         self.floored = [max(OPPONENT_FLOOR, v) for v in self.post]
         self.roots: list[float] = [math.nan] * len(self.post)  # last exact root, the next solve's start
         self.sweeps = 0  # sweeps done by the last solve(), settled or not
+        # The values at the end of each sweep of the cycle the last solve() fell into, in the order they came:
+        # empty if it settled or gave up without finding one.
+        self.cycle: tuple[tuple[int, ...], ...] = ()
 
     # effective opponent ratings (§3)
 
@@ -188,6 +191,8 @@ class Solver:
         roots at the end of a sweep are all that the next sweep depends on, so once they repeat an earlier
         sweep's, every later sweep repeats too and none can be free of change. The answer is then None at once,
         as it would be after ``max_sweeps``; only ``post`` differs, holding the values of the repeated sweep.
+        The values at the end of every sweep of that cycle (its period: 2 for two players flipping across a K
+        boundary, or longer) are kept in ``cycle``, starting with the sweep after the first of the repeated state.
         """
         table = self.table
         post = self.post
@@ -212,7 +217,9 @@ class Solver:
         run = final_rating
         dirty = [True] * count
         roots = self.roots
-        ends: set[tuple[tuple[int, ...], tuple[bool, ...], tuple[float, ...]]] = set()
+        ends: dict[tuple[tuple[int, ...], tuple[bool, ...], tuple[float, ...]], int] = {}  # end -> its sweep
+        values: list[tuple[int, ...]] = []  # post at the end of each sweep from CYCLE_CHECK_FROM on
+        self.cycle = ()
         for sweep in range(1, max_sweeps + 1):
             changed = False
             self.sweeps = sweep
@@ -244,10 +251,13 @@ class Solver:
                 return sweep
             if sweep >= CYCLE_CHECK_FROM:
                 # The roots compare as floats (0.0 == -0.0): a guess of either zero gives the same next root.
-                end = (tuple(post), tuple(dirty), tuple(roots))
-                if end in ends:
+                end = (end_values := tuple(post), tuple(dirty), tuple(roots))
+                first = ends.get(end)
+                if first is not None:
+                    self.cycle = (*values[first - CYCLE_CHECK_FROM + 1 :], end_values)
                     return None
-                ends.add(end)
+                ends[end] = sweep
+                values.append(end_values)
         return None
 
 

@@ -19,17 +19,21 @@ from __future__ import annotations
 from .errors import TableBeyondNumbers, TableDidNotSettle
 from .outcomes import table_outcomes
 from .participants import read_participants
+from .settle import solver_settle
 from .solver import Solver
 from .types import TableInput, TableResult
 
 
-def rate_table(table: TableInput, *, max_sweeps: int = 1000) -> TableResult:
+def rate_table(table: TableInput, *, max_sweeps: int = 1000, by_rule: bool = False) -> TableResult:
     """Rate ``table``: the outcome of every player with a rated game, in table order.
 
-    Raises InvalidTable for input that cannot be rated and TableDidNotSettle (naming the table) when the
-    values still change after ``max_sweeps`` sweeps, or TableBeyondNumbers (naming it too) when a value goes
-    beyond what floats can hold. Players without a rated game take no part and are left out of the outcomes
-    (their states do not change).
+    Raises InvalidTable for input that cannot be rated and TableDidNotSettle (naming the table, and holding
+    the cycle's states) when the values still change after ``max_sweeps`` sweeps, or TableBeyondNumbers
+    (naming it too) when a value goes beyond what floats can hold. Players without a rated game take no part
+    and are left out of the outcomes (their states do not change).
+
+    ``by_rule``: a table whose sweeps fall into a cycle is rated by the project's rule (``settle``) instead of
+    refused; its ``sweeps`` are those done until the cycle was found. A table that settles is rated as ever.
     """
     try:
         participants = read_participants(table)
@@ -37,6 +41,12 @@ def rate_table(table: TableInput, *, max_sweeps: int = 1000) -> TableResult:
         sweeps = solver.solve(max_sweeps)
         if sweeps is not None:
             return TableResult(outcomes=table_outcomes(participants, solver, table.date), sweeps=sweeps)
+        if by_rule and solver.cycle:
+            ruled = solver_settle(solver)
+            outcomes = table_outcomes(participants, solver, table.date, ratings=ruled)
+            return TableResult(outcomes=outcomes, sweeps=solver.sweeps)
     except (ArithmeticError, ValueError) as exc:  # an answer of the rules' formulas that floats cannot reach
         raise TableBeyondNumbers(f"table {table.name!r} cannot be rated: {exc}") from exc
-    raise TableDidNotSettle(f"table {table.name!r} did not settle in {max_sweeps} sweeps")
+    raise TableDidNotSettle(
+        f"table {table.name!r} did not settle in {max_sweeps} sweeps", players=participants.keys, cycle=solver.cycle
+    )

@@ -23,7 +23,7 @@ from django.db.models import Q, QuerySet
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus
+from ratings.models import Game, RatingRow, Table, TableEntry, TableResolution, TableStatus
 from ratings.states import state_from_json, state_to_json
 
 log = logging.getLogger(__name__)
@@ -131,6 +131,16 @@ class History:
         return {p for t in self.tables for p in self.playing(t.pk)}
 
 
+def cycle_json(error: engine.TableDidNotSettle) -> dict[str, Any]:
+    """A cycle as ``Table.cycle_states`` and ``TableResolution.states`` hold it (compared as such)."""
+    return {"players": list(error.players), "states": [list(state) for state in error.cycle]}
+
+
+def live_resolutions() -> dict[int, dict[str, Any]]:
+    """The cycle each table's live resolution was taken on: the tables re-rating rates by the rule."""
+    return dict(TableResolution.objects.filter(cleared_at__isnull=True).values_list("table_id", "states"))
+
+
 def stored_rows(table_ids: Sequence[int]) -> StoredRows:
     """The stored states before and after of the rows of these tables."""
     out: StoredRows = defaultdict(dict)
@@ -167,6 +177,9 @@ class Replay:
         self.unchanged = 0
         self.found: list[tuple[int, int, engine.Promotion]] = []  # (player, table, promotion)
         self.touched: set[int] = set()  # players of the redone tables, before or after
+        self.resolved = live_resolutions()
+        self.unsettled: dict[int, dict[str, Any]] = {}  # redone tables that did not settle: their cycles
+        self.ruled: set[int] = set()  # those of them rated by the rule, as resolved
         self.engine_seconds = 0.0  # spent in the engine itself
 
     def state_of(self, pid: int) -> engine.PlayerState:
@@ -208,21 +221,17 @@ class Replay:
             self.touched.update(playing, self.stored.get(table.pk, ()))
             started = time.perf_counter()
             try:
-                result = engine.rate_table(
-                    engine.TableInput(
-                        name=table.label,
-                        date=table.date,
-                        players=self.history.entries.get(table.pk, []),
-                        states={pid: self.state_of(pid) for pid in playing},
-                        games=self.history.games.get(table.pk, []),
-                    )
-                )
+                result = self.rate(table, playing)
             except Exception as exc:  # one table's failure, whatever it is, must not stop the run
                 self.engine_seconds += time.perf_counter() - started
-                # It cannot be rated (it did not settle, its data went bad, or the engine met something it
-                # should not have): its players pass through unchanged, exactly as from scratch, and the error
-                # is shown on the table for the rating officer.
-                if isinstance(exc, engine.EngineError):
+                # It cannot be rated (it did not settle and is not resolved, its data went bad, or the engine
+                # met something it should not have): its players pass through unchanged, exactly as from
+                # scratch, and the error is shown on the table for the rating officer.
+                if isinstance(exc, engine.TableDidNotSettle):
+                    self.errors[table.pk] = (
+                        f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
+                    )
+                elif isinstance(exc, engine.EngineError):
                     self.errors[table.pk] = str(exc)
                 else:
                     log.exception("table %s (%s) failed to rate", table.pk, table.label)
@@ -241,6 +250,24 @@ class Replay:
                 self.state[o.key], self.data[o.key] = o.after, data
                 self.found.extend((o.key, table.pk, p) for p in o.promotions)
             yield table, items
+
+    def rate(self, table: TableInfo, playing: set[int]) -> engine.TableResult:
+        """The engine's result for ``table``; by the rule if it cycles exactly as when it was resolved."""
+        given = engine.TableInput(
+            name=table.label,
+            date=table.date,
+            players=self.history.entries.get(table.pk, []),
+            states={pid: self.state_of(pid) for pid in playing},
+            games=self.history.games.get(table.pk, []),
+        )
+        try:
+            return engine.rate_table(given)
+        except engine.TableDidNotSettle as exc:
+            cycle = self.unsettled[table.pk] = cycle_json(exc)
+            if not exc.cycle or self.resolved.get(table.pk) != cycle:
+                raise
+        self.ruled.add(table.pk)
+        return engine.rate_table(given, by_rule=True)
 
     def final_states(self) -> dict[int, engine.PlayerState]:
         return {pid: self.state_of(pid) for pid in self.state}

@@ -27,13 +27,13 @@ from ratings.models import (
     RatingRow,
     RerateRun,
     Table,
-    TableStatus,
 )
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before
 from ratings.services.grades import promotions_sync
 from ratings.services.players import players_refresh
 
+from .marks import tables_mark
 from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, gc_paused, raw_values, stored_rows
 from .rows import RowWriter
 
@@ -255,7 +255,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     outcome.rows_written = writer.written
     outcome.errors = replay.errors
 
-    _tables_mark(replay.redone, replay.errors, now)
+    tables_mark(replay, now)
     lap = time.perf_counter()
     _promotions_update(replay.redone, replay.found, everything=start is None)
     outcome.seconds["promotions"] = time.perf_counter() - lap
@@ -311,16 +311,6 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
     refresh.update(players_differing(states, peaks))
     for chunk in chunks(sorted(refresh)):
         players_refresh(chunk)
-
-
-def _tables_mark(redone: Sequence[int], errors: dict[int, str], now: dt.datetime) -> None:
-    """Redone tables are rated now (and first rated now if never before); a table that failed waits."""
-    ok = [pk for pk in redone if pk not in errors]
-    for chunk in chunks(ok):
-        Table.objects.filter(pk__in=chunk, first_rated_at__isnull=True).update(first_rated_at=now)
-        Table.objects.filter(pk__in=chunk).update(status=TableStatus.RATED, last_rerated_at=now, rating_error="")
-    for pk, message in errors.items():
-        Table.objects.filter(pk=pk).update(status=TableStatus.SUBMITTED, rating_error=message)
 
 
 def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool) -> None:
