@@ -11,7 +11,6 @@ the others go on.
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -30,17 +29,19 @@ def _write_all(directory: Path, files: dict[str, bytes]) -> None:
     """Write every file to a temporary file in ``directory``, then rename them all into place.
 
     The temporary files are opened exclusively under fresh names, so they get the usual permissions (the
-    process's umask) rather than the private ones of ``tempfile.mkstemp``.
+    process's umask) rather than the private ones of ``tempfile.mkstemp``. Their names hold 128 random
+    bits, as a uuid4 would (``uuid`` alone costs a per-folder process more than the rest of its imports).
     """
     temporary: dict[str, Path] = {}
     try:
         for name, data in files.items():
-            tmp = directory / f".{name}.{uuid.uuid4().hex}.tmp"
+            tmp = directory / f".{name}.{os.urandom(16).hex()}.tmp"
             temporary[name] = tmp
             with tmp.open("xb") as f:
                 f.write(data)
-        for name, tmp in temporary.items():
+        for name, tmp in list(temporary.items()):
             os.replace(tmp, directory / name)
+            del temporary[name]  # nothing left to remove: a failed unlink per file is a cost per folder
     finally:
         for tmp in temporary.values():
             tmp.unlink(missing_ok=True)

@@ -58,6 +58,9 @@ Form = int | Fraction | str | Symbol | Char | Struct | list["Form"]
 
 NIL = Symbol("NIL")
 T = Symbol("T")
+HALF = Fraction(1, 2)
+"""The result of a drawn game. Every reader and writer uses this one object, so comparing two result lists
+finds equal halves by identity instead of through ``Fraction.__eq__``."""
 
 _NEWLINE = re.compile("\n")
 _BLANK = re.compile(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
@@ -261,7 +264,7 @@ _SCAN = re.compile(
 )
 
 
-_RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": Fraction(1, 2)}
+_RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
 
 
 def _scan_atom(token: str, symbols: dict[str, Symbol]) -> Form | None:

@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 
-def _player(form: Form) -> ListRecord:
+def _player(form: Form, line: int, file: str) -> ListRecord:
     if not isinstance(form, Struct) or form.name != "PLAYER":
         raise SlotError(f"the list must hold #S(PLAYER …) records, not {show(form)[:60]}")
     slots = dict(form.fields)  # looked up thirteen times: a list's largest share of reading time otherwise
@@ -75,11 +75,13 @@ def _player(form: Form) -> ListRecord:
         first_name=as_string(g("FIRST-NAME"), "FIRST-NAME"),
         homes=as_homes(g("NATIONALITY-LIST")),
         state=state,
+        line=line,
+        file=file,
         source=form,
     )
 
 
-def _newcomer(form: Form) -> ListRecord:
+def _newcomer(form: Form, line: int, file: str) -> ListRecord:
     """``("Last" "First" (homes) nsr-level "nsr-name" elo games last-played [lb-count mp-count])``."""
     if not isinstance(form, list) or len(form) not in (8, 10):
         raise SlotError(
@@ -105,18 +107,22 @@ def _newcomer(form: Form) -> ListRecord:
         first_name=as_string(first, "the given name"),
         homes=tuple(replace(h, source=None) for h in as_homes(homes)),
         state=state,
+        line=line,
+        file=file,
     )
 
 
-def _decode_file(data: bytes | str, file: str, decode: Callable[[Form], ListRecord]) -> tuple[ListRecord, ...]:
+def _decode_file(
+    data: bytes | str, file: str, decode: Callable[[Form, int, str], ListRecord]
+) -> tuple[ListRecord, ...]:
     text = data.decode(ENCODING) if isinstance(data, bytes) else data
     records = []
     for line, form in read_list_items(text, file):
         try:
-            record = decode(form)
+            record = decode(form, line, file)
         except SlotError as exc:
             raise FesaFileError(file, line, str(exc)) from None
-        records.append(replace(record, line=line, file=file))
+        records.append(record)
     return tuple(records)
 
 

@@ -11,12 +11,11 @@ import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
-from .lisp import NIL, Char, Form, Struct, Symbol, T, is_nil, print_form
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form
 from .records import Home, ListRecord
 
 PLAYER_SLOTS = (
@@ -85,7 +84,7 @@ def _score(form: Form) -> float:
         return 1.0
     if form == 0:
         return 0.0
-    if form == Fraction(1, 2):
+    if form is HALF or form == HALF:
         return 0.5
     raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
 
@@ -204,7 +203,7 @@ def _score_form(score: float) -> Form:
     if score == 0.0:
         return 0
     if score == 0.5:
-        return Fraction(1, 2)
+        return HALF
     raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
 
 
@@ -263,6 +262,8 @@ def _home_struct(home: Home) -> Struct:
     }
 
     def same(key: str, old: Form, new: Form) -> bool:
+        if old == new:
+            return True
         if key == "LAST":
             return bool(_safe(as_date, old, key) == _safe(as_date, new, key))
         return old == new

@@ -43,6 +43,7 @@ _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)")
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?")
 _MACMAHON = re.compile(r"[+-]?\d+(?:\.\d+)?")
 _SCORES: dict[str, Fraction] = {"+": Fraction(1), "-": Fraction(0), "=": Fraction(1, 2), "#": Fraction(0)}
+_HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
 _MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
 
 
@@ -158,9 +159,10 @@ class Turnering:
 
     def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
-        total = sum((c.score for cells in self.cells_of(number) for c in cells), Fraction(0))
+        # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
+        halves = sum(_HALVES[c.sign] for cells in self.cells_of(number) for c in cells)
         start = self.player(number).macmahon
-        return total + (Fraction(start) if start else 0)
+        return Fraction(halves, 2) + (Fraction(start) if start else 0)
 
 
 def _holds_sign(line: str) -> bool:
