@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ratings.engine.types import PlayerState
 
@@ -54,19 +54,28 @@ class ListRecord:
                     return home.nationality
         return ""
 
-    def played(self, date: dt.date, origin: str = "E") -> ListRecord:
-        """The record after a table of list ``origin`` on ``date``: the HOME of that list gets ``date`` as
-        its last date; a player without one gets a copy of his first HOME for that list, put in front
-        (as the program does when a European player first plays an American table)."""
+    def played(self, date: dt.date, origin: str = "E", state: PlayerState | None = None) -> ListRecord:
+        """The record after a table of list ``origin`` on ``date`` (with ``state``, his state after it, if
+        given): the HOME of that list gets ``date`` as its last date; a player without one gets a copy of
+        his first HOME for that list, put in front (as the program does when a European player first plays
+        an American table). Built by the constructors, not ``replace``: a run does it for every player."""
         homes = list(self.homes)
         for i, home in enumerate(homes):
             if home.list == origin:
-                homes[i] = replace(home, last=date)
+                homes[i] = Home(home.list, home.nationality, home.residens, date, home.source)
                 break
         else:
             model = homes[0] if homes else Home(origin, "", "")
             homes.insert(0, Home(origin, model.nationality, model.residens, date))
-        return replace(self, homes=tuple(homes))
+        return ListRecord(
+            self.last_name,
+            self.first_name,
+            tuple(homes),
+            self.state if state is None else state,
+            self.line,
+            self.file,
+            self.source,
+        )
 
 
 def table_origin(records: Iterable[ListRecord]) -> str:

@@ -13,7 +13,7 @@ table), and a table on the same date as a player's last one is allowed (the prog
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ratings.engine import InvalidTable, TableDidNotSettle, rate_table
 from ratings.engine.types import TableResult
@@ -112,7 +112,7 @@ def rate_files(turnering: bytes, ratingliste: bytes, nye_spillere: bytes | None 
     updated: dict[tuple[str, str], ListRecord] = {}
     for outcome in result.outcomes:
         record = matched[outcome.key]  # type: ignore[index]
-        updated[record.name] = replace(record, state=outcome.after).played(table.date, origin)
+        updated[record.name] = record.played(table.date, origin, outcome.after)
     post = sort_like_program(
         [updated.get(r.name, r) for r in newcomers],
         [updated.get(r.name, r) for r in listed],

@@ -372,7 +372,7 @@ def check_consistency(table: Turnering) -> None:
             other = q.cells[r - 1]
             if other.opponent != p.number:
                 wrong = "the cells do not name each other"
-            elif cell.score + other.score != 1:
+            elif _HALVES[cell.sign] + _HALVES[other.sign] != 2:  # in half points: Fractions cost here
                 wrong = "the results do not add up to one point"
             elif (cell.handicap is None) != (other.handicap is None):
                 wrong = "a handicap on one side only"
