@@ -372,3 +372,22 @@ def test_upload_preview_lists_every_file_problem() -> None:
     plan = turnering_import(data=text.encode("iso-8859-1"), tournament=None)
     lines = sorted(p.line for p in plan.problems)
     assert lines == [5, 6]
+
+
+@pytest.mark.django_db
+def test_import_turnering_name_written_by_the_fesa_files_is_the_same_player(tmp_path: Path) -> None:
+    """A name outside ISO-8859-1 comes back from a FESA file transliterated: it is that player, not a guess."""
+    players = four_players()
+    players[2].family_name, players[2].given_name = "Zieliński", "Paweł"
+    players[2].save()
+    run(tmp_path, FOUR.replace("[Hebert] [Pascal]", "[Zielinski] [Pawel]"))
+    assert TableEntry.objects.filter(player=players[2]).exists()
+    assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_import_turnering_transliterated_name_and_its_plain_namesake_are_namesakes(tmp_path: Path) -> None:
+    four_players()
+    make_player("Hebert", "Pascał")
+    problems = refused(tmp_path, FOUR)
+    assert "line 5: Hebert Pascal: 2 players have this name" in problems
