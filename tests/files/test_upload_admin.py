@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -195,6 +196,18 @@ def test_upload_previewed_by_one_user_cannot_be_confirmed_by_another() -> None:
     response = login(make_rating_officer()).post(URL, {"payload": payload, "confirm": "1"})
     assert response.status_code == 403
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_upload_of_a_runaway_file_is_refused_quickly_with_its_line() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    lines = "".join(f"{n} [P{n}] [] [0+]\n" for n in range(1, 33_001))
+    started = time.monotonic()
+    response = upload(login(director), "[Cup]\n[2020-05-01]\n" + lines, tournament)
+    assert time.monotonic() - started < 10
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert "line 1003: a table has at most 1000 players" in page and 'name="confirm"' not in page
 
 
 @pytest.mark.django_db
