@@ -696,3 +696,19 @@ class PrivacyAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of player {self.player_id} at {self.done_at:%Y-%m-%d %H:%M}"
+
+
+class UploadConfirmation(models.Model):
+    """An upload's confirmation that was carried out: each preview's token saves at most one table.
+
+    The preview's signed payload carries a random token; confirming inserts it here in the same transaction
+    as the table, so a replayed or double-clicked confirmation finds it taken and saves nothing.
+    """
+
+    token = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"upload confirmed at {self.confirmed_at:%Y-%m-%d %H:%M:%S}"

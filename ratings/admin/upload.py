@@ -11,6 +11,9 @@
    signed hidden field, so the preview can be redone with other choices without uploading it again, and
    nobody can change it in between.
 3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.
+   The payload is bound to the user who uploaded it and carries a token that one confirmation uses up
+   (ratings/services/upload_confirmations.py): a replayed or double-clicked confirmation saves nothing and
+   goes to the table saved the first time.
 
 Who may: a user who may add tables, to the tournaments ratings/permissions.py lets him add tables to;
 new players need the permission to add players, a new tournament the permission to add tournaments.
@@ -29,6 +32,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path, reverse
@@ -48,6 +52,11 @@ from ratings.services.fesa_import import (
     TurneringPlan,
     TurneringRejected,
     turnering_import,
+)
+from ratings.services.upload_confirmations import (
+    upload_confirmation_claim,
+    upload_confirmation_done,
+    upload_token_new,
 )
 
 SALT = "ratings.upload.turnering"
@@ -204,10 +213,19 @@ def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlaye
 
 
 def _payload(
-    *, data: bytes, file: str, nye: bytes | None, tournament: Tournament | None, sequence: int | None, name: str
+    *,
+    user: Any,
+    data: bytes,
+    file: str,
+    nye: bytes | None,
+    tournament: Tournament | None,
+    sequence: int | None,
+    name: str,
 ) -> str:
     return signing.dumps(
         {
+            "user": user.pk,
+            "token": upload_token_new(),
             "data": base64.b64encode(data).decode("ascii"),
             "file": file,
             "nye": base64.b64encode(nye).decode("ascii") if nye is not None else None,
@@ -239,6 +257,7 @@ def upload_view(request: HttpRequest) -> HttpResponse:
         data = upload.read()
         nye = form.cleaned_data["new_players"]
         payload = _payload(
+            user=request.user,
             data=data,
             file=upload.name or "turnering.txt",
             nye=nye.read() if nye else None,
@@ -260,6 +279,8 @@ def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournamen
         content = signing.loads(payload, salt=SALT, max_age=PAYLOAD_MAX_AGE)
     except signing.BadSignature as exc:
         raise PermissionDenied(_("The upload expired or was altered; upload the file again.")) from exc
+    if content.get("user") != request.user.pk or not content.get("token"):
+        raise PermissionDenied(_("This upload was previewed by another user; upload the file again."))
     tournament = None
     if content["tournament"] is not None:
         tournament = permissions.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
@@ -289,10 +310,16 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
     if confirm:
         submit = request.POST.get("submit") == "on" and _may_submit(request.user, tournament)
         try:
-            plan = turnering_import(**kwargs, commit=True, submit=submit)
+            with transaction.atomic():
+                earlier = upload_confirmation_claim(token=content["token"], user=request.user)
+                if earlier is None:
+                    plan = turnering_import(**kwargs, commit=True, submit=submit)
+                    upload_confirmation_done(token=content["token"], table_id=plan.table_id)
         except TurneringRejected as exc:
             plan = exc.plan
         else:
+            if earlier is not None:
+                return _confirmed_before(request, earlier.table_id)
             return _saved(request, plan, submitted=submit)
     else:
         plan = turnering_import(**kwargs)
@@ -329,6 +356,13 @@ def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> Htt
     if plan.created_players:
         messages.info(request, _("%(count)s new players were created.") % {"count": plan.created_players})
     return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[table.pk]))
+
+
+def _confirmed_before(request: HttpRequest, table_id: int | None) -> HttpResponse:
+    messages.warning(request, _("This upload was confirmed already; nothing more was saved."))
+    if table_id is None:  # the table was deleted since
+        return HttpResponseRedirect(reverse("admin:ratings_upload_turnering"))
+    return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[table_id]))
 
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> TemplateResponse:

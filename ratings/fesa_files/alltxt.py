@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from ratings.engine.types import grade_label
 
-from .encoding import encode_text
+from .encoding import encode_text, latin1_text
 from .ratingliste import ListRecord
 
 HEADER = "    Name                               Grades       Elo #games Nationality"
@@ -55,7 +55,7 @@ def all_txt_text(records: Iterable[ListRecord], date: dt.date) -> str:
         if not is_active(record, date):
             continue
         rows.append(
-            f"{len(rows) + 1:>3} {record.last_name:<17} {record.first_name:<15} "
+            f"{len(rows) + 1:>3} {latin1_text(record.last_name):<17} {latin1_text(record.first_name):<15} "
             f"{grade_label(record.state.grade):>6} {_prior_label(record):>6} "
             f"{record.state.rating:>4} {record.state.games:>3}     {record.list_nationality()}"
         )

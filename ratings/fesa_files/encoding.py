@@ -1,17 +1,53 @@
-"""The FESA files' character set: ISO-8859-1, with UTF-8 also accepted for a director's turnering.txt."""
+"""The FESA files' character set: ISO-8859-1, with UTF-8 also accepted for a director's turnering.txt.
+
+Names are not all ISO-8859-1 (Zieliński, Dvořák, Čulić): :func:`latin1_text` transliterates the letters
+ISO-8859-1 lacks, one by one, with ``anyascii`` (ń→n, ř→r, Ł→L, ŋ→ng, ı→i) and keeps every letter it holds
+(é, ö, å, ß) as it is, so writing a FESA file never fails on a name. The site keeps the real name; a file
+read back matches the transliterated name to its player (ratings/services/fesa_match.py).
+"""
 
 from __future__ import annotations
+
+import unicodedata
+
+from anyascii import anyascii
 
 from .errors import FesaFileError
 
 ENCODING = "iso-8859-1"
+UNKNOWN = "?"
+"""Written for a character that has no transliteration (rare: unassigned code points, some symbols)."""
+
+
+def _transliterated(char: str, following: str) -> str:
+    text = anyascii(char) or UNKNOWN
+    # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or
+    # alone it is "OE" (ŒUVRAY, Œ).
+    if len(text) > 1 and char.isupper() and not following.islower():
+        return text.upper()
+    return text
+
+
+def latin1_text(text: str) -> str:
+    """``text`` with every character outside ISO-8859-1 transliterated to ASCII; the others are kept.
+
+    Composed first (NFC), so that ``e`` + combining acute stays ``é`` rather than losing its accent.
+    """
+    text = unicodedata.normalize("NFC", text)
+    if text.isascii() or all(ord(c) < 0x100 for c in text):
+        return text
+    return "".join(c if ord(c) < 0x100 else _transliterated(c, text[i + 1 : i + 2]) for i, c in enumerate(text))
 
 
 def encode_text(text: str, file: str) -> bytes:
-    """``text`` in ISO-8859-1; a character the encoding lacks is an error naming its line."""
+    """``text`` in ISO-8859-1, characters it lacks transliterated (:func:`latin1_text`).
+
+    The writers transliterate names before laying out their columns, so that a name that grows (Œ→OE)
+    keeps the columns aligned; this is the last guard for any other text.
+    """
     try:
-        return text.encode(ENCODING)
-    except UnicodeEncodeError as exc:
+        return latin1_text(text).encode(ENCODING)
+    except UnicodeEncodeError as exc:  # latin1_text leaves nothing ISO-8859-1 lacks; kept to name the line
         line = text.count("\n", 0, exc.start) + 1
         raise FesaFileError(file, line, f"{text[exc.start]!r} cannot be written in ISO-8859-1") from None
 

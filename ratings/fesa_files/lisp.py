@@ -68,8 +68,10 @@ _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _CHAR_REST = re.compile(r"[^ \t\r\n\f()\";'`,]*")  # up to a delimiter
 _TOKEN = re.compile(r"[^ \t\r\n\f()\";'`,|]*")  # up to a delimiter or "|"
-_INTEGER = re.compile(r"[+-]?\d+\.?")
-_RATIO = re.compile(r"[+-]?\d+/\d+")
+# ASCII digits only, and at most nine: every number of the FESA files (ratings, counts, grades) is far
+# smaller, and a longer one would overflow the database's integer columns (or int()'s digit limit).
+_INTEGER = re.compile(r"[+-]?[0-9]{1,9}\.?")
+_RATIO = re.compile(r"[+-]?[0-9]{1,9}/[0-9]{1,9}")
 _CHAR_NAMES = {"SPACE": " ", "NEWLINE": "\n", "TAB": "\t"}
 
 
@@ -186,7 +188,7 @@ class _Reader:
             self.advance(end - self.pos)
             return Fraction(int(num), int(den))
         if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
-            raise self.error(f"unsupported number {token!r}")
+            raise self.error(f"unsupported number {token[:20]!r} (numbers have at most 9 digits)")
         self.advance(end - self.pos)
         if token.startswith(":"):
             if len(token) == 1 or ":" in token[1:]:
@@ -254,7 +256,7 @@ def _read_list_items(text: str, file: str) -> list[tuple[int, Form]]:
 _SCAN = re.compile(
     # Blanks before a token are taken with it, so most tokens are one match.
     r"""[ \t\r\f]*(?:(\n[ \t\r\n\f]*)|;[^\n]*"""  # 1 newlines and the blanks after them; a comment
-    r"""|\((\d+) (0|1|1/2) 1\)"""  # 2, 3 a game of a result list, (1740 1/2 1): most of a long list
+    r"""|\(([0-9]{1,9}) (0|1|1/2) 1\)"""  # 2, 3 a game of a result list, (1740 1/2 1): most of a long list
     r"""|(\()|(\#[Ss]\()|(\))"""  # 4 list, 5 structure, 6 close
     r'|("(?:[^"\\]|\\.)*")'  # 7 string
     r"""|\#\\(.[^ \t\r\n\f()";'`,]*)"""  # 8 character
@@ -330,7 +332,7 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
         if opponent:  # an outer-list element that looks like a game: leave it to the reader
             return None
         if atom:
-            value = int(atom) if atom.isdigit() and atom.isascii() else _scan_atom(atom, symbols)
+            value = int(atom) if atom.isdigit() and atom.isascii() and len(atom) < 10 else _scan_atom(atom, symbols)
         elif string:
             body = string[1:-1]
             if "\n" in body:

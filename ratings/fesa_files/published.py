@@ -34,15 +34,20 @@ from .encoding import decode_lenient
 from .errors import FesaFileError
 from .turnering import Cell, TablePlayer, Turnering, check_consistency, read_cells
 
-_TITLE = re.compile(r"^(?P<name>.*\S)\s+:\s+(?P<date>\d{4}-\d{2}-\d{2}(?:/\d{1,2}(?:-\d{1,2})?)?)\s*$")
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(?:(\d{1,2})-)?(\d{1,2}))?")
-_ROW = re.compile(r"^\s*(\d+) (.*)$")
+# Digits are ASCII only (re.ASCII) and numbers short: int() takes other scripts' digits, and refuses (or
+# the database overflows on) thousands of digits. No number of a result table has more than a few.
+_TITLE = re.compile(r"^(?P<name>.*\S)\s+:\s+(?P<date>\d{4}-\d{2}-\d{2}(?:/\d{1,2}(?:-\d{1,2})?)?)\s*$", re.ASCII)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(?:(\d{1,2})-)?(\d{1,2}))?", re.ASCII)
+_ROW = re.compile(r"^\s*(\d{1,4}) (.*)$", re.ASCII)
 _AFTER_NAMES = re.compile(
-    r"^\s*(?:(?P<level>\d+)\s+(?P<unit>Kyu|Dan)\s+)?(?P<rating>-?\d+)(?P<star>\*?)(?P<rest>(?:\s.*)?)$"
+    r"^\s*(?:(?P<level>\d{1,2})\s+(?P<unit>Kyu|Dan)\s+)?(?P<rating>-?\d{1,6})(?P<star>\*?)(?P<rest>(?:\s.*)?)$",
+    re.ASCII,
 )
-_NUMBER = re.compile(r"^[+-]?\d+(?:[./]\d+)?$")
-_CHANGE = re.compile(r"^[+-]\d+$")
-_PROMOTION = re.compile(r"^Promoting (.+) to (\d+) (Kyu|Dan)$")
+_NUMBER = re.compile(r"^[+-]?\d{1,6}(?:\.\d{1,6}|/[1-9]\d{0,5})?$", re.ASCII)
+_CHANGE = re.compile(r"^[+-]\d{1,6}$", re.ASCII)
+_PROMOTION = re.compile(r"^Promoting (.+) to (\d{1,2}) (Kyu|Dan)$", re.ASCII)
+_CELL_START = re.compile(r"\d+[+\-=#]", re.ASCII)
+_ROUND = re.compile(r"\b\d+\b", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,13 @@ def _date(text: str, line: int, file: str) -> dt.date:
     raise FesaFileError(file, line, f"the title's date must be YYYY-MM-DD[/DD], not {text!r}")
 
 
+def _grade(level: str, unit: str, line: int, file: str) -> int:
+    try:
+        return grade_of(int(level), unit)  # type: ignore[arg-type]
+    except ValueError:
+        raise FesaFileError(file, line, f"no such grade: {level} {unit}") from None
+
+
 def _family_width(rests: list[tuple[int, str]], both: int, file: str) -> int:
     for width in range(1, both + 1):
         if (
@@ -133,7 +145,7 @@ def _row(
         raise FesaFileError(file, lineno, "cannot read the grade and rating")
     tokens = after["rest"].split()
     cells_text: list[str] = []
-    while tokens and len(cells_text) < rounds and re.match(r"\d+[+\-=#]", tokens[0]):
+    while tokens and len(cells_text) < rounds and _CELL_START.match(tokens[0]):
         cells_text.append(tokens.pop(0))
         while tokens and cells_text[-1].count("(") > cells_text[-1].count(")"):
             cells_text[-1] += tokens.pop(0)  # a handicap written with a blank inside: "(-R )"
@@ -144,12 +156,13 @@ def _row(
     if len(numbers) != (2 if mms else 1) or len(change) > 1 or len(tokens) != len(numbers) + len(change):
         raise FesaFileError(file, lineno, f"cannot read the points and change in {after['rest'].strip()!r}")
     level, unit = after["level"], after["unit"]
+    grade = _grade(level, unit, lineno, file) if level else 0
     return PublishedRow(
         number=number,
         last_name=rest[:family].rstrip(),
         first_name=rest[family + 1 : both + 1].strip(),
         nationality=rest[both + 2 : both + 5].strip(),
-        grade=grade_of(int(level), unit) if level else 0,  # type: ignore[arg-type]
+        grade=grade,
         rating=int(after["rating"]),
         performance=after["star"] == "*",
         cells=read_cells(" ".join(cells_text), lineno, file),
@@ -173,7 +186,7 @@ def read_published_table(data: bytes | str, file: str = "result.txt") -> Publish
         raise FesaFileError(file, start + 2, "the header must name the columns Nat and ELO")
     both = header.index("Nat") - 5 - (len(header) - len(header.lstrip()))
     mms = "MMS" in header.split()
-    rounds = len(re.findall(r"\b\d+\b", header[header.index("ELO") :]))
+    rounds = len(_ROUND.findall(header[header.index("ELO") :]))
     rests: list[tuple[int, str]] = []
     end = start + 2
     while end < len(lines) and (m := _ROW.match(lines[end])):
@@ -196,6 +209,6 @@ def read_published_table(data: bytes | str, file: str = "result.txt") -> Publish
         who = " ".join(m[1].split())
         if who not in by_name:
             raise FesaFileError(file, lineno, f"promotion of {who!r}, who is not in the table")
-        promotions[by_name[who]] = grade_of(int(m[2]), m[3])  # type: ignore[arg-type]
+        promotions[by_name[who]] = _grade(m[2], m[3], lineno, file)
     name, date_text = title["name"], title["date"]
     return PublishedTable(name, _date(date_text, start + 1, file), date_text, rounds, rows, promotions, file)

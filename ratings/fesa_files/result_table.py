@@ -25,11 +25,12 @@ A player with no rated game takes no part (RULES.md §6), so his rating does not
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 
 from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_parts
 
-from .encoding import encode_text
+from .encoding import encode_text, latin1_text
 from .ratingliste import ListRecord
 from .turnering import Cell, Turnering
 
@@ -73,7 +74,9 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
     """The table's result table. ``records`` holds every player's list record before the table, by player
     number; ``result`` the engine's outcomes (players without a rated game have none)."""
     outcomes = result.by_key()
-    players = table.players
+    players = [
+        replace(p, last_name=latin1_text(p.last_name), first_name=latin1_text(p.first_name)) for p in table.players
+    ]
     last_width = max(len(p.last_name) for p in players)
     first_width = max(len(p.first_name) for p in players)
     handicap = any(c.handicap is not None for p in players for c in p.cells)

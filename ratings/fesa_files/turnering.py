@@ -39,9 +39,16 @@ Sign = Literal["+", "-", "=", "#"]
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
 HANDICAP_CODES: dict[str, HandicapCode] = {code.upper(): code for code in ENGINE_HANDICAP_CODES}
 _SIGNS = set("+-=&")
-_CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)")
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?")
-_MACMAHON = re.compile(r"[+-]?\d+(?:\.\d+)?")
+# Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
+_CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
+_MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
+_FIRST_PLAYER = re.compile(r"1(?!\d)", re.ASCII)
+MAX_PLAYERS = 1000
+"""The most players a table may have: ten times the largest European tournaments. Beyond it a file is refused
+at once, so that a runaway file (tens of thousands of lines) is not matched and rated line by line."""
+MAX_ROUNDS = 30
+"""The most rounds a table may have: a double round robin of sixteen players; real tables have five to ten."""
 _SCORES: dict[str, Fraction] = {"+": Fraction(1), "-": Fraction(0), "=": Fraction(1, 2), "#": Fraction(0)}
 _HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
 _MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
@@ -213,6 +220,8 @@ def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
         if m is None:
             bad = text[pos:].split()[0]
             raise FesaFileError(file, line, f"round {len(cells) + 1}: cannot read the cell {bad!r}")
+        if len(m[1]) > len(str(MAX_PLAYERS)):
+            raise FesaFileError(file, line, f"round {len(cells) + 1}: opponent number {m[1][:12]}… is too large")
         opponent, sign = int(m[1]), m[2]
         handicap = None
         if m[3] is not None:
@@ -249,7 +258,9 @@ def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
     if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
-        raise FesaFileError(file, lineno, f"the MacMahon start score must be a number, not {macmahon!r}")
+        raise FesaFileError(
+            file, lineno, f"the MacMahon start score must be a number such as 2 or -1.5, not {macmahon[:20]!r}"
+        )
     giver = results == "&"
     return TablePlayer(
         number=number,
@@ -291,10 +302,12 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             raise FesaFileError(file, lineno, f"player lines must follow each other, but line {ended_at} breaks them")
         if not players:
             stripped = line.lstrip()
-            if not stripped[:1].isdigit():
+            if not stripped[:1].isascii() or not stripped[:1].isdigit():
                 continue  # a header line such as [Time control: 30min + 30sec]
-            if not re.match(r"1(?!\d)", stripped):
+            if not _FIRST_PLAYER.match(stripped):
                 raise FesaFileError(file, lineno, "the first player line must start with 1")
+        if len(players) == MAX_PLAYERS:
+            raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")
         try:
             players.append(_parse_player(line, len(players) + 1, lineno, file))
         except FesaFileError as exc:
@@ -326,6 +339,8 @@ def _rounds(players: list[TablePlayer], file: str) -> int:
     if not regular:
         raise FesaFileError(file, players[0].line, "every player is a simultaneous giver: no results")
     rounds = len(regular[0].cells)
+    if rounds > MAX_ROUNDS:
+        raise FesaFileError(file, regular[0].line, f"a table has at most {MAX_ROUNDS} rounds, not {rounds}")
     for p in regular[1:]:
         if len(p.cells) != rounds:
             raise FesaFileError(

@@ -285,12 +285,16 @@ def _new_player_facts(
     return NewPlayerFacts(nationality=nationality, prior_kind=kind, prior_level=level if kind else None)
 
 
+MAX_SEQUENCE = 999
+"""The highest sequence of a table on its date (a few tables share a date; the column is a small integer)."""
+
+
 def _position(plan: TurneringPlan, date: dt.date, sequence: int | None) -> int:
     """The table's sequence on its date: the one asked for if free, else the next free one."""
     taken = dict(Table.objects.filter(date=date).values_list("sequence", "id"))
     if sequence is not None:
-        if sequence < 1:
-            plan.problem(None, _("the sequence must be 1 or more"))
+        if not 1 <= sequence <= MAX_SEQUENCE:
+            plan.problem(None, _("the sequence must be between 1 and %(max)s") % {"max": MAX_SEQUENCE})
         elif sequence in taken:
             plan.problem(
                 None,

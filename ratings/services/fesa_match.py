@@ -2,8 +2,11 @@
 
 A line gives (family name, given name) as the director typed them. In order:
 
-1. **exact** — the same two names, character for character: the player is taken without asking, unless
-   several players share the name (namesakes): then the director chooses among them;
+1. **exact** — the same two names, character for character, or the names as the FESA files write them
+   (``Zielinski`` for ``Zieliński``: letters ISO-8859-1 lacks are transliterated, ratings/fesa_files/encoding.py,
+   so a file the site wrote reads back to the same player): the player is taken without asking, unless
+   several players share the name (namesakes, ``Zielinski`` and ``Zieliński`` among them): then the director
+   chooses among them;
 2. **close** — the same names once accents, case and extra blanks are ignored (``Hébert``/``HEBERT``),
    or the two names swapped (``[Musashi] [Ishikawa]``), with or without accents: offered to the director,
    never taken on their own, because a close name is as often a different person as a typo;
@@ -22,6 +25,7 @@ from typing import Literal
 
 from django.utils.translation import gettext as _
 
+from ratings.fesa_files.encoding import latin1_text
 from ratings.models import Player
 
 How = Literal["exact", "accents", "swapped"]
@@ -99,6 +103,9 @@ class PlayerIndex:
         for pid, family, given, country, rating in rows:
             candidate = Candidate(pid, family, given, str(country or ""), rating, "exact")
             self._exact[(family, given)].append(candidate)
+            written = (latin1_text(family), latin1_text(given))
+            if written != (family, given):
+                self._exact[written].append(candidate)
             self._loose[(name_key(family), name_key(given))].append(candidate)
 
     def match(self, family_name: str, given_name: str) -> NameMatch:

@@ -66,3 +66,15 @@ def test_all_txt_text_long_names_push_the_columns_and_there_is_no_final_newline(
         "",
         "    Name                               Grades       Elo #games Nationality",
     ]
+
+
+def test_write_all_txt_transliterates_names_outside_latin1_and_keeps_the_columns() -> None:
+    state = PlayerState(rating=1500, last_played=dt.date(2016, 1, 7))
+    records = [
+        ListRecord("Œuvray", "Zieliński", (Home("E", "FR", "FR"),), state),
+        ListRecord("Hébert", "Dvořák", (Home("E", "FR", "FR"),), state),
+    ]
+    lines = write_all_txt(records, dt.date(2016, 1, 7)).decode("iso-8859-1").split("\n")
+    assert lines[3].startswith("  1 Oeuvray           Zielinski ")
+    assert lines[4].startswith("  2 Hébert            Dvorák    ")
+    assert lines[3].index("1500") == lines[4].index("1500")

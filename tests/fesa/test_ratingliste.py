@@ -111,10 +111,11 @@ def test_write_ratingliste_empty_list() -> None:
     assert read_ratingliste(b"(\n)\n") == ()
 
 
-def test_write_ratingliste_character_outside_latin1_is_an_error() -> None:
+def test_write_ratingliste_character_outside_latin1_is_transliterated() -> None:
     (record,) = read_ratingliste("(" + ISHIKAWA + "\n)\n")
-    with pytest.raises(FesaFileError, match=r"ratingliste.post, line 1: 'ő' cannot be written in ISO-8859-1"):
-        write_ratingliste([replace(record, first_name="Ernő")])
+    written = write_ratingliste([replace(record, first_name="Ernő", last_name="Dvořák")])
+    (back,) = read_ratingliste(written)
+    assert back.name == ("Dvorák", "Erno")
 
 
 def test_read_ratingliste_duplicate_names_is_an_error_naming_both_lines() -> None:

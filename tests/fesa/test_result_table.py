@@ -99,3 +99,13 @@ def test_result_table_text_player_without_a_rated_game_is_shown_unchanged() -> N
 
 def test_lisp_number_prints_ratios_like_lisp() -> None:
     assert [lisp_number(x) for x in (3, 0, 2.5, -0.5)] == ["3", "0", "5/2", "-1/2"]
+
+
+def test_result_table_text_transliterates_names_before_laying_out_the_columns() -> None:
+    table = read_turnering("[Cup]\n[2020-05-01]\n1 [Œuvray] [Łukasz] [0+]\n2 [B] [] [0-]\n")
+    home = (Home("E", "FR", "FR"),)
+    records = {1: ListRecord("Œuvray", "Łukasz", home, PlayerState()), 2: ListRecord("B", "", home, PlayerState())}
+    lines = result_table_text(table, records, TableResult((), 0)).split("\n")
+    assert lines[2].startswith(" 1 Oeuvray Lukasz FR ")
+    assert lines[3].startswith(" 2 B              FR ")
+    assert lines[1].index("Nat") == lines[2].index("FR")

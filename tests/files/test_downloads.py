@@ -12,8 +12,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from ratings import views_files
+from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.run import rate_files
-from ratings.models import Promotion, PromotionStatus, Table
+from ratings.models import Player, Promotion, PromotionStatus, Table
 from tests.factories import make_player, make_table
 from tests.files.fesa_cases import case_dir
 
@@ -119,7 +121,44 @@ def test_rating_list_public_grades_hide_pending_dan(django_capture_on_commit_cal
 @pytest.mark.django_db
 @pytest.mark.parametrize("query", [{"format": "xls"}, {"date": "yesterday"}, {"date": "2024-13-01"}])
 def test_rating_list_bad_query_is_400(query: dict[str, str]) -> None:
-    assert Client().get(reverse("files:rating_list"), query).status_code == 400
+    response = Client().get(reverse("files:rating_list"), query)
+    assert response.status_code == 400
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    page = response.content.decode()
+    assert "The file cannot be downloaded" in page and ("Unknown format" in page or "YYYY-MM-DD" in page)
+    assert f'href="{reverse("ratings:rating_list")}"' in page
+
+
+@pytest.mark.django_db
+def test_downloads_of_names_outside_latin1_are_transliterated(django_capture_on_commit_callbacks: object) -> None:
+    _case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+    player = Player.objects.get(family_name="Hebert")
+    player.family_name, player.given_name = "Zieliński", "Łukasz"
+    player.save()
+    result = Client().get(reverse("files:table_result_txt", args=[table.pk]))
+    assert result.status_code == 200
+    assert " Zielinski  Lukasz " in result.content.decode("iso-8859-1")
+    all_txt = Client().get(reverse("files:rating_list"), {"date": table.date.isoformat()})
+    assert all_txt.status_code == 200
+    assert "Zielinski         Lukasz " in all_txt.content.decode("iso-8859-1")
+    assert Player.objects.get(pk=player.pk).family_name == "Zieliński"
+
+
+@pytest.mark.django_db
+def test_result_table_that_cannot_be_written_is_a_page_with_the_reason(
+    django_capture_on_commit_callbacks: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _case, table = rated_case("sample-2016-01-07", django_capture_on_commit_callbacks)
+
+    def fails(_table: Table) -> bytes:
+        raise FesaFileError("result.txt", 3, "something the file cannot hold")
+
+    monkeypatch.setattr(views_files, "table_result_txt", fails)
+    response = Client().get(reverse("files:table_result_txt", args=[table.pk]))
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "result.txt, line 3: something the file cannot hold" in page
+    assert f'href="{reverse("ratings:table", args=[table.pk])}"' in page
 
 
 @pytest.mark.django_db

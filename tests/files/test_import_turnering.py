@@ -216,6 +216,22 @@ def test_import_turnering_taken_sequence_is_refused_and_free_one_taken(tmp_path:
     assert (table.date, table.sequence) == (dt.date(2016, 1, 7), 2)
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("sequence", ["0", "1000", "40000"])
+def test_import_turnering_sequence_out_of_range_is_refused(tmp_path: Path, sequence: str) -> None:
+    four_players()
+    assert "the sequence must be between 1 and 999" in refused(tmp_path, FOUR, "--sequence", sequence)
+
+
+@pytest.mark.django_db
+def test_import_turnering_hostile_numbers_are_named_errors(tmp_path: Path) -> None:
+    four_players()
+    huge = FOUR.replace("[2+ 4+ 3+]", "[" + "9" * 5000 + "+ 4+ 3+]").replace("[1- 3+ 4+]", "[1- 3+ 4+] [١٢]")
+    problems = refused(tmp_path, huge.encode("utf-8"))
+    assert "line 3: round 1: opponent number 999999999999… is too large" in problems
+    assert "line 4: the MacMahon start score must be a number such as 2 or -1.5, not '١٢'" in problems
+
+
 # What gets saved
 
 
@@ -372,3 +388,22 @@ def test_upload_preview_lists_every_file_problem() -> None:
     plan = turnering_import(data=text.encode("iso-8859-1"), tournament=None)
     lines = sorted(p.line for p in plan.problems)
     assert lines == [5, 6]
+
+
+@pytest.mark.django_db
+def test_import_turnering_name_written_by_the_fesa_files_is_the_same_player(tmp_path: Path) -> None:
+    """A name outside ISO-8859-1 comes back from a FESA file transliterated: it is that player, not a guess."""
+    players = four_players()
+    players[2].family_name, players[2].given_name = "Zieliński", "Paweł"
+    players[2].save()
+    run(tmp_path, FOUR.replace("[Hebert] [Pascal]", "[Zielinski] [Pawel]"))
+    assert TableEntry.objects.filter(player=players[2]).exists()
+    assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_import_turnering_transliterated_name_and_its_plain_namesake_are_namesakes(tmp_path: Path) -> None:
+    four_players()
+    make_player("Hebert", "Pascał")
+    problems = refused(tmp_path, FOUR)
+    assert "line 5: Hebert Pascal: 2 players have this name" in problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -154,6 +155,59 @@ def test_upload_altered_payload_is_refused() -> None:
     response = client.post(URL, {"payload": payload[:-3] + "abc", "confirm": "1"})
     assert response.status_code == 403
     assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_upload_confirmation_replayed_saves_one_table() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    client = login(director)
+    payload = payload_of(upload(client, FOUR, tournament))
+    first = client.post(URL, {"payload": payload, "confirm": "1"})
+    table = Table.objects.get()
+    before = counts()
+    for _replay in range(2):
+        again = client.post(URL, {"payload": payload, "confirm": "1"}, follow=True)
+        assert again.redirect_chain[0] == (first["Location"], 302)
+        assert "confirmed already; nothing more was saved" in again.content.decode()
+    assert counts() == before and Table.objects.get() == table
+
+
+@pytest.mark.django_db
+def test_upload_refused_confirmation_can_be_confirmed_once_corrected() -> None:
+    """A confirmation that saves nothing (a close name not chosen yet) does not use the token up."""
+    players = four_players()
+    players[2].family_name = "Hébert"
+    players[2].save()
+    director = make_director()
+    client = login(director)
+    payload = payload_of(upload(client, FOUR, make_tournament(directors=[director])))
+    assert client.post(URL, {"payload": payload, "confirm": "1"}).status_code == 200
+    assert not Table.objects.exists()
+    client.post(URL, {"payload": payload, "confirm": "1", "match_3": str(players[2].pk)})
+    assert Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_upload_previewed_by_one_user_cannot_be_confirmed_by_another() -> None:
+    tournament = make_tournament()
+    officer = make_rating_officer()
+    payload = payload_of(upload(login(officer), FOUR, tournament))
+    response = login(make_rating_officer()).post(URL, {"payload": payload, "confirm": "1"})
+    assert response.status_code == 403
+    assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_upload_of_a_runaway_file_is_refused_quickly_with_its_line() -> None:
+    director = make_director()
+    tournament = make_tournament(directors=[director])
+    lines = "".join(f"{n} [P{n}] [] [0+]\n" for n in range(1, 33_001))
+    started = time.monotonic()
+    response = upload(login(director), "[Cup]\n[2020-05-01]\n" + lines, tournament)
+    assert time.monotonic() - started < 10
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert "line 1003: a table has at most 1000 players" in page and 'name="confirm"' not in page
 
 
 @pytest.mark.django_db
