@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import LIVE_PROMOTION_STATUSES, OpeningState, Player, Promotion, PromotionStatus, RatingRow
+from ratings.models import LIVE_PROMOTION_STATUSES, OpeningState, Player, Promotion, PromotionStatus, RatingRow, Table
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
@@ -42,6 +42,10 @@ class PlayerChange:
     @property
     def size(self) -> int:
         return abs(self.rating[1] - self.rating[0])
+
+    @property
+    def grade_labels(self) -> tuple[str, str]:
+        return engine.grade_label(self.grade[0]), engine.grade_label(self.grade[1])
 
     @property
     def rating_change(self) -> int:
@@ -100,12 +104,14 @@ def _table_history(change: TableChange) -> tuple[Position, History]:
         games=[g.facts for g in change.games],
         strict_dates=False,
     )
-    new, old = (change.date, sequence), (table.date, table.sequence)
+    # The saved place and status: ``table`` may hold a form's new values already.
+    old_date, old_sequence, status = Table.objects.values_list("date", "sequence", "status").get(pk=table.pk)
+    new, old = (change.date, sequence), (old_date, old_sequence)
     start = min(new, old)
     history = History(start)
     history.tables = [t for t in history.tables if t.pk != table.pk]
     label = f"{change.tournament.name}, {change.name} ({change.date})" if change.name else str(change.date)
-    info = TableInfo(table.pk, change.date, sequence, table.status, True, label)
+    info = TableInfo(table.pk, change.date, sequence, status, True, label)
     bisect.insort(history.tables, info, key=lambda t: (t.date, t.sequence))
     history.entries[table.pk] = [e.player_id for e in sorted(table_seats(change.entries), key=lambda e: e.seat or 0)]
     history.games[table.pk] = _engine_games(change.games)
