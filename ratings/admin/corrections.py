@@ -50,8 +50,19 @@ def correction_wanted(request: HttpRequest, table: Table) -> bool:
     return table.pk is not None and table.status != "draft" and can_correct(request.user)
 
 
-def table_correction_save(request: HttpRequest, change: TableChange) -> None:
-    """Save ``change`` as a correction once the officer confirmed it with a reason; else ask for the preview."""
+def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
+    """Save ``change`` as a correction once the officer confirmed it with a reason; else ask for the preview.
+
+    Returns False, doing nothing, when the change changes no fact (a save of the form as it was shown):
+    the caller saves as usual, which asks for no re-rate.
+    """
+    sequence = table_check(
+        table=change.table, date=change.date, sequence=change.sequence, entries=change.entries,
+        games=[g.facts for g in change.games], strict_dates=False,
+    )  # fmt: skip
+    saved = table_snapshot(Table.objects.get(pk=change.table.pk))
+    if not describe("table", saved, table_change_snapshot(change, sequence=sequence)):
+        return False
     reason = request.POST.get(REASON, "").strip()
     if request.POST.get(CONFIRM) != "yes" or not reason:
         error = _("Say why the correction is made.") if request.POST.get(CONFIRM) == "yes" else ""
@@ -62,6 +73,7 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> None:
         messages.info(request, _("Nothing changed."))
     else:
         messages.info(request, _("The correction is recorded; the table and those after it will be re-rated."))
+    return True
 
 
 def preview_page(

@@ -258,10 +258,10 @@ class TableAdmin(TableCorrectionViews, RowPermissionsMixin, TableGridViews, Tabl
                 entries=entries.final_entries() if entries is not None else _saved_entries(table),
                 games=games.edits() if games is not None else _saved_games(table),
             )
-            table_correction_save(request, change)
-            for formset in formsets:  # the correction records what changed; the admin's log says "changed"
-                _record(formset, RowChanges())
-            return
+            if table_correction_save(request, change):
+                for formset in formsets:  # the correction records what changed; the admin's log says "changed"
+                    _record(formset, RowChanges())
+                return
         saved = table_save(
             table=table,
             tournament=table.tournament,
