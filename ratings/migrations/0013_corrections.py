@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0009_privacy_actions'),
+        ('ratings', '0011_table_did_not_settle'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
