@@ -712,3 +712,48 @@ class UploadConfirmation(models.Model):
 
     def __str__(self) -> str:
         return f"upload confirmed at {self.confirmed_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Correction(models.Model):
+    """A rating officer's change to the past: a submitted or rated table, a prior grade, a player's identity.
+
+    ``before`` and ``after`` hold the facts changed as they were and became (ids, for undoing them through
+    the same services); ``summary`` says it in people's words, with names. An undo is a correction too, whose
+    ``undoes`` is the correction it reverses (ratings/services/corrections.py).
+    """
+
+    class Kind(models.TextChoices):
+        TABLE = "table", _("table")
+        PRIOR_GRADE = "prior_grade", _("prior grade")
+        IDENTITY = "identity", _("player's identity")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections", verbose_name=_("table")
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections", verbose_name=_("player")
+    )
+    reason = models.TextField(_("reason"))
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    made_at = models.DateTimeField(_("made at"), auto_now_add=True, db_index=True)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    summary = models.TextField(_("change"))
+    undoes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by", verbose_name=_("undoes")
+    )
+
+    class Meta:
+        ordering = ["-made_at", "-pk"]
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} corrected on {self.made_at:%Y-%m-%d}"

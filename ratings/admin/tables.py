@@ -20,14 +20,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import permissions
+from ratings.admin.corrections import TableCorrectionViews, correction_wanted, table_correction_save
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.grid import TableGridViews, grid_url
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
-from ratings.services.table_save import RowChanges, table_save
-from ratings.services.tables import table_delete
+from ratings.services.correction_facts import TableChange
+from ratings.services.table_save import EntryFacts, GameEdit, RowChanges, table_save
+from ratings.services.tables import GameFacts, table_delete
 
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
@@ -149,7 +151,7 @@ class RatingRowInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(RowPermissionsMixin, TableGridViews, TableRatingViews):
+class TableAdmin(TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (
@@ -246,6 +248,20 @@ class TableAdmin(RowPermissionsMixin, TableGridViews, TableRatingViews):
         entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
         edit = _table_edit(request)
+        if correction_wanted(request, table):
+            change = TableChange(
+                table=table,
+                tournament=table.tournament,
+                name=table.name,
+                date=table.date,
+                sequence=edit.sequence(table),
+                entries=entries.final_entries() if entries is not None else _saved_entries(table),
+                games=games.edits() if games is not None else _saved_games(table),
+            )
+            if table_correction_save(request, change):
+                for formset in formsets:  # the correction records what changed; the admin's log says "changed"
+                    _record(formset, RowChanges())
+                return
         saved = table_save(
             table=table,
             tournament=table.tournament,
@@ -307,6 +323,14 @@ def inlines_fit(table: Table) -> bool:
     """Whether the change form with the players' and games' inlines stays within INLINE_FIELD_BUDGET."""
     fields = 11 * (table.games.count() + 4) + 5 * (table.entries.count() + 2) + 20
     return fields <= INLINE_FIELD_BUDGET
+
+
+def _saved_entries(table: Table) -> list[EntryFacts]:
+    return [EntryFacts(player_id=e.player_id, seat=e.seat) for e in TableEntry.objects.filter(table=table)]
+
+
+def _saved_games(table: Table) -> list[GameEdit]:
+    return [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in Game.objects.filter(table=table)]
 
 
 def _record(formset: Any, changes: RowChanges) -> None:

@@ -174,6 +174,10 @@ def test_director_loses_a_table_once_rated_even_if_a_rerate_failed_since() -> No
     assert permissions.can_change_table(make_rating_officer(), table)
 
 
+# A rating officer's change to a rated table is a correction: confirmed on its preview page, with a reason.
+CONFIRMED = {"_correction_confirm": "yes", "_correction_reason": "Corrected from the scoresheet"}
+
+
 def test_rating_officer_changes_a_rated_table_and_it_is_rerated(
     client: Client, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -184,7 +188,9 @@ def test_rating_officer_changes_a_rated_table_and_it_is_rerated(
 
     with django_capture_on_commit_callbacks(execute=True):
         _page, response = post_page(
-            client, table_url("change", table), lambda data: set_row(data, "games", 0, result="second")
+            client,
+            table_url("change", table),
+            lambda data: (set_row(data, "games", 0, result="second"), data.update(CONFIRMED)),
         )
 
     assert response.status_code == 302, errors_of(response)
@@ -198,7 +204,7 @@ def test_rating_officer_moving_a_rated_table_asks_for_a_rerate_from_the_earlier_
     table = two_player_table(make_tournament(), rated=True)
     client.force_login(make_rating_officer())
 
-    _page, response = post_page(client, table_url("change", table), {"date": "2024-06-30"})
+    _page, response = post_page(client, table_url("change", table), {"date": "2024-06-30", **CONFIRMED})
 
     assert response.status_code == 302, errors_of(response)
     pending = PendingRerate.objects.get()

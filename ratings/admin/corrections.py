@@ -1,0 +1,195 @@
+"""Corrections in the admin: the preview page a correction passes through, the staff list, and undo.
+
+Saving the change form of a submitted or rated table as a rating officer does not save at once: the form is
+validated as always, then ``TableCorrectionViews`` shows what the correction would change (computed in memory,
+ratings/services/correction_preview.py) with the form's data carried along, and asks for the reason. Posting
+that page saves the same data through ``correction_make``. Undoing a correction is previewed the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings.models import Correction, Table
+from ratings.services.correction_facts import Change, TableChange, describe, table_change_snapshot, table_snapshot
+from ratings.services.correction_preview import CorrectionPreview
+from ratings.services.corrections import (
+    NothingToCorrect,
+    UndoRefused,
+    can_correct,
+    correction_make,
+    correction_preview,
+    correction_undo,
+    correction_undo_change,
+)
+from ratings.services.table_save import TableRefused, table_check
+
+REASON, CONFIRM = "_correction_reason", "_correction_confirm"
+CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
+
+
+class PreviewNeeded(Exception):
+    """Raised inside the change form's save to show the preview page instead; nothing was written."""
+
+    def __init__(self, change: Change, error: str = "") -> None:
+        super().__init__("the correction is to be previewed")
+        self.change, self.error = change, error
+
+
+def correction_wanted(request: HttpRequest, table: Table) -> bool:
+    """A change to a table that is no longer a draft, by a rating officer: a correction."""
+    return table.pk is not None and table.status != "draft" and can_correct(request.user)
+
+
+def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
+    """Save ``change`` as a correction once the officer confirmed it with a reason; else ask for the preview.
+
+    Returns False, doing nothing, when the change changes no fact (a save of the form as it was shown):
+    the caller saves as usual, which asks for no re-rate.
+    """
+    sequence = table_check(
+        table=change.table, date=change.date, sequence=change.sequence, entries=change.entries,
+        games=[g.facts for g in change.games], strict_dates=False,
+    )  # fmt: skip
+    saved = table_snapshot(Table.objects.get(pk=change.table.pk))
+    if not describe("table", saved, table_change_snapshot(change, sequence=sequence)):
+        return False
+    reason = request.POST.get(REASON, "").strip()
+    if request.POST.get(CONFIRM) != "yes" or not reason:
+        error = _("Say why the correction is made.") if request.POST.get(CONFIRM) == "yes" else ""
+        raise PreviewNeeded(change, error)
+    try:
+        correction_make(user=request.user, reason=reason, change=change)
+    except NothingToCorrect:
+        messages.info(request, _("Nothing changed."))
+    else:
+        messages.info(request, _("The correction is recorded; the table and those after it will be re-rated."))
+    return True
+
+
+def preview_page(
+    request: HttpRequest, *, title: str, lines: list[str], preview: CorrectionPreview, **extra: Any
+) -> HttpResponse:
+    context = {
+        **admin.site.each_context(request),
+        "title": title,
+        "lines": lines,
+        "preview": preview,
+        "reason_name": REASON,
+        "confirm_name": CONFIRM,
+        **extra,
+    }
+    return TemplateResponse(request, "admin/ratings/correction/preview.html", context)
+
+
+class TableCorrectionViews(admin.ModelAdmin):
+    """The change form of a submitted or rated table goes through the correction's preview page."""
+
+    def changeform_view(
+        self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except PreviewNeeded as needed:
+            change = needed.change
+            assert isinstance(change, TableChange)
+            sequence = table_check(
+                table=change.table, date=change.date, sequence=change.sequence, entries=change.entries,
+                games=[g.facts for g in change.games], strict_dates=False,
+            )  # fmt: skip
+            after = table_change_snapshot(change, sequence=sequence)
+            carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
+            return preview_page(
+                request,
+                title=_("Correct %(table)s") % {"table": change.table},
+                lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
+                preview=correction_preview(change),
+                carried=carried,
+                error=needed.error,
+                reason=request.POST.get(REASON, ""),
+                cancel_url=request.path,
+            )
+
+
+@admin.register(Correction)
+class CorrectionAdmin(admin.ModelAdmin):
+    """Every correction, for staff: who, when, why and what; read only, with undo."""
+
+    list_display = ("made_at", "kind", "table", "player", "made_by", "reason", "summary_shown", "undoes")
+    list_filter = ("kind", "made_by", ("made_at", admin.DateFieldListFilter))
+    list_select_related = ("table__tournament", "player", "made_by", "undoes")
+    search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
+    date_hierarchy = "made_at"
+    readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary", "undoes")
+    exclude = ("before", "after")
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        # The table's and the player's pages link here filtered to them.
+        return lookup in {"table__id__exact", "player__id__exact"} or super().lookup_allowed(lookup, value, request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)  # every staff member answers for the past
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self.has_view_permission(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("change"))
+    def summary_shown(self, correction: Correction) -> str:
+        return correction.summary.replace("\n", "; ")
+
+    def get_urls(self) -> list[URLPattern]:
+        undo = path("<int:pk>/undo/", self.admin_site.admin_view(self.undo_view), name="ratings_correction_undo")
+        return [undo, *super().get_urls()]
+
+    def undo_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        correction = get_object_or_404(Correction, pk=pk)
+        if not can_correct(request.user):
+            raise PermissionDenied
+        back = reverse("admin:ratings_correction_change", args=[pk])
+        try:
+            change = correction_undo_change(correction)
+            if request.method == "POST" and request.POST.get(CONFIRM) == "yes":
+                correction_undo(correction=correction, user=request.user, reason=request.POST.get(REASON, ""))
+                messages.info(request, _("The correction is undone; what it changed will be re-rated."))
+                return HttpResponseRedirect(reverse("admin:ratings_correction_changelist"))
+            preview = correction_preview(change)
+        except (UndoRefused, TableRefused, NothingToCorrect) as exc:
+            messages.error(request, str(exc))
+            return HttpResponseRedirect(back)
+        except ValidationError:
+            preview, error = correction_preview(change), _("Say why the correction is undone.")
+        else:
+            error = ""
+        lines = [line for line in describe(correction.kind, correction.after, correction.before)]
+        return preview_page(
+            request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview, carried=[],
+            error=error, reason="", cancel_url=back,
+        )  # fmt: skip
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        extra = (
+            {"undo_url": reverse("admin:ratings_correction_undo", args=[object_id])}
+            if can_correct(request.user)
+            else {}
+        )
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})

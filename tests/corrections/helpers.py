@@ -1,0 +1,84 @@
+"""Corrections tests: changes built from saved tables, and what a re-rate stored, in the preview's terms."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, PromotionStatus, Table
+from ratings.services.correction_facts import TableChange
+from ratings.services.correction_preview import CorrectionPreview, PromotionChange
+from ratings.services.rerate import rerate_check, rerate_pending
+from ratings.services.table_save import EntryFacts, GameEdit
+from ratings.services.tables import GameFacts
+
+
+def result_flipped(table: Table, *, game_index: int = 0) -> TableChange:
+    """The table with the result of one of its games (round order) reversed."""
+    games = [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in table.games.order_by("round", "id")]
+    flip = {"first": "second", "second": "first"}
+    chosen = [i for i, g in enumerate(games) if g.facts.result in flip][game_index]
+    facts = games[chosen].facts
+    games[chosen] = GameEdit(facts=replace(facts, result=flip[facts.result]), id=games[chosen].id)
+    return table_change(table, games=games)
+
+
+def table_change(table: Table, **overrides: Any) -> TableChange:
+    values: dict[str, Any] = {
+        "table": table,
+        "tournament": table.tournament,
+        "name": table.name,
+        "date": table.date,
+        "sequence": table.sequence,
+        "entries": [EntryFacts(player_id=e.player_id, seat=e.seat) for e in table.entries.order_by("seat")],
+        "games": [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in table.games.order_by("round", "id")],
+    }
+    values.update(overrides)
+    return TableChange(**values)
+
+
+def player_columns() -> dict[int, tuple[int, str, int]]:
+    return {pid: (r, c, g) for pid, r, c, g in Player.objects.values_list("pk", "rating", "category", "grade")}
+
+
+def promotion_records() -> dict[tuple[int, int], tuple[str, bool]]:
+    return {
+        (pid, grade): (status, supported)
+        for pid, grade, status, supported in Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).values_list(
+            "player_id", "grade", "status", "supported"
+        )
+    }
+
+
+def stored_changes(
+    before_players: dict[int, tuple[int, str, int]], before_promotions: dict[tuple[int, int], tuple[str, bool]]
+) -> tuple[set[tuple[Any, ...]], set[tuple[int, int, str]]]:
+    """What the re-rate changed since the snapshots, as (player, before, after) and (player, grade, what)."""
+    players = {(pid, before_players[pid], now) for pid, now in player_columns().items() if before_players[pid] != now}
+    now_promotions = promotion_records()
+    withdrawn = set(Promotion.objects.filter(status=PromotionStatus.WITHDRAWN).values_list("player_id", "grade"))
+    promotions: set[tuple[int, int, str]] = set()
+    for key, (status, supported) in before_promotions.items():
+        after = now_promotions.get(key)
+        if after is None and key in withdrawn:
+            promotions.add((*key, PromotionChange.WITHDRAWN))
+        elif after is not None and supported and not after[1] and status == PromotionStatus.APPROVED:
+            promotions.add((*key, PromotionChange.FLAGGED))
+        elif after is not None and not supported and after[1]:
+            promotions.add((*key, PromotionChange.RESTORED))
+    promotions |= {(*key, PromotionChange.APPEARS) for key in now_promotions.keys() - before_promotions.keys()}
+    return players, promotions
+
+
+def previewed(preview: CorrectionPreview) -> tuple[set[tuple[Any, ...]], set[tuple[int, int, str]]]:
+    players = {
+        (c.player_id, (c.rating[0], c.category[0], c.grade[0]), (c.rating[1], c.category[1], c.grade[1]))
+        for c in preview.players
+    }
+    return players, {(c.player_id, c.grade, c.what) for c in preview.promotions}
+
+
+def rerate_and_check() -> None:
+    """Run the pending re-rate as the worker would, and require the database to be what the history gives."""
+    rerate_pending()
+    assert rerate_check() == []

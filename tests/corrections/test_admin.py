@@ -1,0 +1,86 @@
+"""The admin's correction flow: a rated table's change form previews first, then saves with a reason; undo."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import Correction, GameResult, Player
+from ratings.services.corrections import correction_make
+from tests.admin.helpers import page_form_data, set_row
+from tests.corrections.helpers import player_columns, rerate_and_check, result_flipped
+from tests.factories import add_game, make_player, make_rating_officer, make_table
+from tests.pipeline.histories import submit
+
+pytestmark = pytest.mark.django_db
+DAY = dt.date(2024, 3, 2)
+
+
+@pytest.fixture
+def rated() -> tuple[list[Player], object]:
+    players = [make_player("Abe"), make_player("Berg"), make_player("Cruz"), make_player("Dahl")]
+    a, b, c, d = players
+    table = make_table(players, date=DAY)
+    add_game(table, 1, a, b)
+    add_game(table, 1, c, d)
+    submit(table)
+    later = make_table([a, c], date=DAY + dt.timedelta(days=7))
+    add_game(later, 1, a, c)
+    submit(later)
+    rerate_and_check()
+    return players, table
+
+
+def test_rated_table_change_previews_then_saves_as_a_correction_with_its_reason(client: Client, rated) -> None:
+    players, table = rated
+    client.force_login(make_rating_officer(username="officer1"))
+    url = reverse("admin:ratings_table_change", args=[table.pk])
+    data = page_form_data(client.get(url))
+    set_row(data, "games", 0, result=GameResult.SECOND_WON)
+    before = player_columns()
+
+    preview = client.post(url, data)
+    assert preview.status_code == 200
+    assert "admin/ratings/correction/preview.html" in [t.name for t in preview.templates]
+    changes = preview.context["preview"].players
+    assert {c.name for c in changes} >= {str(players[0]), str(players[1])}
+    assert changes == sorted(changes, key=lambda c: (-c.size, c.name))
+    assert any("Abe – Berg" in line and "→" in line for line in preview.context["lines"])
+    assert player_columns() == before and not Correction.objects.exists()  # nothing saved yet
+
+    carried = dict(preview.context["carried"])
+    missing = client.post(url, {**carried, "_correction_confirm": "yes"})
+    assert missing.context["error"] and not Correction.objects.exists()
+
+    saved = client.post(url, {**carried, "_correction_confirm": "yes", "_correction_reason": "Scoresheet misread"})
+    assert saved.status_code == 302
+    correction = Correction.objects.get()
+    assert correction.reason == "Scoresheet misread" and correction.made_by.username == "officer1"
+    rerate_and_check()
+    stored = {pid: cols for pid, cols in player_columns().items() if before[pid] != cols}
+    assert stored == {c.player_id: (c.rating[1], c.category[1], c.grade[1]) for c in changes}
+
+    undo_url = reverse("admin:ratings_correction_undo", args=[correction.pk])
+    undo_page = client.get(undo_url)
+    assert undo_page.status_code == 200 and undo_page.context["preview"].players
+    client.post(undo_url, {"_correction_confirm": "yes", "_correction_reason": "Was right"})
+    assert Correction.objects.filter(undoes=correction).exists()
+    rerate_and_check()
+    assert player_columns() == before
+
+
+def test_corrections_list_filters_by_kind_and_table(client: Client, rated) -> None:
+    _players, table = rated
+    officer = make_rating_officer()
+    made = correction_make(user=officer, reason="Swapped", change=result_flipped(table))
+    client.force_login(officer)
+    url = reverse("admin:ratings_correction_changelist")
+    listed = client.get(url, {"kind": "table", "table__id__exact": table.pk})
+    assert [c.pk for c in listed.context["cl"].result_list] == [made.pk]
+    other_kind = client.get(url, {"kind": "prior_grade"})
+    assert list(other_kind.context["cl"].result_list) == []
+    detail = client.get(reverse("admin:ratings_correction_change", args=[made.pk]))
+    assert b"correction-undo" in detail.content and b"Swapped" in detail.content
