@@ -9,6 +9,7 @@ Malformed values stop the start-up with a message naming the variable (federatio
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -27,6 +28,9 @@ try:
     DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
     REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
     RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 5)  # then RerateBusy: the task retries later
+    # Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
+    DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
+    API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
@@ -53,6 +57,9 @@ INSTALLED_APPS = [
     "csp",
     "axes",
     "django_guid",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "ratings",
 ]
 
@@ -168,6 +175,48 @@ except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
 
+# --- The read-only JSON API (ratings/api/, docs/api.md) ---------------------------------------------------------
+# Throttling counts requests in a cache: with Redis, one count shared by every web process; without it, each
+# process counts its own (a development site has one).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "api-throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle"},
+}
+for _name, _rate in (("API_ANON_RATE", API_ANON_RATE),):
+    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", _rate):
+        raise ImproperlyConfigured(f"{_name}={_rate!r}: expected a count and a period, e.g. 120/minute")
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],  # public data only: no session, so no CSRF and no login through it
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_THROTTLE_CLASSES": ["ratings.api.throttling.ApiAnonThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api-anon": API_ANON_RATE},
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "FESA ratings API",
+    "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
+    "and promotions. Anonymous clients may make API_ANON_RATE requests (120 a minute unless the site sets "
+    "otherwise); past that the answer is 429 with a Retry-After header.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # the assets ship in drf-spectacular-sidecar: served from this site
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},  # no badge fetched from elsewhere
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ratings.api.schema.add_error_responses",
+    ],
+}
+
+
 # --- HTTPS, cookies and the proxy (docs/deploy.md) -------------------------------------------------------------
 # Production defaults are the safe ones; each can be turned off for a site that terminates TLS elsewhere.
 try:
@@ -192,6 +241,8 @@ except ImproperlyConfiguredValue as exc:
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
 
+# The API throttles per client address: the one the documented proxy saw, not one a client claims.
+REST_FRAMEWORK["NUM_PROXIES"] = AXES_IPWARE_PROXY_COUNT
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
 if TRUST_X_FORWARDED_PROTO:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 # The tests run the development configuration; tests/test_deploy.py starts production ones in processes of their own.
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("LOG_FORMAT", "text")  # a test worker's log is read by people and by the tests ("ready.")
+# Bulk downloads written by the tests' re-rates go to a folder of this process, never into the checkout.
+if "DOWNLOADS_DIR" not in os.environ:
+    os.environ["DOWNLOADS_DIR"] = tempfile.mkdtemp(prefix="fesa-test-downloads-")
+    atexit.register(shutil.rmtree, os.environ["DOWNLOADS_DIR"], ignore_errors=True)
 
 from .settings import *  # noqa: F403
 

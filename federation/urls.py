@@ -1,5 +1,5 @@
-"""URLs: the public pages of ratings/ at the root, the admin under ``ADMIN_URL`` (``admin/`` unless set), and
-the health endpoints for monitoring."""
+"""URLs: the public pages of ratings/ at the root, the admin under ``ADMIN_URL`` (``admin/`` unless set), the
+health endpoints for monitoring, and the read-only JSON API under ``api/v1/``."""
 
 from __future__ import annotations
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("health/ready", health.ready, name="health-ready"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("files/", include("ratings.urls_files")),
+    path("api/v1/", include("ratings.api.urls")),
     path("", include("ratings.urls")),
 ]

@@ -1,0 +1,33 @@
+"""Version 1 of the API, mounted at ``/api/v1/`` (federation/urls.py); a change that breaks clients goes to v2."""
+
+from __future__ import annotations
+
+from django.urls import path
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
+
+from ratings.api import views
+
+app_name = "api-v1"
+
+
+class DocsView(SpectacularSwaggerSplitView):
+    """Swagger UI from this site's own files (drf-spectacular-sidecar), its set-up script a file of its own and
+    no inline style: the site's Content-Security-Policy allows nothing else."""
+
+    template_name = "api/swagger_ui.html"
+    url_name = "api-v1:schema"
+
+
+urlpatterns = [
+    path("players/", views.PlayerListView.as_view(), name="players"),
+    path("players/<str:federation_id>/", views.PlayerDetailView.as_view(), name="player"),
+    path("players/<str:federation_id>/history/", views.PlayerHistoryView.as_view(), name="player_history"),
+    path("rating-list/", views.RatingListView.as_view(), name="rating_list"),
+    path("tournaments/", views.TournamentListView.as_view(), name="tournaments"),
+    path("tables/", views.RatedTableListView.as_view(), name="tables"),
+    path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
+    path("promotions/", views.PromotionListView.as_view(), name="promotions"),
+    path("promotions/pending/", views.PendingPromotionListView.as_view(), name="pending_promotions"),
+    path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
+    path("docs/", DocsView.as_view(), name="docs"),
+]

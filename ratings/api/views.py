@@ -1,0 +1,180 @@
+"""The API's read views: thin, over ratings/selectors/ and the pages' filters.
+
+Every answer is JSON; bad input is a 400 naming the parameter, an unknown player or table a 404. A successful
+answer carries an ETag (a request with If-None-Match gets 304 when nothing changed) and may be cached for
+``CACHE_SECONDS``; every request counts against the client's limit (ratings/api/throttling.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import QuerySet
+from django.middleware.http import ConditionalGetMiddleware
+from django.utils.cache import patch_cache_control
+from django.utils.decorators import decorator_from_middleware, method_decorator
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from ratings import selectors
+from ratings.api import serializers
+from ratings.api.filters import PlayerSearchFilter, RatedTableFilter
+from ratings.filters import RatingListFilter, TournamentFilter
+from ratings.models import Player, Promotion, Table, Tournament
+from ratings.selectors.api import players_search, rated_tables
+
+CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
+conditional_get = decorator_from_middleware(ConditionalGetMiddleware)
+
+
+class PublicReadMixin:
+    """ETag and 304 for unchanged answers, Cache-Control on successful ones (not on errors or 429s)."""
+
+    @method_decorator(conditional_get)
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        if response.status_code == 200:
+            patch_cache_control(response, public=True, max_age=CACHE_SECONDS)
+        return response
+
+
+def player_or_404(federation_id: str) -> Player:
+    try:
+        return selectors.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        raise NotFound("No player has that federation id.") from None
+
+
+class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
+    """Players by name: every player with a public page, professionals included."""
+
+    serializer_class = serializers.PlayerSerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = PlayerSearchFilter
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return players_search()
+
+
+class PlayerDetailView(PublicReadMixin, APIView):
+    @extend_schema(responses=serializers.PlayerSerializer)
+    def get(self, request: Request, federation_id: str) -> Response:
+        """A player's standing today."""
+        return Response(serializers.PlayerSerializer(player_or_404(federation_id)).data)
+
+
+class PlayerHistoryView(PublicReadMixin, APIView):
+    @extend_schema(responses=serializers.PlayerHistorySerializer)
+    def get(self, request: Request, federation_id: str) -> Response:
+        """Every table the player was rated in, oldest first, each game explained; and his grade history."""
+        player = player_or_404(federation_id)
+        history = {
+            "player": player,
+            "tables": selectors.player_history(player),
+            "grades": selectors.player_grade_history(player),
+        }
+        return Response(serializers.PlayerHistorySerializer(history).data)
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter("date", dt.date, description="The list as of this day (YYYY-MM-DD); today if left out."),
+        OpenApiParameter("active", str, enum=["active", "all"], description="active: the FESA list (default)."),
+    ]
+)
+class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
+    """The rating list of today or of a past day, highest rating first, filtered as on the front page.
+
+    The FESA list (``active``) holds the players who played a rated table in the two years before the day;
+    professionals are never on it. ``rank`` is the position in the filtered list.
+    """
+
+    serializer_class = serializers.RatingListEntrySerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = RatingListFilter
+    list_date: dt.date | None = None
+
+    def get_queryset(self) -> QuerySet[Player]:
+        if getattr(self, "swagger_fake_view", False):
+            return Player.objects.none()
+        choice = RatingListFilter(self.request.query_params, queryset=Player.objects.none())
+        if not choice.form.is_valid():
+            raise ValidationError(choice.form.errors)
+        self.list_date = choice.form.cleaned_data.get("date")
+        active = choice.form.cleaned_data.get("active") != "all"
+        return selectors.rating_list(date=self.list_date, active=active)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        players = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
+        first = self.paginator.page.start_index() if players else 1  # type: ignore[union-attr]
+        for rank, player in enumerate(players, first):
+            player.rank = rank  # type: ignore[attr-defined]
+        selectors.attach_pending_grades(players, self.list_date)
+        return self.get_paginated_response(self.get_serializer(players, many=True).data)
+
+
+class TournamentListView(PublicReadMixin, generics.ListAPIView[Tournament]):
+    """Tournaments with at least one public table, newest first, each with its tables."""
+
+    serializer_class = serializers.TournamentSerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = TournamentFilter
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournaments_list()
+
+
+class RatedTableListView(PublicReadMixin, generics.ListAPIView[Table]):
+    """Rated tables, the latest first."""
+
+    serializer_class = serializers.RatedTableSerializer
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = RatedTableFilter
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return rated_tables()
+
+
+class TableDetailView(PublicReadMixin, APIView):
+    @extend_schema(responses=serializers.TableSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        """A submitted or rated table: its crosstable, every game, each player's rating change, its promotions."""
+        try:
+            table = selectors.table_for_page(pk)
+        except Table.DoesNotExist:
+            raise NotFound("No public table has that number.") from None
+        crosstable = selectors.table_crosstable(table)
+        return Response(serializers.TableSerializer(crosstable, context={"rounds": crosstable.rounds}).data)
+
+
+class PromotionListView(PublicReadMixin, generics.ListAPIView[Table]):
+    """Recent promotions, table by table, the latest table first (as FESA prints them under result tables)."""
+
+    serializer_class = serializers.TablePromotionsSerializer
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return selectors.promotion_tables()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        tables = self.paginate_queryset(self.get_queryset()) or []
+        lines = selectors.table_promotions([t.pk for t in tables])
+        recent = [{"table": t, "promotions": lines.get(t.pk, [])} for t in tables]
+        return self.get_paginated_response(self.get_serializer(recent, many=True).data)
+
+
+class PendingPromotionListView(PublicReadMixin, generics.ListAPIView[Promotion]):
+    """Dan promotions waiting for a grade officer's approval, one line per player, the longest waiting first."""
+
+    serializer_class = serializers.PendingPromotionSerializer
+
+    def get_queryset(self) -> QuerySet[Promotion]:
+        return selectors.pending_promotions()

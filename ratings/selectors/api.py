@@ -1,0 +1,33 @@
+"""Reads of the JSON API and the feeds that the public pages do not already make: player search over every
+player, and the rated tables newest first."""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+
+from ratings.models import Player, Table, TableStatus
+from ratings.selectors.lists import pending_dan
+
+PLAYER_ORDER = ("family_name", "given_name", "pk")
+
+
+def players_search() -> QuerySet[Player]:
+    """Every player by name, professionals too (each has a public page), with ``list_pending_grade``.
+
+    Narrow it with ``ratings.filters.name_search``; the date of birth and the staff's notes are never read.
+    """
+    return (
+        Player.objects.annotate(list_pending_grade=pending_dan())
+        .defer("date_of_birth", "prior_grade_note", "prior_grade_source", "prior_grade_date")
+        .order_by(*PLAYER_ORDER)
+    )
+
+
+def rated_tables() -> QuerySet[Table]:
+    """Rated tables, the latest first (by date and sequence), with their tournament and ``player_count``."""
+    return (
+        Table.objects.filter(status=TableStatus.RATED)
+        .select_related("tournament")
+        .annotate(player_count=Count("entries"))
+        .order_by("-date", "-sequence")
+    )

@@ -1,0 +1,117 @@
+"""The API's answers: what they hold, their filters, pages, errors and caching headers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.api.conftest import Federation
+from tests.public.conftest import days_ago
+
+pytestmark = pytest.mark.django_db
+
+
+def get(client: Client, name: str, *args: object, status: int = 200, **params: str) -> Any:
+    response = client.get(reverse(f"api-v1:{name}", args=args), params)
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/json"
+    return response.json()
+
+
+def test_rating_list_ranks_filters_and_pages(client: Client, federation: Federation) -> None:
+    everyone = get(client, "rating_list")
+    assert everyone["count"] == 3
+    assert [(p["rank"], p["rating"] > 1000) for p in everyone["results"]] == [(1, True), (2, True), (3, True)]
+    assert [p["federation_id"] for p in everyone["results"]] == [p.federation_id for p in federation.players]
+    german = get(client, "rating_list", country="DE")["results"]
+    assert [(p["rank"], p["nationality"]) for p in german] == [(1, "DE")]
+    second_page = get(client, "rating_list", page_size="2", page="2")
+    assert [p["rank"] for p in second_page["results"]] == [3]
+    assert get(client, "rating_list", q="aberg")["results"][0]["family_name"] == "Åberg"
+
+
+def test_rating_list_of_a_past_day_reads_the_states_of_that_day(client: Client, federation: Federation) -> None:
+    before = get(client, "rating_list", date=days_ago(40).isoformat(), active="all")["results"]
+    assert sorted(p["rating"] for p in before) == [1400, 1500, 1600]  # their opening states
+    after = get(client, "rating_list")["results"]
+    assert sorted(p["rating"] for p in after) != [1400, 1500, 1600]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"date": "2024-13-01"}, {"date": "2999-01-01"}, {"grade_min": "99"}, {"active": "some"}, {"country": "XX"}],
+)
+def test_rating_list_refuses_malformed_filters_with_400(
+    client: Client, federation: Federation, params: dict[str, str]
+) -> None:
+    errors = get(client, "rating_list", status=400, **params)
+    assert set(errors) == set(params)
+
+
+def test_player_search_detail_and_history(client: Client, federation: Federation) -> None:
+    aberg = federation.players[0]
+    found = get(client, "players", q="ABERG nils")["results"]
+    assert [p["federation_id"] for p in found] == [aberg.federation_id]
+    assert get(client, "players", q=aberg.federation_id.lower())["count"] == 1
+    detail = get(client, "player", aberg.federation_id.lower())
+    assert detail["grade_label"] == "6 Dan" and detail["page"] == f"/players/{aberg.federation_id}/"
+    history = get(client, "player_history", aberg.federation_id)
+    (entry,) = history["tables"]
+    assert entry["table"]["id"] == federation.table.pk
+    assert entry["rating_after"] - entry["rating_before"] == entry["change"]
+    assert [g["opponent"]["federation_id"] for g in entry["games"]] == [p.federation_id for p in federation.players[1:]]
+    assert [s["status"] for s in history["grades"]] == ["rejected"]
+    get(client, "player", "NOSUCHID", status=404)
+
+
+def test_table_holds_every_game_rating_change_and_promotion(client: Client, federation: Federation) -> None:
+    table = get(client, "table", federation.table.pk)
+    assert table["tournament"]["name"] == "Paris Open" and table["rounds"] == [1, 2, 3]
+    first, _, third = table["rows"]
+    assert [c["text"] for c in first["rounds"]] == ["2+", "3+", ""]
+    assert [c["opponent"] for c in third["rounds"]] == [
+        None,
+        federation.players[0].federation_id,
+        federation.players[1].federation_id,
+    ]
+    assert first["change"] > 0 > third["change"]
+    assert first["rating"] + first["change"] == first["rating_after"]
+    promoted = {(p["player"]["federation_id"], p["granted"], p["pending"]) for p in table["promotions"]}
+    assert promoted == {
+        (federation.players[1].federation_id, 15, None),
+        (federation.players[2].federation_id, None, 22),
+    }
+    get(client, "table", 999999, status=404)
+
+
+def test_tournaments_tables_and_promotions(client: Client, federation: Federation) -> None:
+    (tournament,) = get(client, "tournaments")["results"]
+    assert [(t["id"], t["player_count"]) for t in tournament["tables"]] == [(federation.table.pk, 3)]
+    assert get(client, "tournaments", year="1990", status=400)
+    assert [t["id"] for t in get(client, "tables")["results"]] == [federation.table.pk]
+    assert get(client, "tables", date_from=days_ago(10).isoformat())["count"] == 0
+    (recent,) = get(client, "promotions")["results"]
+    assert recent["table"]["id"] == federation.table.pk
+    lines = [(p["granted_label"], p["pending_label"]) for p in recent["promotions"]]
+    assert lines == [("6 Kyu", None), (None, "2 Dan")]
+    (waiting,) = get(client, "pending_promotions")["results"]
+    assert (waiting["grade"], waiting["grade_label"]) == (22, "2 Dan")
+
+
+def test_answers_carry_an_etag_and_are_not_sent_again_unchanged(client: Client, federation: Federation) -> None:
+    url = reverse("api-v1:rating_list")
+    first = client.get(url)
+    assert "public" in first["Cache-Control"] and "max-age=300" in first["Cache-Control"]
+    again = client.get(url, headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and again.content == b""
+    federation.players[0].family_name = "Renamed"
+    federation.players[0].save()
+    assert client.get(url, headers={"If-None-Match": first["ETag"]}).status_code == 200
+
+
+def test_errors_are_not_marked_cacheable(client: Client) -> None:
+    response = client.get(reverse("api-v1:player", args=["NOSUCHID"]))
+    assert response.status_code == 404 and "public" not in response.get("Cache-Control", "")

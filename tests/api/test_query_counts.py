@@ -1,0 +1,88 @@
+"""No API endpoint makes a query per row: 1 item and 3 items cost the same, and the numbers are pinned."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ratings.models import Player, Promotion, Table
+from tests.api.conftest import veteran
+from tests.factories import make_tournament
+from tests.public.conftest import days_ago
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str, params: dict[str, str] | None = None) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url, params or {})
+    assert response.status_code == 200, (url, response.content)
+    return len(captured.captured_queries)
+
+
+def promoted_table(rated_round_robin: Callable[..., Table], days: int) -> tuple[Table, list[Player]]:
+    """A rated table of two players in a tournament of its own: one promoted, one waiting for a Dan grade."""
+    players = [veteran(1500 + days), veteran(1900 + days)]
+    table = rated_round_robin(players, days_ago(days), tournament=make_tournament(date=days_ago(days)))
+    Promotion.objects.create(
+        player=players[0], grade=15, table=table, game_number=41, route="upper_bound", rating=1500, status="effective"
+    )
+    Promotion.objects.create(
+        player=players[1], grade=21, table=table, game_number=41, route="upper_bound", rating=1900, status="pending"
+    )
+    return table, players
+
+
+# (endpoint, parameters, queries). Lists: the count and the page, plus: the rating list the pending Dan grades of
+# the page's players; tournaments their tables (and the years, for the year filter); promotions the lines.
+LISTS = [
+    ("api-v1:players", {}, 2),
+    ("api-v1:players", {"q": "player", "country": "FR"}, 2),
+    ("api-v1:rating_list", {"active": "all"}, 3),
+    ("api-v1:rating_list", {"date": days_ago(1).isoformat(), "active": "all", "country": "FR"}, 3),
+    ("api-v1:tournaments", {}, 3),
+    ("api-v1:tournaments", {"year": str(days_ago(80).year)}, 4),
+    ("api-v1:tables", {}, 2),
+    ("api-v1:promotions", {}, 3),
+    ("api-v1:pending_promotions", {}, 2),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "expected"), LISTS)
+def test_list_queries_do_not_grow_with_items(
+    client: Client, rated_round_robin: Callable[..., Table], name: str, params: dict[str, str], expected: int
+) -> None:
+    promoted_table(rated_round_robin, 90)
+    one = queries(client, reverse(name), params)
+    promoted_table(rated_round_robin, 80)
+    promoted_table(rated_round_robin, 70)
+    three = queries(client, reverse(name), params)
+    assert (one, three) == (expected, expected)
+
+
+def test_player_and_history_queries_do_not_grow_with_tables(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    player, *others = (veteran(1500 + i) for i in range(4))
+    rated_round_robin([player, others[0]], days_ago(60))
+    detail = reverse("api-v1:player", args=[player.federation_id])
+    history = reverse("api-v1:player_history", args=[player.federation_id])
+    one = (queries(client, detail), queries(client, history))
+    rated_round_robin([player, others[1]], days_ago(50))
+    rated_round_robin([player, others[2], others[0]], days_ago(40))
+    three = (queries(client, detail), queries(client, history))
+    # the player; then his rating rows with tables, their opponents, his promotions
+    assert (one, three) == ((1, 4), (1, 4))
+
+
+def test_table_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    small = rated_round_robin([veteran(1500 + i) for i in range(2)], days_ago(30))
+    large = rated_round_robin([veteran(1600 + i) for i in range(6)], days_ago(20))
+    # the table, its entries with players, rating rows, held Dan grades (2), games, promotions
+    assert queries(client, reverse("api-v1:table", args=[small.pk])) == 7
+    assert queries(client, reverse("api-v1:table", args=[large.pk])) == 7
