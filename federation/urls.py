@@ -16,5 +16,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("files/", include("ratings.urls_files")),
     path("api/v1/", include("ratings.api.urls")),
+    path("feeds/", include("ratings.urls_feeds")),
     path("", include("ratings.urls")),
 ]

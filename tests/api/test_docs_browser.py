@@ -17,9 +17,9 @@ def test_browser_api_docs_render_under_the_policy(
     live_server: Any,
     browser: Any,  # noqa: F811
 ) -> None:
-    from selenium.webdriver.common.by import By  # noqa: PLC0415 - selenium only where a browser test runs
-    from selenium.webdriver.support import expected_conditions as ec  # noqa: PLC0415 - as above
-    from selenium.webdriver.support.ui import WebDriverWait  # noqa: PLC0415 - as above
+    from selenium.webdriver.common.by import By  # selenium is imported where a browser runs
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get(live_server.url + "/api/v1/docs/")
     WebDriverWait(browser, 20).until(ec.presence_of_element_located((By.CSS_SELECTOR, ".opblock-summary-path")))

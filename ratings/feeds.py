@@ -1,0 +1,94 @@
+"""Atom feeds of the latest rated tables and promotions (django.contrib.syndication), linked from every page's
+<head> (templates/base.html): thin interfaces over ratings/selectors/."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.syndication.views import Feed
+from django.urls import reverse, reverse_lazy
+from django.utils.feedgenerator import Atom1Feed
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings import selectors
+from ratings.engine import grade_label
+from ratings.models import Table
+from ratings.selectors.api import rated_tables
+from ratings.selectors.crosstable import TablePromotion
+
+ITEMS = 30
+
+
+def table_label(table: Table) -> str:
+    return f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
+
+
+class RatedTablesFeed(Feed):  # type: ignore[type-arg]
+    feed_type = Atom1Feed
+    title = gettext_lazy("FESA ratings: rated tables")
+    subtitle = gettext_lazy("The latest tables rated by the FESA rules.")
+    link = reverse_lazy("ratings:tournaments")
+
+    def items(self) -> list[Table]:
+        return list(rated_tables()[:ITEMS])
+
+    def item_title(self, table: Table) -> str:
+        return f"{table_label(table)} ({table.date.isoformat()})"
+
+    def item_description(self, table: Table) -> str:
+        place = ", ".join(filter(None, [table.tournament.city, str(table.tournament.country.name or "")]))
+        players = _("%(count)s players") % {"count": table.player_count}  # type: ignore[attr-defined]
+        return f"{players}; {place}" if place else players
+
+    def item_link(self, table: Table) -> str:
+        return reverse("ratings:table", args=[table.pk])
+
+    def item_pubdate(self, table: Table) -> dt.datetime | None:
+        return table.first_rated_at
+
+    def item_updateddate(self, table: Table) -> dt.datetime | None:
+        return table.last_rerated_at or table.first_rated_at
+
+
+def promotion_line(line: TablePromotion) -> str:
+    """As FESA prints it under a result table: "Promoting NAME to 3 Kyu", and a Dan grade still pending."""
+    parts = []
+    if line.granted:
+        parts.append(
+            _("Promoting %(player)s to %(grade)s") % {"player": line.player, "grade": grade_label(line.granted)}
+        )
+    if line.pending:
+        parts.append(
+            _("%(player)s: %(grade)s waiting for approval")
+            % {"player": line.player, "grade": grade_label(line.pending)}
+        )
+    return "; ".join(parts)
+
+
+class PromotionsFeed(Feed):  # type: ignore[type-arg]
+    feed_type = Atom1Feed
+    title = gettext_lazy("FESA ratings: promotions")
+    subtitle = gettext_lazy("Grades the latest rated tables gave.")
+    link = reverse_lazy("ratings:promotions")
+
+    def items(self) -> list[tuple[Table, list[TablePromotion]]]:
+        tables = list(selectors.promotion_tables()[:ITEMS])
+        lines = selectors.table_promotions([t.pk for t in tables])
+        return [(t, lines.get(t.pk, [])) for t in tables]
+
+    def item_title(self, item: tuple[Table, list[TablePromotion]]) -> str:
+        table = item[0]
+        return _("Promotions at %(table)s (%(date)s)") % {"table": table_label(table), "date": table.date.isoformat()}
+
+    def item_description(self, item: tuple[Table, list[TablePromotion]]) -> str:
+        return "\n".join(promotion_line(line) for line in item[1])
+
+    def item_link(self, item: tuple[Table, list[TablePromotion]]) -> str:
+        return reverse("ratings:table", args=[item[0].pk])
+
+    def item_pubdate(self, item: tuple[Table, list[TablePromotion]]) -> dt.datetime | None:
+        return item[0].first_rated_at
+
+    def item_updateddate(self, item: tuple[Table, list[TablePromotion]]) -> dt.datetime | None:
+        return item[0].last_rerated_at or item[0].first_rated_at

@@ -1,0 +1,90 @@
+"""The Atom feeds of rated tables and promotions, and the links to them in every page's <head>."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from xml.etree import ElementTree
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ratings.models import Table, TableStatus
+from tests.api.conftest import Federation, veteran
+from tests.factories import make_table, round_robin
+from tests.public.conftest import days_ago
+
+pytestmark = pytest.mark.django_db
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def entries(client: Client, name: str) -> list[dict[str, str]]:
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/atom+xml")
+    feed = ElementTree.fromstring(response.content)
+    return [
+        {
+            "title": e.findtext(f"{ATOM}title") or "",
+            "link": e.find(f"{ATOM}link").get("href", ""),  # type: ignore[union-attr]
+            "summary": e.findtext(f"{ATOM}summary") or "",
+            "updated": e.findtext(f"{ATOM}updated") or "",
+        }
+        for e in feed.iter(f"{ATOM}entry")
+    ]
+
+
+def test_tables_feed_lists_rated_tables_latest_first(
+    client: Client, federation: Federation, rated_round_robin: Callable[..., Table]
+) -> None:
+    later = rated_round_robin([veteran(1500), veteran(1400)], days_ago(10))
+    waiting = make_table(federation.players, date=days_ago(5), status=TableStatus.SUBMITTED)
+    round_robin(waiting, federation.players)
+    items = entries(client, "feeds:tables")
+    assert [i["link"] for i in items] == [
+        f"http://testserver/tables/{later.pk}/",
+        f"http://testserver/tables/{federation.table.pk}/",
+    ]
+    assert items[1]["title"] == f"Paris Open ({days_ago(30).isoformat()})"
+    assert items[1]["summary"].startswith("3 players") and items[1]["updated"]
+
+
+def test_promotions_feed_prints_promotions_as_fesa_does(client: Client, federation: Federation) -> None:
+    (item,) = entries(client, "feeds:promotions")
+    assert item["link"].endswith(f"/tables/{federation.table.pk}/")
+    promoted, waiting = federation.players[1], federation.players[2]
+    assert item["summary"].splitlines() == [
+        f"Promoting {promoted} to 6 Kyu",
+        f"{waiting}: 2 Dan waiting for approval",
+    ]
+    assert str(federation.players[0]) not in item["summary"]  # rejected: not shown
+
+
+@pytest.mark.parametrize(("name", "expected"), [("feeds:tables", 1), ("feeds:promotions", 2)])
+def test_feed_queries_do_not_grow_with_items(
+    client: Client, rated_round_robin: Callable[..., Table], name: str, expected: int
+) -> None:
+    def table(days: int) -> None:
+        players = [veteran(1500 + days), veteran(1400 + days)]
+        made = rated_round_robin(players, days_ago(days))
+        made.promotions.create(
+            player=players[0], grade=15, game_number=41, route="upper_bound", rating=1, status="effective"
+        )
+
+    counts = []
+    for days in (90, 80, 70):
+        table(days)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse(name)).status_code == 200
+        counts.append(len(captured.captured_queries))
+    assert counts[0] == counts[2] == expected
+
+
+def test_every_page_links_the_feeds_in_its_head(client: Client, federation: Federation) -> None:
+    for url in ("/", "/tournaments/", "/promotions/", f"/tables/{federation.table.pk}/"):
+        head = client.get(url).content.decode().split("</head>")[0]
+        assert f'type="application/atom+xml" title="Rated tables" href="{reverse("feeds:tables")}"' in head
+        assert f'href="{reverse("feeds:promotions")}"' in head
