@@ -17,5 +17,6 @@ urlpatterns = [
     path("files/", include("ratings.urls_files")),
     path("api/v1/", include("ratings.api.urls")),
     path("feeds/", include("ratings.urls_feeds")),
+    path("downloads/", include("ratings.urls_downloads")),
     path("", include("ratings.urls")),
 ]

@@ -8,6 +8,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 
+from ratings.services.history_files import history_files_write
 from ratings.services.rerate import RerateBusy, rerate_pending
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         return None
     if outcome is None:
         return None
+    _queue_history_files()
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -48,3 +50,19 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         "errors": {str(k): v for k, v in outcome.errors.items()},
         "cleared": outcome.cleared,
     }
+
+
+def _queue_history_files() -> None:
+    """A run changed the history (or found it unchanged after an edit): rewrite the bulk downloads, in a task of
+    their own so that the re-rate's lock is not held while they are written. A broker that is down is logged;
+    the next run writes them."""
+    try:
+        task_history_files_write.delay()
+    except Exception:  # an unreachable broker fails in many ways; the files stay as they were until the next run
+        log.warning("could not queue the rating history downloads", exc_info=True)
+
+
+@shared_task(name="ratings.tasks.task_history_files_write", acks_late=True)
+def task_history_files_write() -> list[str]:
+    """Write the rating history downloads (CSV and JSON, gzip) anew into DOWNLOADS_DIR."""
+    return [str(path) for path in history_files_write()]

@@ -1,4 +1,4 @@
-"""The API's documentation page in a real browser: Swagger UI from the site's own files, under the site's
+"""The API's documentation page (and the downloads page that links it) in a real browser: Swagger UI from the site's own files, under the site's
 Content-Security-Policy, lists every operation of the schema."""
 
 from __future__ import annotations
@@ -29,4 +29,7 @@ def test_browser_api_docs_render_under_the_policy(
     scripts = browser.execute_script("return [...document.scripts].map(s => s.src)")
     assert all(src.startswith(live_server.url) for src in scripts)  # nothing from elsewhere
     shoot(browser, "07-api-docs")
+    assert csp_violations(browser) == []
+    browser.get(live_server.url + "/downloads/")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Downloads and API"
     assert csp_violations(browser) == []
