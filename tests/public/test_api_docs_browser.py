@@ -1,5 +1,5 @@
-"""The API's documentation page (and the downloads page that links it) in a real browser: Swagger UI from the site's own files, under the site's
-Content-Security-Policy, lists every operation of the schema."""
+"""The API's documentation page (and the downloads page that links it) in a real browser: Swagger UI from the
+site's own files, under the site's Content-Security-Policy, lists every operation of the schema."""
 
 from __future__ import annotations
 
