@@ -12,7 +12,8 @@ COPY . .
 RUN SECRET_KEY=collectstatic-only-$(python -c 'import secrets; print(secrets.token_urlsafe(48))') \
     python manage.py collectstatic --noinput -v 0
 
-RUN useradd --system --uid 1000 --home-dir /app federation
+RUN useradd --system --uid 1000 --home-dir /app federation \
+    && mkdir -p /srv/downloads && chown federation /srv/downloads  # the bulk downloads' volume (compose.yaml)
 USER federation
 
 EXPOSE 8000
