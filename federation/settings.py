@@ -184,9 +184,8 @@ CACHES = {
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle"},
 }
-for _name, _rate in (("API_ANON_RATE", API_ANON_RATE),):
-    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", _rate):
-        raise ImproperlyConfigured(f"{_name}={_rate!r}: expected a count and a period, e.g. 120/minute")
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", API_ANON_RATE):
+    raise ImproperlyConfigured(f"API_ANON_RATE={API_ANON_RATE!r}: expected a count and a period, e.g. 120/minute")
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [],

@@ -86,3 +86,9 @@ def test_settings_production_refuses_a_weak_secret_key(key: str, problem: str) -
     result = _check({"DEBUG": "0", "SECRET_KEY": key})
     assert result.returncode != 0
     assert problem in result.stderr
+
+
+def test_settings_malformed_api_rate_stops_startup() -> None:
+    result = _check({"DEBUG": "1", "API_ANON_RATE": "lots"})
+    assert result.returncode != 0
+    assert "API_ANON_RATE='lots'" in result.stderr
