@@ -23,12 +23,15 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from federation.celery import app as celery_app
 from ratings.selectors.history_dump import history_tables
 
 log = logging.getLogger(__name__)
 
+HISTORY_TASK = "ratings.tasks.task_history_files_write"  # the name ratings/tasks.py registers it under
 CSV_NAME = "rating-history.csv.gz"
 JSON_NAME = "rating-history.json.gz"
 HISTORY_FILES = (CSV_NAME, JSON_NAME)
@@ -148,3 +151,17 @@ def history_files_info(*, directory: Path | None = None) -> list[HistoryFile]:
         modified = dt.datetime.fromtimestamp(stat.st_mtime, tz=dt.UTC)
         found.append(HistoryFile(name=name, path=path, size=stat.st_size, modified=modified))
     return found
+
+
+def history_files_refresh() -> None:
+    """Have the files rewritten once the current transaction commits: for a change that alters what they show
+    without a re-rate (an erased player's name). The task is looked up by name: ratings/tasks.py imports this
+    module, never the reverse. A broker that is down is logged; the next re-rate rewrites them."""
+
+    def queue() -> None:
+        try:
+            celery_app.tasks[HISTORY_TASK].delay()
+        except Exception:  # an unreachable broker fails in many ways
+            log.warning("could not queue the rating history downloads", exc_info=True)
+
+    transaction.on_commit(queue)

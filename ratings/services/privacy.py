@@ -24,6 +24,7 @@ from ratings.fesa_files.lisp import Struct, print_form, read_one
 from ratings.models import OpeningState, Player, PrivacyAction, name_search_key
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.fesa_state import FESA_KEY
+from ratings.services.history_files import history_files_refresh
 
 ERASED_FIELDS = {"date_of_birth": None, "residence": "", "prior_grade_note": ""}
 """Personal fields an erasure clears, with their empty values; the names become the pseudonym."""
@@ -57,6 +58,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_history(player)
     _scrub_opening_state(player)
     _scrub_admin_log(player, old_names)
+    history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()
     )

@@ -18,6 +18,7 @@ from django.urls import reverse
 from ratings.models import Table
 from ratings.selectors.history_dump import history_tables
 from ratings.services.history_files import CSV_NAME, JSON_NAME, _atomic_gzip, history_files_write
+from ratings.services.privacy import player_erase
 from tests.api.conftest import BIRTHDAY, Federation, veteran
 from tests.public.conftest import days_ago
 
@@ -111,3 +112,15 @@ def test_downloads_page_before_the_first_rerate(client: Client, downloads: Path)
     assert client.get(reverse("downloads:file", args=[CSV_NAME])).status_code == 404
     assert history_files_write() == [downloads / CSV_NAME, downloads / JSON_NAME]
     assert read_json(downloads)["tables"] == [] and read_csv(downloads) == []
+
+
+def test_an_erased_players_name_leaves_the_files(
+    downloads: Path, federation: Federation, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    player = federation.players[0]
+    assert player.family_name in gzip.decompress((downloads / CSV_NAME).read_bytes()).decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        player_erase(player=player, user=None)
+    for name in (CSV_NAME, JSON_NAME):
+        text = gzip.decompress((downloads / name).read_bytes()).decode()
+        assert player.family_name not in text and f"Erased player {player.pk}" in text
