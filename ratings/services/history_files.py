@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from federation.celery import app as celery_app
 from ratings.selectors.history_dump import history_tables
+from ratings.spreadsheet import csv_cell
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ def _write_csv(out: IO[str], tables: Iterator[dict[str, Any]]) -> None:
     writer = csv.writer(out)
     writer.writerow(CSV_COLUMNS)
     for table in tables:
-        writer.writerows(["" if v is None else v for v in line] for line in _csv_lines(table))
+        writer.writerows(["" if v is None else csv_cell(v) for v in line] for line in _csv_lines(table))
 
 
 def _write_json(out: IO[str], tables: Iterator[dict[str, Any]], generated: dt.datetime) -> None:

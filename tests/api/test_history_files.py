@@ -124,3 +124,12 @@ def test_an_erased_players_name_leaves_the_files(
     for name in (CSV_NAME, JSON_NAME):
         text = gzip.decompress((downloads / name).read_bytes()).decode()
         assert player.family_name not in text and f"Erased player {player.pk}" in text
+
+
+def test_a_name_that_starts_a_formula_is_written_as_text(downloads: Path, federation: Federation) -> None:
+    opponent = federation.players[1]
+    opponent.family_name = "=HYPERLINK(1)"
+    opponent.save()
+    history_files_write()
+    names = {line["second_name"] for line in read_csv(downloads)} | {line["first_name"] for line in read_csv(downloads)}
+    assert "'=HYPERLINK(1)" in names and "=HYPERLINK(1)" not in names
