@@ -39,10 +39,12 @@ def _month_index(d: dt.date) -> int:
     return d.year * 12 + d.month - 1
 
 
-def _x_ticks(first: dt.date, last: dt.date, most: int = 8) -> list[tuple[dt.date, str]]:
-    """First days of months (or years) between the two dates, at most ``most`` of them."""
+def _x_ticks(first: dt.date, last: dt.date, most: int = 8, *, within: int = 1) -> list[tuple[dt.date, str]]:
+    """First days of months (or years) between the two dates, at most ``most`` of them; with ``within``, a
+    multiple of that step (so that they fall on the grid lines of ``within`` months)."""
     start, end = _month_index(first), _month_index(last)
-    step = next((s for s in MONTH_STEPS if (end - start) / s <= most), 120)
+    steps = [s for s in MONTH_STEPS if s % within == 0] or [within]
+    step = next((s for s in steps if (end - start) / s <= most), max(steps))
     index = math.ceil(start / step) * step
     out = []
     while index <= end:
@@ -62,6 +64,10 @@ def rating_chart(
     (a single date gets a month on each side, so its point sits in the middle). Each point carries a tooltip
     (its date, rating and label) and, with ``href``, is a link. The title and description tell a screen
     reader the range and the peak.
+
+    The axis labels come twice: for a wide chart (``wide``: beside the axes, every tick) and for a phone
+    (``narrow``: larger, fewer dates, the ratings inside the plot, where a scaled-down margin has no room).
+    The stylesheet shows one set or the other by the width of the screen (static/css/site.css).
     """
     if not points:
         return mark_safe("")
@@ -105,14 +111,24 @@ def rating_chart(
     while value <= y_max:
         out.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
-            f'<text class="ylabel" x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
+            f'<text class="ylabel wide" x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
         )
+        if value < y_max:  # the top one would leave the chart
+            out.append(
+                f'<text class="ylabel narrow" x="{left + 4}" y="{y(value) - 5:.1f}" text-anchor="start">{value}</text>'
+            )
         value += step
-    for day, label in _x_ticks(first, last):
+    wide_ticks = _x_ticks(first, last)
+    for day, label in wide_ticks:
         out.append(
             f'<line x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{top}" y2="{height - bottom}"/>'
-            f'<text class="xlabel" x="{x(day):.1f}" y="{height - bottom + 18}" text-anchor="middle">{label}</text>'
+            f'<text class="xlabel wide" x="{x(day):.1f}" y="{height - bottom + 18}" text-anchor="middle">{label}</text>'
         )
+    month_step = (_month_index(wide_ticks[1][0]) - _month_index(wide_ticks[0][0])) if len(wide_ticks) > 1 else 1
+    for day, label in _x_ticks(first, last, 3, within=month_step):
+        if not 48 <= x(day) <= width - 48:  # a label centred there would be cut off by the chart's edge
+            continue
+        out.append(f'<text class="xlabel narrow" x="{x(day):.1f}" y="{height - 4}" text-anchor="middle">{label}</text>')
     out.append("</g>")
     if len(points) > 1:
         path = " ".join(f"{'M' if i == 0 else 'L'}{x(p.date):.1f},{y(p.rating):.1f}" for i, p in enumerate(points))

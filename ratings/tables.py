@@ -18,6 +18,8 @@ from ratings.engine import grade_label
 from ratings.models import Category, Player, Promotion
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+EXTRA = {"th": {"class": "extra"}, "td": {"class": "extra"}}  # left out on a phone, with the "minor" columns
+EXTRA_NUM = {"th": {"class": "num extra"}, "td": {"class": "num extra"}}
 CATEGORY_LABELS = dict(Category.choices)
 
 
@@ -77,9 +79,11 @@ class RatingListTable(tables.Table):
         accessor="list_games",
         order_by=("list_games", "pk"),
         initial_sort_descending=True,
-        attrs=NUM,
+        attrs=EXTRA_NUM,
     )
-    category = tables.Column(verbose_name=_("Category"), accessor="list_category", order_by=("list_category", "pk"))
+    category = tables.Column(
+        verbose_name=_("Category"), accessor="list_category", order_by=("list_category", "pk"), attrs=EXTRA
+    )
     last_played = tables.DateColumn(
         verbose_name=_("Last played"),
         accessor="list_last_played",
@@ -182,7 +186,9 @@ class PendingPromotionTable(tables.Table):
 class TournamentTable(tables.Table):
     """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``)."""
 
-    end_date = tables.DateColumn(verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"))
+    end_date = tables.DateColumn(
+        verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"), attrs={"td": {"class": "date"}}
+    )
     name = tables.Column(verbose_name=_("Tournament"), order_by=("name", "pk"))
     city = tables.Column(
         verbose_name=_("City"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
@@ -194,7 +200,7 @@ class TournamentTable(tables.Table):
 
     class Meta:
         template_name = "ratings/_table.html"
-        attrs = {"class": "data"}
+        attrs = {"class": "data tournaments"}
         empty_text = _("No tournament matches these filters.")
 
     def render_end_date(self, record: Any) -> str:

@@ -74,8 +74,8 @@ def rating_list_rows(table: Any) -> SafeString:
             format_html(
                 '<tr><td class="num">{}</td><td><a href="{}{}/">{}</a> {}</td>'
                 '<td><abbr title="{}">{}</abbr></td><td class="num rating">{}</td><td>{}</td>'
-                '<td class="minor">{}</td><td class="num">{}</td>'
-                '<td><span class="cat cat-{}">{}</span></td><td class="minor">{}</td></tr>',
+                '<td class="minor">{}</td><td class="num extra">{}</td>'
+                '<td class="extra"><span class="cat cat-{}">{}</span></td><td class="minor">{}</td></tr>',
                 p.rank,
                 player_url,
                 p.federation_id,

@@ -1,0 +1,124 @@
+"""A phone (390 px) and a grade officer's laptop (1366 px) in headless Chromium: the rating list, a player's
+history and chart, and the tournaments fit the phone's width; the promotions' Approve and Reject links fit the
+laptop's. Screenshots in ``test-artifacts/``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ratings.models import Promotion, PromotionStatus
+from ratings.services.tables import table_submit
+from tests.factories import make_table, round_robin
+from tests.public.conftest import days_ago
+from tests.public.test_browser import browser, csp_violations, static_from_source
+from tests.public.test_browser_pages import overflows, shoot_at, swiss
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+__all__ = ["browser", "static_from_source"]  # fixtures used by name below
+
+PHONE = 390
+LAPTOP = 1366
+
+INSIDE = """
+const box = arguments[0].getBoundingClientRect();
+if (!(box.width > 0 && box.left >= 0 && box.right <= window.innerWidth + 0.5)) return false;
+for (let up = arguments[0].parentElement; up; up = up.parentElement) {
+  if (getComputedStyle(up).overflowX === 'visible') continue;
+  const frame = up.getBoundingClientRect();
+  if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5) return false;
+}
+return true;
+"""
+
+
+def inside(driver: Any, element: Any) -> bool:
+    """Whether the element is drawn within the window's width, not scrolled away in a box of its own."""
+    return bool(driver.execute_script(INSIDE, element))
+
+
+def test_browser_phone_rating_list_player_and_tournaments(
+    static_from_source: None, live_server: Any, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    table, players = swiss()
+    promoted = players[0]
+    for n, day in enumerate((300, 150)):  # a history of three tables, the swiss one the latest
+        earlier = make_table(players[:4], date=days_ago(day), sequence=n + 1)
+        round_robin(earlier, players[n : n + 4] if n == 0 else players[:4])
+        table_submit(table=earlier, user=None)
+    pending = {"table": table, "game_number": 41, "route": "upper_bound", "status": PromotionStatus.PENDING}
+    Promotion.objects.update_or_create(player=promoted, grade=19, defaults={**pending, "rating": 1900})
+    browser.set_window_size(PHONE, 900)
+
+    browser.get(live_server.url + "/")
+    assert not overflows(browser)
+    assert csp_violations(browser) == []
+    shoot_at(browser, "20-phone-rating-list", PHONE)
+    browser.set_window_size(PHONE, 900)
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.rating-list tbody tr")
+    assert len(rows) == 6
+    for row in rows:
+        cells = row.find_elements(By.TAG_NAME, "td")
+        rank, name, rating, grade = cells[0], cells[1], row.find_element(By.CSS_SELECTOR, "td.rating"), None
+        grade = next(c for c in cells if "Kyu" in c.text or "Dan" in c.text)
+        for cell in (rank, name, rating, grade):
+            assert inside(browser, cell), (row.text, cell.text)
+
+    browser.set_window_size(PHONE, 900)
+    browser.get(live_server.url + f"/players/{promoted.federation_id}/")
+    assert not overflows(browser)
+    assert csp_violations(browser) == []
+    shoot_at(browser, "21-phone-player", PHONE)
+    browser.set_window_size(PHONE, 900)
+    labels = browser.execute_script(
+        "return [...document.querySelectorAll('svg.chart text')]"
+        ".filter(t => getComputedStyle(t).display !== 'none')"
+        ".map(t => [t.getAttribute('class'), t.getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])"
+    )
+    ticks = [label for label in labels if "label" in (label[0] or "")]
+    assert {"xlabel", "ylabel"} <= {label[0].split()[0] for label in ticks}, labels
+    for cls, height, font in ticks:
+        assert font >= 10 and height >= 10, (cls, height, font)
+    history = browser.find_element(By.CSS_SELECTOR, "table.history")
+    for cell in history.find_elements(By.CSS_SELECTOR, "tbody tr:not(.explain) td:nth-child(-n+2)"):
+        assert inside(browser, cell), cell.text
+
+    browser.set_window_size(PHONE, 900)
+    browser.get(live_server.url + "/tournaments/")
+    assert not overflows(browser)
+    assert csp_violations(browser) == []
+    name = browser.find_element(By.LINK_TEXT, "Paris Shogi Open")
+    assert inside(browser, name)
+    shoot_at(browser, "22-phone-tournaments", PHONE)
+
+
+def test_browser_laptop_promotions_show_their_decisions(
+    static_from_source: None, live_server: Any, browser: Any
+) -> None:
+    from django.contrib.auth.models import User
+    from selenium.webdriver.common.by import By
+
+    table, players = swiss()
+    for n, player in enumerate(players[:3]):
+        pending = {"table": table, "game_number": 41, "route": "upper_bound", "status": PromotionStatus.PENDING}
+        Promotion.objects.update_or_create(player=player, grade=19, defaults={**pending, "rating": 1900 - 60 * n})
+    User.objects.create_superuser("root", password="a-long-password-1")
+    browser.set_window_size(LAPTOP, 900)
+    browser.get(live_server.url + "/admin/login/")
+    browser.find_element(By.NAME, "username").send_keys("root")
+    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+
+    browser.get(live_server.url + "/admin/ratings/promotion/")
+    assert "Log in" not in browser.title
+    assert csp_violations(browser) == []
+    links = browser.find_elements(By.CSS_SELECTOR, "#result_list a[href*='/decide/']")
+    shoot_at(browser, "23-laptop-admin-promotions", LAPTOP)
+    browser.set_window_size(LAPTOP, 900)
+    assert {link.text for link in links} == {"Approve", "Reject"} and len(links) >= 6
+    for link in links:
+        assert inside(browser, link), link.text
