@@ -143,8 +143,9 @@ class PromotionAdmin(admin.ModelAdmin):
         return False
 
     def get_list_display(self, request: HttpRequest) -> Any:
-        if can_decide(request.user):
-            return (*self.list_display, "decide_column")
+        if can_decide(request.user):  # the decisions next to what they decide, in view on a laptop's screen
+            player, grade, *rest = self.list_display
+            return (player, grade, "decide_column", *rest)
         return self.list_display
 
     # Columns
