@@ -101,6 +101,7 @@ def test_browser_laptop_promotions_show_their_decisions(
 ) -> None:
     from django.contrib.auth.models import User
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     table, players = swiss()
     for n, player in enumerate(players[:3]):
@@ -112,6 +113,7 @@ def test_browser_laptop_promotions_show_their_decisions(
     browser.find_element(By.NAME, "username").send_keys("root")
     browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    WebDriverWait(browser, 30).until(lambda driver: "/login/" not in driver.current_url)  # logged in
 
     browser.get(live_server.url + "/admin/ratings/promotion/")
     assert "Log in" not in browser.title
