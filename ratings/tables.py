@@ -194,7 +194,7 @@ class TournamentTable(tables.Table):
         verbose_name=_("City"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
     )
     country = tables.Column(
-        verbose_name=_("Country"), accessor="country__code", order_by=("country", "-end_date", "pk")
+        verbose_name=_("Country"), accessor="country__code", order_by=("country", "-end_date", "pk"), attrs=EXTRA
     )
     tables_ = tables.Column(verbose_name=_("Tables"), accessor="public_tables", orderable=False, empty_values=())
 
