@@ -3,19 +3,18 @@ time, flag. ratings/admin/grades.py puts them on the queue."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django.contrib import admin
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from ratings.engine import grade_label
 from ratings.engine.grades import DAN_GRADES
 from ratings.models import FIRST_DAN, Promotion, PromotionStatus
+from ratings.selectors.grades import waiting_between
 
 TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
     status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
@@ -97,7 +96,7 @@ WAITING_BANDS: dict[str, tuple[int, int | None]] = {
     "quarter": (30, 91),
     "older": (91, None),
 }
-"""Waiting time in whole days since the promotion was found: [from, to)."""
+"""Waiting time in whole days since the table that earned the promotion: [from, to)."""
 
 
 class WaitingFilter(admin.SimpleListFilter):
@@ -116,12 +115,7 @@ class WaitingFilter(admin.SimpleListFilter):
         band = WAITING_BANDS.get(self.value() or "")
         if band is None:
             return queryset
-        now = timezone.now()
-        low, high = band
-        queryset = queryset.filter(created_at__lte=now - dt.timedelta(days=low))
-        if high is not None:
-            queryset = queryset.filter(created_at__gt=now - dt.timedelta(days=high))
-        return queryset
+        return queryset.filter(waiting_between(*band))
 
 
 class FlagFilter(admin.SimpleListFilter):

@@ -1,7 +1,8 @@
 """The grade the public sees, and the Dan grades waiting for a grade officer (ratings/services/grades.py decides).
 
-The queue's "age" is the waiting time: days since the record was created, i.e. since the engine first found
-the promotion (``waiting_days``).
+The queue's "age" is the waiting time: days since the date of the table that earned the promotion
+(``waiting_days``), not since the record was written: a table entered weeks after it was played, or a re-rate,
+writes the record late, and the player has waited since he played.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
+from django.db.models import Q
 from django.utils import timezone
 
 from ratings.engine.grades import NO_GRADE, public_grade
@@ -39,10 +41,31 @@ def public_grades(computed: Mapping[int, int]) -> dict[int, int]:
     return {pid: public_grade(grade, held.get(pid, NO_GRADE)) for pid, grade in computed.items()}
 
 
+def waiting_since(promotion: Promotion) -> dt.date:
+    """The date the promotion was earned: its table's date; the day it was found if its table was deleted."""
+    if promotion.table_id is not None and promotion.table is not None:
+        return promotion.table.date
+    return timezone.localtime(promotion.created_at).date()
+
+
 def waiting_days(promotion: Promotion, *, today: dt.date | None = None) -> int:
-    """How long the promotion has waited: whole days since the engine first found it."""
+    """How long the promotion has waited: whole days since the table that earned it (``waiting_since``)."""
     today = today or timezone.localdate()
-    return (today - timezone.localtime(promotion.created_at).date()).days
+    return (today - waiting_since(promotion)).days
+
+
+def waiting_between(low: int, high: int | None, *, today: dt.date | None = None) -> Q:
+    """Promotions that have waited at least ``low`` and less than ``high`` whole days (no ``high``: any longer).
+
+    The same measure as ``waiting_days``, as a query condition for the grade officers' queue.
+    """
+    today = today or timezone.localdate()
+    by_table = Q(table__isnull=False, table__date__lte=today - dt.timedelta(days=low))
+    by_record = Q(table__isnull=True, created_at__date__lte=today - dt.timedelta(days=low))
+    if high is not None:
+        by_table &= Q(table__date__gt=today - dt.timedelta(days=high))
+        by_record &= Q(created_at__date__gt=today - dt.timedelta(days=high))
+    return by_table | by_record
 
 
 def players_with_pending(player_ids: Iterable[int]) -> dict[int, int]:

@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.models import Promotion, PromotionStatus
+from ratings.models import Promotion, PromotionStatus, Table
+from ratings.selectors.grades import waiting_between, waiting_days, waiting_since
 from ratings.services.grades import promotion_approve
 from tests.factories import make_director, make_grade_officer, make_rating_officer
 from tests.grades.conftest import LOST, WON, opponent, seasoned
@@ -64,10 +65,33 @@ def test_queue_filters_grade_country_and_waiting_time(officer_client, one_dan, f
     url = reverse(CHANGELIST)
     assert listed(officer_client.get(url, {"grade": "25"})) == {"Brandt"}
     assert listed(officer_client.get(url, {"country": "FR"})) == {"Aoki"}
-    # Forty days of waiting, written directly: no service backdates a promotion.
-    Promotion.objects.filter(pk=five_dan.pk).update(created_at=timezone.now() - dt.timedelta(days=40))
+    # The tables' dates moved directly: only the waiting time is under test, and no re-rate is wanted.
+    today = timezone.localdate()
+    Table.objects.filter(pk=five_dan.table_id).update(date=today - dt.timedelta(days=40))
+    Table.objects.filter(pk=one_dan.table_id).update(date=today - dt.timedelta(days=2))
     assert listed(officer_client.get(url, {"waiting": "quarter"})) == {"Brandt"}  # 1 to 3 months
     assert listed(officer_client.get(url, {"waiting": "week"})) == {"Aoki"}
+
+
+def test_queue_waiting_time_counts_from_the_table_not_from_the_record(officer_client, one_dan) -> None:
+    # The record was written today (a late table, a re-rate), but the table was played 40 days ago.
+    table_date = timezone.localdate() - dt.timedelta(days=40)
+    Table.objects.filter(pk=one_dan.table_id).update(date=table_date)  # directly: no re-rate wanted here
+    url = reverse(CHANGELIST)
+    assert listed(officer_client.get(url, {"waiting": "quarter"})) == {"Aoki"}
+    assert listed(officer_client.get(url, {"waiting": "week"})) == set()
+    one_dan.refresh_from_db()
+    assert waiting_days(one_dan) == 40
+    assert waiting_since(one_dan) == table_date
+    assert "40" in officer_client.get(url).content.decode()
+
+
+def test_queue_waiting_time_of_a_deleted_table_counts_from_the_record(one_dan) -> None:
+    # Written directly: no service backdates a promotion.
+    Promotion.objects.filter(pk=one_dan.pk).update(table=None, created_at=timezone.now() - dt.timedelta(days=10))
+    one_dan.refresh_from_db()
+    assert waiting_days(one_dan) == 10
+    assert Promotion.objects.filter(waiting_between(7, 30)).get() == one_dan
 
 
 def test_queue_shows_flagged_grades_to_decide(officer_client, one_dan, correct) -> None:
