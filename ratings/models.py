@@ -632,6 +632,92 @@ class TableResolution(models.Model):
         return f"{self.table} by {self.rule} ({self.resolved_at:%Y-%m-%d})"
 
 
+class PromotionRevision(models.Model):
+    """A grade officer's change of a decision already taken: approved to revoked, or rejected to approved.
+
+    The promotion's own fields then hold the new decision; this row keeps who changed it, when, from what to
+    what and why (the audit history of ``Promotion`` has every field besides). Staff only: the public pages
+    show the dates of a player's grade steps, never a reason or an officer.
+    """
+
+    promotion = models.ForeignKey(Promotion, on_delete=models.CASCADE, related_name="revisions")
+    status_before = models.CharField(_("before"), max_length=10, choices=PromotionStatus.choices)
+    status_after = models.CharField(_("after"), max_length=10, choices=PromotionStatus.choices)
+    reason = models.TextField(_("reason"))
+    revised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("by")
+    )
+    revised_at = models.DateTimeField(_("revised at"))
+
+    class Meta:
+        ordering = ["promotion", "revised_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="promotion_revision_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.promotion_id}: {self.status_before} -> {self.status_after}"
+
+
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", _("waiting for a rating officer")
+    CONFIRMED = "confirmed", _("confirmed")
+    REJECTED = "rejected", _("rejected")
+
+
+class PriorGradeProposal(models.Model):
+    """A prior grade a tournament director proposed for a new player (ratings/services/prior_grade_proposals.py).
+
+    It does not count for rating: the player's own prior-grade fields do, and only a rating officer sets them,
+    by confirming the proposal (which re-rates what follows) or directly.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="prior_grade_proposals")
+    kind = models.CharField(_("prior grade"), max_length=3, choices=PriorGradeKind.choices)
+    level = models.PositiveSmallIntegerField(_("prior grade level"))
+    source = models.CharField(_("prior grade source"), max_length=10, choices=PriorGradeSource.choices)
+    note = models.CharField(_("prior grade note"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ProposalStatus.choices, default=ProposalStatus.PENDING
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_reason = models.TextField(_("reason"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-proposed_at"]
+        constraints = [
+            # One open proposal per player: a second one would leave the officer two answers to give.
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(status="pending"), name="prior_grade_proposal_one_pending"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "proposed_at"], name="prior_grade_proposal_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {prior_grade_label(self.kind, self.level)} ({self.get_status_display()})"
+
+    @property
+    def label(self) -> str:
+        return prior_grade_label(self.kind, self.level)
+
+
 class PendingRerate(models.Model):
     """Re-rate needed from this table position": one row, holding the earliest point asked for.
 

@@ -20,7 +20,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "add_tableentry", "change_tableentry", "delete_tableentry", "view_tableentry",
         "add_game", "change_game", "delete_game", "view_game",
         "add_player", "view_player",
-        "view_ratingrow", "view_promotion",
+        "view_ratingrow", "view_promotion", "view_priorgradeproposal",
     ],
     RATING_OFFICERS: [
         "add_tournament", "change_tournament", "delete_tournament", "view_tournament",
@@ -31,10 +31,11 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "view_ratingrow", "view_promotion", "view_openingstate",
         "view_pendingrerate", "view_reraterun",
         "view_unsettledtable", "view_tableresolution",
+        "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",
-        "view_promotion", "change_promotion",
+        "view_promotion", "change_promotion", "view_promotionrevision",
     ],
 }  # fmt: skip
 

@@ -1,12 +1,13 @@
 """The grade officers' screens: the queue of promotions to decide, and the decision forms.
 
 The list opens on what waits for a grade officer: pending Dan promotions and approved grades a correction
-left unsupported (flagged). Filters: grade, country, waiting time (days since the engine found the promotion;
-ratings/services/grades.py explains why not the player's age), status, flag, route.
+left unsupported (flagged). Filters: grade, country, waiting time (days since the table that earned the
+promotion; ratings/services/grades.py explains why not the player's age), status, flag, route.
 
 Everyone with the view permission reads the list and the records; nobody edits a record by hand. Grade
 officers and superusers (``can_decide``) also get the decision forms: approve (with the NSR's consent for
-5 and 6 Dan) or reject a pending promotion, keep or revoke a flagged grade. The forms call the services,
+5 and 6 Dan) or reject a pending promotion, keep or revoke a flagged grade, revise a decision taken
+(approved to revoked, rejected to approved, always with a reason). The forms call the services,
 which hold every rule; a decision someone else made meanwhile comes back as a message, not an error page.
 """
 
@@ -27,8 +28,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.engine import grade_label
-from ratings.models import NSR_CONSENT_FROM, Promotion, PromotionStatus
-from ratings.selectors.grades import waiting_days
+from ratings.models import NSR_CONSENT_FROM, Promotion, PromotionRevision, PromotionStatus
+from ratings.selectors.grades import waiting_days, waiting_since
+from ratings.services.grade_revisions import can_revise, promotion_revise
 from ratings.services.grades import (
     PromotionConflict,
     PromotionInvalid,
@@ -63,11 +65,24 @@ class ApproveForm(forms.Form):
                 del self.fields[name]
 
 
+class ReviseForm(ApproveForm):
+    """A revision: the reason is required; the NSR's consent only when a rejected 5 or 6 Dan becomes approved."""
+
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 4, "cols": 60}))
+
+    def __init__(self, *args: Any, promotion: Promotion, **kwargs: Any) -> None:
+        super().__init__(*args, promotion=promotion, **kwargs)
+        if promotion.status != PromotionStatus.REJECTED:
+            for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
+                self.fields.pop(name, None)
+
+
 DECISIONS: dict[str, tuple[Any, Any]] = {
     "approve": (_("Approve"), promotion_approve),
     "reject": (_("Reject"), promotion_reject),
     "keep": (_("Keep the flagged grade"), promotion_confirm_flagged),
     "revoke": (_("Revoke the flagged grade"), promotion_revoke),
+    "revise": (_("Revise the decision"), promotion_revise),
 }
 """Each decision's title and the service that makes it."""
 
@@ -78,7 +93,7 @@ def decisions_open(promotion: Promotion) -> list[str]:
         return ["approve", "reject"]
     if promotion.status == PromotionStatus.APPROVED and not promotion.supported:
         return ["revoke"] if promotion.reviewed_at else ["keep", "revoke"]
-    return []
+    return ["revise"] if can_revise(promotion) else []
 
 
 def _admin_link(url_name: str, pk: Any, text: str) -> str:
@@ -109,11 +124,14 @@ class PromotionAdmin(admin.ModelAdmin):
     list_filter = (StatusFilter, GradeFilter, CountryFilter, WaitingFilter, FlagFilter, "route")
     list_select_related = ("player", "table__tournament", "decided_by", "reviewed_by")
     search_fields = ("player__family_name", "player__given_name", "player__search_name", "player__federation_id")
-    ordering = ("created_at", "grade")  # the longest waiting first
+    ordering = ("table__date", "created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (
         (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating")}),
-        (_("Waiting"), {"fields": ("created_at", "waiting_column", "supported", "flag_reason")}),
+        (
+            _("Waiting"),
+            {"fields": ("created_at", "waiting_since_column", "waiting_column", "supported", "flag_reason")},
+        ),
         (
             _("Decision"),
             {
@@ -127,7 +145,8 @@ class PromotionAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (_("Decision on the flag"), {"fields": ("reviewed_by", "reviewed_at", "review_reason")}),
+        (_("Decision on the flag, or revocation"), {"fields": ("reviewed_by", "reviewed_at", "review_reason")}),
+        (_("Revisions"), {"fields": ("revisions_column",)}),
         (_("The player's promotions"), {"fields": ("player_promotions",)}),
     )
     readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
@@ -178,7 +197,11 @@ class PromotionAdmin(admin.ModelAdmin):
     def rating_column(self, obj: Promotion) -> str:
         return f"{obj.rating:.0f}"
 
-    @admin.display(description=_("waiting (days)"), ordering="created_at")
+    @admin.display(description=_("waiting since"))
+    def waiting_since_column(self, obj: Promotion) -> str:
+        return f"{waiting_since(obj):%Y-%m-%d}"
+
+    @admin.display(description=_("waiting (days)"), ordering="table__date")
     def waiting_column(self, obj: Promotion) -> str:
         if obj.status == PromotionStatus.PENDING:
             return str(waiting_days(obj))
@@ -203,6 +226,31 @@ class PromotionAdmin(admin.ModelAdmin):
             " · ",
             '<a href="{}">{}</a>',
             ((self._decide_url(obj, action), DECISIONS[action][0]) for action in decisions_open(obj)),
+        )
+
+    @admin.display(description=_("revisions"))
+    def revisions_column(self, obj: Promotion) -> str:
+        rows = PromotionRevision.objects.filter(promotion=obj).select_related("revised_by").order_by("revised_at")
+        return (
+            format_html(
+                "<ul>{}</ul>",
+                format_html_join(
+                    "",
+                    "<li>{}: {} → {} ({}): {}</li>",
+                    (
+                        (
+                            f"{timezone.localtime(r.revised_at):%Y-%m-%d %H:%M}",
+                            r.get_status_before_display(),
+                            r.get_status_after_display(),
+                            r.revised_by or "—",
+                            r.reason,
+                        )
+                        for r in rows
+                    ),
+                ),
+            )
+            if rows
+            else "—"
         )
 
     @admin.display(description=_("the player's promotions"))
@@ -261,8 +309,8 @@ class PromotionAdmin(admin.ModelAdmin):
                 messages.WARNING,
             )
             return HttpResponseRedirect(change_url)
-        form_class = ApproveForm if action == "approve" else ReasonForm
-        kwargs: dict[str, Any] = {"promotion": promotion} if action == "approve" else {}
+        form_class = {"approve": ApproveForm, "revise": ReviseForm}.get(action, ReasonForm)
+        kwargs: dict[str, Any] = {"promotion": promotion} if action in ("approve", "revise") else {}
         form = form_class(request.POST or None, **kwargs)
         if request.method == "POST" and form.is_valid():
             try:
@@ -290,13 +338,14 @@ class PromotionAdmin(admin.ModelAdmin):
             "decision": DECISIONS[action][0],
             "form": form,
             "change_url": change_url,
-            "needs_nsr": action == "approve" and promotion.grade >= NSR_CONSENT_FROM,
+            "needs_nsr": "nsr_consent" in form.fields,
+            "revision": _revision_text(promotion) if action == "revise" else "",
         }
         return TemplateResponse(request, "admin/ratings/promotion/decide.html", context)
 
     def _decide(self, request: HttpRequest, promotion: Promotion, action: str, data: dict[str, Any]) -> None:
         service = DECISIONS[action][1]
-        if action == "approve":
+        if action in ("approve", "revise"):
             service(
                 promotion=promotion,
                 user=request.user,
@@ -307,3 +356,9 @@ class PromotionAdmin(admin.ModelAdmin):
             )
         else:
             service(promotion=promotion, user=request.user, reason=data["reason"])
+
+
+def _revision_text(promotion: Promotion) -> str:
+    if promotion.status == PromotionStatus.APPROVED:
+        return str(_("The approved grade will be revoked: the player's public grade falls back."))
+    return str(_("The rejected grade will be approved: the player's public grade rises to it."))

@@ -18,8 +18,11 @@ officers, or a grade officer and a re-rate, can never both win: the loser gets `
 decision also writes the audit history row that ``update()`` alone would skip, then refreshes the player's
 public grade.
 
-The queue's "age" is the waiting time: days since the record was created, i.e. since the engine first found
-the promotion (``waiting_days``, ratings/selectors/grades.py). A player's age from his date of birth is
+A decision taken can be changed later, with a reason: ratings/services/grade_revisions.py.
+
+The queue's "age" is the waiting time: days since the date of the table that earned the promotion, not since
+the record was written (a late table or a re-rate writes it long after the games; ``waiting_days``,
+ratings/selectors/grades.py). A player's age from his date of birth is
 private (it only tells namesakes apart) and the rules give it no part in grades, so the queue does not filter
 on it.
 """
@@ -241,25 +244,11 @@ def promotion_approve(
     first, so the public never sees 2 Dan next to "1 Dan pending". The reason is optional.
     Raises PermissionDenied, PromotionInvalid, PromotionConflict (not pending any more).
     """
-    _require_officer(user)
-    if promotion.grade >= NSR_CONSENT_FROM:
-        if not nsr_consent or nsr_consent_date is None:
-            raise PromotionInvalid(
-                f"{engine.grade_label(promotion.grade)} needs the NSR's consent and its date before approval."
-            )
-    elif nsr_consent or nsr_consent_date is not None or nsr_reference:
-        raise PromotionInvalid("The NSR's consent is recorded only for 5 and 6 Dan.")
+    require_officer(user)
+    check_nsr_consent(promotion, nsr_consent=nsr_consent, nsr_consent_date=nsr_consent_date, reference=nsr_reference)
     with transaction.atomic():
-        lower = (
-            Promotion.objects.filter(
-                player_id=promotion.player_id, status=PromotionStatus.PENDING, grade__lt=promotion.grade
-            )
-            .order_by("grade")
-            .first()
-        )
-        if lower is not None:
-            raise PromotionInvalid(f"Decide the pending {engine.grade_label(lower.grade)} promotion first.")
-        _compare_and_set(
+        check_no_lower_pending(promotion)
+        compare_and_set(
             promotion,
             Q(status=PromotionStatus.PENDING),
             {
@@ -283,10 +272,10 @@ def promotion_reject(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     The engine goes on computing with the grade (RULES.md §8); a later Dan promotion waits on its own.
     Raises PermissionDenied, PromotionInvalid (no reason), PromotionConflict (not pending any more).
     """
-    _require_officer(user)
-    reason = _required(reason)
+    require_officer(user)
+    reason = required_reason(reason)
     with transaction.atomic():
-        _compare_and_set(
+        compare_and_set(
             promotion,
             Q(status=PromotionStatus.PENDING),
             {
@@ -307,10 +296,10 @@ def promotion_confirm_flagged(*, promotion: Promotion, user: Any, reason: str) -
     Only a flagged grade not decided yet; if a later correction flags it again, it needs a new decision.
     Raises PermissionDenied, PromotionInvalid (no reason), PromotionConflict.
     """
-    _require_officer(user)
-    reason = _required(reason)
+    require_officer(user)
+    reason = required_reason(reason)
     with transaction.atomic():
-        _compare_and_set(
+        compare_and_set(
             promotion,
             Q(status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True),
             {"reviewed_by": user, "reviewed_at": timezone.now(), "review_reason": reason},
@@ -327,10 +316,10 @@ def promotion_revoke(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     history reaches the grade again later, a new pending promotion appears.
     Raises PermissionDenied, PromotionInvalid (no reason), PromotionConflict (not a flagged approved grade).
     """
-    _require_officer(user)
-    reason = _required(reason)
+    require_officer(user)
+    reason = required_reason(reason)
     with transaction.atomic():
-        _compare_and_set(
+        compare_and_set(
             promotion,
             Q(status=PromotionStatus.APPROVED, supported=False),
             {
@@ -345,19 +334,45 @@ def promotion_revoke(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     return promotion
 
 
-def _require_officer(user: Any) -> None:
+def check_nsr_consent(
+    promotion: Promotion, *, nsr_consent: bool, nsr_consent_date: dt.date | None, reference: str
+) -> None:
+    """5 and 6 Dan are approved only with the NSR's consent and its date; below, NSR fields are refused."""
+    if promotion.grade >= NSR_CONSENT_FROM:
+        if not nsr_consent or nsr_consent_date is None:
+            raise PromotionInvalid(
+                f"{engine.grade_label(promotion.grade)} needs the NSR's consent and its date before approval."
+            )
+    elif nsr_consent or nsr_consent_date is not None or reference:
+        raise PromotionInvalid("The NSR's consent is recorded only for 5 and 6 Dan.")
+
+
+def check_no_lower_pending(promotion: Promotion) -> None:
+    """The public must never see 2 Dan next to "1 Dan pending": a lower pending Dan grade is decided first."""
+    lower = (
+        Promotion.objects.filter(
+            player_id=promotion.player_id, status=PromotionStatus.PENDING, grade__lt=promotion.grade
+        )
+        .order_by("grade")
+        .first()
+    )
+    if lower is not None:
+        raise PromotionInvalid(f"Decide the pending {engine.grade_label(lower.grade)} promotion first.")
+
+
+def require_officer(user: Any) -> None:
     if not can_decide(user):
         raise PermissionDenied("Only grade officers decide promotions.")
 
 
-def _required(reason: str) -> str:
+def required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise PromotionInvalid("Give a reason.")
     return reason
 
 
-def _compare_and_set(promotion: Promotion, expected: Q, values: dict[str, Any], *, user: Any, label: str) -> None:
+def compare_and_set(promotion: Promotion, expected: Q, values: dict[str, Any], *, user: Any, label: str) -> None:
     """Update the promotion only if it is still in the ``expected`` state; exactly one row or PromotionConflict.
 
     Then reload it, write the audit history row (``update()`` sends no signal) and refresh the player.
