@@ -143,7 +143,12 @@ def player_historical_rows(player: Player) -> list[HistoricalRow]:
 
 @dataclass
 class GradeStep:
-    """Promotions of one table with one decision, as one line: a newcomer may pass many grades at once."""
+    """Promotions of one table with one decision, as one line: a newcomer may pass many grades at once.
+
+    Public: the table gives the date the grade was earned, ``decided_at`` the date of the decision that
+    stands (the approval or rejection, or the revocation of a revoked grade). Who decided and why are
+    the staff's (the admin); nothing here carries them.
+    """
 
     table: Table | None
     status: str
@@ -170,7 +175,7 @@ def player_grade_history(player: Player) -> list[GradeStep]:
             last.high = p.grade
             if p.get_route_display() not in last.routes:
                 last.routes.append(str(p.get_route_display()))
-            last.decided_at = max(filter(None, [last.decided_at, p.decided_at]), default=None)
+            last.decided_at = max(filter(None, [last.decided_at, _decision_time(p)]), default=None)
             continue
         steps.append(
             GradeStep(
@@ -180,10 +185,17 @@ def player_grade_history(player: Player) -> list[GradeStep]:
                 low=p.grade,
                 high=p.grade,
                 routes=[str(p.get_route_display())],
-                decided_at=p.decided_at,
+                decided_at=_decision_time(p),
             )
         )
     return steps
+
+
+def _decision_time(promotion: Promotion) -> dt.datetime | None:
+    """When the decision that stands was taken: a revoked grade's revocation, else its approval or rejection."""
+    if promotion.status == PromotionStatus.REVOKED:
+        return promotion.reviewed_at
+    return promotion.decided_at
 
 
 def player_names(player_ids: Iterable[int]) -> dict[int, str]:

@@ -172,3 +172,22 @@ def test_revise_in_the_admin_by_others_is_forbidden(client, one_dan, maker) -> N
     assert client.post(url, {"reason": "I disagree"}).status_code == 403
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.APPROVED
+
+
+def test_public_grade_history_shows_dates_but_no_reasons_or_officers(client, one_dan, play) -> None:
+    officer = make_grade_officer(username="officer_tanaka")
+    promotion_reject(promotion=one_dan, user=officer, reason="SECRET-REJECTION-REASON")
+    page = client.get(reverse("ratings:player", args=[one_dan.player.federation_id])).content.decode()
+    assert DAY.isoformat() in page  # the table's date
+    one_dan.refresh_from_db()
+    assert f"{one_dan.decided_at:%Y-%m-%d}" in page  # the decision's date
+    assert "SECRET-REJECTION-REASON" not in page
+    assert "officer_tanaka" not in page
+    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVISION-REASON")
+    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVOCATION-REASON")
+    response = client.get(reverse("ratings:player", args=[one_dan.player.federation_id]))
+    page = response.content.decode()
+    assert "SECRET-" not in page and "officer_tanaka" not in page
+    (step,) = response.context["grade_steps"]
+    one_dan.refresh_from_db()
+    assert (step.status, step.decided_at) == ("revoked", one_dan.reviewed_at)
