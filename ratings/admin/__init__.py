@@ -9,7 +9,17 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
-from . import grades, players, privacy, rerate, settle, tables, tournaments, upload  # noqa: F401 - imported to register
+from . import (  # noqa: F401 - imported to register
+    grades,
+    players,
+    prior_grade_proposals,
+    privacy,
+    rerate,
+    settle,
+    tables,
+    tournaments,
+    upload,
+)
 
 admin.site.site_header = gettext_lazy("FESA ratings: administration")
 admin.site.site_title = gettext_lazy("FESA ratings")

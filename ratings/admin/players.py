@@ -1,10 +1,11 @@
 """Players in the admin: found by name for the tables' autocompletes, added by directors, corrected by officers.
 
-Directors may add a player (with his nationality and prior grade, also from the "+" beside a table's player
-field) but not change one; the prior grade of an existing player is a rating officer's to correct, through
-``player_set_prior_grade`` so that his tables are re-rated. The rating columns are derived and read-only.
-The date of birth is shown to rating officers only, who alone export or erase a player's personal data
-(ratings/admin/privacy.py, docs/privacy.md).
+Directors may add a player (with his nationality, also from the "+" beside a table's player field) but not
+change one; a prior grade a director gives is stored as a proposal for a rating officer to confirm
+(ratings/admin/prior_grade_proposals.py), and its state shows on the player. Prior grades are a rating
+officer's to set, through ``player_set_prior_grade`` so that his tables are re-rated. The rating columns are
+derived and read-only. The date of birth is shown to rating officers only, who alone export or erase a
+player's personal data (ratings/admin/privacy.py, docs/privacy.md).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
+from ratings.services.prior_grade_proposals import prior_grade_propose
 from ratings.services.prior_grades import player_set_prior_grade
 
 PRIOR_GRADE_FIELDS = (
@@ -78,7 +81,7 @@ class PlayerAdmin(admin.ModelAdmin):
             (
                 gettext_lazy("Prior grade"),
                 {
-                    "fields": PRIOR_GRADE_FIELDS,
+                    "fields": PRIOR_GRADE_FIELDS if obj is None else (*PRIOR_GRADE_FIELDS, "proposals"),
                     "description": gettext_lazy(
                         "A grade from elsewhere (a national federation, the NSR): it decides a new player's first "
                         "rating. Leave it empty if he has none. Correcting it later re-rates his tables."
@@ -99,12 +102,19 @@ class PlayerAdmin(admin.ModelAdmin):
         return permissions.can_handle_personal_data(request.user)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
-        readonly = DERIVED_FIELDS
+        readonly = (*DERIVED_FIELDS, "proposals")
         if obj is not None and not permissions.can_change_prior_grade(request.user):
             readonly += PRIOR_GRADE_FIELDS
         return readonly
 
+    @admin.display(description=gettext_lazy("proposed prior grades"))
+    def proposals(self, player: Player) -> str:
+        return proposal_state(player)
+
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if not change and obj.prior_grade_kind and not permissions.can_change_prior_grade(request.user):
+            self._save_with_proposal(request, obj)
+            return
         prior_changed = change and any(name in form.changed_data for name in PRIOR_GRADE_FIELDS)
         if not prior_changed:
             super().save_model(request, obj, form, change)
@@ -124,3 +134,19 @@ class PlayerAdmin(admin.ModelAdmin):
             messages.info(
                 request, _("The prior grade changed: the tables of %(player)s will be re-rated.") % {"player": obj}
             )
+
+    def _save_with_proposal(self, request: HttpRequest, obj: Player) -> None:
+        """A director's new player: saved without the prior grade, which waits as a proposal."""
+        kind, level, source, note = (
+            obj.prior_grade_kind,
+            obj.prior_grade_level,
+            obj.prior_grade_source,
+            obj.prior_grade_note,
+        )
+        obj.prior_grade_kind, obj.prior_grade_level, obj.prior_grade_source = "", None, ""
+        obj.prior_grade_note, obj.prior_grade_date = "", None
+        obj.save()
+        prior_grade_propose(player=obj, kind=kind, level=level, source=source, note=note, user=request.user)
+        messages.info(
+            request, _("The prior grade waits for a rating officer's confirmation; until then it does not count.")
+        )

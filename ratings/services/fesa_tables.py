@@ -33,6 +33,8 @@ from ratings.models import (
     TableEntry,
     Tournament,
 )
+from ratings.permissions import can_change_prior_grade
+from ratings.services.prior_grade_proposals import prior_grade_propose
 from ratings.services.table_save import EntryFacts, GameEdit, table_save
 from ratings.services.tables import GameFacts
 from ratings.services.tournaments import tournament_save
@@ -155,11 +157,23 @@ def table_create(
             nationality=who.nationality,
             residence=who.nationality,
         )
-        if who.prior_kind:
+        note = _("given with the table %(name)s") % {"name": turnering.name[:150]}
+        # A director's prior grade is a proposal for a rating officer; officers and commands set it directly.
+        proposed = bool(who.prior_kind) and staff is not None and not can_change_prior_grade(staff)
+        if who.prior_kind and not proposed:
             player.prior_grade_kind, player.prior_grade_level = who.prior_kind, who.prior_level
             player.prior_grade_source = PriorGradeSource.OTHER
-            player.prior_grade_note = _("given with the table %(name)s") % {"name": turnering.name[:150]}
+            player.prior_grade_note = note
         player.save()
+        if proposed:
+            prior_grade_propose(
+                player=player,
+                kind=who.prior_kind,
+                level=who.prior_level,
+                source=PriorGradeSource.OTHER,
+                note=note,
+                user=staff,
+            )
         created += 1
         ids[number] = player.pk
     games = [

@@ -289,7 +289,7 @@ def test_director_cannot_change_his_tournament_once_a_table_is_rated(client: Cli
     assert client.get(tournament_url("change", my_tournament)).context["title"] == "View tournament"
 
 
-def test_director_adds_a_player_with_nationality_and_prior_grade_from_the_popup(client: Client) -> None:
+def test_director_adds_a_player_with_nationality_and_proposed_prior_grade_from_the_popup(client: Client) -> None:
     client.force_login(make_director())
     url = reverse("admin:ratings_player_add") + "?_to_field=id&_popup=1"
 
@@ -312,7 +312,10 @@ def test_director_adds_a_player_with_nationality_and_prior_grade_from_the_popup(
     assert {"nationality", "prior_grade_kind", "prior_grade_level"} <= set(fields)
     assert response.status_code == 200 and "popup_response" in response.templates[0].name
     player = Player.objects.get(family_name="Ōyama")
-    assert (player.nationality, player.prior_grade_kind, player.prior_grade_level) == ("JP", "dan", 3)
+    # The director's prior grade is a proposal for a rating officer: it does not count until confirmed.
+    assert (player.nationality, player.prior_grade_kind, player.prior_grade_level) == ("JP", "", None)
+    proposal = player.prior_grade_proposals.get()
+    assert (proposal.kind, proposal.level, proposal.source, proposal.status) == ("dan", 3, "national", "pending")
 
 
 def test_player_prior_grade_out_of_range_is_refused_with_its_range(client: Client) -> None:

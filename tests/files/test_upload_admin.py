@@ -85,8 +85,22 @@ def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit
     )
     assert (table.tournament, table.date, table.status) == (tournament, dt.date(2016, 1, 7), TableStatus.RATED)
     samy = Player.objects.get(family_name="Ould Ahmed")
-    assert (str(samy.nationality), samy.prior_grade_kind, samy.prior_grade_level) == ("FR", "dan", 1)
+    assert (str(samy.nationality), samy.prior_grade_kind, samy.prior_grade_level) == ("FR", "", None)
+    proposal = samy.prior_grade_proposals.get()  # a director's prior grade waits for a rating officer
+    assert (proposal.kind, proposal.level, proposal.status, proposal.proposed_by) == ("dan", 1, "pending", director)
     assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_on_commit_callbacks: object) -> None:
+    client = login(make_rating_officer())
+    payload = payload_of(upload(client, FOUR, make_tournament()))
+    line = {"nationality_2": "FR", "prior_2": "dan:1"}
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        client.post(URL, {"payload": payload, "confirm": "1", "submit": "on", **line})
+    samy = Player.objects.get(family_name="Ould Ahmed")
+    assert (samy.prior_grade_kind, samy.prior_grade_level) == ("dan", 1)
+    assert not samy.prior_grade_proposals.exists()
 
 
 @pytest.mark.django_db
