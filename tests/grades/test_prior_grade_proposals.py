@@ -6,6 +6,8 @@ import datetime as dt
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.models import Player, PriorGradeProposal, ProposalStatus, RatingRow
@@ -150,3 +152,19 @@ def test_director_has_no_actions_and_sees_only_his_proposals(client) -> None:
     client.post(reverse(CHANGELIST), {"action": "confirm_selected", "_selected_action": [str(mine.pk)]})
     mine.refresh_from_db()
     assert mine.status == ProposalStatus.PENDING
+
+
+def test_officer_queue_query_count_does_not_grow_with_proposals(client) -> None:
+    client.force_login(make_rating_officer())
+    director = make_director()
+
+    def count_for(n: int) -> int:
+        PriorGradeProposal.objects.all().delete()
+        for _ in range(n):
+            propose(make_player(), director)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse(CHANGELIST))
+        assert len(response.context["cl"].result_list) == n
+        return len(queries)
+
+    assert count_for(1) == count_for(3)
