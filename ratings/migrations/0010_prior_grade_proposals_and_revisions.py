@@ -22,7 +22,7 @@ def update_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0006_prior_grade_needs_a_level"),
+        ("ratings", "0013_corrections"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
