@@ -77,8 +77,12 @@ def make_table(
     sequence: int = 1,
     status: str = TableStatus.DRAFT,
 ) -> Table:
-    """A table with the players entered in the given order (seats 1, 2, ...), no games yet."""
+    """A table with the players entered in the given order (seats 1, 2, ...), no games yet. A ``tournament``
+    whose dates do not hold ``date`` is widened to hold it, as a table's date must lie within them."""
     tournament = tournament or make_tournament(date=date)
+    if not tournament.start_date <= date <= tournament.end_date:
+        tournament.start_date, tournament.end_date = min(tournament.start_date, date), max(tournament.end_date, date)
+        tournament.save(update_fields=["start_date", "end_date"])
     table = Table.objects.create(tournament=tournament, date=date, sequence=sequence, status=status)
     TableEntry.objects.bulk_create(TableEntry(table=table, player=p, seat=i) for i, p in enumerate(players, 1))
     return table
