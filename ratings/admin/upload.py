@@ -329,6 +329,8 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "plan": plan,
         "form": form,
         "rows": form.rows(),
+        # "Preview again" only when a select could change the preview: a file's own problems need a new file.
+        "has_choices": bool(form.fields),
         "payload": payload,
         "tournament": tournament,
         "may_submit": _may_submit(request.user, tournament),
