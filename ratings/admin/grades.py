@@ -112,7 +112,7 @@ class PromotionAdmin(admin.ModelAdmin):
     ordering = ("created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (
-        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating")}),
+        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating_column")}),
         (_("Waiting"), {"fields": ("created_at", "waiting_column", "supported", "flag_reason")}),
         (
             _("Decision"),
