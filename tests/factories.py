@@ -60,10 +60,19 @@ def make_player(
 
 
 def make_tournament(
-    name: str | None = None, *, date: dt.date = dt.date(2024, 5, 12), directors: Sequence[User] = ()
+    name: str | None = None,
+    *,
+    date: dt.date = dt.date(2024, 5, 12),
+    until: dt.date | None = None,
+    directors: Sequence[User] = (),
 ) -> Tournament:
+    """A tournament from ``date`` to ``until`` (None: a one-day tournament)."""
     tournament = Tournament.objects.create(
-        name=name or f"Tournament {next(_counter)}", city="Paris", country="FR", start_date=date, end_date=date
+        name=name or f"Tournament {next(_counter)}",
+        city="Paris",
+        country="FR",
+        start_date=date,
+        end_date=until or date,
     )
     tournament.directors.set(directors)
     return tournament

@@ -6,13 +6,16 @@ import datetime as dt
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import GameResult, Table
 from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, table_check, table_save
 from ratings.services.tables import GameFacts
 from ratings.services.tournaments import tournament_save
-from tests.factories import make_player, make_table, make_tournament
+from tests.admin.helpers import post_page
+from tests.factories import make_director, make_player, make_table, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +101,18 @@ def test_factory_tables_lie_within_their_tournaments() -> None:
     make_table([make_player()], tournament=tournament, date=DAY + dt.timedelta(days=1))
     tournament.refresh_from_db()
     assert (tournament.start_date, tournament.end_date) == (DAY, DAY + dt.timedelta(days=1))
+
+
+def test_admin_table_form_shows_a_mistyped_year_on_the_date_field(client: Client) -> None:
+    director = make_director()
+    a, b = make_player(), make_player()
+    table = make_table([a, b], tournament=make_tournament("Open", date=DAY, directors=[director]), date=DAY)
+    client.force_login(director)
+    _page, response = post_page(client, reverse("admin:ratings_table_change", args=[table.pk]), {"date": "2999-05-12"})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["date"] == [
+        "The table's date 2999-05-12 is in the future: check the year.",
+        "The table's date 2999-05-12 is outside its tournament's dates (2024-05-12 to 2024-05-12).",
+    ]
+    table.refresh_from_db()
+    assert table.date == DAY
