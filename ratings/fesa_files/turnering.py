@@ -362,13 +362,15 @@ def _checked_table(
     except FesaFileError as exc:
         problems.append(exc)
         return None
-    absent = Cell(0, "-")
-    checked = [
-        replace(p, cells=(absent,) * rounds)
-        if p.number in unread
-        else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
-        for p in players
-    ]
+    checked = players
+    if unread:  # copies only for a file that is refused anyway: the common path reads each player once
+        absent = Cell(0, "-")
+        checked = [
+            replace(p, cells=(absent,) * rounds)
+            if p.number in unread
+            else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
+            for p in players
+        ]
     table = Turnering(
         name=name, date=date, date_text=date_text.strip(), players=tuple(checked), rounds=rounds, file=file
     )
