@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
 from ratings.models import Game, HandicapCode, Player, Table, TableEntry, Tournament
+from ratings.services.table_dates import table_date_problems
 from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, entry_problems, table_check, table_seats
 from ratings.services.tables import GameFacts
 from ratings.services.tournaments import tournament_check
@@ -57,7 +58,7 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end:
             try:
-                tournament_check(start_date=start, end_date=end)
+                tournament_check(tournament=self.instance, start_date=start, end_date=end)
             except ValidationError as exc:
                 self.add_error(None, exc)
         return data
@@ -82,6 +83,13 @@ class TableForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk is None and "sequence" in self.fields:
             self.initial["sequence"] = None  # a new table takes the next free number unless told otherwise
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("date") is not None:
+            for problem in table_date_problems(date=data["date"], tournament=data.get("tournament")):
+                self.add_error("date", problem)
+        return data
 
     def _get_validation_exclusions(self) -> set[str]:
         # A sequence taken on the date is refused by table_check, whose message names the date and the number.
@@ -246,6 +254,7 @@ class GameFormSet(BaseInlineFormSet):
         try:
             table_check(
                 table=table,
+                tournament=table.tournament if table.tournament_id else None,
                 date=table.date,
                 sequence=edit.sequence(table),
                 entries=entries,
@@ -253,7 +262,10 @@ class GameFormSet(BaseInlineFormSet):
                 strict_dates=edit.strict_dates,
             )
         except TableRefused as exc:
-            raise ValidationError(exc.problems) from exc
+            # The date's problems are shown on the table's date field (TableForm.clean).
+            problems = [p for name, found in exc.by_field.items() if name != "date" for p in found]
+            if problems:
+                raise ValidationError(problems) from exc
 
     def edits(self) -> list[GameEdit]:
         """The games as they will be saved, each with the saved game it replaces; call once the rows are clean."""

@@ -389,7 +389,8 @@ class Game(models.Model):
         indexes = [models.Index(fields=["second", "table"], name="game_second_idx")]
 
     def __str__(self) -> str:
-        return f"R{self.round}: {self.first_id} v {self.second_id or '-'} ({self.result})"
+        # Shown in the admin's change messages and history: names, never the players' database ids.
+        return f"R{self.round}: {self.first} v {self.second or '-'} ({self.get_result_display()})"
 
     @property
     def is_rated(self) -> bool:

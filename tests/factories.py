@@ -60,10 +60,19 @@ def make_player(
 
 
 def make_tournament(
-    name: str | None = None, *, date: dt.date = dt.date(2024, 5, 12), directors: Sequence[User] = ()
+    name: str | None = None,
+    *,
+    date: dt.date = dt.date(2024, 5, 12),
+    until: dt.date | None = None,
+    directors: Sequence[User] = (),
 ) -> Tournament:
+    """A tournament from ``date`` to ``until`` (None: a one-day tournament)."""
     tournament = Tournament.objects.create(
-        name=name or f"Tournament {next(_counter)}", city="Paris", country="FR", start_date=date, end_date=date
+        name=name or f"Tournament {next(_counter)}",
+        city="Paris",
+        country="FR",
+        start_date=date,
+        end_date=until or date,
     )
     tournament.directors.set(directors)
     return tournament
@@ -77,8 +86,12 @@ def make_table(
     sequence: int = 1,
     status: str = TableStatus.DRAFT,
 ) -> Table:
-    """A table with the players entered in the given order (seats 1, 2, ...), no games yet."""
+    """A table with the players entered in the given order (seats 1, 2, ...), no games yet. A ``tournament``
+    whose dates do not hold ``date`` is widened to hold it, as a table's date must lie within them."""
     tournament = tournament or make_tournament(date=date)
+    if not tournament.start_date <= date <= tournament.end_date:
+        tournament.start_date, tournament.end_date = min(tournament.start_date, date), max(tournament.end_date, date)
+        tournament.save(update_fields=["start_date", "end_date"])
     table = Table.objects.create(tournament=tournament, date=date, sequence=sequence, status=status)
     TableEntry.objects.bulk_create(TableEntry(table=table, player=p, seat=i) for i, p in enumerate(players, 1))
     return table

@@ -115,3 +115,12 @@ def test_demo_dan_approvals_knob(approvals: bool) -> None:
     dan = Promotion.objects.filter(grade__gte=21)
     assert dan.filter(status=PromotionStatus.PENDING).exists()
     assert dan.filter(status=PromotionStatus.APPROVED).exists() == approvals
+
+
+@pytest.mark.parametrize("seed", [1, 3, 7])
+def test_world_tables_lie_within_their_tournaments_and_not_after_until(seed: int) -> None:
+    """The demo builds only what the table date rule allows (ratings/services/table_dates.py)."""
+    world = world_build(seed=seed, **SIZE)
+    for table in world.tables:
+        tournament = world.tournaments[table.tournament]
+        assert tournament.start <= table.date <= tournament.end <= UNTIL

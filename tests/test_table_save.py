@@ -205,6 +205,7 @@ def test_table_check_asks_a_submitted_table_for_a_rated_game(four: list[Player])
     with pytest.raises(TableRefused) as refused:
         table_check(
             table=table,
+            tournament=table.tournament,
             date=DAY,
             sequence=None,
             entries=None,
@@ -218,7 +219,8 @@ def test_table_save_of_a_submitted_table_asks_for_a_rerate_in_its_own_transactio
     four: list[Player], django_capture_on_commit_callbacks: Callable[..., object]
 ) -> None:
     a, b = four[:2]
-    table = make_table([a, b], date=DAY, sequence=2, status=TableStatus.SUBMITTED)
+    tournament = make_tournament(date=DAY - dt.timedelta(days=2), until=DAY)
+    table = make_table([a, b], tournament=tournament, date=DAY, sequence=2, status=TableStatus.SUBMITTED)
     played = add_game(table, 1, a, b)
     draw = [GameEdit(facts=game(1, a, b, GameResult.DRAW), id=played.pk)]
 

@@ -127,7 +127,7 @@ class PromotionAdmin(admin.ModelAdmin):
     ordering = ("table__date", "created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (
-        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating")}),
+        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating_column")}),
         (
             _("Waiting"),
             {"fields": ("created_at", "waiting_since_column", "waiting_column", "supported", "flag_reason")},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,6 +25,7 @@ from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
+from ratings.selectors.search import name_matches
 from ratings.services.prior_grade_proposals import prior_grade_propose
 from ratings.services.prior_grades import player_set_prior_grade
 
@@ -53,10 +55,25 @@ class PlayerAdmin(admin.ModelAdmin):
     )
     list_display_links = ("family_name", "given_name")
     list_filter = (("nationality", VisibleCountryFilter), "category", "is_professional", "grade")
+    # Searched by get_search_results as the public search does; the admin needs search_fields for autocompletes.
     search_fields = ("family_name", "given_name", "federation_id")
+    search_help_text = gettext_lazy("Words of the name in any order, without accents if you like, or the id.")
     ordering = ("family_name", "given_name")
     list_per_page = 100
     actions = (export_personal_data, erase_personal_data)
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Player], search_term: str
+    ) -> tuple[QuerySet[Player], bool]:
+        """Every word in the name, accents, case and German spellings ignored, or the federation id
+        (ratings/selectors/search.py): ``lemaitre`` finds Lemaître, ``girard remi`` Girard Rémi."""
+        return name_matches(queryset, search_term), False
+
+    def autocomplete_label(self, player: Player) -> str:
+        """The name with what tells namesakes apart (ratings/admin/autocomplete.py)."""
+        last = player.last_played.isoformat() if player.last_played else None
+        played = _("last played %(date)s") % {"date": last} if last else _("no rated table yet")
+        return f"{player} ({player.nationality}, #{player.federation_id}, {played})"
 
     @admin.display(description=gettext_lazy("FESA grade"), ordering="grade")
     def grade_shown(self, player: Player) -> str:

@@ -1,7 +1,7 @@
 """Upload of a director's ``turnering.txt`` in the admin: upload, preview with choices, confirm.
 
 1. **Upload** (``admin:ratings_upload_turnering``, ``?tournament=<id>`` preselects the tournament): the
-   file, the tournament it belongs to (or a new one named after the file), optionally the program's
+   file, the tournament it belongs to (or a new one named, placed and dated after the file), optionally the program's
    ``nye-spillere`` file that comes with it (its players are created first, then matched), a sequence and
    a name.
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
@@ -71,7 +71,7 @@ class UploadForm(forms.Form):
     tournament = forms.ModelChoiceField(
         queryset=Tournament.objects.none(),
         required=False,
-        empty_label=gettext_lazy("— a new tournament named after the file —"),
+        empty_label=gettext_lazy("— a new tournament: name, city, country and date from the file —"),
         label=gettext_lazy("Tournament"),
     )
     file = forms.FileField(
@@ -329,6 +329,8 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "plan": plan,
         "form": form,
         "rows": form.rows(),
+        # "Preview again" only when a select could change the preview: a file's own problems need a new file.
+        "has_choices": bool(form.fields),
         "payload": payload,
         "tournament": tournament,
         "may_submit": _may_submit(request.user, tournament),

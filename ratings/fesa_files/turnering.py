@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -33,7 +33,7 @@ from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
 from ratings.engine.types import Game, Handicap, HandicapCode, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
-from .errors import FesaFileError, raise_collected
+from .errors import FesaFileError, FesaFileErrors, raise_collected
 
 Sign = Literal["+", "-", "=", "#"]
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
@@ -276,11 +276,14 @@ def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer
 
 
 def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
-    """Read and check a table; bytes are decoded by :func:`~.encoding.decode_lenient`. Raises FesaFileError."""
+    """Read and check a table; bytes are decoded by :func:`~.encoding.decode_lenient`. Raises FesaFileError,
+    FesaFileErrors with every problem of the file in line order: a director fixing it wants them all at once.
+    A line that cannot be read is left out of the checks between lines (the cells naming it are not compared)."""
     text = decode_lenient(data) if isinstance(data, bytes) else data
     name: tuple[int, str] | None = None
-    date: tuple[int, str] | None = None
+    date: tuple[int, str | None] | None = None  # None: the line could not be read
     players: list[TablePlayer] = []
+    unread: set[int] = set()  # the numbers of the players whose line could not be read
     ended_at: int | None = None  # the first line after the player block
     problems: list[FesaFileError] = []
     for lineno, line in enumerate(text.splitlines(), start=1):
@@ -288,9 +291,13 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             continue  # as in the program, an empty line does not end the player lines
         if name is None or date is None:
             if "[" in line:
-                texts, _ = _brackets(line, lineno, file)
+                texts: list[str | None] = [None]
+                try:
+                    texts = list(_brackets(line, lineno, file)[0])
+                except FesaFileError as exc:
+                    problems.append(exc)
                 if name is None:
-                    name = (lineno, texts[0])
+                    name = (lineno, texts[0] or "")
                 else:
                     date = (lineno, texts[0])
             continue
@@ -299,39 +306,81 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
                 ended_at = lineno
             continue
         if ended_at is not None:
-            raise FesaFileError(file, lineno, f"player lines must follow each other, but line {ended_at} breaks them")
+            message = f"player lines must follow each other, but line {ended_at} breaks them"
+            problems.append(FesaFileError(file, lineno, message))
+            continue
         if not players:
             stripped = line.lstrip()
             if not stripped[:1].isascii() or not stripped[:1].isdigit():
                 continue  # a header line such as [Time control: 30min + 30sec]
             if not _FIRST_PLAYER.match(stripped):
-                raise FesaFileError(file, lineno, "the first player line must start with 1")
+                problems.append(FesaFileError(file, lineno, "the first player line must start with 1"))
         if len(players) == MAX_PLAYERS:
             raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")
         try:
             players.append(_parse_player(line, len(players) + 1, lineno, file))
         except FesaFileError as exc:
-            # Keep reading: a director fixing the file wants every bad line at once. The line still holds
-            # its number, so later lines keep theirs.
+            # The line still holds its number, so later lines keep theirs.
             problems.append(exc)
+            unread.add(len(players) + 1)
             players.append(TablePlayer(number=len(players) + 1, last_name="", first_name="", line=lineno))
-    raise_collected(problems)
     if name is None:
-        raise FesaFileError(file, None, "no [table name] line")
-    if date is None:
-        raise FesaFileError(file, None, "no [date] line after the table's name")
-    if not players:
-        raise FesaFileError(file, None, "no player lines")
-    table = Turnering(
-        name=name[1],
-        date=_parse_date(date[1], date[0], file),
-        date_text=date[1].strip(),
-        players=tuple(players),
-        rounds=_rounds(players, file),
-        file=file,
-    )
-    check_consistency(table)
+        problems.append(FesaFileError(file, None, "no [table name] line"))
+    elif date is None:
+        problems.append(FesaFileError(file, None, "no [date] line after the table's name"))
+    elif not players:
+        problems.append(FesaFileError(file, None, "no player lines"))
+    table_date = dt.date.min
+    if date is not None and date[1] is not None:
+        try:
+            table_date = _parse_date(date[1], date[0], file)
+        except FesaFileError as exc:
+            problems.append(exc)
+    table = None
+    if name is not None and players:
+        table = _checked_table(name[1], table_date, (date[1] or "") if date else "", players, unread, file, problems)
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    raise_collected(problems)
+    assert table is not None
     return table
+
+
+def _checked_table(
+    name: str,
+    date: dt.date,
+    date_text: str,
+    players: list[TablePlayer],
+    unread: set[int],
+    file: str,
+    problems: list[FesaFileError],
+) -> Turnering | None:
+    """The table read, after the checks between its lines, whose problems are added to ``problems``. An
+    unreadable line is checked as a line of absences, and the cells naming it as absences too."""
+    readable = [p for p in players if p.number not in unread]
+    try:
+        rounds = _rounds(readable or players, file)
+    except FesaFileError as exc:
+        problems.append(exc)
+        return None
+    checked = players
+    if unread:  # copies only for a file that is refused anyway: the common path reads each player once
+        absent = Cell(0, "-")
+        checked = [
+            replace(p, cells=(absent,) * rounds)
+            if p.number in unread
+            else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
+            for p in players
+        ]
+    table = Turnering(
+        name=name, date=date, date_text=date_text.strip(), players=tuple(checked), rounds=rounds, file=file
+    )
+    try:
+        check_consistency(table)
+    except FesaFileErrors as exc:
+        problems.extend(exc.errors)
+    except FesaFileError as exc:
+        problems.append(exc)
+    return replace(table, players=tuple(players)) if unread else table
 
 
 def _rounds(players: list[TablePlayer], file: str) -> int:

@@ -7,15 +7,16 @@ One function, :func:`turnering_import`, serves the admin upload and ``manage.py 
 * it matches every line to a player (ratings/services/fesa_match.py): a unique exact name is taken; a
   line whose name is shared by namesakes or only close to a player's (accents, case, swapped names)
   waits for the caller's choice; a line nobody matches is a new player when ``create_new`` is on;
-* it refuses a date before any of its players' last rated table, a date in the future and a sequence
-  already taken on the date (without a sequence the next free one is taken);
+* it refuses a date before any of its players' last rated table, a date in the future, a date outside the
+  chosen tournament's dates (ratings/services/table_dates.py) and a sequence already taken on the date
+  (without a sequence the next free one is taken);
 * it builds the tournament (when none is given), the table, its entries and games in one transaction and
   asks ratings/services/tables.py for the rating preview. With ``commit=False`` that transaction is rolled
   back, so nothing is saved whatever happens; with ``commit=True`` it is kept only when there is no
   problem at all, and ``submit=True`` then submits the table (re-rated after commit).
 
-Every problem is collected with its line number, so the director sees them all at once, except for a
-file the reader rejects: the reader stops at its first error.
+Every problem is collected with its line number, so the director sees them all at once; a file the reader
+rejects shows every problem the reader found (ratings/fesa_files/turnering.py).
 """
 
 from __future__ import annotations
@@ -128,11 +129,6 @@ def _import(
     _check_dates(plan, turnering.date, today or timezone.localdate())
     if plan.problems:
         return _finish(plan, commit)
-    if tournament is not None and not tournament.start_date <= turnering.date <= tournament.end_date:
-        plan.notes.append(
-            _("The table's date %(date)s is outside the tournament's dates (%(start)s to %(end)s).")
-            % {"date": turnering.date, "start": tournament.start_date, "end": tournament.end_date}
-        )
     players: dict[int, int | NewPlayerFacts] = {
         line.number: line.choice if isinstance(line.choice, int) else line.new_player or NewPlayerFacts()
         for line in plan.lines

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django_countries import countries
 
 from ratings.fesa_files.encoding import decode_lenient
 from ratings.fesa_files.errors import FesaFileError
@@ -56,6 +57,27 @@ class NewPlayerFacts:
     nationality: str = ""
     prior_kind: str = ""  # "", "kyu", "dan" or "pro"
     prior_level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentHeader:
+    """A table's first line as directors write it, ``[Name, City, Country, dates]``."""
+
+    name: str
+    city: str = ""
+    country: str = ""  # two letters, "" when the line names no country
+
+
+def tournament_header(text: str) -> TournamentHeader:
+    """Read ``Name, City, Country`` with or without trailing dates (``2025-04-19/20``); the country by its
+    English name or two letters. A line whose last part (dates aside) is no country is all name."""
+    parts = [part.strip() for part in text.split(",")]
+    while len(parts) > 1 and any(c.isdigit() for c in parts[-1]):
+        parts.pop()  # the dates: the table's own date line is the one that counts
+    country = (countries.by_name(parts[-1]) or countries.alpha2(parts[-1])) if len(parts) >= 3 else ""
+    if not country:
+        return TournamentHeader(name=text.strip())
+    return TournamentHeader(name=", ".join(parts[:-2]), city=parts[-2][:100], country=country)
 
 
 def read_upload(data: bytes, file: str) -> Turnering:
@@ -129,18 +151,22 @@ def table_create(
     sequence: int,
     players: Mapping[int, int | NewPlayerFacts],
 ) -> tuple[Table, dict[int, int], int]:
-    """Save a read table in the caller's transaction: a tournament named after the file when none is
-    given (its director the uploading director), the new players, the table as a draft, its entries and
-    games. ``players`` gives each line number a player id or the facts of a new player.
+    """Save a read table in the caller's transaction: a tournament named, placed and dated after the file's
+    header (:func:`tournament_header`, the table's date) when none is given (its director the uploading
+    director), the new players, the table as a draft, its entries and games. ``players`` gives each line
+    number a player id or the facts of a new player.
 
     Returns the table, the player id of every line number and the number of players created.
     """
     staff = user if getattr(user, "pk", None) else None
     if tournament is None:
+        header = tournament_header(turnering.name)
         tournament = tournament_save(
             tournament=None,
             user=staff,
-            name=turnering.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
+            name=header.name[:200] or _("Tournament of %(date)s") % {"date": turnering.date.isoformat()},
+            city=header.city,
+            country=header.country,
             start_date=turnering.date,
             end_date=turnering.date,
         )

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
+from ratings.services.table_dates import table_date_problems
 from ratings.services.tables import (
     GameFacts,
     TableInvalid,
@@ -150,6 +151,7 @@ def _saved(table: Table | None, *, lock: bool = False) -> _Saved | None:
 def table_check(
     *,
     table: Table | None,
+    tournament: Tournament | None,
     date: dt.date,
     sequence: int | None,
     entries: Sequence[EntryFacts] | None,
@@ -157,10 +159,12 @@ def table_check(
     strict_dates: bool,
 ) -> int:
     """Raise TableRefused with every problem of ``table`` (None: a new one) saved with these values; else
-    return the sequence it takes. See :func:`table_save` for the arguments."""
+    return the sequence it takes. See :func:`table_save` for the arguments (``tournament`` None: not chosen
+    yet, only the date's other rules are checked)."""
     return _checked(
         table_id=table.pk if table is not None else None,
         saved=_saved(table),
+        tournament=tournament,
         date=date,
         sequence=sequence,
         entries=table_seats(_entries_or_saved(table, entries)),
@@ -173,6 +177,7 @@ def _checked(
     *,
     table_id: int | None,
     saved: _Saved | None,
+    tournament: Tournament | None,
     date: dt.date,
     sequence: int | None,
     entries: Sequence[EntryFacts],
@@ -185,7 +190,8 @@ def _checked(
             sequence = saved.sequence
         else:
             sequence = next_free_sequence(date=date, exclude_table=table_id)
-    problems: dict[str, list[str]] = {"sequence": [], "entries": [], "games": []}
+    problems: dict[str, list[str]] = {"date": [], "sequence": [], "entries": [], "games": []}
+    problems["date"] = table_date_problems(date=date, tournament=tournament)
     if sequence < 1:
         problems["sequence"].append(_("The sequence must be 1 or more."))
     elif Table.objects.filter(date=date, sequence=sequence).exclude(pk=table_id).exists():
@@ -304,6 +310,7 @@ def table_save(
         table.sequence = _checked(
             table_id=table.pk,
             saved=saved,
+            tournament=tournament,
             date=date,
             sequence=sequence,
             entries=seated,

@@ -1,8 +1,9 @@
 """Saving a tournament: the one write path of the admin and the FESA upload.
 
-A tournament cannot end before it starts; a tournament director who creates one becomes one of its directors
-(rating officers and superusers assign directors by name). The database's own check refuses reversed dates
-too, but only here does the refusal name the field.
+A tournament cannot end before it starts, nor move its dates away from its tables' dates (a table's date
+lies within its tournament's: ratings/services/table_dates.py); a tournament director who creates one becomes
+one of its directors (rating officers and superusers assign directors by name). The database's own check
+refuses reversed dates too, but only here does the refusal name the field.
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ from django.utils.translation import gettext as _
 
 from ratings.models import Tournament
 from ratings.permissions import is_director
+from ratings.services.table_dates import tournament_table_problems
 
 
-def tournament_check(*, start_date: dt.date, end_date: dt.date) -> None:
-    """Raise ``ValidationError`` (by field) when the tournament cannot be saved with these dates."""
+def tournament_check(*, tournament: Tournament | None, start_date: dt.date, end_date: dt.date) -> None:
+    """Raise ``ValidationError`` (by field) when ``tournament`` (None or unsaved: a new one) cannot be saved
+    with these dates; the message names the tables the dates would leave out."""
     if end_date < start_date:
         raise ValidationError({"end_date": _("The tournament cannot end before it starts.")})
+    problems = tournament_table_problems(tournament=tournament, start_date=start_date, end_date=end_date)
+    if problems:
+        raise ValidationError(problems)
 
 
 @transaction.atomic
@@ -43,7 +49,7 @@ def tournament_save(
     ``directors`` None keeps the saved directors; a new tournament created by a tournament director gets him
     as a director in any case, so he can enter its tables.
     """
-    tournament_check(start_date=start_date, end_date=end_date)
+    tournament_check(tournament=tournament, start_date=start_date, end_date=end_date)
     creating = tournament is None or tournament.pk is None
     if tournament is None:
         tournament = Tournament()

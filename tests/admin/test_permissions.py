@@ -201,7 +201,7 @@ def test_rating_officer_changes_a_rated_table_and_it_is_rerated(
 
 
 def test_rating_officer_moving_a_rated_table_asks_for_a_rerate_from_the_earlier_date(client: Client) -> None:
-    table = two_player_table(make_tournament(), rated=True)
+    table = two_player_table(make_tournament(until=dt.date(2024, 6, 30)), rated=True)
     client.force_login(make_rating_officer())
 
     _page, response = post_page(client, table_url("change", table), {"date": "2024-06-30", **CONFIRMED})

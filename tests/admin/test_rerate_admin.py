@@ -101,7 +101,7 @@ def test_submitted_table_cannot_be_saved_without_a_rated_game(client: Client) ->
 
 
 def test_director_finds_players_by_name_for_a_game(client: Client) -> None:
-    make_player("Habu", "Yoshiharu")
+    habu = make_player("Habu", "Yoshiharu")
     make_player("Hayashi", "Ken")
     client.force_login(make_director())
 
@@ -111,4 +111,6 @@ def test_director_finds_players_by_name_for_a_game(client: Client) -> None:
     )
 
     assert response.status_code == 200
-    assert [r["text"] for r in response.json()["results"]] == ["Habu Yoshiharu"]
+    assert [r["text"] for r in response.json()["results"]] == [
+        f"Habu Yoshiharu (FR, #{habu.federation_id}, no rated table yet)"
+    ]

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from ratings.engine.types import Game, Handicap, PlayerState
-from ratings.fesa_files.errors import FesaFileError
+from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Cell, HandicapMark, engine_table, read_turnering, write_turnering
 
 from .data import case_dir, case_names, fesa_data
@@ -185,3 +185,29 @@ def test_write_turnering_writes_canonical_cells_givers_and_macmahon() -> None:
     text = HEADER + "1 [G] [g] [ & ]\n2 [A] [] FR [1+( - r ) 3=] [1] pts\n3 [B] [b] [0- 2=]\n"
     written = write_turnering(read_turnering(text))
     assert written == (HEADER + "1 [G] [g] [&]\n2 [A] [] FR [1+(-R) 3=] [1] pts\n3 [B] [b] [0- 2=]\n").encode()
+
+
+def test_read_turnering_reports_every_problem_of_the_file_at_once_in_line_order() -> None:
+    """A bad date, an unreadable cell and a mismatch between two readable lines: one reading tells all three."""
+    text = (
+        "[Test table, Oslo, Norway]\n[2020-13-01]\n"
+        "1 [P1] [X] [2+ 3+]\n"
+        "2 [P2] [X] [1- 3?]\n"  # unreadable: its cells and the cells naming it are not compared
+        "3 [P3] [X] [4- 1-]\n"
+        "4 [P4] [X] [3- 0+]\n"  # 3- against 4-: both lost
+    )
+    with pytest.raises(FesaFileErrors) as caught:
+        read_turnering(text)
+    found = [(e.line, e.message) for e in caught.value.errors]
+    assert [line for line, _message in found] == [2, 4, 5]
+    assert "YYYY-MM-DD" in found[0][1]
+    assert "cannot read the cell '3?'" in found[1][1]
+    assert "do not add up to one point" in found[2][1]
+
+
+def test_read_turnering_goes_on_after_a_player_line_out_of_place() -> None:
+    text = table_text("2+", "1-") + "[a comment without a semicolon]\n3 [P3] [X] [0+ 1 +]\n4 [P4] [X] [1+]\n"
+    with pytest.raises(FesaFileErrors) as caught:
+        read_turnering(text)
+    assert [e.line for e in caught.value.errors] == [6, 7]
+    assert all("must follow each other" in e.message for e in caught.value.errors)

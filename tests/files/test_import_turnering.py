@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
 from ratings.services.fesa_import import NEW, turnering_import
+from ratings.services.fesa_tables import tournament_header
 from ratings.services.tables import table_submit
 from tests.factories import add_game, make_player, make_table, make_tournament
 
@@ -238,7 +239,7 @@ def test_import_turnering_hostile_numbers_are_named_errors(tmp_path: Path) -> No
 @pytest.mark.django_db
 def test_import_turnering_saves_table_entries_and_games_as_draft(tmp_path: Path) -> None:
     players = four_players()
-    tournament = make_tournament("Nekomado-ken")
+    tournament = make_tournament("Nekomado-ken", date=dt.date(2016, 1, 7))
     text = FOUR.replace("[2+ 4+ 3+]", "[2+(-2p) 4+ 3=]").replace("[1- 3+ 4+]", "[1-(+2p) 3+ 0+]")
     text = text.replace("[4+ 2- 1-]", "[4+ 2- 1=]").replace("[3- 1- 2-]", "[3- 1- 0-]")
     run(tmp_path, text, "--tournament", str(tournament.pk))
@@ -256,6 +257,14 @@ def test_import_turnering_saves_table_entries_and_games_as_draft(tmp_path: Path)
 
 
 @pytest.mark.django_db
+def test_import_turnering_into_a_tournament_of_other_dates_is_refused(tmp_path: Path) -> None:
+    four_players()
+    tournament = make_tournament("Nekomado-ken", date=dt.date(2016, 1, 9))
+    err = refused(tmp_path, FOUR, "--tournament", str(tournament.pk))
+    assert "The table's date 2016-01-07 is outside its tournament's dates (2016-01-09 to 2016-01-09)." in err
+
+
+@pytest.mark.django_db
 def test_import_turnering_without_tournament_creates_one_named_after_the_file(tmp_path: Path) -> None:
     four_players()
     run(tmp_path, FOUR)
@@ -265,6 +274,32 @@ def test_import_turnering_without_tournament_creates_one_named_after_the_file(tm
         dt.date(2016, 1, 7),
         dt.date(2016, 1, 7),
     )
+
+
+@pytest.mark.django_db
+def test_import_turnering_header_fills_the_new_tournaments_name_city_and_country(tmp_path: Path) -> None:
+    four_players()
+    run(tmp_path, FOUR.replace("[Nekomado-ken]", "[Nekomado-ken, Spring cup, Lyon, France, 2016-01-06/07]"))
+    tournament = Tournament.objects.get()
+    assert (tournament.name, tournament.city, tournament.country.code) == ("Nekomado-ken, Spring cup", "Lyon", "FR")
+    assert (tournament.start_date, tournament.end_date) == (dt.date(2016, 1, 7), dt.date(2016, 1, 7))
+
+
+@pytest.mark.parametrize(
+    ("header", "parts"),
+    [
+        ("Open, Oslo, Norway", ("Open", "Oslo", "NO")),
+        ("Open, Oslo, NO, 2020-05-01", ("Open", "Oslo", "NO")),
+        ("Open, A group, Oslo", ("Open, A group, Oslo", "", "")),  # no country: all of it is the name
+        ("Open, Oslo", ("Open, Oslo", "", "")),
+        ("Open 2020", ("Open 2020", "", "")),
+    ],
+)
+def test_tournament_header_reads_name_city_and_country_only_when_a_country_ends_it(
+    header: str, parts: tuple[str, str, str]
+) -> None:
+    read = tournament_header(header)
+    assert (read.name, read.city, read.country) == parts
 
 
 @pytest.mark.django_db

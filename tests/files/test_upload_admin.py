@@ -16,6 +16,7 @@ from tests.factories import make_director, make_grade_officer, make_player, make
 from tests.files.test_import_turnering import FOUR, four_players
 
 URL = "/admin/ratings/upload/turnering/"
+DAY = dt.date(2016, 1, 7)  # FOUR's date
 
 
 def login(user: object) -> Client:
@@ -49,7 +50,7 @@ def test_upload_url_is_in_the_admin() -> None:
 @pytest.mark.django_db
 def test_upload_form_preselects_the_tournament() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     response = login(director).get(URL, {"tournament": tournament.pk})
     assert response.status_code == 200
     assert f'<option value="{tournament.pk}" selected>' in response.content.decode()
@@ -58,7 +59,7 @@ def test_upload_form_preselects_the_tournament() -> None:
 @pytest.mark.django_db
 def test_upload_preview_shows_lines_and_effect_and_saves_nothing() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     make_player("Ishikawa", "Musashi")
     before = counts()
     response = upload(login(director), FOUR, tournament)
@@ -73,7 +74,7 @@ def test_upload_preview_shows_lines_and_effect_and_saves_nothing() -> None:
 @pytest.mark.django_db
 def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit_callbacks: object) -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     client = login(director)
     payload = payload_of(upload(client, FOUR, tournament))
     line = {"nationality_2": "FR", "prior_2": "dan:1"}
@@ -106,7 +107,7 @@ def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_o
 @pytest.mark.django_db
 def test_upload_without_submit_leaves_a_draft() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     client = login(director)
     client.post(URL, {"payload": payload_of(upload(client, FOUR, tournament)), "confirm": "1"})
     assert Table.objects.get().status == TableStatus.DRAFT
@@ -115,7 +116,7 @@ def test_upload_without_submit_leaves_a_draft() -> None:
 @pytest.mark.django_db
 def test_upload_with_errors_cannot_be_confirmed() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     client = login(director)
     bad = FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]")
     response = upload(client, bad, tournament)
@@ -129,9 +130,24 @@ def test_upload_with_errors_cannot_be_confirmed() -> None:
 
 
 @pytest.mark.django_db
+def test_upload_preview_again_is_offered_only_with_a_choice_to_make() -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    four_players()
+    client = login(director)
+    unreadable = upload(client, FOUR.replace("[1- 3+ 4+]", "[1- 3? 4+]"), tournament).content.decode()  # type: ignore[attr-defined]
+    assert "cannot read the cell" in unreadable and 'name="preview"' not in unreadable
+    inconsistent = upload(client, FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]"), tournament).content.decode()  # type: ignore[attr-defined]
+    assert "do not add up" in inconsistent and 'name="preview"' not in inconsistent
+    Player.objects.filter(family_name="Hebert").update(family_name="Hébert")
+    close = upload(client, FOUR, tournament).content.decode()  # type: ignore[attr-defined]
+    assert 'name="match_3"' in close and 'name="preview"' in close
+
+
+@pytest.mark.django_db
 def test_upload_close_match_waits_for_the_directors_choice() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     players = four_players()
     players[2].family_name = "Hébert"  # as a rating officer corrects the spelling in the admin
     players[2].save()
@@ -150,7 +166,7 @@ def test_upload_close_match_waits_for_the_directors_choice() -> None:
 @pytest.mark.django_db
 def test_upload_close_match_can_be_a_new_player() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     players = four_players()
     players[2].family_name = "Hébert"  # as a rating officer corrects the spelling in the admin
     players[2].save()
@@ -163,7 +179,7 @@ def test_upload_close_match_can_be_a_new_player() -> None:
 @pytest.mark.django_db
 def test_upload_altered_payload_is_refused() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     client = login(director)
     payload = payload_of(upload(client, FOUR, tournament))
     response = client.post(URL, {"payload": payload[:-3] + "abc", "confirm": "1"})
@@ -227,7 +243,7 @@ def test_upload_of_a_runaway_file_is_refused_quickly_with_its_line() -> None:
 @pytest.mark.django_db
 def test_upload_into_another_directors_tournament_is_refused() -> None:
     director, other = make_director(), make_director()
-    theirs = make_tournament(directors=[other])
+    theirs = make_tournament(date=DAY, directors=[other])
     response = upload(login(director), FOUR, theirs)
     assert response.status_code == 200 and "Select a valid choice" in response.content.decode()  # type: ignore[attr-defined]
     assert not Table.objects.exists()
@@ -242,7 +258,7 @@ def test_upload_by_grade_officer_is_forbidden() -> None:
 @pytest.mark.django_db
 def test_upload_by_rating_officer_into_any_tournament() -> None:
     officer = make_rating_officer()
-    tournament = make_tournament(directors=[make_director()])
+    tournament = make_tournament(date=DAY, directors=[make_director()])
     client = login(officer)
     client.post(URL, {"payload": payload_of(upload(client, FOUR, tournament)), "confirm": "1"})
     assert Table.objects.get().tournament == tournament
