@@ -77,6 +77,7 @@ def rating_list_rows(table: Any) -> SafeString:
                 '<td class="minor">{}</td><td class="num extra">{}</td>'
                 '<td class="extra"><span class="cat cat-{}">{}</span></td><td class="minor">{}</td></tr>',
                 p.rank,
+                p.country_rank,
                 player_url,
                 p.federation_id,
                 p.family_name.upper(),
