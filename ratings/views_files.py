@@ -1,6 +1,6 @@
 """Downloads of the FESA program's files: a table's result table and the rating list (all.txt, CSV, JSON).
 
-Thin views over ratings/selectors/list_files.py (the site's one rating list) and ratings/services/fesa_export.py.
+Thin views over ratings/selectors/list_files.py (the site's one rating list) and ratings/selectors/fesa_records.py.
 Bad input never gives a 500: an unknown or unrated table is a 404, a malformed date or format a 400, a file
 that cannot be written a 409; each is an HTML page saying why, with a way back, so that a download link never
 fails silently.
@@ -21,7 +21,7 @@ from ratings.conditional import public_page
 from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
 from ratings.selectors import FORMATS, rating_list_file
-from ratings.services.fesa_export import table_has_result, table_result_txt
+from ratings.selectors.fesa_records import table_has_result, table_result_txt
 
 _EXTENSIONS = {"all.txt": "txt", "csv": "csv", "json": "json"}
 

@@ -44,6 +44,8 @@ def active_cutoff(date: dt.date) -> dt.date:
     As the FESA program compares it (ratings/fesa_files/alltxt.py ``is_active``): on or after the same day two
     years earlier; for 29 February that day does not exist and the first day that counts is 1 March.
     """
+    if date.year - ACTIVE_YEARS < dt.MINYEAR:
+        return dt.date.min  # a list of the first years of the calendar: every date counts
     try:
         return date.replace(year=date.year - ACTIVE_YEARS)
     except ValueError:

@@ -3,7 +3,8 @@
 The rating list of a date (default today): ``all.txt`` exactly as the FESA program writes it
 (ISO-8859-1), or CSV/JSON (UTF-8), all from the site's one rating list (ratings/selectors/list_files.py: the
 page's players, order and ranks). Grades are the computed FESA grades by default, as the program prints them;
-``--grades public`` shows Dan grades only once approved, as the site does. Written to standard output unless ``--output`` is given.
+``--grades public`` shows Dan grades only once approved, as the site does. Written to standard output
+unless ``--output`` is given.
 """
 
 from __future__ import annotations
