@@ -16,13 +16,15 @@ def fill(apps, schema_editor):
             orders.append(Player(pk=player_id, list_order=order + 1))
     Player.objects.bulk_update(orders, ["list_order"], batch_size=1000)
     connection = schema_editor.connection
-    quote = connection.ops.quote_name
-    table = quote("ratings_ratingrow")
+    table, row_id, player, date, sequence, valid = (
+        connection.ops.quote_name(name)
+        for name in ("ratings_ratingrow", "id", "player_id", "date", "sequence", "valid_until")
+    )
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET valid_until = chain.next_date FROM (SELECT id AS row_id, LEAD(date, 1, %s) "
-            f"OVER (PARTITION BY player_id ORDER BY date, sequence) AS next_date FROM {table}) AS chain "
-            f"WHERE {table}.id = chain.row_id AND {table}.valid_until <> chain.next_date",
+            f"UPDATE {table} SET {valid} = chain.next_date FROM (SELECT {row_id} AS row_id, LEAD({date}, 1, %s) "
+            f"OVER (PARTITION BY {player} ORDER BY {date}, {sequence}) AS next_date FROM {table}) AS chain "
+            f"WHERE {table}.{row_id} = chain.row_id AND {table}.{valid} <> chain.next_date",
             [connection.ops.adapt_datefield_value(datetime.date(9999, 12, 31))],
         )
 
