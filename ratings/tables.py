@@ -55,7 +55,7 @@ class RatingListTable(tables.Table):
         verbose_name=_("In country"),
         accessor="country_rank",
         order_by=("nationality_code", *LIST_ORDER),
-        attrs=NUM,
+        attrs=EXTRA_NUM,
     )
     name = tables.Column(verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "pk"))
     nationality = tables.Column(

@@ -22,7 +22,7 @@ from ratings import selectors
 from ratings.charts import ChartPoint, rating_chart
 from ratings.conditional import public_page
 from ratings.engine.categories import ESTABLISHED_FROM
-from ratings.filters import RatingListFilter, TournamentFilter
+from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
 from ratings.selectors.search import namesake_ids
@@ -74,22 +74,8 @@ def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingLi
 
 
 def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[selectors.RatingList, bool]:
-    """(the filtered list, active only) of a valid filterset: the one rating list, narrowed by the filters."""
-    cleaned = filterset.form.cleaned_data
-    active = cleaned.get("active") != "all"
-    rows = selectors.rating_list(
-        date=cleaned.get("date"), active=active, version=getattr(request, "data_version", None)
-    )
-    grade_min, grade_max = cleaned.get("grade_min"), cleaned.get("grade_max")
-    filtered = selectors.list_filter(
-        rows,
-        q=cleaned.get("q") or "",
-        country=cleaned.get("country") or "",
-        grade_min=int(grade_min) if grade_min else None,
-        grade_max=int(grade_max) if grade_max else None,
-        category=cleaned.get("category") or "",
-    )
-    return filtered, active
+    """(the filtered list, active only) of a valid filterset, of the data version the validators read."""
+    return filtered_rating_list(filterset.form.cleaned_data, getattr(request, "data_version", None))
 
 
 @public_page

@@ -31,7 +31,7 @@ def fill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0006_prior_grade_needs_a_level"),
+        ("ratings", "0013_corrections"),
     ]
 
     operations = [
