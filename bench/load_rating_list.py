@@ -201,8 +201,8 @@ def main() -> None:
 
 
 def bench_urls(port: int) -> list[str]:
-    """The rating list as people use it (filters, sorting, a deep page, a past date), a player's page, the
-    tournaments and the promotions."""
+    """The rating list as people use it (filters, sorting, a deep page, a past date, filtered and sorted too),
+    its CSV export and all.txt, a player's page, the tournaments and the promotions."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request("GET", "/export.json?per_page=1")
     response = conn.getresponse()
@@ -217,6 +217,9 @@ def bench_urls(port: int) -> list[str]:
         "/?active=all&grade_min=11&grade_max=20",
         "/?category=established&country=DE",
         f"/?date={dt.date.today().replace(day=1) - dt.timedelta(days=365)}",
+        f"/?date={dt.date.today().replace(day=1) - dt.timedelta(days=365)}&q=ber&sort=-games",
+        "/export.csv?country=FR",
+        "/files/rating-list?format=csv",  # all.txt: the demo has names ISO-8859-1 cannot hold (a 409)
     ]
     if first is not None:
         urls.append(f"/players/{first['federation_id']}/")

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from ratings.models import GRADE_CHOICES, Category, Player, Tournament
-from ratings.selectors import tournament_years
+from ratings.selectors import DataVersion, RatingList, list_filter, rating_list, tournament_years
 from ratings.selectors.search import MAX_QUERY, name_matches
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
@@ -102,6 +102,23 @@ class RatingListFilter(django_filters.FilterSet):
 
     def filter_nothing(self, queryset: QuerySet[Any], name: str, value: Any) -> QuerySet[Any]:
         return queryset  # read by the view to choose the list, not a condition on it
+
+
+def filtered_rating_list(cleaned: dict[str, Any], version: DataVersion | None = None) -> tuple[RatingList, bool]:
+    """(the rating list a valid RatingListFilter's ``cleaned`` data asks for, narrowed by its filters; active
+    only): the site's one rating list, with the ranks of the whole list (ratings/selectors/lists.py)."""
+    active = cleaned.get("active") != "all"
+    rows = rating_list(date=cleaned.get("date"), active=active, version=version)
+    grade_min, grade_max = cleaned.get("grade_min"), cleaned.get("grade_max")
+    filtered = list_filter(
+        rows,
+        q=cleaned.get("q") or "",
+        country=cleaned.get("country") or "",
+        grade_min=int(grade_min) if grade_min else None,
+        grade_max=int(grade_max) if grade_max else None,
+        category=cleaned.get("category") or "",
+    )
+    return filtered, active
 
 
 class TournamentFilter(django_filters.FilterSet):

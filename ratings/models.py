@@ -13,6 +13,7 @@ Rules live in ratings/engine and ratings/services; here only what the database i
 
 from __future__ import annotations
 
+import datetime
 import secrets
 import unicodedata
 from typing import Any
@@ -27,6 +28,9 @@ from simple_history.models import HistoricalRecords
 from ratings.engine import categories, grade_label, scores
 from ratings.engine.grades import AWARDED_GRADES, FIRST_DAN, NO_GRADE, NSR_CONSENT_FROM
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS, prior_grade_label
+
+VALID_FOREVER = datetime.date(9999, 12, 31)
+"""``RatingRow.valid_until`` of a player's latest row."""
 
 GRADE_CHOICES = [(g, grade_label(g) if g != NO_GRADE else _("no grade")) for g in AWARDED_GRADES]
 """The FESA grade scale as the engine numbers it (ratings/engine/grades.py)."""
@@ -160,6 +164,11 @@ class Player(models.Model):
     peak_rating = models.IntegerField(_("peak rating"), default=0, editable=False)
     last_played = models.DateField(_("last played"), null=True, blank=True, editable=False)
 
+    # The player's place among equal ratings on the rating list, as the FESA program keeps its state list:
+    # his position in the imported list plus one; 0 for a player who came otherwise (a newcomer), and those
+    # come first, by id (ratings/services/fesa_state.py). Set from the opening state by players_refresh.
+    list_order = models.PositiveIntegerField(default=0, editable=False)
+
     # Derived from the names on every save (name search, ratings/filters.py); rows written without save()
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
     search_name = models.CharField(max_length=201, blank=True, default="", editable=False)
@@ -178,7 +187,7 @@ class Player(models.Model):
             models.Index(fields=["category"], name="player_category_idx"),
             # The public rating list (ratings/selectors): its order, walked with a LIMIT instead of
             # sorting the whole list, and "active, not a professional", counted from the index alone.
-            models.Index(fields=["-rating", "family_name", "given_name", "id"], name="player_list_order_idx"),
+            models.Index(fields=["-rating", "list_order", "id"], name="player_list_rank_idx"),
             models.Index(fields=["last_played", "is_professional", "prior_grade_kind"], name="player_active_idx"),
         ]
         constraints = [
@@ -428,6 +437,10 @@ class RatingRow(models.Model):
     state_before = models.JSONField()
     state_after = models.JSONField()
     detail = models.JSONField(default=list)
+    # The date of the player's next rating row (9999-12-31 for his latest): this row is his state for every
+    # list date from ``date`` up to the day before. Maintained by the re-rate (services/rerate/validity.py),
+    # so that a list of a past date is one indexed range read.
+    valid_until = models.DateField(db_default=VALID_FOREVER, editable=False)
 
     class Meta:
         ordering = ["date", "sequence"]
@@ -437,6 +450,7 @@ class RatingRow(models.Model):
         indexes = [
             models.Index(fields=["player", "date", "sequence"], name="rating_row_player_date_idx"),
             models.Index(fields=["date", "sequence"], name="rating_row_date_idx"),
+            models.Index(fields=["player", "valid_until", "date"], name="rating_row_valid_idx"),
         ]
 
     def __str__(self) -> str:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.engine import grade_label
 from ratings.models import Category, Player, Promotion
+from ratings.selectors import LIST_ORDER
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 EXTRA = {"th": {"class": "extra"}, "td": {"class": "extra"}}  # left out on a phone, with the "minor" columns
@@ -37,7 +38,7 @@ def player_link(player: Player) -> SafeString:
 
 
 class RatingListTable(tables.Table):
-    """The rating list: rows are Players annotated by ``selectors.rating_list``, ranked by the view.
+    """The rating list: rows are the ranked rows of ``selectors.rating_list`` (sorted and paged in memory).
 
     The columns give the headers, the sorting and the pagination; the rows themselves are written in the same
     order by the ``rating_list_rows`` template tag (ratings/templatetags/ratings_public.py), straight from the
@@ -47,12 +48,18 @@ class RatingListTable(tables.Table):
     rank = tables.Column(
         verbose_name=_("Rank"),
         accessor="rank",
-        order_by=("-list_rating", "family_name", "given_name", "pk"),
+        order_by=LIST_ORDER,
         attrs=NUM,
+    )
+    country_rank = tables.Column(
+        verbose_name=_("In country"),
+        accessor="country_rank",
+        order_by=("nationality_code", *LIST_ORDER),
+        attrs=EXTRA_NUM,
     )
     name = tables.Column(verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "pk"))
     nationality = tables.Column(
-        verbose_name=_("Country"), accessor="nationality", order_by=("nationality", "-list_rating", "pk")
+        verbose_name=_("Country"), accessor="nationality_code", order_by=("nationality_code", *LIST_ORDER)
     )
     rating = tables.Column(
         verbose_name=_("Rating"),
@@ -97,40 +104,6 @@ class RatingListTable(tables.Table):
         template_name = "ratings/_rating_list_table.html"
         attrs = {"class": "data rating-list"}
         empty_text = _("No player matches these filters.")
-
-
-EXPORT_FIELDS = [
-    "rank",
-    "federation_id",
-    "family_name",
-    "given_name",
-    "nationality",
-    "grade",
-    "grade_pending",
-    "prior_grade",
-    "rating",
-    "games",
-    "category",
-    "last_played",
-]
-
-
-def export_record(player: Any) -> dict[str, Any]:
-    """One row of the CSV and JSON exports (the columns of the page, with grades as numbers and labels)."""
-    return {
-        "rank": player.rank,
-        "federation_id": player.federation_id,
-        "family_name": player.family_name,
-        "given_name": player.given_name,
-        "nationality": player.nationality.code,
-        "grade": grade_label(player.list_grade or 0),
-        "grade_pending": grade_label(player.list_pending_grade or 0),
-        "prior_grade": player.prior_grade_label,
-        "rating": player.list_rating,
-        "games": player.list_games,
-        "category": player.list_category,
-        "last_played": player.list_last_played.isoformat() if player.list_last_played else None,
-    }
 
 
 class PendingPromotionTable(tables.Table):

@@ -6,10 +6,7 @@ Bad input never gives a 500: an unknown player, table or list date is a 404; a m
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,13 +20,13 @@ from django_tables2 import RequestConfig, Table
 
 from ratings import selectors
 from ratings.charts import ChartPoint, rating_chart
+from ratings.conditional import public_page
 from ratings.engine.categories import ESTABLISHED_FROM
-from ratings.filters import RatingListFilter, TournamentFilter
+from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
 from ratings.selectors.search import namesake_ids
-from ratings.spreadsheet import csv_cell
-from ratings.tables import EXPORT_FIELDS, PendingPromotionTable, RatingListTable, TournamentTable, export_record
+from ratings.tables import PendingPromotionTable, RatingListTable, TournamentTable
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)
 RESULT_TABLE_URL_NAMES = ("files:table_result_txt", "ratings:table_result_txt")
@@ -76,17 +73,15 @@ def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingLi
     return RatingListFilter(data, queryset=Player.objects.none())
 
 
-def _filtered_list(filterset: RatingListFilter) -> tuple[Any, dt.date | None, bool]:
-    """(the filtered list, its date or None for today, active only) of a valid filterset."""
-    cleaned = filterset.form.cleaned_data
-    date: dt.date | None = cleaned.get("date")
-    active = cleaned.get("active") != "all"
-    filterset.queryset = selectors.rating_list(date=date, active=active)
-    return filterset.qs, date, active
+def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[selectors.RatingList, bool]:
+    """(the filtered list, active only) of a valid filterset, of the data version the validators read."""
+    return filtered_rating_list(filterset.form.cleaned_data, getattr(request, "data_version", None))
 
 
+@public_page
 def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpResponse:
-    """The front page: the FESA rating list of today, or of the date asked for, filtered and sorted."""
+    """The front page: the FESA rating list of today, or of the date asked for, filtered and sorted. Every row
+    shows its rank on the whole list and in its country, whatever the filters and the sorting."""
     filterset = _rating_list_filter(request, list_date)
     context: dict[str, Any] = {
         "filter": filterset,
@@ -104,13 +99,11 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     if not filterset.form.is_valid():
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
-    filtered, date, active = _filtered_list(filterset)
+    filtered, active = _filtered_list(request, filterset)
+    date = None if filtered.date == timezone.localdate() else filtered.date
     table = RatingListTable(filtered)
     per_page = _int_param(request, "per_page", 50, PER_PAGE_CHOICES)
     paginate_table(table, request, per_page=per_page)
-    shown = [row.record for row in table.page.object_list]
-    _rank(shown, table, filtered)
-    selectors.attach_pending_grades(shown, date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
@@ -118,71 +111,29 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         export["date"] = list_date
     all_txt = _optional_url(ALL_TXT_URL_NAMES)
     if all_txt is not None:
-        all_txt += "?" + urlencode({"format": "all.txt", "date": (date or timezone.localdate()).isoformat()})
+        all_txt += "?" + urlencode({"format": "all.txt", "date": filtered.date.isoformat()})
     context.update(table=table, list_date=date, active=active, export_query=export.urlencode(), all_txt_url=all_txt)
     return render(request, "ratings/rating_list.html", context)
 
 
-def _rank(shown: list[Player], table: RatingListTable, filtered: Any) -> None:
-    """Give the page's players their rank in the filtered list. In rating order (the usual case) a row's rank
-    is its position; sorted by another column, the ranks take one more query."""
-    order = [str(alias) for alias in table.order_by]
-    if order in ([], ["rank"], ["-rank"]):
-        first, total = table.page.start_index(), table.paginator.count
-        for i, player in enumerate(shown):
-            player.rank = total - first - i + 1 if order == ["-rank"] else first + i  # type: ignore[attr-defined]
-        return
-    positions = selectors.list_positions(filtered)
-    for player in shown:
-        player.rank = positions[player.pk]  # type: ignore[attr-defined]
-
-
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
+@public_page
 def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
-    """The filtered rating list, every row, as CSV or JSON; malformed filters give a 400 with the messages."""
+    """The filtered rating list, every row, as CSV or JSON (ratings/selectors/list_files.py: the columns of
+    every file of the list); malformed filters give a 400 with the messages."""
     filterset = _rating_list_filter(request, None)
     if not filterset.form.is_valid():
         errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
-    filtered, date, active = _filtered_list(filterset)
-    shown = (date or timezone.localdate()).isoformat()
-    rows = (export_record(p) for p in _ranked_with_pending(filtered, date))
-    filename = f"fesa-rating-list-{shown}.{fmt}"
+    filtered, active = _filtered_list(request, filterset)
+    filename = f"fesa-rating-list-{filtered.date.isoformat()}.{fmt}"
     if fmt == "json":
-        payload = {"date": shown, "active_only": active, "players": list(rows)}
         response: HttpResponse = HttpResponse(
-            json.dumps(payload, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+            selectors.json_document(filtered, active=active), content_type="application/json; charset=utf-8"
         )
     else:
-        response = StreamingHttpResponse(_csv_lines(rows), content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(selectors.csv_lines(filtered), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-def _ranked_with_pending(players: Any, date: dt.date | None, chunk: int = 2000) -> Iterator[Player]:
-    """The list's players in rating order, ranked by their position, read in chunks, each chunk given its
-    pending Dan grades in one query."""
-    batch: list[Player] = []
-    for rank, player in enumerate(players.order_by(*selectors.LIST_ORDER).iterator(chunk_size=chunk), 1):
-        player.rank = rank
-        batch.append(player)
-        if len(batch) == chunk:
-            selectors.attach_pending_grades(batch, date)
-            yield from batch
-            batch = []
-    selectors.attach_pending_grades(batch, date)
-    yield from batch
-
-
-def _csv_lines(rows: Iterator[dict[str, Any]]) -> Iterator[str]:
-    writer = csv.writer(_Echo())
-    yield writer.writerow(EXPORT_FIELDS)
-    for row in rows:
-        yield writer.writerow(["" if row[name] is None else csv_cell(row[name]) for name in EXPORT_FIELDS])
 
 
 def _player_or_404(federation_id: str) -> Player:
@@ -192,6 +143,7 @@ def _player_or_404(federation_id: str) -> Player:
         raise Http404(_("No player has that federation id.")) from None
 
 
+@public_page
 def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     """A player's standing, his rating over time, his tables (newest first) with each game explained, and
     his grade history."""
@@ -216,6 +168,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     return render(request, "ratings/player_detail.html", context)
 
 
+@public_page
 def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
     """How one table moved one player, game by game."""
     player = _player_or_404(federation_id)
@@ -236,6 +189,7 @@ def _optional_url(names: tuple[str, ...], *args: Any) -> str | None:
     return None
 
 
+@public_page
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A submitted or rated table: its crosstable, its promotions, its status and dates."""
     try:
@@ -253,6 +207,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "ratings/table_detail.html", context)
 
 
+@public_page
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments by year and country, newest first, each with its public tables."""
     filterset = TournamentFilter(request.GET, queryset=selectors.tournaments_list())
@@ -269,6 +224,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/tournament_list.html", context)
 
 
+@public_page
 def promotion_list(request: HttpRequest) -> HttpResponse:
     """Recent promotions, table by table (as FESA prints them under each result table), and the Dan
     promotions waiting for approval."""

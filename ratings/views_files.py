@@ -1,8 +1,9 @@
 """Downloads of the FESA program's files: a table's result table and the rating list (all.txt, CSV, JSON).
 
-Thin views over ratings/services/fesa_export.py. Bad input never gives a 500: an unknown or unrated table
-is a 404, a malformed date or format a 400, a file that cannot be written a 409; each is an HTML page
-saying why, with a way back, so that a download link never fails silently.
+Thin views over ratings/selectors/list_files.py (the site's one rating list) and ratings/selectors/fesa_records.py.
+Bad input never gives a 500: an unknown or unrated table is a 404, a malformed date or format a 400, a file
+that cannot be written a 409; each is an HTML page saying why, with a way back, so that a download link never
+fails silently.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from ratings.conditional import public_page
 from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
-from ratings.services.fesa_export import FORMATS, rating_list_file, table_has_result, table_result_txt
+from ratings.selectors import FORMATS, rating_list_file
+from ratings.selectors.fesa_records import table_has_result, table_result_txt
 
 _EXTENSIONS = {"all.txt": "txt", "csv": "csv", "json": "json"}
 
@@ -34,6 +37,7 @@ def _back_to_list(request: HttpRequest, reason: str, status: int) -> HttpRespons
 
 
 @require_GET
+@public_page
 def table_result_txt_view(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's result table as FESA publishes it (text/plain, ISO-8859-1)."""
     table = get_object_or_404(Table.objects.select_related("tournament"), pk=pk)
@@ -51,6 +55,7 @@ def table_result_txt_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@public_page
 def rating_list_view(request: HttpRequest) -> HttpResponse:
     """The rating list of ``?date=`` (default today) as ``?format=all.txt|csv|json`` (default all.txt).
 

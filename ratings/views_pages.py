@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from ratings.charts import bar_chart
+from ratings.conditional import public_page
 from ratings.engine import EngineError
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.forms_pages import GameFormSet, StartForm, TopListForm
@@ -28,6 +29,7 @@ from ratings.selectors.stats import ACTIVE_DAYS, YearNumbers, federation_by_year
 from ratings.selectors.tournaments import tournament_for_page, tournament_page
 
 
+@public_page
 def search(request: HttpRequest) -> HttpResponse:
     """The search box's answer: straight to the player's page when exactly one player matches, else the list."""
     query = request.GET.get("q", "").strip()
@@ -37,6 +39,7 @@ def search(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/search.html", {"result": result, "search_query": query})
 
 
+@public_page
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament with each of its public tables: final standings, performance, rating change, crosstable."""
     try:
@@ -106,6 +109,7 @@ def _year_charts(years: list[YearNumbers]) -> list[tuple[str, SafeString]]:
     ]
 
 
+@public_page
 def statistics(request: HttpRequest) -> HttpResponse:
     """Top players (overall, or of one country or grade), the most active players of the last twelve months,
     and the federation's numbers by year with their charts."""

@@ -14,3 +14,11 @@ def skip_or_fail(reason: str) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"required service missing: {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rating_lists() -> None:
+    """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
+    from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
+
+    rating_list_forget()

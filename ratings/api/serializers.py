@@ -69,7 +69,8 @@ class PlayerSerializer(PlayerRefSerializer):
 class RatingListEntrySerializer(PlayerRefSerializer):
     """A line of the rating list of a date."""
 
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="The rank on the whole list, whatever the filters.")
+    country_rank = serializers.IntegerField(help_text="The rank among the list's players of the same country.")
     rating = serializers.IntegerField(source="list_rating")
     games = serializers.IntegerField(source="list_games")
     category = serializers.CharField(source="list_category")

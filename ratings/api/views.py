@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 from ratings import selectors
 from ratings.api import serializers
 from ratings.api.filters import PlayerSearchFilter, RatedTableFilter
-from ratings.filters import RatingListFilter, TournamentFilter
+from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, Promotion, Table, Tournament
 from ratings.selectors.api import players_search, rated_tables
 
@@ -95,31 +95,24 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
     """The rating list of today or of a past day, highest rating first, filtered as on the front page.
 
     The FESA list (``active``) holds the players who played a rated table in the two years before the day;
-    professionals are never on it. ``rank`` is the position in the filtered list.
+    professionals are never on it. ``rank`` is the rank on the whole list and ``country_rank`` the rank within
+    the player's country, whatever the filters: the site's one rating list (ratings/selectors/lists.py).
     """
 
     serializer_class = serializers.RatingListEntrySerializer
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [DjangoFilterBackend]  # for the schema's parameters; the list filters itself
     filterset_class = RatingListFilter
-    list_date: dt.date | None = None
 
-    def get_queryset(self) -> QuerySet[Player]:
+    def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
             return Player.objects.none()
         choice = RatingListFilter(self.request.query_params, queryset=Player.objects.none())
         if not choice.form.is_valid():
             raise ValidationError(choice.form.errors)
-        self.list_date = choice.form.cleaned_data.get("date")
-        active = choice.form.cleaned_data.get("active") != "all"
-        return selectors.rating_list(date=self.list_date, active=active)
+        return filtered_rating_list(choice.form.cleaned_data)[0]
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        players = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
-        first = self.paginator.page.start_index() if players else 1  # type: ignore[union-attr]
-        for rank, player in enumerate(players, first):
-            player.rank = rank  # type: ignore[attr-defined]
-        selectors.attach_pending_grades(players, self.list_date)
-        return self.get_paginated_response(self.get_serializer(players, many=True).data)
+    def filter_queryset(self, queryset: Any) -> Any:
+        return queryset
 
 
 class TournamentListView(PublicReadMixin, generics.ListAPIView[Tournament]):

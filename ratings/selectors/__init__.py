@@ -2,7 +2,9 @@
 admin or task (tests/test_layers.py).
 
 * ``states``: players' engine states at a point of the history.
-* ``lists``: the rating list (today or as of a date) and the words the public pages share.
+* ``lists``: the rating list (today or as of a date), ranked, for the page and every file of it
+  (``list_files``; its values in SQL: ``list_values``), and the words the public pages share.
+* ``versions``: the version of the public data (ETags, the rating list's memo).
 * ``players``, ``crosstable``, ``events``: a player's page, a table's page, tournaments and promotions.
 
 The public pages' functions answer with a fixed number of queries whatever the number of rows (the pages are tested
@@ -30,19 +32,26 @@ from ratings.selectors.events import (
     tournament_years,
     tournaments_list,
 )
+from ratings.selectors.list_files import (
+    EXPORT_FIELDS,
+    FORMATS,
+    all_txt,
+    csv_lines,
+    export_record,
+    json_document,
+    rating_list_file,
+)
+from ratings.selectors.list_values import ACTIVE_YEARS, active_cutoff, pending_dan, public_players
 from ratings.selectors.lists import (
-    ACTIVE_YEARS,
-    ESTABLISHED_FROM,
     LIST_ORDER,
-    active_cutoff,
-    attach_pending_grades,
+    ListRow,
+    RatingList,
     is_list_date,
     list_countries,
     list_dates,
-    list_positions,
-    pending_dan,
-    public_players,
+    list_filter,
     rating_list,
+    rating_list_forget,
 )
 from ratings.selectors.players import (
     GameLine,
@@ -55,26 +64,35 @@ from ratings.selectors.players import (
     player_history,
     player_table_entry,
 )
+from ratings.selectors.versions import DataVersion, data_version
 
 __all__ = [
     "ACTIVE_YEARS",
-    "ESTABLISHED_FROM",
+    "EXPORT_FIELDS",
+    "FORMATS",
     "LIST_ORDER",
     "CrossCell",
     "CrossRow",
     "Crosstable",
+    "DataVersion",
     "GameLine",
     "GradeStep",
     "HistoryEntry",
+    "ListRow",
+    "RatingList",
     "TablePromotion",
     "active_cutoff",
-    "attach_pending_grades",
+    "all_txt",
+    "csv_lines",
+    "data_version",
+    "export_record",
     "games_before_records",
     "held_dan_grades",
     "is_list_date",
+    "json_document",
     "list_countries",
     "list_dates",
-    "list_positions",
+    "list_filter",
     "pending_dan",
     "pending_promotions",
     "player_for_page",
@@ -86,6 +104,8 @@ __all__ = [
     "public_players",
     "public_tables",
     "rating_list",
+    "rating_list_file",
+    "rating_list_forget",
     "shown_grade",
     "table_crosstable",
     "table_for_page",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import Count, QuerySet
 
 from ratings.models import Player, Table, TableStatus
-from ratings.selectors.lists import pending_dan
+from ratings.selectors.list_values import pending_dan
 
 PLAYER_ORDER = ("family_name", "given_name", "pk")
 

@@ -1,205 +1,206 @@
-"""The rating list of a date, and the words the public pages share.
+"""The rating list of a date: one list for the page, its CSV/JSON exports and the FESA files (all.txt).
 
 The rating list (RULES.md §8, FESA-FILES.md all.txt): the players who played a rated table on or after the same
-day two years before the list's date ("active"), professionals left out, highest rating first. Today's list
-reads the players' derived columns; a list as of a past date reads each player's latest rating row on or
-before that date, or the opening state he was migrated with if he has no such row. Both are lazy querysets, so
-that filters, sorting and pagination run in the database.
+day two years before the list's date ("active", as ratings/fesa_files/alltxt.py ``is_active`` decides it),
+professionals left out, highest rating first; among equal ratings in the order of the FESA program's state list
+(``Player.list_order``, then id). Every row carries its rank on the list and its rank within its country, so a
+filtered list shows the ranks of the whole list.
+
+A list is read from the database once per date and version of the data (ratings/selectors/versions.py) and
+kept, in each process, as plain rows: filtering, sorting and paging a list of 20,000 players in memory costs
+less than one query over it, and a past date's list, computed from the history, is computed once.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
-from django.db.models import (
-    Case,
-    CharField,
-    DateField,
-    F,
-    Func,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
-from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast, Coalesce, Greatest, Least
 from django.utils import timezone
 from django_countries import countries
+from django_countries.fields import Country
 
-from ratings.engine.categories import ESTABLISHED_FROM
-from ratings.engine.grades import FIRST_DAN, LAST_KYU
-from ratings.models import (
-    Category,
-    Player,
-    Promotion,
-    PromotionStatus,
-    RatingRow,
-    Table,
-    TableStatus,
-)
+from ratings.engine.grades import FIRST_DAN
+from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_search_key
+from ratings.selectors.list_values import active_cutoff, list_values
+from ratings.selectors.versions import DataVersion, data_version
 
-ACTIVE_YEARS = 2
 PUBLIC_TABLE_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
 SHOWN_PROMOTION_STATUSES = [PromotionStatus.EFFECTIVE, PromotionStatus.APPROVED]
-LIST_ORDER = ("-list_rating", "family_name", "given_name", "pk")
+LIST_ORDER = ("-list_rating", "list_order", "pk")
+MEMO_SIZE = 8  # lists kept per process: today's, active and all, and a few past dates
+
+_VALUES = (
+    "pk", "federation_id", "family_name", "given_name", "nationality", "search_name", "list_order",
+    "prior_grade_kind", "prior_grade_level", "list_rating", "list_games", "list_grade", "list_fesa_grade",
+    "list_category", "list_last_played",
+)  # fmt: skip
 
 
-def active_cutoff(date: dt.date) -> dt.date:
-    """The first day that still counts as "within two years before ``date``".
+@dataclass(slots=True)
+class ListRow:
+    """One player on the list of a date, with the values of that date and his ranks."""
 
-    As the FESA program compares it (ratings/fesa_files/alltxt.py): on or after the same day two years
-    earlier; for 29 February that day does not exist and the first day that counts is 1 March.
-    """
-    try:
-        return date.replace(year=date.year - ACTIVE_YEARS)
-    except ValueError:
-        return dt.date(date.year - ACTIVE_YEARS, 3, 1)
+    pk: int
+    federation_id: str
+    family_name: str
+    given_name: str
+    nationality_code: str
+    search_name: str
+    list_order: int
+    prior_grade_kind: str
+    prior_grade_level: int | None
+    list_rating: int
+    list_games: int
+    list_grade: int  # the public grade: a Dan grade once approved
+    list_fesa_grade: int  # the grade the rules computed, as the FESA program prints it
+    list_category: str
+    list_last_played: dt.date | None
+    list_pending_grade: int | None = None
+    rank: int = 0
+    country_rank: int = 0
+
+    @property
+    def nationality(self) -> Country:
+        return Country(self.nationality_code)
+
+    @property
+    def prior_grade_label(self) -> str:
+        return Player(
+            prior_grade_kind=self.prior_grade_kind, prior_grade_level=self.prior_grade_level
+        ).prior_grade_label
 
 
-def public_players() -> QuerySet[Player]:
-    """Players the public lists may show: not professionals (by flag or by a professional prior grade)."""
-    return Player.objects.filter(is_professional=False).exclude(prior_grade_kind="pro")
+@dataclass
+class _Snapshot:
+    date: dt.date
+    rows: list[ListRow]
+    orders: dict[tuple[str, ...], list[ListRow]] = field(default_factory=dict)
+
+    def ordered(self, fields: tuple[str, ...]) -> list[ListRow]:
+        """The rows sorted by ``fields`` (names of ListRow attributes, ``-`` for descending), kept for reuse."""
+        if fields in ((), LIST_ORDER):
+            return self.rows
+        if fields not in self.orders:
+            rows = list(self.rows)
+            for name in reversed(fields):  # a stable sort per key, least significant first
+                attr = "pk" if name.lstrip("-") == "pk" else name.lstrip("-")
+                rows.sort(key=_sort_key(attr), reverse=name.startswith("-"))
+            self.orders[fields] = rows
+        return self.orders[fields]
 
 
-def pending_dan(outer: str = "pk") -> Subquery:
-    """The lowest Dan grade the player waits for approval of ("1 Kyu (1 Dan pending)"), or NULL."""
-    return Subquery(
-        Promotion.objects.filter(player=OuterRef(outer), status=PromotionStatus.PENDING, grade__gte=FIRST_DAN)
-        .order_by("grade")
-        .values("grade")[:1]
-    )
+def _sort_key(attr: str) -> Callable[[ListRow], Any]:
+    def key(row: ListRow) -> Any:
+        value = getattr(row, attr)
+        return (value is not None, value if value is not None else 0)
+
+    return key
 
 
-def rating_list(*, date: dt.date | None = None, active: bool = True) -> QuerySet[Player]:
-    """The rating list of ``date`` (None or today or later: today's), as Players annotated with the ``list_*``
-    values of that date: ``list_rating``, ``list_games``, ``list_grade`` (the public grade), ``list_category``,
-    ``list_last_played``. Give the rows shown their pending Dan grades with :func:`attach_pending_grades`.
+class RatingList:
+    """The rows of a list, filtered and sorted, with the parts of a QuerySet the tables and the paginator use
+    (``count``, ``order_by``, slicing), so the page's django-tables2 table sorts and pages it as it would one."""
+
+    model = Player
+
+    def __init__(
+        self, snapshot: _Snapshot, keep: Callable[[ListRow], bool] | None = None, fields: tuple[str, ...] = ()
+    ):
+        self.snapshot = snapshot
+        self.date = snapshot.date
+        self._keep = keep
+        self._fields = fields
+        rows = snapshot.ordered(fields)
+        self.rows: list[ListRow] = rows if keep is None else [r for r in rows if keep(r)]
+
+    def filter(self, keep: Callable[[ListRow], bool]) -> RatingList:
+        previous = self._keep
+        both = keep if previous is None else (lambda r: previous(r) and keep(r))
+        return RatingList(self.snapshot, both, self._fields)
+
+    def order_by(self, *fields: str) -> RatingList:
+        return RatingList(self.snapshot, self._keep, tuple(fields))
+
+    def count(self) -> int:
+        return len(self.rows)
+
+    @property
+    def query(self) -> SimpleNamespace:
+        """What django-tables2 reads of a QuerySet's query: the fields it is ordered by."""
+        return SimpleNamespace(order_by=self._fields)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[ListRow]:
+        return iter(self.rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.rows[index]
+
+
+_memo: OrderedDict[tuple[Any, ...], _Snapshot] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def rating_list_forget() -> None:
+    """Drop the lists this process keeps (tests: a rolled-back transaction may give a version again)."""
+    with _memo_lock:
+        _memo.clear()
+
+
+def rating_list(*, date: dt.date | None = None, active: bool = True, version: DataVersion | None = None) -> RatingList:
+    """The rating list of ``date`` (None or today or later: today's), ranked, in list order.
 
     ``active`` keeps the FESA list's players only; otherwise every player with a rating on that date.
-    Ordered by rating, highest first, then by name (a row's position is its rank; see :func:`list_positions`).
+    ``version``: the data version the caller has read already (one query fewer).
     """
     today = timezone.localdate()
-    if date is None or date >= today:
-        qs = _current_list()
-        date = today
-    else:
-        qs = _list_as_of(date)
-    if active:
-        return qs.filter(list_last_played__gte=active_cutoff(date)).order_by(*LIST_ORDER)
-    return qs.filter(list_games__gt=0).order_by(*LIST_ORDER)
+    list_date = today if date is None or date >= today else date
+    key = (list_date, active, (version or data_version()).key)
+    with _memo_lock:
+        snapshot = _memo.get(key)
+        if snapshot is not None:
+            _memo.move_to_end(key)
+    if snapshot is None:
+        snapshot = _Snapshot(list_date, _read(list_date, active))
+        with _memo_lock:
+            _memo[key] = snapshot
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return RatingList(snapshot)
 
 
-def _current_list() -> QuerySet[Player]:
-    return public_players().annotate(
-        list_rating=F("rating"),
-        list_games=F("games"),
-        list_grade=F("grade"),
-        list_category=F("category"),
-        list_last_played=F("last_played"),
-    )
+def _read(date: dt.date, active: bool) -> list[ListRow]:
+    """The list's rows from the database, ranked, with their pending Dan grades: two queries."""
+    qs = list_values(date)
+    qs = qs.filter(list_last_played__gte=active_cutoff(date)) if active else qs.filter(list_games__gt=0)
+    rows = [ListRow(*values) for values in qs.order_by(*LIST_ORDER).values_list(*_VALUES)]
+    by_country: dict[str, int] = {}
+    for rank, row in enumerate(rows, 1):
+        row.rank = rank
+        by_country[row.nationality_code] = row.country_rank = by_country.get(row.nationality_code, 0) + 1
+        if not row.search_name:  # written without save(): the key is made here
+            row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
+    _attach_pending(rows, date)
+    return rows
 
 
-class _JSONArrayLength(Func):
-    """Length of a JSON array (SQLite ``json_array_length``, PostgreSQL ``jsonb_array_length``)."""
-
-    function = "JSON_ARRAY_LENGTH"
-    output_field = IntegerField()
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return super().as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
-
-
-def _list_as_of(date: dt.date) -> QuerySet[Player]:
-    """Each player's values from his latest rating row on or before ``date``, else from his opening state
-    (a migrated FESA list) if that is dated on or before ``date``.
-
-    Grades as the public saw them that day: a Dan grade shows if it was approved by then (or came with the
-    opening state); one found by then but not yet approved shows as pending.
-    """
-    rows = RatingRow.objects.filter(player=OuterRef("pk"), date__lte=date).order_by("-date", "-sequence")
-
-    def latest(name: str) -> Subquery:
-        return Subquery(rows.values(name)[:1])
-
-    state = "opening_state__state"
-    opening_last = Cast(KeyTextTransform("last_played", state), DateField())
-    has_opening = Q(opening_state__isnull=False, asof_opening_last__lte=date)
-
-    def opening(value: Any) -> Case:
-        return Case(When(has_opening, then=value), default=None)
-
+def _attach_pending(rows: Sequence[ListRow], date: dt.date) -> None:
+    """Each row's lowest Dan grade above its grade that waits for approval, or waited on ``date`` (found by
+    then, approved only later). One query over the Dan promotions, sorted out here."""
+    today = date >= timezone.localdate()
     end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
-    approved_by_then = Promotion.objects.filter(
-        player=OuterRef("pk"), status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date
-    ).filter(Q(decided_at__lt=end_of_day) | Q(decided_at__isnull=True))
-    unrated_opening = has_opening & ~Q(opening_state__state__result_list=None)
-    return (
-        public_players()
-        .alias(asof_opening_last=opening_last, asof_method=latest("method"))
-        .annotate(
-            list_rating=Coalesce(
-                latest("rating_after"), opening(Cast(KeyTextTransform("rating", state), IntegerField()))
-            ),
-            list_games=Coalesce(
-                latest("games_after"),
-                opening(
-                    Case(
-                        When(
-                            Q(opening_state__state__result_list=None),
-                            then=Cast(KeyTextTransform("game_count", state), IntegerField()),
-                        ),
-                        default=_JSONArrayLength(KeyTransform("result_list", state)),
-                    )
-                ),
-            ),
-            list_last_played=Coalesce(latest("date"), opening(opening_last)),
-            asof_computed_grade=Coalesce(
-                latest("grade_after"), opening(Cast(KeyTextTransform("grade", state), IntegerField()))
-            ),
-            asof_held_grade=Coalesce(
-                Subquery(approved_by_then.order_by("-grade").values("grade")[:1]),
-                opening(Cast(KeyTextTransform("grade", state), IntegerField())),
-                Value(0),
-            ),
-        )
-        .annotate(
-            # ratings.engine.grades.public_grade, in SQL, so that a whole list is graded in one query.
-            list_grade=Greatest(Least(F("asof_computed_grade"), Value(LAST_KYU)), F("asof_held_grade")),
-            list_category=Case(
-                When(
-                    Q(asof_method=RatingRow.Method.PERFORMANCE) | (Q(asof_method__isnull=True) & unrated_opening),
-                    then=Value(Category.UNRATED),
-                ),
-                When(list_games__gte=ESTABLISHED_FROM, then=Value(Category.ESTABLISHED)),
-                default=Value(Category.PROVISIONAL),
-                output_field=CharField(),
-            ),
-        )
-    )
-
-
-def attach_pending_grades(players: Sequence[Player], date: dt.date | None = None) -> None:
-    """Set ``list_pending_grade`` on each of ``players`` (rows of :func:`rating_list` of ``date``): the lowest Dan
-    grade above his ``list_grade`` that waits for approval, or that waited on ``date`` (found by then, approved
-    only later); None if there is none. One query for all of them, the page's rows only: as a subquery of the
-    list it would run for every player of the list whenever the list is sorted by something else than rating.
-    """
-    if not players:
-        return
-    # Read by player and grade only (the player index) and sorted out here: a status condition in SQL would
-    # tempt SQLite, which keeps no statistics, to walk every pending promotion of the federation instead.
-    today = date is None or date >= timezone.localdate()
-    end_of_day = None if today else timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
     grades: dict[int, list[int]] = {}
-    for player_id, grade, status, decided_at, table_date in Promotion.objects.filter(
-        player_id__in=[p.pk for p in players], grade__gte=FIRST_DAN
-    ).values_list("player_id", "grade", "status", "decided_at", "table__date"):
+    for player_id, grade, status, decided_at, table_date in Promotion.objects.filter(grade__gte=FIRST_DAN).values_list(
+        "player_id", "grade", "status", "decided_at", "table__date"
+    ):
         if today:
             waiting = status == PromotionStatus.PENDING
         else:
@@ -208,17 +209,34 @@ def attach_pending_grades(players: Sequence[Player], date: dt.date | None = None
             waiting = found_by_then and (status == PromotionStatus.PENDING or approved_later)
         if waiting:
             grades.setdefault(player_id, []).append(grade)
-    for player in players:
-        above = [g for g in grades.get(player.pk, ()) if g > (player.list_grade or 0)]  # type: ignore[attr-defined]
-        player.list_pending_grade = min(above, default=None)  # type: ignore[attr-defined]
+    for row in rows:
+        row.list_pending_grade = min((g for g in grades.get(row.pk, ()) if g > row.list_grade), default=None)
 
 
-def list_positions(qs: QuerySet[Player]) -> dict[int, int]:
-    """Each player's rank in the (filtered) list ``qs``: 1, 2, 3 ... in rating order, equal ratings one after
-    another by name, as FESA numbers its list. For a page sorted by another column; in rating order a row's rank
-    is simply its position. One narrow query walking the list-order index: cheaper on SQLite than a window
-    function, which copies every row of the list before it numbers them."""
-    return {pk: rank for rank, pk in enumerate(qs.order_by(*LIST_ORDER).values_list("pk", flat=True), 1)}
+def list_filter(
+    rows: RatingList,
+    *,
+    q: str = "",
+    country: str = "",
+    grade_min: int | None = None,
+    grade_max: int | None = None,
+    category: str = "",
+) -> RatingList:
+    """The rows matching the filters of the page (ratings/filters.py): every word of ``q`` in the name, accents
+    and case ignored, or ``q`` the federation id; the country; the grade range; the category."""
+    if q.strip():
+        words = name_search_key(q).split()
+        wanted_id = q.strip().upper()
+        rows = rows.filter(lambda r: r.federation_id == wanted_id or all(w in r.search_name for w in words))
+    if country:
+        rows = rows.filter(lambda r: r.nationality_code == country)
+    if grade_min is not None:
+        rows = rows.filter(lambda r: r.list_grade >= grade_min)
+    if grade_max is not None:
+        rows = rows.filter(lambda r: r.list_grade <= grade_max)
+    if category:
+        rows = rows.filter(lambda r: r.list_category == category)
+    return rows
 
 
 def list_dates(limit: int = 6) -> list[dt.date]:

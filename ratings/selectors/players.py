@@ -20,7 +20,7 @@ from ratings.models import (
     RatingRow,
     Table,
 )
-from ratings.selectors.lists import pending_dan
+from ratings.selectors.list_values import pending_dan
 from ratings.states import state_from_json
 
 

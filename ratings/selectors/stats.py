@@ -12,7 +12,8 @@ from django.db.models.functions import ExtractYear
 from django.utils import timezone
 
 from ratings.models import Game, Player, Promotion, RatingRow, Table, TableStatus
-from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES, active_cutoff, public_players
+from ratings.selectors.list_values import active_cutoff, public_players
+from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES
 
 TOP_SIZE = 20
 ACTIVE_DAYS = 365

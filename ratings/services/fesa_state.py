@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -41,7 +41,6 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.lisp import print_form
 from ratings.fesa_files.list_order import OPENING, ListMember, program_order
 from ratings.fesa_files.ratingliste import (
-    Home,
     ListRecord,
     check_unique_names,
     read_nye_spillere,
@@ -60,11 +59,10 @@ from ratings.models import (
     TableEntry,
     name_search_key,
 )
+from ratings.selectors.fesa_records import FESA_KEY, player_list_record
 from ratings.selectors.states import before_position, prior_grade_of
 from ratings.services.players import players_refresh
 from ratings.states import state_from_json, state_to_json
-
-FESA_KEY = "fesa"
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,30 +247,6 @@ def _opening(player: Player, record: ListRecord, order: int | None, file: str) -
         "homes": _homes_json(record),
     }
     return OpeningState(player=player, state=state, source=f"{file}, line {record.line}"[:200])
-
-
-def player_list_record(player: Player, opening: dict[str, Any] | None, state: engine.PlayerState) -> ListRecord:
-    """The player's record as the list had it (or as a newcomer's), with the given state."""
-    fesa = (opening or {}).get(FESA_KEY) or {}
-    if fesa.get("record"):
-        base = read_ratingliste("(" + fesa["record"] + ")", fesa.get("file") or "ratingliste")[0]
-    elif fesa.get("homes") is not None:
-        homes = tuple(Home(h[0], h[1], h[2], dt.date.fromisoformat(h[3]) if h[3] else None) for h in fesa["homes"])
-        base = ListRecord(player.family_name, player.given_name, homes, state)
-    else:
-        nationality = str(player.nationality or "")
-        residence = str(player.residence or "") or nationality
-        base = ListRecord(player.family_name, player.given_name, (Home("E", nationality, residence),), state)
-    record = replace(base, last_name=player.family_name, first_name=player.given_name, state=state)
-    shown = record.list_nationality()
-    wanted = str(player.nationality or "")
-    if wanted and shown != wanted and record.homes:
-        # The nationality was corrected on the site: the HOME the lists show takes it.
-        index = next((i for i, h in enumerate(record.homes) if h.list == "A"), 0)
-        homes = list(record.homes)
-        homes[index] = replace(homes[index], nationality=wanted)
-        record = replace(record, homes=tuple(homes))
-    return record
 
 
 def fesa_state_records(*, as_of: dt.date | None = None) -> list[StateEntry]:

@@ -9,7 +9,8 @@
 * :func:`table_create` saves a read table: the tournament if needed, new players, then the table, its
   entries and games through ``table_save`` (in the caller's transaction; TableRefused for a table the
   rules refuse);
-* :func:`table_turnering` turns a saved table back into a :class:`Turnering`, for the result table.
+* the way back, a saved table as a :class:`Turnering` for its result table, is a read:
+  ratings/selectors/fesa_records.py ``table_turnering``.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from django_countries import countries
 
 from ratings.fesa_files.encoding import decode_lenient
 from ratings.fesa_files.errors import FesaFileError
-from ratings.fesa_files.turnering import Cell, HandicapMark, TablePlayer, Turnering, read_turnering
+from ratings.fesa_files.turnering import Turnering, read_turnering
 from ratings.models import (
-    Game,
     GameResult,
     HandicapGiver,
     Player,
     PriorGradeSource,
     Table,
-    TableEntry,
     Tournament,
 )
 from ratings.permissions import can_change_prior_grade
@@ -45,9 +44,6 @@ _CONTROL_OK = set("\t\n\r\f")
 
 _NO_GAME = {"+": GameResult.BYE, "-": GameResult.ABSENT, "=": GameResult.HALF_BYE, "#": GameResult.NO_SHOW}
 _GAME = {"+": GameResult.FIRST_WON, "-": GameResult.SECOND_WON, "=": GameResult.DRAW}
-_SIGN_OF_NO_GAME = {v: k for k, v in _NO_GAME.items()}
-_SIGN_OF_GAME = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
-_MIRROR = {"+": "-", "-": "+", "=": "="}
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,51 +222,3 @@ def table_create(
         strict_dates=True,  # an uploaded table comes after its players' rated tables, whoever uploads it
     )
     return saved.table, ids, created
-
-
-def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
-    """The saved table as a ``turnering.txt`` table, and the player id of each line (in seat order).
-
-    Lines are numbered by seat order (1, 2, ...) even when seats have gaps. A round in which a player has
-    no game row is shown as an absence (``0-``), which counts what it should: nothing. Games that were not
-    played (forfeits) and sennichite replays show their result, as in the standings.
-    """
-    entries = list(TableEntry.objects.filter(table=table).select_related("player").order_by("seat"))
-    number = {e.player_id: i for i, e in enumerate(entries, start=1)}
-    games = list(Game.objects.filter(table=table).order_by("round", "id"))
-    rounds = max((g.round for g in games), default=0)
-    cells: dict[int, dict[int, Cell]] = {n: {} for n in number.values()}
-    for g in games:
-        first = number.get(g.first_id)
-        if first is None:
-            continue
-        if g.second_id is None:
-            cells[first].setdefault(g.round, Cell(0, _SIGN_OF_NO_GAME.get(g.result, "-")))  # type: ignore[arg-type]
-            continue
-        second = number.get(g.second_id)
-        if second is None:
-            continue
-        sign = _SIGN_OF_GAME[GameResult(g.result)]
-        mark = None
-        if g.handicap:
-            mark = HandicapMark(received=g.handicap_giver == HandicapGiver.SECOND, code=g.handicap)  # type: ignore[arg-type]
-        cells[first].setdefault(g.round, Cell(second, sign, mark))  # type: ignore[arg-type]
-        cells[second].setdefault(g.round, Cell(first, _MIRROR[sign], None if mark is None else mark.mirrored()))  # type: ignore[arg-type]
-    players = tuple(
-        TablePlayer(
-            number=n,
-            last_name=e.player.family_name,
-            first_name=e.player.given_name,
-            cells=tuple(cells[n].get(r, Cell(0, "-")) for r in range(1, rounds + 1)),
-            line=n,
-        )
-        for n, e in enumerate(entries, start=1)
-    )
-    tournament = table.tournament
-    name = f"{tournament.name}, {table.name}" if table.name else tournament.name
-    date_text = table.date.isoformat()
-    start = tournament.start_date
-    if start < table.date and (start.year, start.month) == (table.date.year, table.date.month):
-        date_text = f"{start.isoformat()}/{table.date.day:02d}"  # as FESA prints a span: 2025-04-19/20
-    turnering = Turnering(name=name, date=table.date, date_text=date_text, players=players, rounds=rounds)
-    return turnering, [e.player_id for e in entries]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from django.db.models import F, Max, Window
 from django.db.models.functions import RowNumber
 
-from ratings.models import Player, RatingRow
+from ratings.models import OpeningState, Player, RatingRow
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.states import starting_states
@@ -15,7 +15,8 @@ from ratings.states import state_from_json
 
 
 def players_refresh(player_ids: Iterable[int]) -> None:
-    """Recompute the players' derived columns (rating, games, category, grades, peak, last played).
+    """Recompute the players' derived columns (rating, games, category, grades, peak, last played,
+    place among equal ratings).
 
     Reads each player's latest rating row, or his starting state if he has none.
     """
@@ -39,6 +40,7 @@ def players_refresh(player_ids: Iterable[int]) -> None:
     states = {pid: state_from_json(s) for pid, s in latest.items()}
     states.update(starting_states([pid for pid in ids if pid not in states]))
     grades = public_grades({pid: s.grade for pid, s in states.items()})
+    orders = dict(OpeningState.objects.filter(player_id__in=ids).values_list("player_id", "state__fesa__order"))
     players = list(Player.objects.filter(pk__in=ids))
     for p in players:
         s = states[p.pk]
@@ -50,8 +52,10 @@ def players_refresh(player_ids: Iterable[int]) -> None:
         # Never below 0, as the re-rate and its check keep it: a player whose ratings were all negative.
         p.peak_rating = max(peaks.get(p.pk) or 0, s.rating, 0)
         p.last_played = s.last_played
+        order = orders.get(p.pk)
+        p.list_order = order + 1 if isinstance(order, int) else 0  # the state list's order (models.Player)
     Player.objects.bulk_update(
         players,
-        ["rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played"],
+        ["rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played", "list_order"],
         batch_size=1000,
     )

@@ -22,8 +22,8 @@ from django.utils import timezone
 
 from ratings.fesa_files.lisp import Struct, print_form, read_one
 from ratings.models import OpeningState, Player, PrivacyAction, name_search_key
+from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
-from ratings.services.fesa_state import FESA_KEY
 from ratings.services.history_files import history_files_refresh
 
 ERASED_FIELDS = {"date_of_birth": None, "residence": "", "prior_grade_note": ""}

@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import TablePlayer, Turnering, check_consistency, read_cells, read_turnering
 from ratings.models import Game, GameResult, HandicapGiver, Player, Table
+from ratings.selectors.fesa_records import table_turnering
 from ratings.selectors.players import player_names
-from ratings.services.fesa_tables import table_games, table_turnering
+from ratings.services.fesa_tables import table_games
 from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, TableSaved, table_save
 from ratings.services.tables import GameFacts
 

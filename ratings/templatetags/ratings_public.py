@@ -72,11 +72,12 @@ def rating_list_rows(table: Any) -> SafeString:
             grade_html = format_html('{} <span class="pending">({})</span>', grade_label(p.list_grade or 0), note)
         rows.append(
             format_html(
-                '<tr><td class="num">{}</td><td><a href="{}{}/">{}</a> {}</td>'
+                '<tr><td class="num">{}</td><td class="num extra">{}</td><td><a href="{}{}/">{}</a> {}</td>'
                 '<td><abbr title="{}">{}</abbr></td><td class="num rating">{}</td><td>{}</td>'
                 '<td class="minor">{}</td><td class="num extra">{}</td>'
                 '<td class="extra"><span class="cat cat-{}">{}</span></td><td class="minor">{}</td></tr>',
                 p.rank,
+                p.country_rank,
                 player_url,
                 p.federation_id,
                 p.family_name.upper(),

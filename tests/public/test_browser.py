@@ -108,8 +108,11 @@ def test_browser_rating_list_filter_player_chart(static_from_source: None, live_
     browser.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
     wait.until(ec.url_contains("country=DE"))
     rows = browser.find_elements(By.CSS_SELECTOR, "table.rating-list tbody tr")
-    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(3)").text for r in rows] == ["DE", "DE"]
-    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(1)").text for r in rows] == ["1", "2"]
+    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(4)").text for r in rows] == ["DE", "DE"]
+    # The rank on the whole list of five, and the rank in the country.
+    overall = [int(r.find_element(By.CSS_SELECTOR, "td:nth-child(1)").text) for r in rows]
+    assert overall == sorted(overall) and len(set(overall)) == 2 and max(overall) <= 5
+    assert [r.find_element(By.CSS_SELECTOR, "td:nth-child(2)").text for r in rows] == ["1", "2"]
     shoot(browser, "02-filtered-by-country")
 
     browser.find_element(By.LINK_TEXT, "WIETHÖLTER").click()

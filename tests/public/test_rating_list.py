@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from ratings.models import Player, Promotion, RatingRow, Table
 from ratings.selectors import active_cutoff, rating_list
-from ratings.selectors.lists import _current_list, _list_as_of
+from ratings.selectors.list_values import _current_list, _list_as_of
 from tests.factories import make_table
 from tests.public.conftest import days_ago, seasoned
 
@@ -68,19 +68,37 @@ def test_rating_list_filters_by_country_grade_and_category(client: Client) -> No
     assert names(client.get(url, {"category": "established", "country": "FR"})) == ["FrDan", "FrKyu"]
 
 
-def test_rating_list_ranks_within_the_filtered_list(client: Client) -> None:
+def test_rating_list_filtered_shows_the_overall_and_the_country_rank(client: Client) -> None:
     seasoned(2000, family_name="A", nationality="DE")
     seasoned(1900, family_name="B", nationality="FR")
     seasoned(1800, family_name="C", nationality="DE")
-    table = client.get(reverse("ratings:rating_list"), {"country": "DE"}).context["table"]
-    assert [(r.record.family_name, r.record.rank) for r in table.paginated_rows] == [("A", 1), ("C", 2)]
+    seasoned(1700, family_name="Cecile", nationality="FR")
+    url = reverse("ratings:rating_list")
+    table = client.get(url, {"country": "DE"}).context["table"]
+    assert [(r.record.family_name, r.record.rank, r.record.country_rank) for r in table.paginated_rows] == [
+        ("A", 1, 1),
+        ("C", 3, 2),
+    ]
+    table = client.get(url, {"q": "ce"}).context["table"]
+    assert [(r.record.family_name, r.record.rank, r.record.country_rank) for r in table.paginated_rows] == [
+        ("Cecile", 4, 2)
+    ]
 
 
-def test_rating_list_numbers_equal_ratings_one_after_another_by_name(client: Client) -> None:
-    seasoned(1500, family_name="Zeta")
-    seasoned(1500, family_name="Alpha")
+def test_rating_list_numbers_equal_ratings_in_the_state_lists_order(client: Client) -> None:
+    """As the FESA program's list: players who came without a FESA record first (by id), then the state
+    list's players in its order (``Player.list_order``)."""
+    zeta, alpha = seasoned(1500, family_name="Zeta"), seasoned(1500, family_name="Alpha")
+    listed_2, listed_1 = seasoned(1500, family_name="Listed2"), seasoned(1500, family_name="Listed1")
+    Player.objects.filter(pk=listed_1.pk).update(list_order=1)
+    Player.objects.filter(pk=listed_2.pk).update(list_order=2)
     table = client.get(reverse("ratings:rating_list")).context["table"]
-    assert [(r.record.family_name, r.record.rank) for r in table.paginated_rows] == [("Alpha", 1), ("Zeta", 2)]
+    assert [(r.record.family_name, r.record.rank) for r in table.paginated_rows] == [
+        (zeta.family_name, 1),
+        (alpha.family_name, 2),
+        ("Listed1", 3),
+        ("Listed2", 4),
+    ]
 
 
 def test_rating_list_sorts_by_any_column_and_keeps_the_rank(client: Client) -> None:
@@ -209,16 +227,16 @@ def test_rating_list_exports_csv_and_json_with_the_same_filters(client: Client) 
     json_response = client.get(reverse("ratings:rating_list_json"), {"country": "FR"})
     assert json_response.status_code == 200
     data = json.loads(json_response.content)
-    assert [(p["rank"], p["family_name"], p["rating"]) for p in data["players"]] == [
-        (1, "Éclair", 1800),
-        (2, "Second", 1600),
+    assert [(p["rank"], p["country_rank"], p["family_name"], p["rating"]) for p in data["players"]] == [
+        (1, 1, "Éclair", 1800),
+        (3, 2, "Second", 1600),
     ]
     assert data["players"][0]["grade"] == "1 Kyu" and data["players"][0]["nationality"] == "FR"
     csv_response = client.get(reverse("ratings:rating_list_csv"), {"country": "FR", "q": "eclair"})
     assert csv_response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(csv_response.streaming_content).decode())))
-    assert [(r["rank"], r["family_name"], r["given_name"], r["rating"]) for r in rows] == [
-        ("1", "Éclair", "Anne", "1800")
+    assert [(r["rank"], r["country_rank"], r["family_name"], r["given_name"], r["rating"]) for r in rows] == [
+        ("1", "1", "Éclair", "Anne", "1800")
     ]
 
 

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
-from ratings.services.fesa_export import table_has_result, table_result_txt
+from ratings.selectors.fesa_records import table_has_result, table_result_txt
 from ratings.services.fesa_state import fesa_state_export
 
 

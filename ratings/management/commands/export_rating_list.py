@@ -1,9 +1,10 @@
 """``manage.py export_rating_list --format all.txt|csv|json [--date D] [--grades fesa|public] [--output FILE]``.
 
 The rating list of a date (default today): ``all.txt`` exactly as the FESA program writes it
-(ISO-8859-1), or CSV/JSON (UTF-8) with the same players (ratings/services/fesa_export.py). Grades are the
-computed FESA grades by default, as the program prints them; ``--grades public`` shows Dan grades only
-once approved, as the site does. Written to standard output unless ``--output`` is given.
+(ISO-8859-1), or CSV/JSON (UTF-8), all from the site's one rating list (ratings/selectors/list_files.py: the
+page's players, order and ranks). Grades are the computed FESA grades by default, as the program prints them;
+``--grades public`` shows Dan grades only once approved, as the site does. Written to standard output
+unless ``--output`` is given.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from ratings.fesa_files.errors import FesaFileError
 from ratings.management.commands.export_fesa_state import parse_date, write_output
-from ratings.services.fesa_export import FORMATS, rating_list_file
+from ratings.selectors import FORMATS, rating_list_file
 
 
 class Command(BaseCommand):

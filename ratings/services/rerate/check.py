@@ -11,6 +11,7 @@ from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states
 
 from .replay import History, Replay, chunked, gc_paused
+from .validity import rating_rows_link_differences
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,9 @@ def rerate_check() -> list[CheckDifference]:
     """Every stored rating row or player column that differs from a from-scratch re-rate; writes nothing.
 
     Compares each row's state after its table, which rows exist (rows of draft tables are differences too),
-    the promotion records the history supports, and each player's derived columns: rating, games, category,
-    computed and public grade, peak rating and last played. An empty list means the database holds exactly
-    what re-rating the whole history gives.
+    each row's validity (``valid_until``), the promotion records the history supports, and each player's
+    derived columns: rating, games, category, computed and public grade, peak rating, last played. An empty
+    list means the database holds exactly what re-rating the whole history gives.
     """
     all_players = list(Player.objects.values_list("pk", flat=True))
     replay = Replay(History(None), chunked(starting_states, all_players), {}, texts=False)
@@ -53,6 +54,8 @@ def rerate_check() -> list[CheckDifference]:
     for table_id, player_id in want.keys() - seen:
         differences.append(CheckDifference(player_id, table_id, "row missing"))
 
+    for player_id, table_id, stored, right in rating_rows_link_differences():
+        differences.append(CheckDifference(player_id, table_id, f"valid until {stored}, the next row gives {right}"))
     differences += _promotion_differences(replay)
     final = replay.final_states()
     for pid, (name, stored, computed) in players_differing(final, peak).items():

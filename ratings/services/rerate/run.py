@@ -36,6 +36,7 @@ from ratings.services.players import players_refresh
 from .marks import tables_mark
 from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, gc_paused, raw_values, stored_rows
 from .rows import RowWriter
+from .validity import rating_rows_link
 
 log = logging.getLogger(__name__)
 
@@ -243,6 +244,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     with gc_paused(), RowWriter(replace_all=start is None) as writer:
         for table, items in replay.run():
             writer.add(table, items)
+    rating_rows_link(since=None if start is None else start[0])
     if start is None and connection.vendor == "postgresql":
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
         # for a scan of them all (autovacuum catches up only later, if it runs at all).

@@ -1,0 +1,168 @@
+"""The rating list's values in SQL: today's from the players' derived columns, a past date's from the rating
+rows valid on that date (``RatingRow.valid_until``) or the opening states.
+
+The rating list (RULES.md §8, FESA-FILES.md all.txt): the players who played a rated table on or after the same
+day two years before the list's date ("active"), professionals left out. Both functions give lazy querysets of
+Players annotated with the ``list_*`` values of the date; ratings/selectors/lists.py reads them once per date
+and version of the data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import (
+    Case,
+    CharField,
+    DateField,
+    F,
+    FilteredRelation,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast, Coalesce, Greatest, Least
+from django.utils import timezone
+
+from ratings.engine.categories import ESTABLISHED_FROM
+from ratings.engine.grades import FIRST_DAN, LAST_KYU
+from ratings.models import Category, Player, Promotion, PromotionStatus, RatingRow
+
+ACTIVE_YEARS = 2
+
+
+def active_cutoff(date: dt.date) -> dt.date:
+    """The first day that still counts as "within two years before ``date``".
+
+    As the FESA program compares it (ratings/fesa_files/alltxt.py ``is_active``): on or after the same day two
+    years earlier; for 29 February that day does not exist and the first day that counts is 1 March.
+    """
+    if date.year - ACTIVE_YEARS < dt.MINYEAR:
+        return dt.date.min  # a list of the first years of the calendar: every date counts
+    try:
+        return date.replace(year=date.year - ACTIVE_YEARS)
+    except ValueError:
+        return dt.date(date.year - ACTIVE_YEARS, 3, 1)
+
+
+def public_players() -> QuerySet[Player]:
+    """Players the public lists may show: not professionals (by flag or by a professional prior grade)."""
+    return Player.objects.filter(is_professional=False).exclude(prior_grade_kind="pro")
+
+
+def pending_dan(outer: str = "pk") -> Subquery:
+    """The lowest Dan grade the player waits for approval of ("1 Kyu (1 Dan pending)"), or NULL."""
+    return Subquery(
+        Promotion.objects.filter(player=OuterRef(outer), status=PromotionStatus.PENDING, grade__gte=FIRST_DAN)
+        .order_by("grade")
+        .values("grade")[:1]
+    )
+
+
+def list_values(date: dt.date | None) -> QuerySet[Player]:
+    """Every public player with his ``list_*`` values of ``date`` (None or today or later: today's), and his
+    computed grade as ``list_fesa_grade``."""
+    if date is None or date >= timezone.localdate():
+        return _current_list()
+    return _list_as_of(date)
+
+
+def _current_list() -> QuerySet[Player]:
+    return public_players().annotate(
+        list_rating=F("rating"),
+        list_games=F("games"),
+        list_grade=F("grade"),
+        list_fesa_grade=F("fesa_grade"),
+        list_category=F("category"),
+        list_last_played=F("last_played"),
+    )
+
+
+class _JSONArrayLength(Func):
+    """Length of a JSON array (SQLite ``json_array_length``, PostgreSQL ``jsonb_array_length``)."""
+
+    function = "JSON_ARRAY_LENGTH"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
+
+
+def _list_as_of(date: dt.date) -> QuerySet[Player]:
+    """Each player's values from his rating row valid on ``date``, else from his opening state
+    (a migrated FESA list) if that is dated on or before ``date``.
+
+    Grades as the public saw them that day: a Dan grade shows if it was approved by then (or came with the
+    opening state); one found by then but not yet approved shows as pending.
+    """
+    # The one row valid on ``date`` (date <= D < valid_until): a join on the (player, valid_until, date) index
+    # instead of a search for the latest row per player and column.
+    valid = FilteredRelation("rating_rows", condition=Q(rating_rows__date__lte=date, rating_rows__valid_until__gt=date))
+
+    def latest(name: str) -> F:
+        return F(f"asof_row__{name}")
+
+    state = "opening_state__state"
+    opening_last = Cast(KeyTextTransform("last_played", state), DateField())
+    has_opening = Q(opening_state__isnull=False, asof_opening_last__lte=date)
+
+    def opening(value: Any) -> Case:
+        return Case(When(has_opening, then=value), default=None)
+
+    end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+    approved_by_then = Promotion.objects.filter(
+        player=OuterRef("pk"), status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date
+    ).filter(Q(decided_at__lt=end_of_day) | Q(decided_at__isnull=True))
+    unrated_opening = has_opening & ~Q(opening_state__state__result_list=None)
+    return (
+        public_players()
+        .alias(asof_row=valid)
+        .alias(asof_opening_last=opening_last, asof_method=latest("method"))
+        .annotate(
+            list_rating=Coalesce(
+                latest("rating_after"), opening(Cast(KeyTextTransform("rating", state), IntegerField()))
+            ),
+            list_games=Coalesce(
+                latest("games_after"),
+                opening(
+                    Case(
+                        When(
+                            Q(opening_state__state__result_list=None),
+                            then=Cast(KeyTextTransform("game_count", state), IntegerField()),
+                        ),
+                        default=_JSONArrayLength(KeyTransform("result_list", state)),
+                    )
+                ),
+            ),
+            list_last_played=Coalesce(latest("date"), opening(opening_last)),
+            asof_computed_grade=Coalesce(
+                latest("grade_after"), opening(Cast(KeyTextTransform("grade", state), IntegerField()))
+            ),
+            asof_held_grade=Coalesce(
+                Subquery(approved_by_then.order_by("-grade").values("grade")[:1]),
+                opening(Cast(KeyTextTransform("grade", state), IntegerField())),
+                Value(0),
+            ),
+        )
+        .annotate(
+            list_fesa_grade=F("asof_computed_grade"),
+            # ratings.engine.grades.public_grade, in SQL, so that a whole list is graded in one query.
+            list_grade=Greatest(Least(F("asof_computed_grade"), Value(LAST_KYU)), F("asof_held_grade")),
+            list_category=Case(
+                When(
+                    Q(asof_method=RatingRow.Method.PERFORMANCE) | (Q(asof_method__isnull=True) & unrated_opening),
+                    then=Value(Category.UNRATED),
+                ),
+                When(list_games__gte=ESTABLISHED_FROM, then=Value(Category.ESTABLISHED)),
+                default=Value(Category.PROVISIONAL),
+                output_field=CharField(),
+            ),
+        )
+    )

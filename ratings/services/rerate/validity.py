@@ -1,0 +1,87 @@
+"""Each rating row's validity: ``valid_until``, the date of the player's next row (ratings/models.py).
+
+A list of a past date reads, for every player, the one row with ``date <= D < valid_until``: an indexed range
+read instead of a search for each player's latest row (ratings/selectors/list_values.py). The re-rate keeps the
+column right with one set-based UPDATE after it has written its rows (:func:`rating_rows_link`), and
+``rerate --check`` compares it with what the rows give (:func:`rating_rows_link_differences`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import connection
+
+from ratings.models import VALID_FOREVER, RatingRow
+
+
+def _names() -> dict[str, str]:
+    quote = connection.ops.quote_name
+    field = RatingRow._meta.get_field
+    return {
+        "table": quote(RatingRow._meta.db_table),
+        "id": quote(field("id").column),
+        "player": quote(field("player").column),
+        "date": quote(field("date").column),
+        "sequence": quote(field("sequence").column),
+        "valid": quote(field("valid_until").column),
+        "table_id": quote(field("table").column),
+    }
+
+
+def _date(value: dt.date) -> Any:
+    return connection.ops.adapt_datefield_value(value)
+
+
+def _chain(since: dt.date | None) -> tuple[str, list[Any]]:
+    """SELECT id, the stored and the right valid_until of the rows whose next row may have changed on or after
+    ``since`` (None: every row). Those are, for each player with a row on or after ``since`` or pointing to
+    one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it."""
+    n = _names()
+    forever = _date(VALID_FOREVER)
+    scope, params = "", [forever]
+    if since is not None:
+        scope = (
+            f"WHERE {n['valid']} >= %s AND {n['player']} IN (SELECT {n['player']} FROM {n['table']} "  # noqa: S608
+            f"WHERE {n['date']} >= %s OR ({n['valid']} >= %s AND {n['valid']} < %s))"
+        )
+        params += [_date(since), _date(since), _date(since), forever]
+    sql = (
+        f"SELECT {n['id']} AS row_id, {n['player']} AS player_id, {n['table_id']} AS table_id, "  # noqa: S608
+        f"{n['valid']} AS stored, LEAD({n['date']}, 1, %s) OVER (PARTITION BY {n['player']} "
+        f"ORDER BY {n['date']}, {n['sequence']}) AS next_date FROM {n['table']} {scope}"
+    )
+    return sql, params
+
+
+def rating_rows_link(*, since: dt.date | None = None) -> int:
+    """Set ``valid_until`` of every row whose next row may have changed on or after ``since`` (None: all);
+    returns the number of rows changed. One UPDATE, in the caller's transaction."""
+    n = _names()
+    chain, params = _chain(since)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
+            f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
+            params,
+        )
+        return int(cursor.rowcount)
+
+
+def rating_rows_link_differences() -> list[tuple[int, int, dt.date, dt.date]]:
+    """(player, table, stored, right) for every row whose ``valid_until`` is not the date of the next row."""
+    chain, params = _chain(None)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT player_id, table_id, stored, next_date FROM ({chain}) AS chain", params)  # noqa: S608
+        rows = cursor.fetchall()
+    out = []
+    for player_id, table_id, stored, right in rows:
+        stored, right = _as_date(stored), _as_date(right)
+        if stored != right:
+            out.append((player_id, table_id, stored, right))
+    return out
+
+
+def _as_date(value: Any) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
