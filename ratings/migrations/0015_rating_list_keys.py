@@ -31,7 +31,7 @@ def fill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0013_corrections"),
+        ("ratings", "0014_prior_grade_proposals_and_revisions"),
     ]
 
     operations = [
