@@ -154,7 +154,7 @@ def test_seed_demo_creates_demo_logins_only_when_asked() -> None:
 
 
 def test_seed_demo_replaying_a_table_rerates_what_follows() -> None:
-    """What the build does with a table that does not settle (RULES.md §6): play it again, re-rate from it."""
+    """What the build does with a table that does not settle (docs/rules.md §6): play it again, re-rate from it."""
     seed(*SMALL)
     world = world_build(players=90, years=2, tables_per_year=12, seed=1, until=dt.date(2024, 6, 30))
     rated = list(Table.objects.filter(status=TableStatus.RATED).order_by("date", "sequence"))

@@ -70,7 +70,7 @@ class PromotionLine:
 class Preview:
     players: tuple[PlayerLine, ...]
     promotions: tuple[PromotionLine, ...]
-    not_playing: tuple[str, ...]  # entered, but without a rated game: left out of the rating (RULES.md §6)
+    not_playing: tuple[str, ...]  # entered, but without a rated game: left out of the rating (docs/rules.md §6)
 
 
 def preview_lines(table: Table, result: engine.TableResult) -> Preview:

@@ -131,7 +131,7 @@ def demo_build(
     tournaments, drafts included. ``until`` (default: today) is the last day of the period; ``tables_per_year``,
     ``games`` and ``knobs`` as ``world.world_build`` takes them.
 
-    A table that does not settle (RULES.md §6: rare, when a rounded value flips back and forth) is played again
+    A table that does not settle (docs/rules.md §6: rare, when a rounded value flips back and forth) is played again
     with other results and the history re-rated from it, so that every submitted table ends up rated.
     Raises ValueError on a database that is not empty (``demo_flush`` first) or on sizes that make no sense.
     """

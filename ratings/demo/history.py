@@ -2,7 +2,7 @@
 
 Exactly what the site's re-rating service would hand the engine for the same federation built in the database
 (``build.demo_build``): the submitted tables in date and sequence order, each with its players in seat order
-and its rated games (played pairings; a sennichite replay counts as a draw, RULES.md §1), the opening list's
+and its rated games (played pairings; a sennichite replay counts as a draw, docs/rules.md §1), the opening list's
 states, and a newcomer's prior grade as his first state. Draft tables are left out, as the site does. Players
 are keyed by their index in ``World.players``.
 """

@@ -19,7 +19,7 @@ from ratings.engine.scores import FIRST_SCORES, STANDING_POINTS
 
 from .sim import SimGame, SimTable, World
 
-# Per game: forfeits and draws among all pairings, replays among decisive games (RULES.md §1: a replay after
+# Per game: forfeits and draws among all pairings, replays among decisive games (docs/rules.md §1: a replay after
 # sennichite counts as a draw). Handicaps only for a rank gap that a handicap can even out; the chance is tuned
 # so that about 3% of all games end up with one.
 FORFEIT_CHANCE = 0.003

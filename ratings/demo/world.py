@@ -7,7 +7,7 @@ played apart (``play.table_games``).
 
 Every table holds a few players the rules can anchor on (on the opening list, with a prior grade, or rated
 before): a table of nothing but brand-new players has no fixed point, since every performance rating then
-moves with the others' (RULES.md §6), and it would never settle.
+moves with the others' (docs/rules.md §6), and it would never settle.
 
 Pure Python and deterministic: the same arguments give the same world, whatever the process (only
 ``random.Random`` seeded with ints or strings, no iteration over sets of strings).

@@ -1,4 +1,4 @@
-"""The FESA rating rules as pure Python (shared RULES.md): no Django, no I/O, deterministic.
+"""The FESA rating rules as pure Python (docs/rules.md): no Django, no I/O, deterministic.
 
 The public surface is re-exported here; see ``types`` for the values and ``table.rate_table`` for the
 entry point.

@@ -1,4 +1,4 @@
-"""Where a player stands in the rules: unrated, provisional or established (R3; shared RULES.md §6 and §7).
+"""Where a player stands in the rules: unrated, provisional or established (R3; docs/rules.md §6 and §7).
 
 A player with a result list is rated by performance ("unrated"); once he has a game count he is provisional
 until his game count reaches ``ESTABLISHED_FROM``, and established from then on. The same two numbers decide

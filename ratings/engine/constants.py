@@ -1,4 +1,4 @@
-"""The FESA rules' tables of constants and the rank scale (shared RULES.md §2 and §3).
+"""The FESA rules' tables of constants and the rank scale (docs/rules.md §2 and §3).
 
 K by rating, the grade table (LB, MP, UB, #LB, #MP) on the engine's grade scale (grades.py: 0 = no grade,
 1 = 20 Kyu .. 20 = 1 Kyu, 21 = 1 Dan .. 26 = 6 Dan, 27 = 7 Dan for the tests only), the handicap values, and
@@ -19,7 +19,7 @@ from .types import HandicapCode
 
 
 def k_factor(r: float) -> int:
-    """K for the (running, unrounded) rating ``r`` (RULES.md §2)."""
+    """K for the (running, unrounded) rating ``r`` (docs/rules.md §2)."""
     if r >= 2240:
         return 16
     if r >= 1920:

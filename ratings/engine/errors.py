@@ -15,7 +15,7 @@ class InvalidTable(EngineError):
 
 
 class TableDidNotSettle(EngineError):
-    """The simultaneous solution did not settle within the sweep limit (RULES.md §6).
+    """The simultaneous solution did not settle within the sweep limit (docs/rules.md §6).
 
     ``players`` are the table's participants in table order; ``cycle`` holds, for each sweep of the cycle the
     sweeps fell into, every participant's value (his rating in that state) at its end, in that order. Both are

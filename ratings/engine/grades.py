@@ -1,4 +1,4 @@
-"""The FESA grade scale and what the public sees of it (shared RULES.md §1, §2, §7 and §8).
+"""The FESA grade scale and what the public sees of it (docs/rules.md §1, §2, §7 and §8).
 
 Grades are numbered on one scale so that "next grade" is +1: 0 = no grade, 1 = 20 Kyu .. 20 = 1 Kyu,
 21 = 1 Dan .. 26 = 6 Dan, and 27 = 7 Dan, which exists only as the "next grade" of a 6 Dan in the tests of §7
@@ -21,7 +21,7 @@ TOP_AWARDED_GRADE: Final = SIX_DAN
 AWARDED_GRADES: Final = range(NO_GRADE, TOP_AWARDED_GRADE + 1)
 """Every grade a player can hold, no grade included: what a grade column may store."""
 DAN_GRADES: Final = range(FIRST_DAN, TOP_AWARDED_GRADE + 1)
-"""The grades a grade officer decides on (RULES.md §8); Kyu grades take effect at once."""
+"""The grades a grade officer decides on (docs/rules.md §8); Kyu grades take effect at once."""
 
 
 def grade_of(level: int, unit: Literal["Kyu", "Dan"]) -> int:
@@ -51,7 +51,7 @@ def grade_label(grade: int) -> str:
 
 
 def is_dan(grade: int) -> bool:
-    """A Dan grade waits for a grade officer's approval before the public sees it (RULES.md §8)."""
+    """A Dan grade waits for a grade officer's approval before the public sees it (docs/rules.md §8)."""
     return grade >= FIRST_DAN
 
 

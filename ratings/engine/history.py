@@ -1,4 +1,4 @@
-"""Rating a sequence of tables, each player's state carried from one table to the next (shared RULES.md §1, §6).
+"""Rating a sequence of tables, each player's state carried from one table to the next (docs/rules.md §1, §6).
 
 For replays and benchmarks; the site's re-rating service does the same walk against its database.
 """

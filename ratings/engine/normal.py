@@ -1,4 +1,4 @@
-"""The normal rating change of one player over one table (shared RULES.md §4; rules R1, R8, R9).
+"""The normal rating change of one player over one table (docs/rules.md §4; rules R1, R8, R9).
 
 Per game, in round order, at the running unrounded rating ``r``: the Elo change ``K(r)·(s − E)``, replaced
 by the upset gain ``K(r)·(o − r)/160`` when a win against a higher opponent earns more that way, plus the

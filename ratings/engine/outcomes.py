@@ -1,4 +1,4 @@
-"""What a settled table gives each of its players (shared RULES.md §6 "Afterwards", §7 for the grades).
+"""What a settled table gives each of its players (docs/rules.md §6 "Afterwards", §7 for the grades).
 
 The new state, the game details that explain the number, the promotions. Built once per player after the
 sweeps, from the settled values; the frozen values come from ``build``'s drafts, the engine's most numerous

@@ -1,4 +1,4 @@
-"""A table's input checked and laid out for the solution (shared RULES.md §6: who takes part, who is rated by
+"""A table's input checked and laid out for the solution (docs/rules.md §6: who takes part, who is rated by
 performance).
 
 One pass over the games, in round order, checks each game and files it under both its players; then the players

@@ -1,4 +1,4 @@
-"""Performance rating (shared RULES.md §5; rules R5, R6, R7).
+"""Performance rating (docs/rules.md §5; rules R5, R6, R7).
 
 The performance rating of pairs ``(o_i, s_i)`` is the real root ``x`` of ``Σ (s_i − 1/(1 + 10^((o_i − x)/400)))``,
 rounded to the nearest integer (exact halves to even) and at least 1. No K, no upset gain, no bonus. A 0% score

@@ -1,10 +1,10 @@
-"""Prior grades (R7; shared RULES.md §1, §2): which exist, how they read, and the rating each stands for.
+"""Prior grades (R7; docs/rules.md §1, §2): which exist, how they read, and the rating each stands for.
 
 A prior grade is a grade from elsewhere, kept apart from the FESA grade: n Kyu, amateur n Dan or
 professional n Dan. ``PRIOR_GRADE_LEVELS`` is the one statement of which exist; the database's constraint,
 the forms and the file imports take it from here.
 
-Amateur Dan goes to 8 because RULES.md §2 gives a rating for amateur 7 and 8 Dan. Professional Dan goes to 9:
+Amateur Dan goes to 8 because docs/rules.md §2 gives a rating for amateur 7 and 8 Dan. Professional Dan goes to 9:
 the rules rate "a professional n Dan" without a bound, but the Japan Shogi Association awards no grade above
 9 Dan, so a professional 10 Dan can only be a typing error and is refused rather than rated at 2810.
 """

@@ -1,4 +1,4 @@
-"""Grades and promotions after a table (shared RULES.md §7; rule R10, with the program's readings of §9).
+"""Grades and promotions after a table (docs/rules.md §7; rule R10, with the program's readings of §9).
 
 The table's rating change is spread evenly over the games it counts (``from + k·(to − from)/G``), and each game
 is tested by its overall game number: from the 18th on against the established routes (UB, a run at or above

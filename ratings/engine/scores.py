@@ -1,4 +1,4 @@
-"""A game's result code and what it scores (R4; shared RULES.md §1).
+"""A game's result code and what it scores (R4; docs/rules.md §1).
 
 The result codes are the ones a table's games are stored with. A paired result (a game between two players
 of the table) gives the first player 1, 1/2 or 0; a game replayed after sennichite or jishogi counts as a

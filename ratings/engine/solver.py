@@ -1,4 +1,4 @@
-"""The simultaneous solution of one table (shared RULES.md §6, with §3-§5 for each player's value).
+"""The simultaneous solution of one table (docs/rules.md §6, with §3-§5 for each player's value).
 
 Sweeps in table order, each value stored at once so later players in the same sweep see it; stop after a sweep
 with no change, or give up after ``max_sweeps``. Only the players whose inputs changed since they were last

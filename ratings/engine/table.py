@@ -1,4 +1,4 @@
-"""Rating one table (shared RULES.md §6, with §3-§5 for the values and §7 for the grades).
+"""Rating one table (docs/rules.md §6, with §3-§5 for the values and §7 for the grades).
 
 The work is in three steps, each in its own module: ``participants`` checks the input and decides who is rated
 by performance; ``solver`` finds the simultaneous solution by sweeps in table order (each value stored at once,

@@ -1,7 +1,7 @@
 """The engine's values: player states, a table's games, and what rating a table produces.
 
 Everything here is a frozen dataclass over plain values, so the same input always gives an equal
-output and results can be compared, hashed and cached. Words follow shared RULES.md §1.
+output and results can be compared, hashed and cached. Words follow docs/rules.md §1.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PlayerKey = Hashable
 """Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""
 
 Score = float
-"""1.0 win, 0.5 draw, 0.0 loss (RULES.md §1)."""
+"""1.0 win, 0.5 draw, 0.0 loss (docs/rules.md §1)."""
 
 ResultPair = tuple[int, Score]
 """(effective opponent rating used, score) as frozen in a performance-rated player's result list."""
@@ -50,7 +50,7 @@ class PriorGrade:
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """What the rules keep about a player between tables (RULES.md §1).
+    """What the rules keep about a player between tables (docs/rules.md §1).
 
     ``result_list`` is the history while the player is rated by performance; once he has been rated
     normally it is ``None`` and ``game_count`` holds the history. ``lb_run``/``mp_run`` of 0 mean no run.
@@ -98,7 +98,7 @@ class Game:
 class TableInput:
     """A table to rate: its date, its players in table order with their states before it, its rated games.
 
-    Players listed with no rated game take no part (RULES.md §6) and come out unchanged.
+    Players listed with no rated game take no part (docs/rules.md §6) and come out unchanged.
     """
 
     name: str
@@ -110,7 +110,7 @@ class TableInput:
 
 @dataclass(frozen=True, slots=True)
 class GameDetail:
-    """How one game moved one player, enough to explain the number (RULES.md §3-§5)."""
+    """How one game moved one player, enough to explain the number (docs/rules.md §3-§5)."""
 
     round: int
     opponent: PlayerKey

@@ -1,4 +1,4 @@
-"""The FESA rating program's files (shared FESA-FILES.md): pure Python readers and writers, no Django.
+"""The FESA rating program's files (shared docs/fesa-files.md): pure Python readers and writers, no Django.
 
 - ``lisp``: the Lisp syntax of the state list; ``ratingliste``: the state list and ``nye-spillere``;
 - ``turnering``: a director's ``turnering.txt`` (read, check, write) and the engine's input from it;

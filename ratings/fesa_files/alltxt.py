@@ -28,7 +28,7 @@ HEADER = "    Name                               Grades       Elo #games Nationa
 
 def is_active(record: ListRecord, date: dt.date) -> bool:
     """On the list of ``date``: played a rated table on or after the same day two years earlier, and not a
-    professional (RULES.md §8).
+    professional (docs/rules.md §8).
 
     As the program does, the day two years earlier is compared as text (``2022-02-29`` for a list of
     2024-02-29, so 28 February is out) and a later last date still counts. A player who never played is

@@ -1,6 +1,6 @@
 """The FESA program's state list (``ratingliste.pre``/``.post``) and its new-player file (``nye-spillere``).
 
-Shared FESA-FILES.md describes both. A list record becomes a :class:`ListRecord`: the names, every HOME
+Shared docs/fesa-files.md describes both. A list record becomes a :class:`ListRecord`: the names, every HOME
 entry of the nationality list (kept and written back in order), and the engine's :class:`PlayerState`.
 
 Writing back is exact: a record keeps the structure it was read from, and every slot whose value has not

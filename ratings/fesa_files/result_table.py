@@ -18,7 +18,7 @@ Points are printed as Lisp prints numbers: ``5/2`` for two and a half (as in the
 A simultaneous giver's row has no cells. One promotion line per promoted player, with his final grade,
 in table order, after a blank line.
 
-A player with no rated game takes no part (RULES.md §6), so his rating does not change: shown with
+A player with no rated game takes no part (docs/rules.md §6), so his rating does not change: shown with
 ``+0`` when he has a game count, with his unchanged rating and ``*`` while he still has a result list.
 """
 

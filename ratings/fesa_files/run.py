@@ -6,7 +6,7 @@ players (who go in front of the list), match the table's lines to records by bot
 with the engine, mark the players' HOME of the table's list, sort the list by rating, write
 ``ratingliste.post``, ``all.txt`` on the table's date and the result table.
 
-Where the rules and the program differ we follow the rules (RULES.md §9): a player with only byes takes
+Where the rules and the program differ we follow the rules (docs/rules.md §9): a player with only byes takes
 no part and keeps his state (the program would give a newcomer the rating 1 and date everyone in the
 table), and a table on the same date as a player's last one is allowed (the program refuses it).
 """

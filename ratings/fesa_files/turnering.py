@@ -1,4 +1,4 @@
-"""``turnering.txt``, the table a tournament director sends (shared FESA-FILES.md): read, check, write.
+"""``turnering.txt``, the table a tournament director sends (shared docs/fesa-files.md): read, check, write.
 
 Reading follows the file description:
 
@@ -161,7 +161,7 @@ class Turnering:
         return tuple(tuple(r) for r in rounds)
 
     def has_game(self, number: int) -> bool:
-        """The player played at least one game (so takes part in the rating, RULES.md §6)."""
+        """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
         return any(c.is_game for cells in self.cells_of(number) for c in cells)
 
     def points(self, number: int) -> Fraction:

@@ -4,7 +4,7 @@ The planned games become one hypothetical table, dated today, rated with ``engin
 real table is: the player against each opponent, every game in its own round. An opponent picked from the
 players starts from his own current state; one given by a rating alone is an established player with that
 rating (who gets no weak-player bonus), so his value after the table moves as a real opponent's would, and
-that is the value the player's game uses (RULES.md §3).
+that is the value the player's game uses (docs/rules.md §3).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def current_states(players: Sequence[Player]) -> dict[int, engine.PlayerState]:
 def state_of_rating(rating: int, games: int) -> engine.PlayerState:
     """A player known only by a rating and a game count: rated normally with them (no game: a newcomer).
 
-    The weak-player bonus (RULES.md §4) is taken as counted for every game, up to its limit; the player's own
+    The weak-player bonus (docs/rules.md §4) is taken as counted for every game, up to its limit; the player's own
     state, picked from the players, has the exact count.
     """
     if games == 0:

@@ -53,7 +53,7 @@ def held_dan_grades(player_ids: list[int]) -> dict[int, int]:
 
 def shown_grade(computed: int, held: int) -> int:
     """The grade the public sees for a computed grade of the past: Kyu grades as computed, a Dan grade only as
-    far as it is approved (RULES.md §8)."""
+    far as it is approved (docs/rules.md §8)."""
     # ``held`` (approved, or brought from the migrated list) is never taken away silently, even when a
     # correction left the history short of it: the grade officers decide that (ratings/services/grades.py).
     return public_grade(computed, held)
@@ -117,7 +117,7 @@ _SIGN = {"win": "+", "loss": "-", "draw": "="}
 
 
 def table_crosstable(table: Table) -> Crosstable:
-    """The table as FESA publishes it (FESA-FILES.md, the result table), in a fixed number of queries.
+    """The table as FESA publishes it (docs/fesa-files.md, the result table), in a fixed number of queries.
 
     Rows in seat order; the grade is the public grade before the table; a player without a rated game
     (byes, absences only) takes no part: his rating before stands, with no change, or starred while he is

@@ -1,8 +1,8 @@
 """The rating list's values in SQL: today's from the players' derived columns, a past date's from the rating
 rows valid on that date (``RatingRow.valid_until``) or the opening states.
 
-The rating list (RULES.md §8, FESA-FILES.md all.txt): the players who played a rated table on or after the same
-day two years before the list's date ("active"), professionals left out. Both functions give lazy querysets of
+The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who played a rated table on or after
+the same day two years before the list's date ("active"), professionals left out. Both functions give lazy querysets of
 Players annotated with the ``list_*`` values of the date; ratings/selectors/lists.py reads them once per date
 and version of the data.
 """

@@ -1,7 +1,7 @@
 """The rating list of a date: one list for the page, its CSV/JSON exports and the FESA files (all.txt).
 
-The rating list (RULES.md §8, FESA-FILES.md all.txt): the players who played a rated table on or after the same
-day two years before the list's date ("active", as ratings/fesa_files/alltxt.py ``is_active`` decides it),
+The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who played a rated table on or after
+the same day two years before the list's date ("active", as ratings/fesa_files/alltxt.py ``is_active`` decides it),
 professionals left out, highest rating first; among equal ratings in the order of the FESA program's state list
 (``Player.list_order``, then id). Every row carries its rank on the list and its rank within its country, so a
 filtered list shows the ranks of the whole list.

@@ -23,7 +23,7 @@ def prior_grade_of(player: Player) -> engine.PriorGrade | None:
 def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """Each player's state before the first table the site holds: his opening state, or a new player's.
 
-    A new player carries his current prior grade, which decides his first rating (RULES.md §6).
+    A new player carries his current prior grade, which decides his first rating (docs/rules.md §6).
     """
     ids = set(player_ids)
     out: dict[int, engine.PlayerState] = {}

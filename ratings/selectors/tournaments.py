@@ -51,7 +51,7 @@ def tournament_for_page(pk: int) -> Tournament:
 
 
 def table_performance(row: RatingRow | None) -> int | None:
-    """The performance rating over the table's rated games, by the engine's rule (RULES.md §5), from the
+    """The performance rating over the table's rated games, by the engine's rule (docs/rules.md §5), from the
     opponent ratings the games used; None without a rated game."""
     if row is None or not row.detail:
         return None

@@ -1,6 +1,6 @@
 """Grades: the engine's promotions as records, the grade officers' decisions, and the grade the public sees.
 
-The engine computes promotions with its own grade, whatever anyone decides (RULES.md §8); the records here say
+The engine computes promotions with its own grade, whatever anyone decides (docs/rules.md §8); the records here say
 what the public sees:
 
 * a Kyu promotion is ``effective`` at once; a Dan promotion is ``pending`` until a grade officer approves or
@@ -269,7 +269,7 @@ def promotion_approve(
 def promotion_reject(*, promotion: Promotion, user: Any, reason: str) -> Promotion:
     """Reject a pending Dan promotion (reason required); the player keeps the grade he had.
 
-    The engine goes on computing with the grade (RULES.md §8); a later Dan promotion waits on its own.
+    The engine goes on computing with the grade (docs/rules.md §8); a later Dan promotion waits on its own.
     Raises PermissionDenied, PromotionInvalid (no reason), PromotionConflict (not pending any more).
     """
     require_officer(user)

@@ -1,6 +1,6 @@
 """Prior grades a tournament director proposes for a new player, and a rating officer's answer.
 
-A prior grade decides a newcomer's first rating (RULES.md §6), so only rating officers set one
+A prior grade decides a newcomer's first rating (docs/rules.md §6), so only rating officers set one
 (ratings/services/prior_grades.py). A director who adds a player, in the admin or with an uploaded table,
 may say what grade he brings: that is stored as a ``PriorGradeProposal`` and counts for nothing until a
 rating officer confirms it, which sets the prior grade through ``player_set_prior_grade`` (and so re-rates

@@ -27,7 +27,7 @@ def player_set_prior_grade(
 ) -> bool:
     """Set, correct or clear (``kind=""``) a player's prior grade and its source; save the player.
 
-    A prior grade decides a newcomer's first rating (RULES.md §6), so when the grade differs from the one his
+    A prior grade decides a newcomer's first rating (docs/rules.md §6), so when the grade differs from the one his
     first rated table used, the history is re-rated from that table (on commit, through the pending mark).
     The comparison is with what the engine used, not with the row before this call, so it does not matter
     whether the caller (an admin form, say) saved the new values already. A player migrated from a FESA list

@@ -76,7 +76,7 @@ def snapshot() -> dict[str, Any]:
 
 def test_preview_shows_hand_computed_ratings_and_promotion(client: Client, director: Any) -> None:
     # Two established 1 Kyu players at 1790 (K 24, no bonus left); Abe wins: E = 0.5, so 24 * 0.5 = 12 each way
-    # (RULES.md §4). Abe's 1802 reaches the upper bound of 1 Dan (1800), a promotion by "upper bound" on his
+    # (docs/rules.md §4). Abe's 1802 reaches the upper bound of 1 Dan (1800), a promotion by "upper bound" on his
     # round-1 game (§7); Berg's 1778 stays 1 Kyu.
     abe = established(make_player("Abe", "Ken"), 1790, ONE_KYU)
     berg = established(make_player("Berg", "Lena"), 1790, ONE_KYU)

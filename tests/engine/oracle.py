@@ -1,4 +1,4 @@
-"""Plain readings of RULES.md, for checking the engine's faster ways.
+"""Plain readings of docs/rules.md, for checking the engine's faster ways.
 
 ``solve_plainly`` (§6): every sweep recomputes every player, in table order, storing each value at once; no
 skipping, no caches. It uses the engine's per-player formulas (tested on their own) and only replaces the way
@@ -92,7 +92,7 @@ def walk_plainly(
     rounds: Sequence[int | None],
     games: int,
 ) -> tuple[list[Promotion], int, tuple[int, bool, int]]:
-    """RULES.md §7 read plainly: every game of the walk tested in full, the 20 imaginary games all played.
+    """docs/rules.md §7 read plainly: every game of the walk tested in full, the 20 imaginary games all played.
 
     ``runs`` is (lb_run, lb_mp_seen, mp_run). Returns the promotions, the grade and the runs after the walk.
     No shortcut and no precomputed table: the constants come from their functions at each test.

@@ -1,4 +1,4 @@
-"""Categories (R3; RULES.md §6, §7): unrated while on a result list, provisional, established from 18 games."""
+"""Categories (R3; docs/rules.md §6, §7): unrated while on a result list, provisional, established from 18 games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §2 (K, grades, handicaps) and §3 (the rank scale in float32)."""
+"""docs/rules.md §2 (K, grades, handicaps) and §3 (the rank scale in float32)."""
 
 from __future__ import annotations
 

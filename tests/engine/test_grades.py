@@ -1,4 +1,4 @@
-"""The grade scale and the public grade (RULES.md §1, §2, §8)."""
+"""The grade scale and the public grade (docs/rules.md §1, §2, §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3: the opponent rating a game uses, with the 400 floor and handicaps from both sides.
+"""docs/rules.md §3: the opponent rating a game uses, with the 400 floor and handicaps from both sides.
 
 The expected values come from a separate float32 reference (``array('f')`` instead of the engine's struct
 rounding), written from the rule's text.

@@ -1,4 +1,4 @@
-"""RULES.md §4: the normal rating change — Elo per game at the running rating, upset gain, weak-player bonus,
+"""docs/rules.md §4: the normal rating change — Elo per game at the running rating, upset gain, weak-player bonus,
 one rounding per table."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md §5: the performance rating — the exact root, rounded half to even, at least 1; 0% and 100%."""
+"""docs/rules.md §5: the performance rating — the exact root, rounded half to even, at least 1; 0% and 100%."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Prior grades (R7; RULES.md §1, §2): which exist, their labels, and the rating each stands for."""
+"""Prior grades (R7; docs/rules.md §1, §2): which exist, their labels, and the rating each stands for."""
 
 from __future__ import annotations
 

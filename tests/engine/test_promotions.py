@@ -1,4 +1,4 @@
-"""RULES.md §7: the established test (UB, MP run, LB run), the provisional test, "bound to get it", runs carried
+"""docs/rules.md §7: the established test (UB, MP run, LB run), the provisional test, "bound to get it", runs carried
 across tables, several promotions in one table, the 7 Dan ceiling."""
 
 from __future__ import annotations

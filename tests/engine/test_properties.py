@@ -1,4 +1,4 @@
-"""Properties that hold for any valid table (RULES.md §3-§7), checked on random ones."""
+"""Properties that hold for any valid table (docs/rules.md §3-§7), checked on random ones."""
 
 from __future__ import annotations
 

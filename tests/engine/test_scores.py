@@ -1,4 +1,4 @@
-"""A game's result code and what it scores (R4; RULES.md §1)."""
+"""A game's result code and what it scores (R4; docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §6: who is rated by performance, the simultaneous solution, the state update; input validation."""
+"""docs/rules.md §6: who is rated by performance, the simultaneous solution, the state update; input validation."""
 
 from __future__ import annotations
 

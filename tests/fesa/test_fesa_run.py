@@ -2,7 +2,7 @@
 
 Per tests/data/fesa/README.md every case compares every player's rating, history, bonus count, grades and
 runs, leaving out players with no rated game in the table (the program gives a newcomer with only byes
-the rating 1, RULES.md §6 leaves him unchanged), and the lines of all.txt. The sample case is compared
+the rating 1, docs/rules.md §6 leaves him unchanged), and the lines of all.txt. The sample case is compared
 byte for byte. These tests need the engine (ratings.engine.rate_table).
 """
 
@@ -128,7 +128,7 @@ def test_fesa_run_case_all_txt_lines_as_the_program(name: str, run_case: RunCase
 def test_fesa_run_case_files_are_the_programs_bytes(name: str, run_case: RunCase) -> None:
     case = case_dir(name)
     if without_rated_game(case):
-        pytest.skip("a player with only byes: the program's list differs from RULES.md there")
+        pytest.skip("a player with only byes: the program's list differs from docs/rules.md there")
     case, work = run_case(name)
     for output in ("ratingliste.post", "all.txt"):
         assert (work / output).read_bytes() == (case / output).read_bytes(), output
@@ -151,7 +151,7 @@ def test_fesa_run_case_result_table_promotes_whom_the_program_promoted(name: str
 
 
 def test_fesa_run_newcomer_with_only_byes_is_left_unchanged(tmp_path: Path) -> None:
-    # RULES.md §6 (not the program): the sample with a new player who only had byes gives the sample's
+    # docs/rules.md §6 (not the program): the sample with a new player who only had byes gives the sample's
     # expected list plus that player exactly as nye-spillere made him (rating 0, never played).
     case = case_dir("sample-2016-01-07")
     work = copy_inputs(case, tmp_path / "work")

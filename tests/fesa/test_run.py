@@ -83,7 +83,7 @@ def test_rate_files_utf8_turnering_matches_the_latin1_list() -> None:
 
 
 def test_rate_files_same_date_as_the_last_table_is_allowed() -> None:
-    # RULES.md §1: tables of one date are rated one after another (the program refused this).
+    # docs/rules.md §1: tables of one date are rated one after another (the program refused this).
     turnering, liste = sample()
     first = rate_files(turnering, liste)
     again = rate_files(turnering, first.ratingliste_post)

@@ -2,7 +2,7 @@
 
 Expected files there were produced by the official FESA program (tests/data/fesa/README.md); nothing there is
 produced by our own code. As that README says, players who had no rated game in the table are left out of
-comparisons: the program gives a newcomer with only byes the rating 1, which RULES.md §6 does not.
+comparisons: the program gives a newcomer with only byes the rating 1, which docs/rules.md §6 does not.
 """
 
 from __future__ import annotations

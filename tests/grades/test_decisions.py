@@ -78,7 +78,7 @@ def test_reject_keeps_the_previous_grade_and_records_the_reason(one_dan) -> None
     assert (one_dan.status, one_dan.decided_by) == (PromotionStatus.REJECTED, officer)
     assert one_dan.decision_reason == "results against weak opposition only"
     assert public_grade(one_dan) == 20  # 1 Kyu, as before
-    assert one_dan.player.fesa_grade == 21  # the engine goes on with its own grade (RULES.md §8)
+    assert one_dan.player.fesa_grade == 21  # the engine goes on with its own grade (docs/rules.md §8)
 
 
 def test_reject_without_a_reason_is_refused(one_dan) -> None:

@@ -1,4 +1,4 @@
-"""Every route of RULES.md §7 becomes a promotion record; Kyu grades take effect, Dan grades wait.
+"""Every route of docs/rules.md §7 becomes a promotion record; Kyu grades take effect, Dan grades wait.
 
 Grade indexes: 10 = 11 Kyu, 11 = 10 Kyu, 20 = 1 Kyu, 21 = 1 Dan. For 1 Dan: LB 1680, MP 1740, UB 1800,
 #LB 14, #MP 7; K is 24 from 1560 to 1919. Opponents stand at 6 Dan, so they are never promoted.

@@ -51,7 +51,7 @@ def test_table_submit_waits_then_run_rates_it_and_records_times(django_capture_o
     assert not PendingRerate.objects.exists()
     # Four newcomers, a round robin won by the earlier seat: seat 1 won all 3 games, seat 4 lost all 3.
     ratings = dict(Player.objects.values_list("pk", "rating"))
-    assert ratings[players[3].pk] == 1  # only losses: rated 1 (RULES.md §5)
+    assert ratings[players[3].pk] == 1  # only losses: rated 1 (docs/rules.md §5)
     assert ratings[players[0].pk] > ratings[players[1].pk] > ratings[players[2].pk] > 1
 
     first_rated = table.first_rated_at

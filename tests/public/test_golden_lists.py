@@ -38,7 +38,7 @@ def load_case(case: Path, capture: object) -> Table:
 
 
 def all_txt(case: Path) -> list[dict[str, object]]:
-    """The rows of all.txt, read by the column positions of FESA-FILES.md."""
+    """The rows of all.txt, read by the column positions of docs/fesa-files.md."""
     rows = []
     for line in (case / "all.txt").read_bytes().decode("iso-8859-1").splitlines()[3:]:
         rows.append(

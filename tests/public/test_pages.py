@@ -41,7 +41,7 @@ def test_table_page_prints_the_crosstable_as_fesa_does(client: Client, small_tab
     response = client.get(reverse("ratings:table", args=[table.pk]))
     assert response.status_code == 200
     rows = response.context["crosstable"].rows
-    # FESA-FILES.md: <opponent's number><sign>, the handicap with + for received and - for given; 0+ a bye,
+    # docs/fesa-files.md: <opponent's number><sign>, the handicap with + for received and - for given; 0+ a bye,
     # 0- an absence. Points: a win 1, a draw ½, a bye 1.
     assert [[c.text for c in r.cells] for r in rows] == [["2+(-R)", "3="], ["1-(+R)", "0+"], ["4+", "1="], ["3-", "0-"]]
     assert [r.points for r in rows] == [1.5, 1.0, 1.5, 0.0]
