@@ -50,7 +50,7 @@ INTERFACES = (
     "ratings.tasks",
 )
 LOWER_LAYERS = {
-    "ratings/models.py": {"ratings.services", "ratings.selectors", *INTERFACES},
+    "ratings/models": {"ratings.services", "ratings.selectors", *INTERFACES},
     "ratings/selectors": {"ratings.services", *INTERFACES, "ratings.tables", "ratings.filters", "ratings.forms"},
 }
 

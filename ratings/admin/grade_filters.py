@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from ratings.engine import grade_label
-from ratings.engine.grades import DAN_GRADES
-from ratings.models import FIRST_DAN, Promotion, PromotionStatus
+from ratings.engine.grades import DAN_GRADES, FIRST_DAN
+from ratings.models import Promotion, PromotionStatus
 from ratings.selectors.grades import waiting_between
 
 TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(

@@ -28,7 +28,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.engine import grade_label
-from ratings.models import NSR_CONSENT_FROM, Promotion, PromotionRevision, PromotionStatus
+from ratings.engine.grades import NSR_CONSENT_FROM
+from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.selectors.grades import waiting_days, waiting_since
 from ratings.services.grade_revisions import can_revise, promotion_revise
 from ratings.services.grades import (

@@ -18,9 +18,8 @@ from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
+from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import (
-    FIRST_DAN,
-    NSR_CONSENT_FROM,
     Game,
     OpeningState,
     Player,

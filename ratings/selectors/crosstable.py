@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ratings.engine.grades import public_grade
+from ratings.engine.grades import FIRST_DAN, public_grade
 from ratings.engine.scores import (
     ABSENT,
     BYE,
@@ -18,7 +18,6 @@ from ratings.engine.scores import (
     STANDING_POINTS,
 )
 from ratings.models import (
-    FIRST_DAN,
     Game,
     OpeningState,
     Player,

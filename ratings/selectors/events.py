@@ -14,14 +14,8 @@ from django.db.models import (
 )
 from django_countries import countries
 
-from ratings.models import (
-    FIRST_DAN,
-    Promotion,
-    PromotionStatus,
-    Table,
-    TableStatus,
-    Tournament,
-)
+from ratings.engine.grades import FIRST_DAN
+from ratings.models import Promotion, PromotionStatus, Table, TableStatus, Tournament
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
 
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from django.db.models import Q
 from django.utils import timezone
 
-from ratings.engine.grades import NO_GRADE, public_grade
-from ratings.models import FIRST_DAN, OpeningState, Promotion, PromotionStatus
+from ratings.engine.grades import FIRST_DAN, NO_GRADE, public_grade
+from ratings.models import OpeningState, Promotion, PromotionStatus
 from ratings.states import state_from_json
 
 _ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit

@@ -25,7 +25,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings import engine
-from ratings.models import FIRST_DAN, Promotion, PromotionRevision, PromotionStatus
+from ratings.engine.grades import FIRST_DAN
+from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.services.grades import (
     PromotionInvalid,
     check_no_lower_pending,

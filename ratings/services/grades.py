@@ -41,14 +41,8 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ratings import engine
-from ratings.models import (
-    FIRST_DAN,
-    LIVE_PROMOTION_STATUSES,
-    NSR_CONSENT_FROM,
-    Promotion,
-    PromotionStatus,
-    Table,
-)
+from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
+from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
 from ratings.services.players import players_refresh
 
 DECIDE_PERMISSION = "ratings.change_promotion"

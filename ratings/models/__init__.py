@@ -1,0 +1,85 @@
+"""Data and constraints of the federation: players, tournaments, tables, games and the rating history.
+
+Two kinds of rows live here:
+
+* **facts** a person enters — players, tournaments, tables, their entries and games, promotion decisions;
+  these keep an audit history (django-simple-history), so a correction never loses what was there before;
+* **derived rows** the re-rating service computes from the facts — ``RatingRow`` (a player's state before and
+  after a table, with the per-game explanation) and the engine's findings in ``Promotion``. They are replaced,
+  never edited, whenever something they depend on changes (ratings/services/rerate.py).
+
+Rules live in ratings/engine and ratings/services; here only what the database itself can guarantee.
+"""
+
+from __future__ import annotations
+
+from ratings.models.common import (
+    GERMAN_FOLDS,
+    GRADE_CHOICES,
+    VALID_FOREVER,
+    Category,
+    PriorGradeKind,
+    PriorGradeSource,
+    name_fold_key,
+    name_search_key,
+    new_federation_id,
+    prior_grade_condition,
+)
+from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionRevision, PromotionRoute, PromotionStatus
+from ratings.models.history import Correction, HistoricalRow, ListArrival, PendingRerate, RatingRow, RerateRun
+from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
+from ratings.models.tables import (
+    PAIRED_RESULTS,
+    Game,
+    GameResult,
+    HandicapCode,
+    HandicapGiver,
+    Table,
+    TableEntry,
+    TableResolution,
+    TableStatus,
+    Tournament,
+    UnsettledTable,
+    UploadConfirmation,
+)
+
+__all__ = [
+    "GERMAN_FOLDS",
+    "GRADE_CHOICES",
+    "LIVE_PROMOTION_STATUSES",
+    "PAIRED_RESULTS",
+    "VALID_FOREVER",
+    "Category",
+    "Correction",
+    "Game",
+    "GameResult",
+    "HandicapCode",
+    "HandicapGiver",
+    "HistoricalRow",
+    "ListArrival",
+    "OpeningState",
+    "PendingRerate",
+    "Player",
+    "PriorGradeKind",
+    "PriorGradeProposal",
+    "PriorGradeSource",
+    "PrivacyAction",
+    "Promotion",
+    "PromotionRevision",
+    "PromotionRoute",
+    "PromotionStatus",
+    "ProposalStatus",
+    "RatingRow",
+    "RerateRun",
+    "Table",
+    "TableEntry",
+    "TableResolution",
+    "TableStatus",
+    "Tournament",
+    "UnsettledTable",
+    "UploadConfirmation",
+    "name_fold_key",
+    "name_search_key",
+    "new_federation_id",
+    "prior_grade_condition",
+]

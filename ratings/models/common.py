@@ -1,0 +1,108 @@
+"""Shared pieces of the models: name keys for searching, federation ids, and the choices several models use."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+import unicodedata
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from ratings.engine import categories, grade_label
+from ratings.engine.grades import AWARDED_GRADES, NO_GRADE
+from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
+
+VALID_FOREVER = datetime.date(9999, 12, 31)
+"""``RatingRow.valid_until`` of a player's latest row."""
+
+GRADE_CHOICES = [(g, grade_label(g) if g != NO_GRADE else _("no grade")) for g in AWARDED_GRADES]
+"""The FESA grade scale as the engine numbers it (ratings/engine/grades.py)."""
+
+
+def prior_grade_condition() -> Q:
+    """What the database accepts as a prior grade: none, or one the engine's ``PRIOR_GRADE_LEVELS`` allows."""
+    condition = Q(prior_grade_kind="") & Q(prior_grade_level__isnull=True)
+    for kind, (low, high) in PRIOR_GRADE_LEVELS.items():
+        # A range test alone lets a NULL level through (a CHECK passes on unknown), so a kind without a level
+        # would be stored, though nothing rates it as a prior grade.
+        level = Q(prior_grade_level__isnull=False) & Q(prior_grade_level__gte=low) & Q(prior_grade_level__lte=high)
+        condition |= Q(prior_grade_kind=kind) & level
+    return condition
+
+
+# Letters that Unicode does not decompose into a base letter and an accent, spelt as people type them.
+_PLAIN_LETTERS = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "đ": "d",
+        "Đ": "D",
+        "ł": "l",
+        "Ł": "L",
+        "þ": "th",
+        "Þ": "TH",
+        "ı": "i",
+        "ß": "ss",
+    }
+)
+
+
+def name_search_key(text: str) -> str:
+    """The accent-free, case-free form of a name that name search compares: "Åberg Wiethölter" -> "aberg wietholter".
+
+    Done in Python rather than with a database function so that SQLite and PostgreSQL match alike; spaces
+    are collapsed so that a query's words can be looked for one by one.
+    """
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return " ".join(folded.split())
+
+
+GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
+"""German names written without umlauts or ß, in the order they are folded: a name search folds both the query
+and the stored key with them, so that "mueller", "müller" and "muller" all read "muller"."""
+
+
+def name_fold_key(text: str) -> str:
+    """The search key of ``text`` with the German spellings folded: "Müller" and "Mueller" -> "muller".
+
+    Applied to the query only: the stored ``search_name`` keeps the plain key, and the search folds it in SQL
+    with the same pairs in the same order (ratings/selectors/search.py), as ``str.replace`` and SQL's REPLACE
+    both replace left to right without overlap.
+    """
+    key = name_search_key(text)
+    for pair, single in GERMAN_FOLDS:
+        key = key.replace(pair, single)
+    return key
+
+
+def new_federation_id() -> str:
+    """A short, unambiguous code that identifies a player for good (no 0/O or 1/I to misread)."""
+    alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+class PriorGradeKind(models.TextChoices):
+    KYU = "kyu", _("Kyu")
+    DAN = "dan", _("Dan (amateur)")
+    PRO = "pro", _("Dan (professional)")
+
+
+class PriorGradeSource(models.TextChoices):
+    NATIONAL = "national", _("national federation")
+    NSR = "nsr", _("Japan Shogi Association (NSR)")
+    OTHER = "other", _("other")
+
+
+class Category(models.TextChoices):
+    """Where a player stands in the rules (ratings/engine/categories.py): unrated, provisional, established."""
+
+    UNRATED = categories.UNRATED, _("unrated")
+    PROVISIONAL = categories.PROVISIONAL, _("provisional")
+    ESTABLISHED = categories.ESTABLISHED, _("established")

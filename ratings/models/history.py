@@ -1,0 +1,198 @@
+"""The rating history the re-rate derives (rating rows), imported history, re-rate bookkeeping and corrections."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from ratings.models.common import GRADE_CHOICES, VALID_FOREVER
+from ratings.models.players import Player
+from ratings.models.tables import Table
+
+
+class RatingRow(models.Model):
+    """A player's rating through one table: states before and after, and how each game moved him.
+
+    ``state_before``/``state_after`` are engine PlayerStates as JSON (ratings/states.py); ``detail`` is the
+    per-game explanation (opponent rating used, expected score, K, change, bonus). Replaced as a whole by
+    every re-rate that reaches the table.
+    """
+
+    class Method(models.TextChoices):
+        NORMAL = "normal", _("normal")
+        PERFORMANCE = "performance", _("performance")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_rows")
+    # The table's position, copied so that "the state as of a date" reads one index.
+    date = models.DateField()
+    sequence = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=12, choices=Method.choices)
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    change = models.IntegerField(null=True, blank=True, help_text=_("Normal rating only."))
+    performance = models.FloatField(null=True, blank=True, help_text=_("Performance-rated: the exact root."))
+    rated_games = models.PositiveSmallIntegerField()
+    score = models.FloatField()
+    games_before = models.PositiveIntegerField()
+    games_after = models.PositiveIntegerField()
+    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    state_before = models.JSONField()
+    state_after = models.JSONField()
+    detail = models.JSONField(default=list)
+    # The date of the player's next rating row (9999-12-31 for his latest): this row is his state for every
+    # list date from ``date`` up to the day before. Maintained by the re-rate (services/rerate/validity.py),
+    # so that a list of a past date is one indexed range read.
+    valid_until = models.DateField(db_default=VALID_FOREVER, editable=False)
+
+    class Meta:
+        ordering = ["date", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="rating_row_once_per_table"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "date", "sequence"], name="rating_row_player_date_idx"),
+            models.Index(fields=["date", "sequence"], name="rating_row_date_idx"),
+            models.Index(fields=["player", "valid_until", "date"], name="rating_row_valid_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.table_id}: {self.rating_before} -> {self.rating_after}"
+
+
+class HistoricalRow(models.Model):
+    """A player's published result in a historical table (TableStatus.HISTORICAL): FESA's numbers as its
+    result table printed them, kept apart from the rating rows so that nothing re-rates or replays them.
+
+    ``rating_before`` is empty for a player rated by performance (the table prints only his new rating).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="historical_rows")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="historical_rows")
+    date = models.DateField()
+    sequence = models.PositiveSmallIntegerField()
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField()
+    change = models.IntegerField(null=True, blank=True)
+    performance = models.BooleanField(default=False)
+    rated_games = models.PositiveSmallIntegerField()
+    score = models.FloatField()
+    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "player"], name="historical_row_once_per_table")]
+        indexes = [models.Index(fields=["player", "date", "sequence"], name="historical_row_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.table_id} (published): {self.rating_before} -> {self.rating_after}"
+
+
+class ListArrival(models.Model):
+    """A player who came onto the FESA program's list from a ``nye-spillere`` file: with the opening balance
+    (``table`` empty) or with a table, at ``position`` in that file.
+
+    The program puts a run's new players in front of its list before sorting it by rating, so where they
+    came in decides the order of equal ratings in every list written afterwards
+    (ratings/fesa_files/list_order.py). A player without one joined with the opening list or at his first
+    rated table.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="list_arrival")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.player_id} listed with {self.table_id or 'the opening balance'}"
+
+
+class PendingRerate(models.Model):
+    """Re-rate needed from this table position": one row, holding the earliest point asked for.
+
+    Written in the same transaction as the edit that needs it, so a crash between the edit and the
+    re-rate, or a broker that is down, loses nothing: the next run (task, beat or command) picks it up.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    from_date = models.DateField()
+    from_sequence = models.PositiveSmallIntegerField()
+    requested_at = models.DateTimeField()
+    generation = models.PositiveIntegerField(default=0, help_text=_("Bumped by every request."))
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="pending_rerate_singleton")]
+
+    def __str__(self) -> str:
+        return f"re-rate from {self.from_date} #{self.from_sequence}"
+
+
+class RerateRun(models.Model):
+    """A log line per re-rate: when, from where, how much it did, how it ended."""
+
+    class Outcome(models.TextChoices):
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    from_date = models.DateField(null=True, blank=True)
+    from_sequence = models.PositiveSmallIntegerField(null=True, blank=True)
+    tables_rated = models.PositiveIntegerField(default=0)
+    tables_unchanged = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"re-rate at {self.started_at:%Y-%m-%d %H:%M:%S} ({self.outcome})"
+
+
+class Correction(models.Model):
+    """A rating officer's change to the past: a submitted or rated table, a prior grade, a player's identity.
+
+    ``before`` and ``after`` hold the facts changed as they were and became (ids, for undoing them through
+    the same services); ``summary`` says it in people's words, with names. An undo is a correction too, whose
+    ``undoes`` is the correction it reverses (ratings/services/corrections.py).
+    """
+
+    class Kind(models.TextChoices):
+        TABLE = "table", _("table")
+        PRIOR_GRADE = "prior_grade", _("prior grade")
+        IDENTITY = "identity", _("player's identity")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections", verbose_name=_("table")
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections", verbose_name=_("player")
+    )
+    reason = models.TextField(_("reason"))
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("made by"),
+    )
+    made_at = models.DateTimeField(_("made at"), auto_now_add=True, db_index=True)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    summary = models.TextField(_("change"))
+    undoes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by", verbose_name=_("undoes")
+    )
+
+    class Meta:
+        ordering = ["-made_at", "-pk"]
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} corrected on {self.made_at:%Y-%m-%d}"

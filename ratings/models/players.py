@@ -1,0 +1,210 @@
+"""Players and what the site holds about a person: opening state, prior-grade proposals, privacy actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+from simple_history.models import HistoricalRecords
+
+from ratings.engine.prior_grades import prior_grade_label
+from ratings.models.common import (
+    GRADE_CHOICES,
+    Category,
+    PriorGradeKind,
+    PriorGradeSource,
+    name_search_key,
+    new_federation_id,
+    prior_grade_condition,
+)
+
+
+class Player(models.Model):
+    federation_id = models.CharField(
+        _("federation id"), max_length=12, unique=True, default=new_federation_id, editable=False
+    )
+    family_name = models.CharField(_("family name"), max_length=100)
+    given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    nationality = CountryField(_("nationality"), blank=True)
+    residence = CountryField(_("country of residence"), blank=True)
+    is_professional = models.BooleanField(_("professional"), default=False)
+    date_of_birth = models.DateField(
+        _("date of birth"), null=True, blank=True, help_text=_("Private: only used to tell namesakes apart.")
+    )
+    # The prior grade (R7): a grade from elsewhere, kept apart from the FESA grade. It decides a newcomer's
+    # first rating, so changing it re-rates what follows (ratings/services/players.py).
+    prior_grade_kind = models.CharField(_("prior grade"), max_length=3, choices=PriorGradeKind.choices, blank=True)
+    prior_grade_level = models.PositiveSmallIntegerField(_("prior grade level"), null=True, blank=True)
+    prior_grade_source = models.CharField(
+        _("prior grade source"), max_length=10, choices=PriorGradeSource.choices, blank=True
+    )
+    prior_grade_note = models.CharField(_("prior grade note"), max_length=200, blank=True)
+    prior_grade_date = models.DateField(_("prior grade date"), null=True, blank=True)
+
+    # Derived by the re-rating service from the latest rating row; never edited by hand.
+    rating = models.IntegerField(_("rating"), default=0, editable=False)
+    games = models.PositiveIntegerField(_("games"), default=0, editable=False)
+    category = models.CharField(
+        _("category"), max_length=12, choices=Category.choices, default=Category.UNRATED, editable=False
+    )
+    fesa_grade = models.PositiveSmallIntegerField(
+        _("FESA grade (computed)"), choices=GRADE_CHOICES, default=0, editable=False
+    )
+    grade = models.PositiveSmallIntegerField(
+        _("FESA grade"),
+        choices=GRADE_CHOICES,
+        default=0,
+        editable=False,
+        help_text=_("The grade the public sees: Dan grades only once approved."),
+    )
+    peak_rating = models.IntegerField(_("peak rating"), default=0, editable=False)
+    last_played = models.DateField(_("last played"), null=True, blank=True, editable=False)
+
+    # The player's place among equal ratings on the rating list, as the FESA program keeps its state list:
+    # his position in the imported list plus one; 0 for a player who came otherwise (a newcomer), and those
+    # come first, by id (ratings/services/fesa_state.py). Set from the opening state by players_refresh.
+    list_order = models.PositiveIntegerField(default=0, editable=False)
+
+    # Derived from the names on every save (name search, ratings/filters.py); rows written without save()
+    # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
+    search_name = models.CharField(max_length=201, blank=True, default="", editable=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["family_name", "given_name"]
+        indexes = [
+            models.Index(fields=["-rating"], name="player_rating_idx"),
+            models.Index(fields=["nationality", "-rating"], name="player_country_rating_idx"),
+            models.Index(fields=["last_played"], name="player_last_played_idx"),
+            models.Index(fields=["family_name", "given_name"], name="player_name_idx"),
+            models.Index(fields=["grade"], name="player_grade_idx"),
+            models.Index(fields=["category"], name="player_category_idx"),
+            # The public rating list (ratings/selectors): its order, walked with a LIMIT instead of
+            # sorting the whole list, and "active, not a professional", counted from the index alone.
+            models.Index(fields=["-rating", "list_order", "id"], name="player_list_rank_idx"),
+            models.Index(fields=["last_played", "is_professional", "prior_grade_kind"], name="player_active_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=prior_grade_condition(),
+                name="player_prior_grade_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.family_name} {self.given_name}".strip()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_name = name_search_key(f"{self.family_name} {self.given_name}")
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"family_name", "given_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "search_name"}
+        super().save(*args, **kwargs)
+
+    @property
+    def prior_grade_label(self) -> str:
+        if not self.prior_grade_kind or self.prior_grade_level is None:
+            return ""
+        return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
+
+
+class OpeningState(models.Model):
+    """A player's state before the first table this site holds (a migrated FESA list, ratings/fesa_files).
+
+    Re-rating from scratch starts from these; a player without one starts new.
+    """
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="opening_state")
+    state = models.JSONField()
+    source = models.CharField(max_length=200, blank=True)
+    imported_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"opening state of {self.player_id}"
+
+
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", _("waiting for a rating officer")
+    CONFIRMED = "confirmed", _("confirmed")
+    REJECTED = "rejected", _("rejected")
+
+
+class PriorGradeProposal(models.Model):
+    """A prior grade a tournament director proposed for a new player (ratings/services/prior_grade_proposals.py).
+
+    It does not count for rating: the player's own prior-grade fields do, and only a rating officer sets them,
+    by confirming the proposal (which re-rates what follows) or directly.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="prior_grade_proposals")
+    kind = models.CharField(_("prior grade"), max_length=3, choices=PriorGradeKind.choices)
+    level = models.PositiveSmallIntegerField(_("prior grade level"))
+    source = models.CharField(_("prior grade source"), max_length=10, choices=PriorGradeSource.choices)
+    note = models.CharField(_("prior grade note"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ProposalStatus.choices, default=ProposalStatus.PENDING
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("proposed by"),
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_reason = models.TextField(_("reason"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-proposed_at"]
+        constraints = [
+            # One open proposal per player: a second one would leave the officer two answers to give.
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(status="pending"), name="prior_grade_proposal_one_pending"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "proposed_at"], name="prior_grade_proposal_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {prior_grade_label(self.kind, self.level)} ({self.get_status_display()})"
+
+    @property
+    def label(self) -> str:
+        return prior_grade_label(self.kind, self.level)
+
+
+class PrivacyAction(models.Model):
+    """An export or an erasure of one player's personal data (ratings/services/privacy.py): of whom, by whom,
+    when. It holds nothing of the data itself, so it may outlive an erasure (docs/privacy.md)."""
+
+    class Kind(models.TextChoices):
+        EXPORT = "export", _("export")
+        ERASURE = "erasure", _("erasure")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="privacy_actions")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    done_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    done_at = models.DateTimeField(_("done at"))
+
+    class Meta:
+        ordering = ["-done_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of player {self.player_id} at {self.done_at:%Y-%m-%d %H:%M}"
