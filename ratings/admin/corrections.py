@@ -20,7 +20,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.models import Correction, Table
-from ratings.services.correction_facts import Change, TableChange, describe, table_change_snapshot, table_snapshot
+from ratings.services.correction_facts import (
+    Change,
+    TableChange,
+    describe,
+    table_change_check,
+    table_change_snapshot,
+    table_snapshot,
+)
 from ratings.services.correction_preview import CorrectionPreview
 from ratings.services.corrections import (
     NothingToCorrect,
@@ -31,7 +38,7 @@ from ratings.services.corrections import (
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.table_save import TableRefused, table_check
+from ratings.services.table_save import TableRefused
 
 REASON, CONFIRM = "_correction_reason", "_correction_confirm"
 CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
@@ -56,10 +63,7 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
     Returns False, doing nothing, when the change changes no fact (a save of the form as it was shown):
     the caller saves as usual, which asks for no re-rate.
     """
-    sequence = table_check(
-        table=change.table, date=change.date, sequence=change.sequence, entries=change.entries,
-        games=[g.facts for g in change.games], strict_dates=False,
-    )  # fmt: skip
+    sequence = table_change_check(change)
     saved = table_snapshot(Table.objects.get(pk=change.table.pk))
     if not describe("table", saved, table_change_snapshot(change, sequence=sequence)):
         return False
@@ -102,10 +106,7 @@ class TableCorrectionViews(admin.ModelAdmin):
         except PreviewNeeded as needed:
             change = needed.change
             assert isinstance(change, TableChange)
-            sequence = table_check(
-                table=change.table, date=change.date, sequence=change.sequence, entries=change.entries,
-                games=[g.facts for g in change.games], strict_dates=False,
-            )  # fmt: skip
+            sequence = table_change_check(change)
             after = table_change_snapshot(change, sequence=sequence)
             carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
             return preview_page(

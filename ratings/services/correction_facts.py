@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import Game, Player, Table, TableEntry, Tournament
 from ratings.selectors.players import player_names
-from ratings.services.table_save import EntryFacts, GameEdit
+from ratings.services.table_save import EntryFacts, GameEdit, table_check
 from ratings.services.tables import GameFacts
 
 IDENTITY_FIELDS = ("family_name", "given_name", "nationality", "residence", "is_professional", "date_of_birth")
@@ -266,3 +266,17 @@ def _describe_games(before: list[dict[str, Any]], after: list[dict[str, Any]], n
 
 def _facts(game: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(game[name] for name in GAME_FIELDS)
+
+
+def table_change_check(change: TableChange) -> int:
+    """Raise TableRefused if ``change`` breaks a rule of tables (a rating officer's: no date rule of the
+    directors'); else return the sequence the table takes."""
+    return table_check(
+        table=change.table,
+        tournament=change.tournament,
+        date=change.date,
+        sequence=change.sequence,
+        entries=change.entries,
+        games=[g.facts for g in change.games],
+        strict_dates=False,
+    )

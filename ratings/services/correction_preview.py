@@ -22,9 +22,9 @@ from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
 from ratings.services.rerate.replay import History, Position, Replay, TableInfo, chunked, gc_paused, stored_rows
-from ratings.services.table_save import GameEdit, table_check, table_seats
+from ratings.services.table_save import GameEdit, table_seats
 
-from .correction_facts import Change, IdentityChange, PriorGradeChange, TableChange
+from .correction_facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 
 BIG = 1 << 62  # a new game's place after every saved one of its round, as its id will put it
 
@@ -96,14 +96,7 @@ def correction_preview(change: Change) -> CorrectionPreview:
 
 def _table_history(change: TableChange) -> tuple[Position, History]:
     table = change.table
-    sequence = table_check(
-        table=table,
-        date=change.date,
-        sequence=change.sequence,
-        entries=change.entries,
-        games=[g.facts for g in change.games],
-        strict_dates=False,
-    )
+    sequence = table_change_check(change)
     # The saved place and status: ``table`` may hold a form's new values already.
     old_date, old_sequence, status = Table.objects.values_list("date", "sequence", "status").get(pk=table.pk)
     new, old = (change.date, sequence), (old_date, old_sequence)
