@@ -27,7 +27,11 @@ def test_rating_list_ranks_filters_and_pages(client: Client, federation: Federat
     assert [(p["rank"], p["rating"] > 1000) for p in everyone["results"]] == [(1, True), (2, True), (3, True)]
     assert [p["federation_id"] for p in everyone["results"]] == [p.federation_id for p in federation.players]
     german = get(client, "rating_list", country="DE")["results"]
-    assert [(p["rank"], p["nationality"]) for p in german] == [(1, "DE")]
+    # A filtered list keeps the ranks of the whole list; the country rank counts within the country.
+    overall = {p["federation_id"]: p["rank"] for p in everyone["results"]}
+    assert [(p["rank"], p["country_rank"], p["nationality"]) for p in german] == [
+        (overall[german[0]["federation_id"]], 1, "DE")
+    ]
     second_page = get(client, "rating_list", page_size="2", page="2")
     assert [p["rank"] for p in second_page["results"]] == [3]
     assert get(client, "rating_list", q="aberg")["results"][0]["family_name"] == "Åberg"
