@@ -95,7 +95,7 @@ def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit
 @pytest.mark.django_db
 def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_on_commit_callbacks: object) -> None:
     client = login(make_rating_officer())
-    payload = payload_of(upload(client, FOUR, make_tournament()))
+    payload = payload_of(upload(client, FOUR, make_tournament(date=DAY)))
     line = {"nationality_2": "FR", "prior_2": "dan:1"}
     with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
         client.post(URL, {"payload": payload, "confirm": "1", "submit": "on", **line})
@@ -190,7 +190,7 @@ def test_upload_altered_payload_is_refused() -> None:
 @pytest.mark.django_db
 def test_upload_confirmation_replayed_saves_one_table() -> None:
     director = make_director()
-    tournament = make_tournament(directors=[director])
+    tournament = make_tournament(date=DAY, directors=[director])
     client = login(director)
     payload = payload_of(upload(client, FOUR, tournament))
     first = client.post(URL, {"payload": payload, "confirm": "1"})
@@ -211,7 +211,7 @@ def test_upload_refused_confirmation_can_be_confirmed_once_corrected() -> None:
     players[2].save()
     director = make_director()
     client = login(director)
-    payload = payload_of(upload(client, FOUR, make_tournament(directors=[director])))
+    payload = payload_of(upload(client, FOUR, make_tournament(date=DAY, directors=[director])))
     assert client.post(URL, {"payload": payload, "confirm": "1"}).status_code == 200
     assert not Table.objects.exists()
     client.post(URL, {"payload": payload, "confirm": "1", "match_3": str(players[2].pk)})
