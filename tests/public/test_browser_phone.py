@@ -62,7 +62,8 @@ def test_browser_phone_rating_list_player_and_tournaments(
     assert len(rows) == 6
     for row in rows:
         cells = row.find_elements(By.TAG_NAME, "td")
-        rank, name, rating, grade = cells[0], cells[1], row.find_element(By.CSS_SELECTOR, "td.rating"), None
+        rank, rating = cells[0], row.find_element(By.CSS_SELECTOR, "td.rating")
+        name = next(c for c in cells if c.find_elements(By.TAG_NAME, "a"))  # the cell that links the player
         grade = next(c for c in cells if "Kyu" in c.text or "Dan" in c.text)
         for cell in (rank, name, rating, grade):
             assert inside(browser, cell), (row.text, cell.text)
