@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from ratings.models import VALID_FOREVER, RatingRow, Table
 from ratings.services.rerate import rerate_check, rerate_from
+from ratings.services.rerate.rows import RowWriter
 from ratings.services.rerate.validity import rating_rows_link_differences
 from tests.public.conftest import days_ago, seasoned
 
@@ -58,3 +59,23 @@ def test_list_of_a_past_date_reads_the_row_valid_then(client: Client, rated_roun
         assert [(p["federation_id"], p["rating"]) for p in got] == [
             (a.federation_id if pid == a.pk else b.federation_id, rating) for pid, rating in want
         ]
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 20000])
+def test_full_rerate_writes_rows_linked_across_its_batches(
+    rated_round_robin: Callable[..., Table], monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    # A full re-rate links the rows as it writes them (no UPDATE afterwards); a row written in one batch whose
+    # player plays again in a later one is fixed at the end. Small batches put every kind of link across them.
+    a, b, c = seasoned(1600, family_name="A"), seasoned(1500, family_name="B"), seasoned(1400, family_name="C")
+    rated_round_robin([a, b, c], days_ago(30))
+    rated_round_robin([a, b], days_ago(26))
+    rated_round_robin([c, a], days_ago(26), sequence=2)
+    rated_round_robin([b, c], days_ago(22))
+    RatingRow.objects.update(valid_until=days_ago(1))  # wrong everywhere: the run must write every one
+    monkeypatch.setattr(RowWriter, "BATCH", batch)
+    rerate_from()
+    assert valid(a.pk) == [(days_ago(30), days_ago(26)), (days_ago(26), days_ago(26)), (days_ago(26), VALID_FOREVER)]
+    assert valid(c.pk) == [(days_ago(30), days_ago(26)), (days_ago(26), days_ago(22)), (days_ago(22), VALID_FOREVER)]
+    assert rating_rows_link_differences() == []
+    assert rerate_check() == []

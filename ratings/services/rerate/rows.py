@@ -3,6 +3,11 @@
 The ORM's bulk_create builds a model instance and a parameter list per row and spends more time on that than
 the database spends writing; a full re-rate writes 10^5 rows or more. ``RowWriter`` gathers the rows of the
 redone tables and writes them in batches, on the caller's thread and connection, inside its transaction.
+
+In a full re-rate the writer also gives every row its ``valid_until`` (the date of the player's next row,
+ratings/services/rerate/validity.py) as it goes: it sees every row in the order of the history, so the rows
+come out linked and the set-based UPDATE that links the rows of a partial re-rate is not needed. A row written
+in one batch whose player plays again in a later batch is fixed after the last batch, by its unique key.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 from django.db import connection
 
 from ratings import engine
-from ratings.models import RatingRow
+from ratings.models import VALID_FOREVER, RatingRow
 
 from .replay import Item, TableInfo, chunks, json_text
 
@@ -30,15 +35,19 @@ ROW_COLUMNS = (
 class _Statements:
     """The SQL of the writes, made once, for the connection's own driver (its own parameter marks)."""
 
-    def __init__(self) -> None:
+    def __init__(self, columns: Sequence[str] = ROW_COLUMNS) -> None:
         quote = connection.ops.quote_name
+        field = RatingRow._meta.get_field
         self.vendor = connection.vendor
         self.table = quote(RatingRow._meta.db_table)
-        self.columns = ", ".join(quote(RatingRow._meta.get_field(c).column) for c in ROW_COLUMNS)
-        self.table_column = quote(RatingRow._meta.get_field("table").column)
+        self.width = len(columns)
+        self.columns = ", ".join(quote(field(c).column) for c in columns)
+        self.table_column = quote(field("table").column)
+        self.player_column = quote(field("player").column)
+        self.valid_column = quote(field("valid_until").column)
         self.mark = "%s" if self.vendor == "postgresql" else "?"
 
-    def insert(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> None:
+    def insert(self, cursor: Any, rows: Sequence[Sequence[Any]]) -> None:
         if not rows:
             return
         if self.vendor == "postgresql":
@@ -46,8 +55,18 @@ class _Statements:
                 for row in rows:
                     copy.write_row(row)
         else:
-            marks = ", ".join([self.mark] * len(ROW_COLUMNS))
+            marks = ", ".join([self.mark] * self.width)
             cursor.executemany(f"INSERT INTO {self.table} ({self.columns}) VALUES ({marks})", rows)  # noqa: S608
+
+    def set_valid_until(self, cursor: Any, links: Sequence[tuple[Any, int, int]]) -> None:
+        """Set ``valid_until`` of rows given as (date, table id, player id)."""
+        if links:
+            m = self.mark
+            cursor.executemany(
+                f"UPDATE {self.table} SET {self.valid_column} = {m} "  # noqa: S608
+                f"WHERE {self.table_column} = {m} AND {self.player_column} = {m}",
+                links,
+            )
 
     def delete(self, cursor: Any, table_ids: Sequence[int] | None) -> None:
         """Delete the rows of these tables (None: every row)."""
@@ -79,21 +98,28 @@ def detail_json(g: engine.GameDetail) -> dict[str, Any]:
 class RowWriter:
     """Replaces the rows of redone tables in batches, on the caller's connection and in its transaction.
 
-    ``replace_all``: the whole history is redone; every row goes first, in one statement. Use it as a context
-    manager: leaving the block without an error writes the last batch. Everything happens on the calling
-    thread: a DB-API connection is not meant to be shared between threads, and the batches make the
+    ``replace_all``: the whole history is redone; every row goes first, in one statement, and the rows are
+    written with their ``valid_until`` (``linked`` is then True: the caller need not link them). Use it as a
+    context manager: leaving the block without an error writes the last batch. Everything happens on the
+    calling thread: a DB-API connection is not meant to be shared between threads, and the batches make the
     writing cheap enough that overlapping it with the rating is not worth that risk.
     """
 
     BATCH = 20000
 
     def __init__(self, *, replace_all: bool) -> None:
-        self.replace_all = replace_all
+        self.replace_all = self.linked = replace_all
         self.rows: list[tuple[Any, ...]] = []
         self.tables: list[int] = []
         self.written = 0
         self.peaks: dict[int, int] = {}  # each player's highest rating after a table among the rows written
-        self._sql = _Statements()
+        # Full re-rate only: each row's valid_until, by index in ``rows``; each player's latest row, as its
+        # index in ``rows`` (not written yet) or as (table id,) once written; fixes for written rows.
+        self._valid: list[Any] = []
+        self._latest: dict[int, int | tuple[int]] = {}
+        self._fixes: list[tuple[Any, int, int]] = []
+        self._forever = connection.ops.adapt_datefield_value(VALID_FOREVER)
+        self._sql = _Statements((*ROW_COLUMNS, "valid_until") if replace_all else ROW_COLUMNS)
         if replace_all:
             connection.ensure_connection()
             with closing(connection.connection.cursor()) as cursor:
@@ -107,6 +133,10 @@ class RowWriter:
     ) -> None:
         if kind is None:
             self.flush()
+            if self._fixes:
+                with closing(connection.connection.cursor()) as cursor:
+                    self._sql.set_valid_until(cursor, self._fixes)
+                self._fixes = []
 
     def add(self, table: TableInfo, items: list[Item]) -> None:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
@@ -122,13 +152,32 @@ class RowWriter:
             row = (table.pk, o.key, date, table.sequence, o.method, b.rating, a.rating, o.change, o.performance,
                    len(o.games), o.score, b.games, a.games, b.grade, a.grade, before_text, after_text,
                    detail)  # fmt: skip
+            if self.replace_all:
+                self._link(o.key, date)
             self.rows.append(row)
         if len(self.rows) >= self.BATCH:
             self.flush()
 
+    def _link(self, player: int, date: Any) -> None:
+        """The player's previous row is valid until ``date``; the row about to be added, until further notice."""
+        previous = self._latest.get(player)
+        if isinstance(previous, int):
+            self._valid[previous] = date
+        elif previous is not None:
+            self._fixes.append((date, previous[0], player))
+        self._latest[player] = len(self.rows)
+        self._valid.append(self._forever)
+
     def flush(self) -> None:
         """Write the rows gathered so far, after deleting the old rows of their tables."""
         rows, tables = self.rows, None if self.replace_all else self.tables
+        if self.replace_all:
+            rows = [(*row, valid) for row, valid in zip(rows, self._valid, strict=True)]
+            latest = self._latest
+            for player, at in latest.items():
+                if isinstance(at, int):
+                    latest[player] = (self.rows[at][0],)
+            self._valid = []
         self.rows, self.tables = [], []
         self.written += len(rows)
         connection.ensure_connection()

@@ -244,7 +244,8 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     with gc_paused(), RowWriter(replace_all=start is None) as writer:
         for table, items in replay.run():
             writer.add(table, items)
-    rating_rows_link(since=None if start is None else start[0])
+    if not writer.linked:
+        rating_rows_link(since=None if start is None else start[0])
     if start is None and connection.vendor == "postgresql":
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
         # for a scan of them all (autovacuum catches up only later, if it runs at all).
