@@ -3,7 +3,7 @@
 Names are not all ISO-8859-1 (Zieliński, Dvořák, Čulić): :func:`latin1_text` transliterates the letters
 ISO-8859-1 lacks, one by one, with ``anyascii`` (ń→n, ř→r, Ł→L, ŋ→ng, ı→i) and keeps every letter it holds
 (é, ö, å, ß) as it is, so writing a FESA file never fails on a name. The site keeps the real name; a file
-read back matches the transliterated name to its player (ratings/services/fesa_match.py).
+read back matches the transliterated name to its player (ratings/selectors/fesa_match.py).
 """
 
 from __future__ import annotations

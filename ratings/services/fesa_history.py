@@ -3,7 +3,8 @@
 A federation that migrates with the opening balance (ratings/services/fesa_state.py) has its players'
 earlier tables only as the result tables FESA published on its season pages. Importing one
 (:func:`published_table_import`) saves it as a table with status HISTORICAL: its players (matched by exact
-name, or created), its games, and per player a :class:`~ratings.models.HistoricalRow` holding the
+name, or by the name as FESA's files write it, ``Zielinski`` for ``Zieliński``, ratings/selectors/fesa_match.py;
+or created), its games, and per player a :class:`~ratings.models.HistoricalRow` holding the
 published rating before and after, change, grade and promotion, as printed. Nothing rates or replays it:
 the re-rate takes only submitted and rated tables, the state of every player still comes from the opening
 balance and the rated tables, and a player known only from historical tables is not on the program's
@@ -20,7 +21,8 @@ from django_countries import countries
 
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.published import PublishedRow, PublishedTable, read_published_table
-from ratings.models import HistoricalRow, Player, Table, TableStatus
+from ratings.models import HistoricalRow, Table, TableStatus
+from ratings.selectors.fesa_match import PlayerIndex
 from ratings.services.fesa_tables import NewPlayerFacts, table_create
 
 
@@ -32,14 +34,17 @@ class HistoricalImportOutcome:
 
 
 def _players(table: PublishedTable) -> dict[int, int | NewPlayerFacts]:
-    """Each row's player: the one player with exactly that name, or a new one with the row's nationality."""
+    """Each row's player: the one player with that name as written or as FESA's files write it (letters
+    ISO-8859-1 lacks transliterated), or a new one with the row's nationality. Close names (accents, case,
+    swapped names) are not taken: with no director to ask, a close name is as often someone else."""
+    index = PlayerIndex()
     players: dict[int, int | NewPlayerFacts] = {}
     for row in table.rows:
-        found = list(Player.objects.filter(family_name=row.last_name, given_name=row.first_name)[:2])
+        found = index.match(row.last_name, row.first_name).exact
         if len(found) > 1:
             raise FesaFileError(table.file, row.line, f"several players are named {row.last_name} {row.first_name}")
         code = row.nationality.upper()
-        players[row.number] = found[0].pk if found else NewPlayerFacts(code if countries.alpha2(code) else "")
+        players[row.number] = found[0].player_id if found else NewPlayerFacts(code if countries.alpha2(code) else "")
     return players
 
 

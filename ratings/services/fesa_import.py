@@ -4,7 +4,7 @@ One function, :func:`turnering_import`, serves the admin upload and ``manage.py 
 
 * it reads the file (ratings/fesa_files/turnering.py: ISO-8859-1, or UTF-8 when the bytes are UTF-8),
   and refuses binary data or control characters with the line where they are;
-* it matches every line to a player (ratings/services/fesa_match.py): a unique exact name is taken; a
+* it matches every line to a player (ratings/selectors/fesa_match.py): a unique exact name is taken; a
   line whose name is shared by namesakes or only close to a player's (accents, case, swapped names)
   waits for the caller's choice; a line nobody matches is a new player when ``create_new`` is on;
 * it refuses a date before any of its players' last rated table, a date in the future, a date outside the
@@ -45,7 +45,7 @@ from ratings.services.fesa_import_plan import (
     TurneringPlan,
     TurneringRejected,
 )
-from ratings.services.fesa_match import NameMatch, PlayerIndex
+from ratings.selectors.fesa_match import NameMatch, PlayerIndex
 from ratings.services.fesa_state import fesa_newcomers_arrive, fesa_newcomers_import
 from ratings.services.fesa_tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
 from ratings.services.tables import TableInvalid, table_preview, table_submit

@@ -9,7 +9,7 @@ from typing import Literal
 from django.utils.translation import gettext as _
 
 from ratings.fesa_files.turnering import Turnering
-from ratings.services.fesa_match import NameMatch
+from ratings.selectors.fesa_match import NameMatch
 from ratings.services.fesa_tables import NewPlayerFacts
 
 NEW: Literal["new"] = "new"

@@ -22,6 +22,7 @@ from ratings.fesa_files.turnering import read_turnering, write_turnering
 from ratings.models import Game, HistoricalRow, Player, RatingRow, Table, TableStatus
 from ratings.services.fesa_state import fesa_state_export
 from ratings.services.rerate import rerate_check, rerate_from
+from tests.factories import make_player
 from tests.fesa.data import published_result_table
 from tests.files.fesa_cases import case_dir
 
@@ -105,3 +106,15 @@ def test_published_table_whose_games_disagree_is_refused_whole(tmp_path: Path) -
     with pytest.raises(CommandError, match="the cells do not name each other"):
         import_pages(tmp_path / "bad.txt")
     assert not Table.objects.exists() and not Player.objects.exists()
+
+
+@pytest.mark.django_db
+def test_published_names_match_players_by_their_transliteration_not_by_a_close_name() -> None:
+    # The file writes names in ISO-8859-1: a player whose name has letters it lacks is written transliterated
+    # (Pučher → Pucher) and read back to him; a name that is only close (Pücher, accents) is someone else.
+    written = make_player(family_name="Pučher", given_name="Olivier", nationality="FR")
+    close = make_player(family_name="Cöirier", given_name="Catherine", nationality="FR")
+    out = import_pages(published_result_table())
+    assert "1 players matched, 31 created" in out
+    assert HistoricalRow.objects.get(player=written).rating_after == 1873
+    assert not HistoricalRow.objects.filter(player=close).exists()
