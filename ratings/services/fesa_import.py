@@ -35,6 +35,7 @@ from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import Turnering
 from ratings.models import Player, Table, Tournament
+from ratings.selectors.fesa_match import NameMatch, PlayerIndex
 from ratings.selectors.states import states_before
 from ratings.services.fesa_import_plan import (
     NEW,
@@ -45,7 +46,6 @@ from ratings.services.fesa_import_plan import (
     TurneringPlan,
     TurneringRejected,
 )
-from ratings.selectors.fesa_match import NameMatch, PlayerIndex
 from ratings.services.fesa_state import fesa_newcomers_arrive, fesa_newcomers_import
 from ratings.services.fesa_tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
 from ratings.services.tables import TableInvalid, table_preview, table_submit
