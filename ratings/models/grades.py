@@ -123,4 +123,4 @@ class PromotionRevision(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.promotion_id}: {self.status_before} -> {self.status_after}"
+        return f"{self.promotion}: {self.status_before} → {self.status_after}"

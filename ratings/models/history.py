@@ -60,7 +60,7 @@ class RatingRow(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} @ {self.table_id}: {self.rating_before} -> {self.rating_after}"
+        return f"{self.player} at {self.table}: {self.rating_before} → {self.rating_after}"
 
 
 class HistoricalRow(models.Model):
@@ -88,7 +88,7 @@ class HistoricalRow(models.Model):
         indexes = [models.Index(fields=["player", "date", "sequence"], name="historical_row_player_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} @ {self.table_id} (published): {self.rating_before} -> {self.rating_after}"
+        return f"{self.player} at {self.table} (published): {self.rating_before} → {self.rating_after}"
 
 
 class ListArrival(models.Model):
@@ -106,7 +106,7 @@ class ListArrival(models.Model):
     position = models.PositiveIntegerField()
 
     def __str__(self) -> str:
-        return f"{self.player_id} listed with {self.table_id or 'the opening balance'}"
+        return f"{self.player} listed with {self.table or 'the opening balance'}"
 
 
 class PendingRerate(models.Model):

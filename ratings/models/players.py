@@ -126,7 +126,7 @@ class OpeningState(models.Model):
     imported_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"opening state of {self.player_id}"
+        return f"opening state of {self.player}"
 
 
 class ProposalStatus(models.TextChoices):
@@ -207,4 +207,4 @@ class PrivacyAction(models.Model):
         ordering = ["-done_at"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of player {self.player_id} at {self.done_at:%Y-%m-%d %H:%M}"
+        return f"{self.get_kind_display()} of {self.player} at {self.done_at:%Y-%m-%d %H:%M}"
