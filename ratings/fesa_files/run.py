@@ -13,7 +13,7 @@ table), and a table on the same date as a player's last one is allowed (the prog
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ratings.engine import InvalidTable, TableDidNotSettle, rate_table
 from ratings.engine.types import TableResult
@@ -41,9 +41,9 @@ ALL_TXT = "all.txt"
 RESULT_TXT = "result.txt"
 
 
-@dataclass(frozen=True, slots=True)
-class RunOutput:
-    """The files of a run, as bytes, and what they were made from."""
+class RunOutput(NamedTuple):
+    """The files of a run, as bytes, and what they were made from. A named tuple, not a dataclass: creating
+    a frozen dataclass costs a per-table process half a millisecond."""
 
     ratingliste_post: bytes
     all_txt: bytes
