@@ -362,7 +362,8 @@ def _print_string(value: str) -> str:
 
 
 def _print_list(form: list[Form]) -> str:
-    return "(" + " ".join([print_form(x) for x in form]) + ")" if form else "NIL"
+    # Integers, most of a result list's elements, inline: a call each was a good part of printing a record.
+    return "(" + " ".join([str(x) if type(x) is int else print_form(x) for x in form]) + ")" if form else "NIL"
 
 
 def _print_struct(form: Struct) -> str:

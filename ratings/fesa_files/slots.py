@@ -309,6 +309,8 @@ def record_struct(record: ListRecord) -> Struct:
             return False  # rebuilt home by home above, each from its own source
         if old == new and type(old) is type(new):
             return True  # spelled alike: no need to decode (a long result list costs most)
+        if type(old) is list and type(new) is list and len(old) != len(new):
+            return False  # a result list with a game more (or a run of another shape) decodes differently
         decoder = _SLOT_DECODERS.get(key)
         return decoder is not None and bool(_safe(decoder, old) == _safe(decoder, new))
 

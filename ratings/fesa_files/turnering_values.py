@@ -130,13 +130,21 @@ class Turnering:
                     rounds[r].append(cell.mirrored(other.number))
         return tuple(tuple(r) for r in rounds)
 
+    def all_cells(self, number: int) -> tuple[Cell, ...]:
+        """Every cell of a player, round after round: :meth:`cells_of` without the rounds, and for a normal
+        player simply his cells (nothing built: a run asks this of every player twice)."""
+        player = self.player(number)
+        if not player.simul_giver:
+            return player.cells
+        return tuple(c for cells in self.cells_of(number) for c in cells)
+
     def has_game(self, number: int) -> bool:
         """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
-        return any(c.is_game for cells in self.cells_of(number) for c in cells)
+        return any(c.opponent != 0 for c in self.all_cells(number))
 
     def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
         # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
-        halves = sum(HALVES[c.sign] for cells in self.cells_of(number) for c in cells)
+        halves = sum(HALVES[c.sign] for c in self.all_cells(number))
         start = self.player(number).macmahon
         return Fraction(halves, 2) + (Fraction(start) if start else 0)
