@@ -8,6 +8,7 @@ imported only for an option (``--help``) or a mistake.
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .folders import failure_summary, run_directories
@@ -49,4 +50,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    # End without the interpreter's teardown, which frees every module and object one by one: about a tenth
+    # of a per-folder run's CPU, and nothing a finished run needs (its files are closed; the output is
+    # flushed here).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
