@@ -103,17 +103,19 @@ def with_source(record: ListRecord) -> ListRecord:
     if match is None:
         return record
     last, first, homes_text, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
-    homes = []
+    homes: list[Home] = []
+    home_forms: list[Form] = []
     for home, (code, nationality, residens, last_date) in zip(record.homes, _HOMES.findall(homes_text), strict=True):
         fields = (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens))
-        source = Struct("HOME", (*fields, ("LAST", _date(last_date))))
-        homes.append(Home(home.list, home.nationality, home.residens, home.last, source))
+        home_form = Struct("HOME", (*fields, ("LAST", _date(last_date))))
+        home_forms.append(home_form)
+        homes.append(Home(home.list, home.nationality, home.residens, home.last, home_form))
     source = Struct(
         "PLAYER",
         (
             ("LAST-NAME", last),
             ("FIRST-NAME", first),
-            ("NATIONALITY-LIST", [h.source for h in homes] if homes else NIL),  # type: ignore[misc]
+            ("NATIONALITY-LIST", home_forms or NIL),
             ("GRADE-LEVEL", int(level)),
             ("GRADE-NAME", unit),
             ("NSR-GRADE-LEVEL", int(nsr_level)),
