@@ -8,6 +8,7 @@ Every reference case (tests/fesa/data.py finds them) is copied, inputs only, int
 - starting Python alone (``python -c pass``) and importing the run (the floor of one process per table);
 - one process per folder, as FESA runs its program (``python -m ratings.fesa_files DIR``), per table;
 - one call over all the folders, per table;
+- ``rate_files`` in this process on the cases' bytes (the run without the file system), by CPU time;
 - with ``--django``, the same two through ``manage.py fesa_run`` (Django's start-up included).
 
 Modules are byte-compiled (under ``bench/out/pycache``) as in an installed program. The official CLISP
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ratings.fesa_files.run import rate_files  # noqa: E402
 from tests.fesa.data import FESA_DATA  # noqa: E402  (the path above must be set first)
 
 OFFICIAL_SECONDS_PER_TABLE = 0.2
@@ -81,6 +83,21 @@ def best_of(repeat: int, commands: Sequence[Sequence[str]]) -> tuple[float, floa
     return wall, cpu
 
 
+def in_process(repeat: int, folders: Sequence[Path]) -> tuple[float, float]:
+    """The best wall-clock and CPU time of ``rate_files`` over every folder's inputs, read beforehand."""
+    inputs = [tuple((f / name).read_bytes() if (f / name).exists() else None for name in INPUTS) for f in folders]
+    for args in inputs:  # warm-up
+        rate_files(*args)  # type: ignore[arg-type]
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for args in inputs:
+            rate_files(*args)  # type: ignore[arg-type]
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return wall, cpu
+
+
 def report(label: str, seconds: tuple[float, float], tables: int) -> None:
     wall, cpu = (s / tables for s in seconds)
     print(
@@ -113,6 +130,7 @@ def main() -> None:
         best_of(args.repeat, [[python, "-m", "ratings.fesa_files", *names]]),
         len(folders),
     )
+    report("rate_files in process (no file system)", in_process(args.repeat, folders), len(folders))
     if args.django:
         manage = [python, str(ROOT / "manage.py"), "fesa_run"]
         report("manage.py fesa_run, one per table", best_of(1, [[*manage, str(f)] for f in single]), len(single))

@@ -1,7 +1,9 @@
 """The FESA rating program's files (shared docs/fesa-files.md): pure Python readers and writers, no Django.
 
 - ``lisp``: the Lisp syntax of the state list; ``ratingliste``: the state list and ``nye-spillere``;
-- ``turnering``: a director's ``turnering.txt`` (read, check, write) and the engine's input from it;
+- ``spelling``: the list's records read and written back as lines where they are in the program's spelling;
+- ``turnering``: a director's ``turnering.txt`` (read, write) and the engine's input from it, with its values
+  in ``turnering_values`` and the checks between its lines in ``turnering_checks``;
 - ``alltxt``: the public list ``all.txt``; ``result_table``: the published result table;
   ``published``: a reader of the result tables FESA's season pages publish;
 - ``run``: one run of the program on files; ``folders``: over folders (``manage.py fesa_run`` and

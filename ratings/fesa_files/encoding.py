@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from anyascii import anyascii
-
 from .errors import FesaFileError
 
 ENCODING = "iso-8859-1"
@@ -20,6 +18,10 @@ UNKNOWN = "?"
 
 
 def _transliterated(char: str, following: str) -> str:
+    # anyascii loads importlib.resources (tempfile, shutil, random...): about 5 ms of every start of a run
+    # that writes only ISO-8859-1 names, which is nearly every run.
+    from anyascii import anyascii  # imported here for start-up speed: see above
+
     text = anyascii(char) or UNKNOWN
     # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or
     # alone it is "OE" (ŒUVRAY, Œ).
@@ -31,12 +33,24 @@ def _transliterated(char: str, following: str) -> str:
 def latin1_text(text: str) -> str:
     """``text`` with every character outside ISO-8859-1 transliterated to ASCII; the others are kept.
 
-    Composed first (NFC), so that ``e`` + combining acute stays ``é`` rather than losing its accent.
+    Composed first (NFC), so that ``e`` + combining acute stays ``é`` rather than losing its accent. Text
+    already in ISO-8859-1 is returned as it is: NFC leaves every ISO-8859-1 character alone and no two of them
+    compose (tests/fesa/test_encoding.py checks both), and the C encoder tells it in one pass.
     """
+    if _is_latin1(text):
+        return text
     text = unicodedata.normalize("NFC", text)
-    if text.isascii() or all(ord(c) < 0x100 for c in text):
+    if _is_latin1(text):
         return text
     return "".join(c if ord(c) < 0x100 else _transliterated(c, text[i + 1 : i + 2]) for i, c in enumerate(text))
+
+
+def _is_latin1(text: str) -> bool:
+    try:
+        text.encode(ENCODING)
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def encode_text(text: str, file: str) -> bytes:
@@ -45,6 +59,10 @@ def encode_text(text: str, file: str) -> bytes:
     The writers transliterate names before laying out their columns, so that a name that grows (Œ→OE)
     keeps the columns aligned; this is the last guard for any other text.
     """
+    try:
+        return text.encode(ENCODING)  # nearly always: the writers' text is already transliterated
+    except UnicodeEncodeError:
+        pass
     try:
         return latin1_text(text).encode(ENCODING)
     except UnicodeEncodeError as exc:  # latin1_text leaves nothing ISO-8859-1 lacks; kept to name the line
@@ -58,7 +76,7 @@ def decode_lenient(data: bytes) -> str:
     Latin-1 text with accents is almost never valid UTF-8 (an accented letter followed by a plain one is
     an invalid sequence), so the test tells the two apart in practice. A UTF-8 byte-order mark is dropped.
     """
-    if any(b >= 0x80 for b in data):
+    if not data.isascii():
         try:
             return data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:

@@ -15,40 +15,36 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import FesaFileError
 
+# Named tuples, not dataclasses: a per-table run creates these classes on every start, and a frozen dataclass
+# costs ten times as much. Each is its own type (the printer dispatches on it); no form is a plain tuple.
 
-@dataclass(frozen=True, slots=True)
-class Symbol:
+
+class Symbol(NamedTuple):
     """A symbol; ``name`` is upper case. Keywords have ``keyword=True`` and no colon in the name."""
 
     name: str
     keyword: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Char:
+class Char(NamedTuple):
     """A character object ``#\\E``; ``name`` is the text after ``#\\`` (``E``, ``Space``)."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Struct:
+class Struct(NamedTuple):
     """A structure ``#S(NAME :KEY value …)``; ``fields`` keeps the keys (upper case, no colon) in order."""
 
     name: str
     fields: tuple[tuple[str, Form], ...]
 
     def get(self, key: str, default: Form | None = None) -> Form | None:
-        for k, v in self.fields:
-            if k == key:
-                return v
-        return default
+        return next((v for k, v in self.fields if k == key), default)
 
     def has(self, key: str) -> bool:
         return any(k == key for k, _ in self.fields)
@@ -366,7 +362,8 @@ def _print_string(value: str) -> str:
 
 
 def _print_list(form: list[Form]) -> str:
-    return "(" + " ".join([print_form(x) for x in form]) + ")" if form else "NIL"
+    # Integers, most of a result list's elements, inline: a call each was a good part of printing a record.
+    return "(" + " ".join([str(x) if type(x) is int else print_form(x) for x in form]) + ")" if form else "NIL"
 
 
 def _print_struct(form: Struct) -> str:

@@ -33,6 +33,7 @@ from .slots import (
     record_struct,
     show,
 )
+from .spelling import read_spelled, with_source
 
 __all__ = [
     "Home",
@@ -43,6 +44,7 @@ __all__ = [
     "record_struct",
     "sort_like_program",
     "table_origin",
+    "with_source",
     "write_ratingliste",
 ]
 
@@ -126,9 +128,20 @@ def _decode_file(
     return tuple(records)
 
 
-def read_ratingliste(data: bytes | str, file: str = "ratingliste.pre") -> tuple[ListRecord, ...]:
-    """The records of a state list, in file order. Bytes are ISO-8859-1. Duplicate names are an error."""
-    records = _decode_file(data, file, _player)
+def read_ratingliste(
+    data: bytes | str, file: str = "ratingliste.pre", *, keep_text: bool = False
+) -> tuple[ListRecord, ...]:
+    """The records of a state list, in file order. Bytes are ISO-8859-1. Duplicate names are an error.
+
+    With ``keep_text``, a list written in the program's spelling is read line by line and each record keeps
+    its line instead of its structure (``text``, no ``source``: :func:`with_source` makes it when needed),
+    so :func:`write_ratingliste` copies the unchanged ones; the records are equal either way.
+    """
+    records = None
+    if keep_text:
+        records = read_spelled(data.decode(ENCODING) if isinstance(data, bytes) else data, file)
+    if records is None:
+        records = _decode_file(data, file, _player)
     check_unique_names(records)
     return records
 
@@ -159,7 +172,7 @@ def check_unique_names(records: Iterable[ListRecord]) -> None:
 
 def write_ratingliste(records: Iterable[ListRecord], file: str = "ratingliste.post") -> bytes:
     """The list file as the program writes it: ``(``, each record on its own line, a blank line, ``)``."""
-    body = "".join(print_form(record_struct(r)) + "\n" for r in records)
+    body = "".join((print_form(record_struct(r)) if r.text is None else r.text) + "\n" for r in records)
     return encode_text("(" + body + "\n)\n", file)
 
 

@@ -26,7 +26,10 @@ class Home:
 @dataclass(frozen=True, slots=True)
 class ListRecord:
     """A player of the list. ``line`` and ``file`` say where he was read (for messages); ``source`` is the
-    structure he was read from, used to write unchanged slots back as they were."""
+    structure he was read from, used to write unchanged slots back as they were; ``text``, the line he was
+    read from when it is in the program's spelling (ratings/fesa_files/spelling.py), written back as it
+    is while the record is unchanged: a changed record must not keep it (``played`` drops it; pass
+    ``text=None`` to ``dataclasses.replace``)."""
 
     last_name: str
     first_name: str
@@ -35,6 +38,7 @@ class ListRecord:
     line: int | None = field(default=None, compare=False)
     file: str | None = field(default=None, compare=False)
     source: Struct | None = field(default=None, compare=False, repr=False)
+    text: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> tuple[str, str]:

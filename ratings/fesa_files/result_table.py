@@ -25,7 +25,6 @@ A player with no rated game takes no part (docs/rules.md §6), so his rating doe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from fractions import Fraction
 
 from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_parts
@@ -37,6 +36,8 @@ from .turnering import Cell, Turnering
 
 def lisp_number(value: Fraction | int) -> str:
     """A rational as Lisp prints it: ``3`` or ``5/2``."""
+    if isinstance(value, int):
+        return str(value)
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
@@ -74,17 +75,17 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
     """The table's result table. ``records`` holds every player's list record before the table, by player
     number; ``result`` the engine's outcomes (players without a rated game have none)."""
     outcomes = result.by_key()
-    players = [
-        replace(p, last_name=latin1_text(p.last_name), first_name=latin1_text(p.first_name)) for p in table.players
-    ]
-    last_width = max(len(p.last_name) for p in players)
-    first_width = max(len(p.first_name) for p in players)
+    players = table.players
+    names = {p.number: (latin1_text(p.last_name), latin1_text(p.first_name)) for p in players}
+    last_width = max(len(last) for last, _ in names.values())
+    first_width = max(len(first) for _, first in names.values())
     handicap = any(c.handicap is not None for p in players for c in p.cells)
-    starts = {p.number: Fraction(p.macmahon) if p.macmahon else Fraction(0) for p in players}
+    starts = {p.number: Fraction(p.macmahon) if p.macmahon else 0 for p in players}
     macmahon = any(s > 0 for s in starts.values())
     lines = [f"{table.name} : {table.date_text}", _header(table, last_width, first_width, handicap, macmahon)]
     promotions = []
     for p in players:
+        last, first = names[p.number]
         record = records[p.number]
         outcome = outcomes.get(p.number)
         grade = grade_parts(record.state.grade)
@@ -93,12 +94,12 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
         level, unit = ("  ", "") if grade is None else (f"{grade[0]:>2}", grade[1])
         start = f"{lisp_number(starts[p.number]):>2}" if macmahon else ""
         lines.append(
-            f"{p.number:>2} {p.last_name:<{last_width}} {p.first_name:<{first_width}} "
+            f"{p.number:>2} {last:<{last_width}} {first:<{first_width}} "
             f"{record.home_nationality():<3} {level} {unit:<3}  {rating} {cells}{start}"
             f" {lisp_number(table.points(p.number)):>2}  {change}"
         )
         if outcome is not None and outcome.promotions:
-            promotions.append(f"Promoting {p.last_name} {p.first_name} to {grade_label(outcome.after.grade)}")
+            promotions.append(f"Promoting {last} {first} to {grade_label(outcome.after.grade)}")
     text = "\n".join(lines) + "\n"
     if promotions:
         text += "\n" + "".join(line + "\n" for line in promotions)

@@ -7,7 +7,6 @@ naming the record's line.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
@@ -67,12 +66,22 @@ def as_date(form: Form | None, what: str) -> dt.date | None:
     if isinstance(form, str) and (m := _DATE.fullmatch(form)):
         year, month = int(m[1]), int(m[2])
         try:
-            if m[3] is None:
-                return dt.date(year, month, calendar.monthrange(year, month)[1])
-            return dt.date(year, month, int(m[3]))
-        except (ValueError, calendar.IllegalMonthError):
+            return month_end(year, month) if m[3] is None else dt.date(year, month, int(m[3]))
+        except ValueError:
             pass
     raise SlotError(f'{what} must be a date "YYYY-MM-DD" or NIL, not {show(form)}')
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def month_end(year: int, month: int) -> dt.date:
+    """The last day of a month (``calendar.monthrange`` without importing ``calendar`` and ``locale``, a
+    millisecond of every start). ValueError for a month or year ``dt.date`` refuses."""
+    if not 1 <= month <= 12:
+        raise ValueError(f"no month {month}")
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return dt.date(year, month, _MONTH_DAYS[month - 1] + leap)
 
 
 def show(form: Form | None) -> str:
@@ -300,6 +309,8 @@ def record_struct(record: ListRecord) -> Struct:
             return False  # rebuilt home by home above, each from its own source
         if old == new and type(old) is type(new):
             return True  # spelled alike: no need to decode (a long result list costs most)
+        if type(old) is list and type(new) is list and len(old) != len(new):
+            return False  # a result list with a game more (or a run of another shape) decodes differently
         decoder = _SLOT_DECODERS.get(key)
         return decoder is not None and bool(_safe(decoder, old) == _safe(decoder, new))
 

@@ -18,6 +18,9 @@ Reading follows the file description:
 Then the consistency rules are checked (mirrored cells, results adding to one point, handicaps on both
 cells, equal numbers of rounds); every error names the file and line, and both players and the round
 where two cells disagree.
+
+The table's values are in ``turnering_values`` and the checks between lines in ``turnering_checks``; their
+public names are importable from here too.
 """
 
 from __future__ import annotations
@@ -25,151 +28,47 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Literal
+from typing import NamedTuple
 
-from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
-from ratings.engine.types import Game, Handicap, HandicapCode, PlayerState, TableInput
+from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
-from .errors import FesaFileError, FesaFileErrors, raise_collected
+from .errors import FesaFileError, raise_collected
+from .turnering_checks import check_consistency, checked_table
+from .turnering_values import (
+    HANDICAP_CODES,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    Cell,
+    HandicapMark,
+    Sign,
+    TablePlayer,
+    Turnering,
+)
 
-Sign = Literal["+", "-", "=", "#"]
-# The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
-HANDICAP_CODES: dict[str, HandicapCode] = {code.upper(): code for code in ENGINE_HANDICAP_CODES}
+__all__ = [
+    "HANDICAP_CODES",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "Cell",
+    "EngineTable",
+    "HandicapMark",
+    "Sign",
+    "TablePlayer",
+    "Turnering",
+    "check_consistency",
+    "engine_table",
+    "read_cells",
+    "read_turnering",
+    "write_turnering",
+]
+
 _SIGNS = set("+-=&")
 # Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
 _MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
 _FIRST_PLAYER = re.compile(r"1(?!\d)", re.ASCII)
-MAX_PLAYERS = 1000
-"""The most players a table may have: ten times the largest European tournaments. Beyond it a file is refused
-at once, so that a runaway file (tens of thousands of lines) is not matched and rated line by line."""
-MAX_ROUNDS = 30
-"""The most rounds a table may have: a double round robin of sixteen players; real tables have five to ten."""
-_SCORES: dict[str, Fraction] = {"+": Fraction(1), "-": Fraction(0), "=": Fraction(1, 2), "#": Fraction(0)}
-_HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
-_MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
-
-
-@dataclass(frozen=True, slots=True)
-class HandicapMark:
-    """A cell's handicap: ``received`` for side ``+`` (this player received it), else he gave it.
-    ``spelling`` is the code as written (``r``), which the result table prints; it never matters for
-    equality, codes being case-insensitive."""
-
-    received: bool
-    code: HandicapCode
-    spelling: str = field(default="", compare=False)
-
-    def mirrored(self) -> HandicapMark:
-        return HandicapMark(not self.received, self.code, self.spelling)
-
-    def text(self) -> str:
-        return f"({'+' if self.received else '-'}{self.code})"
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One round of a player: ``opponent`` is a line number, 0 for no game (bye ``0+``, absence ``0-``,
-    half-point bye ``0=``, no-show ``0#``)."""
-
-    opponent: int
-    sign: Sign
-    handicap: HandicapMark | None = None
-
-    @property
-    def score(self) -> Fraction:
-        """What the cell counts in the standings: 1, 1/2 or 0."""
-        return _SCORES[self.sign]
-
-    @property
-    def is_game(self) -> bool:
-        """A game actually played, hence rated."""
-        return self.opponent != 0
-
-    def mirrored(self, player: int) -> Cell:
-        """The opponent's cell for this game, ``player`` being this cell's owner."""
-        return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())  # type: ignore[arg-type]
-
-    def text(self) -> str:
-        """The cell as written: ``12+``, ``16-(+R)``, ``0=``."""
-        return f"{self.opponent}{self.sign}{'' if self.handicap is None else self.handicap.text()}"
-
-
-@dataclass(frozen=True, slots=True)
-class TablePlayer:
-    """A player line. ``cells`` holds one cell per round; a simultaneous-display giver (``[&]``) has none,
-    his games are the mirror of the cells naming him (:meth:`Turnering.cells_of`)."""
-
-    number: int
-    last_name: str
-    first_name: str
-    cells: tuple[Cell, ...] = ()
-    simul_giver: bool = False
-    free_text: str = " "
-    macmahon: str | None = None
-    tail: str = ""
-    line: int | None = field(default=None, compare=False)
-
-    @property
-    def name(self) -> tuple[str, str]:
-        return self.last_name, self.first_name
-
-    @property
-    def marked_new(self) -> bool:
-        """The free text holds an ``N`` marking a new player."""
-        return "N" in self.free_text.split()
-
-    @property
-    def nationality(self) -> str | None:
-        """A two-letter code in the free text, if any."""
-        for word in self.free_text.split():
-            if len(word) == 2 and word.isalpha():
-                return word.upper()
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Turnering:
-    """A table as read from (or to be written to) ``turnering.txt``: ``date_text`` is the date as written,
-    ``date`` its last day; ``rounds`` the number of rounds every non-giver has."""
-
-    name: str
-    date: dt.date
-    date_text: str
-    players: tuple[TablePlayer, ...]
-    rounds: int
-    file: str = field(default="turnering.txt", compare=False)
-
-    def player(self, number: int) -> TablePlayer:
-        return self.players[number - 1]
-
-    def cells_of(self, number: int) -> tuple[tuple[Cell, ...], ...]:
-        """Per round, the cells of a player: one for a normal player, for a simultaneous giver the
-        mirror of every cell naming him, in table order."""
-        player = self.player(number)
-        if not player.simul_giver:
-            return tuple((c,) for c in player.cells)
-        rounds: list[list[Cell]] = [[] for _ in range(self.rounds)]
-        for other in self.players:
-            for r, cell in enumerate(other.cells):
-                if cell.opponent == number:
-                    rounds[r].append(cell.mirrored(other.number))
-        return tuple(tuple(r) for r in rounds)
-
-    def has_game(self, number: int) -> bool:
-        """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
-        return any(c.is_game for cells in self.cells_of(number) for c in cells)
-
-    def points(self, number: int) -> Fraction:
-        """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
-        # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
-        halves = sum(_HALVES[c.sign] for cells in self.cells_of(number) for c in cells)
-        start = self.player(number).macmahon
-        return Fraction(halves, 2) + (Fraction(start) if start else 0)
 
 
 def _holds_sign(line: str) -> bool:
@@ -338,116 +237,11 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             problems.append(exc)
     table = None
     if name is not None and players:
-        table = _checked_table(name[1], table_date, (date[1] or "") if date else "", players, unread, file, problems)
+        table = checked_table(name[1], table_date, (date[1] or "") if date else "", players, unread, file, problems)
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     raise_collected(problems)
     assert table is not None
     return table
-
-
-def _checked_table(
-    name: str,
-    date: dt.date,
-    date_text: str,
-    players: list[TablePlayer],
-    unread: set[int],
-    file: str,
-    problems: list[FesaFileError],
-) -> Turnering | None:
-    """The table read, after the checks between its lines, whose problems are added to ``problems``. An
-    unreadable line is checked as a line of absences, and the cells naming it as absences too."""
-    readable = [p for p in players if p.number not in unread]
-    try:
-        rounds = _rounds(readable or players, file)
-    except FesaFileError as exc:
-        problems.append(exc)
-        return None
-    checked = players
-    if unread:  # copies only for a file that is refused anyway: the common path reads each player once
-        absent = Cell(0, "-")
-        checked = [
-            replace(p, cells=(absent,) * rounds)
-            if p.number in unread
-            else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
-            for p in players
-        ]
-    table = Turnering(
-        name=name, date=date, date_text=date_text.strip(), players=tuple(checked), rounds=rounds, file=file
-    )
-    try:
-        check_consistency(table)
-    except FesaFileErrors as exc:
-        problems.extend(exc.errors)
-    except FesaFileError as exc:
-        problems.append(exc)
-    return replace(table, players=tuple(players)) if unread else table
-
-
-def _rounds(players: list[TablePlayer], file: str) -> int:
-    regular = [p for p in players if not p.simul_giver]
-    if not regular:
-        raise FesaFileError(file, players[0].line, "every player is a simultaneous giver: no results")
-    rounds = len(regular[0].cells)
-    if rounds > MAX_ROUNDS:
-        raise FesaFileError(file, regular[0].line, f"a table has at most {MAX_ROUNDS} rounds, not {rounds}")
-    for p in regular[1:]:
-        if len(p.cells) != rounds:
-            raise FesaFileError(
-                file,
-                p.line,
-                f"uneven number of rounds: {_who(p)} has {len(p.cells)}, {_who(regular[0])} "
-                f"(line {regular[0].line}) has {rounds}",
-            )
-    return rounds
-
-
-def _who(p: TablePlayer) -> str:
-    return f"{p.last_name} {p.first_name}".strip()
-
-
-def check_consistency(table: Turnering) -> None:
-    """Check that every cell naming an opponent is mirrored by the opponent's cell (same round, the
-    results adding to one point, the handicap on both sides with opposite sides and the same code).
-    A simultaneous giver's cells are the mirror of the others' by construction."""
-    file = table.file
-    count = len(table.players)
-    problems: list[FesaFileError] = []
-    seen: set[tuple[int, int, int]] = set()  # (round, lower line number, higher): a pair is told once
-    for p in table.players:
-        for r, cell in enumerate(p.cells, start=1):
-            if not cell.is_game:
-                continue
-            if cell.opponent > count:
-                problems.append(
-                    FesaFileError(
-                        file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
-                    )
-                )
-                continue
-            if cell.opponent == p.number:
-                problems.append(FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent"))
-                continue
-            q = table.player(cell.opponent)
-            if q.simul_giver:
-                continue
-            pair = (r, min(p.number, q.number), max(p.number, q.number))
-            if pair in seen:
-                continue
-            other = q.cells[r - 1]
-            if other.opponent != p.number:
-                wrong = "the cells do not name each other"
-            elif _HALVES[cell.sign] + _HALVES[other.sign] != 2:  # in half points: Fractions cost here
-                wrong = "the results do not add up to one point"
-            elif (cell.handicap is None) != (other.handicap is None):
-                wrong = "a handicap on one side only"
-            elif cell.handicap is not None and other.handicap != cell.handicap.mirrored():
-                wrong = "the handicap must have the same code and opposite sides"
-            else:
-                continue
-            seen.add(pair)  # told once, from the first of the two lines
-            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
-            problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
-    raise_collected(problems)
 
 
 def write_turnering(table: Turnering) -> bytes:
@@ -462,10 +256,10 @@ def write_turnering(table: Turnering) -> bytes:
     return encode_text("\n".join(lines) + "\n", table.file)
 
 
-@dataclass(frozen=True, slots=True)
-class EngineTable:
+class EngineTable(NamedTuple):
     """A table ready for the engine. Keys are player numbers (line positions). ``round_of`` maps the
-    engine's round numbers back to the table's rounds."""
+    engine's round numbers back to the table's rounds. (A named tuple: cheaper to create than a dataclass,
+    for a per-table process.)"""
 
     table: TableInput
     round_of: Mapping[int, int]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -60,3 +62,17 @@ def test_encode_text_never_fails(text: str) -> None:
     encoded = encode_text(text, "all.txt")
     assert encoded.decode(ENCODING) == latin1_text(text)
     assert latin1_text(latin1_text(text)) == latin1_text(text)
+
+
+def test_latin1_text_is_already_composed() -> None:
+    # latin1_text returns ISO-8859-1 text without normalising it: that is only right because NFC leaves
+    # every ISO-8859-1 character alone and no combining mark is among them, so no two of them compose.
+    latin1 = "".join(map(chr, range(0x100)))
+    assert unicodedata.normalize("NFC", latin1) == latin1
+    assert not any(unicodedata.combining(c) for c in latin1)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0xFF)))
+def test_latin1_text_leaves_latin1_text_as_it_is(text: str) -> None:
+    assert latin1_text(text) == unicodedata.normalize("NFC", text) == text
+    assert encode_text(text, "f") == text.encode(ENCODING)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from dataclasses import replace
 
@@ -18,6 +19,7 @@ from ratings.fesa_files.ratingliste import (
     table_origin,
     write_ratingliste,
 )
+from ratings.fesa_files.slots import month_end
 
 from .data import case_dir, case_names
 
@@ -223,3 +225,15 @@ def test_table_origin_is_american_only_for_a_majority_of_american_homes() -> Non
 def test_list_nationality_prefers_the_american_home_and_result_table_the_first() -> None:
     record = ListRecord("x", "y", (Home("E", "FR", "FR"), Home("A", "US", "US")), PlayerState())
     assert (record.list_nationality(), record.home_nationality()) == ("US", "FR")
+
+
+def test_month_end_is_calendars() -> None:
+    for year in [*range(1, 30), *range(1890, 2110), 9999]:
+        for month in range(0, 14):
+            try:
+                expected = dt.date(year, month, calendar.monthrange(year, month)[1])
+            except (ValueError, calendar.IllegalMonthError):
+                with pytest.raises(ValueError):
+                    month_end(year, month)
+                continue
+            assert month_end(year, month) == expected

@@ -61,3 +61,29 @@ def test_standalone_run_succeeds_quietly_on_stderr_and_never_imports_django(tmp_
     done = standalone("-c", code)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [f"{work}: wrote all.txt, ratingliste.post, result.txt", "[]"]
+
+
+def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path) -> None:
+    # A plain list of folders is read without argparse (start-up speed); anything else goes to it.
+    helped = standalone("-m", "ratings.fesa_files", "--help")
+    assert (helped.returncode, helped.stderr) == (0, "")
+    assert helped.stdout.startswith("usage: python -m ratings.fesa_files [-h] DIR [DIR ...]")
+    for args in [(), ("--bogus", "x")]:
+        refused = standalone("-m", "ratings.fesa_files", *args)
+        assert refused.returncode == 2
+        assert refused.stderr.startswith("usage: python -m ratings.fesa_files")
+    work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "-work")
+    dashed = standalone("-m", "ratings.fesa_files", "--", str(work.relative_to(tmp_path)))
+    assert dashed.returncode == 1  # run from the repository, where there is no such folder
+    assert dashed.stderr.startswith("-work: not a directory")
+
+
+def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path) -> None:
+    work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "work")
+    code = (
+        "import sys; from ratings.fesa_files.__main__ import main; status = main([" + repr(str(work)) + "]); "
+        "print(sorted({'argparse', 'pathlib', 'anyascii', 'calendar'} & set(sys.modules))); sys.exit(status)"
+    )
+    done = standalone("-c", code)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1] == "[]"

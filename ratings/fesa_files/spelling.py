@@ -1,0 +1,152 @@
+"""The state list's records that are already in the program's spelling: read by one regular expression
+each, and written back as the text they were read from while they are unchanged.
+
+The program prints a record on one line, every slot in its order, in one spelling. A line that matches
+:data:`RECORD` exactly is text that printing the record back gives unchanged (tests/fesa/test_spelling.py
+checks it on every record of the reference cases and on generated ones): single spaces, upper-case keys
+and symbols, strings without a backslash or quote to escape, integers without a sign or leading zeros,
+results ``0``, ``1`` or ``1/2``, grade names as the program writes them, and no ``(:LB 0 …)`` (written
+back as ``NIL``). Most of a run's list is players who did not play, so most of it is copied, not rebuilt.
+
+A file with any other line (a comment, a record over several lines, another spelling, a value the slots
+refuse) is left whole to the general reader (ratings/fesa_files/ratingliste.py), so what is accepted and
+the messages are the general reader's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol
+from .records import Home, ListRecord
+from .slots import SlotError, as_date, as_grade, as_prior, as_state
+
+_INT = r"0|-?[1-9][0-9]{0,8}"  # as printed: no sign but "-", no leading zero, at most nine digits
+_STRING = r'"([^"\\\n]*)"'  # printed as it is: nothing to escape, on one line
+_DATE = r'NIL|""|0|"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?"'
+
+
+def _home(g: str) -> str:
+    """A HOME; ``g`` opens its groups: ``(`` to capture, ``(?:`` to repeat it inside another pattern."""
+    return rf'#S\(HOME :LIST #\\{g}[A-Za-z]) :NATIONALITY "{g}[^"\\\n]*)" :RESIDENS "{g}[^"\\\n]*)" :LAST {g}{_DATE})\)'
+
+
+def _game(g: str) -> str:
+    return rf"\({g}{_INT}) {g}0|1|1/2) 1\)"
+
+
+_HOMES = re.compile(_home("("))
+_GAMES = re.compile(_game("("))
+RECORD = re.compile(
+    rf"#S\(PLAYER :LAST-NAME {_STRING} :FIRST-NAME {_STRING}"
+    rf" :NATIONALITY-LIST (NIL|\({_home('(?:')}(?: {_home('(?:')})*\))"
+    rf' :GRADE-LEVEL ({_INT}) :GRADE-NAME "(Dan|Kyu|)"'
+    rf' :NSR-GRADE-LEVEL ({_INT}) :NSR-GRADE-NAME "(Dan|Kyu|Pro|)" :ELO-NUMBER ({_INT})'
+    rf" :GAMES (NIL|{_INT}|\({_game('(?:')}(?: {_game('(?:')})*\))"
+    rf" :LAST-PLAYED ({_DATE}) :LB-COUNT (NIL|\(:LB -?[1-9][0-9]{{0,8}} (?:T|NIL)\))"
+    rf" :MP-COUNT (NIL|\(:MP (?:{_INT})\)) :BONUS-COUNT ({_INT})\)"
+)
+"""One record as the program prints it; groups: the names, the HOME list, grade level and name, prior
+grade level and name, rating, GAMES, LAST-PLAYED, LB-COUNT, MP-COUNT and BONUS-COUNT, as text."""
+
+_END = re.compile(r"[ \t\r\n\f]*\)[ \t\r\n\f]*")
+_RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
+_LB = Symbol("LB", keyword=True)
+_MP = Symbol("MP", keyword=True)
+_T = Symbol("T")
+
+
+def _date(text: str) -> Form:
+    return NIL if text == "NIL" else 0 if text == "0" else text[1:-1]
+
+
+def _games(text: str) -> Form:
+    if text[0] == "(":
+        return [[int(rating), _RESULTS[result], 1] for rating, result in _GAMES.findall(text)]
+    return NIL if text == "NIL" else int(text)
+
+
+def _run(text: str, keyword: Symbol) -> Form:
+    if text == "NIL":
+        return NIL
+    _, count, *seen = text[1:-1].split(" ")
+    return [keyword, int(count), *(_T if s == "T" else NIL for s in seen)]
+
+
+def _homes(text: str) -> tuple[Home, ...]:
+    return tuple(
+        Home(code, nationality, residens, as_date(_date(last), "HOME :LAST"))
+        for code, nationality, residens, last in _HOMES.findall(text)
+    )
+
+
+def _record(match: re.Match[str], text: str, line: int, file: str) -> ListRecord:
+    last, first, homes, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
+    state = as_state(
+        rating=int(elo),
+        games=_games(games),
+        grade=as_grade(int(level), unit),
+        prior=as_prior(int(nsr_level), nsr_unit),
+        last=as_date(_date(played), "LAST-PLAYED"),
+        lb=_run(lb, _LB),
+        mp=_run(mp, _MP),
+        bonus=int(bonus),
+    )
+    return ListRecord(last, first, _homes(homes), state, line, file, None, text)
+
+
+def with_source(record: ListRecord) -> ListRecord:
+    """``record`` with the structures it was read from (its own and its HOMEs'), for a record read with
+    only its text: writing a changed record keeps the spelling of its unchanged slots from them. The
+    structures are those the general reader makes of the same text."""
+    match = RECORD.fullmatch(record.text) if record.source is None and record.text is not None else None
+    if match is None:
+        return record
+    last, first, homes_text, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
+    homes: list[Home] = []
+    home_forms: list[Form] = []
+    for home, (code, nationality, residens, last_date) in zip(record.homes, _HOMES.findall(homes_text), strict=True):
+        fields = (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens))
+        home_form = Struct("HOME", (*fields, ("LAST", _date(last_date))))
+        home_forms.append(home_form)
+        homes.append(Home(home.list, home.nationality, home.residens, home.last, home_form))
+    source = Struct(
+        "PLAYER",
+        (
+            ("LAST-NAME", last),
+            ("FIRST-NAME", first),
+            ("NATIONALITY-LIST", home_forms or NIL),
+            ("GRADE-LEVEL", int(level)),
+            ("GRADE-NAME", unit),
+            ("NSR-GRADE-LEVEL", int(nsr_level)),
+            ("NSR-GRADE-NAME", nsr_unit),
+            ("ELO-NUMBER", int(elo)),
+            ("GAMES", _games(games)),
+            ("LAST-PLAYED", _date(played)),
+            ("LB-COUNT", _run(lb, _LB)),
+            ("MP-COUNT", _run(mp, _MP)),
+            ("BONUS-COUNT", int(bonus)),
+        ),
+    )
+    return ListRecord(last, first, tuple(homes), record.state, record.line, record.file, source, record.text)
+
+
+def read_spelled(text: str, file: str) -> tuple[ListRecord, ...] | None:
+    """The records of a list file whose every record is a line in the program's spelling, each keeping
+    that line as its ``text``; None for any other file (or a value the slots refuse), to be read by the
+    general reader."""
+    if not text.startswith("("):
+        return None
+    lines = text[1:].split("\n")
+    records: list[ListRecord] = []
+    match = RECORD.fullmatch
+    try:
+        for number, line in enumerate(lines, start=1):
+            found = match(line)
+            if found is None:
+                rest = "\n".join(lines[number - 1 :])
+                return tuple(records) if _END.fullmatch(rest) else None
+            records.append(_record(found, line, number, file))
+    except SlotError:
+        return None
+    return None  # no closing parenthesis

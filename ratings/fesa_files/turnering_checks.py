@@ -1,0 +1,116 @@
+"""The checks between the lines of a table read from ``turnering.txt`` (ratings/fesa_files/turnering.py):
+equal numbers of rounds, and every game's two cells naming each other with results adding to one point
+and the handicap on both sides."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+from .errors import FesaFileError, FesaFileErrors, raise_collected
+from .turnering_values import HALVES, MAX_ROUNDS, Cell, TablePlayer, Turnering
+
+
+def checked_table(
+    name: str,
+    date: dt.date,
+    date_text: str,
+    players: list[TablePlayer],
+    unread: set[int],
+    file: str,
+    problems: list[FesaFileError],
+) -> Turnering | None:
+    """The table read, after the checks between its lines, whose problems are added to ``problems``. An
+    unreadable line is checked as a line of absences, and the cells naming it as absences too."""
+    readable = [p for p in players if p.number not in unread]
+    try:
+        rounds = _rounds(readable or players, file)
+    except FesaFileError as exc:
+        problems.append(exc)
+        return None
+    checked = players
+    if unread:  # copies only for a file that is refused anyway: the common path reads each player once
+        absent = Cell(0, "-")
+        checked = [
+            replace(p, cells=(absent,) * rounds)
+            if p.number in unread
+            else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
+            for p in players
+        ]
+    table = Turnering(
+        name=name, date=date, date_text=date_text.strip(), players=tuple(checked), rounds=rounds, file=file
+    )
+    try:
+        check_consistency(table)
+    except FesaFileErrors as exc:
+        problems.extend(exc.errors)
+    except FesaFileError as exc:
+        problems.append(exc)
+    return replace(table, players=tuple(players)) if unread else table
+
+
+def _rounds(players: list[TablePlayer], file: str) -> int:
+    regular = [p for p in players if not p.simul_giver]
+    if not regular:
+        raise FesaFileError(file, players[0].line, "every player is a simultaneous giver: no results")
+    rounds = len(regular[0].cells)
+    if rounds > MAX_ROUNDS:
+        raise FesaFileError(file, regular[0].line, f"a table has at most {MAX_ROUNDS} rounds, not {rounds}")
+    for p in regular[1:]:
+        if len(p.cells) != rounds:
+            raise FesaFileError(
+                file,
+                p.line,
+                f"uneven number of rounds: {_who(p)} has {len(p.cells)}, {_who(regular[0])} "
+                f"(line {regular[0].line}) has {rounds}",
+            )
+    return rounds
+
+
+def _who(p: TablePlayer) -> str:
+    return f"{p.last_name} {p.first_name}".strip()
+
+
+def check_consistency(table: Turnering) -> None:
+    """Check that every cell naming an opponent is mirrored by the opponent's cell (same round, the
+    results adding to one point, the handicap on both sides with opposite sides and the same code).
+    A simultaneous giver's cells are the mirror of the others' by construction."""
+    file = table.file
+    count = len(table.players)
+    problems: list[FesaFileError] = []
+    seen: set[tuple[int, int, int]] = set()  # (round, lower line number, higher): a pair is told once
+    for p in table.players:
+        for r, cell in enumerate(p.cells, start=1):
+            if not cell.is_game:
+                continue
+            if cell.opponent > count:
+                problems.append(
+                    FesaFileError(
+                        file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
+                    )
+                )
+                continue
+            if cell.opponent == p.number:
+                problems.append(FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent"))
+                continue
+            q = table.player(cell.opponent)
+            if q.simul_giver:
+                continue
+            pair = (r, min(p.number, q.number), max(p.number, q.number))
+            if pair in seen:
+                continue
+            other = q.cells[r - 1]
+            if other.opponent != p.number:
+                wrong = "the cells do not name each other"
+            elif HALVES[cell.sign] + HALVES[other.sign] != 2:  # in half points: Fractions cost here
+                wrong = "the results do not add up to one point"
+            elif (cell.handicap is None) != (other.handicap is None):
+                wrong = "a handicap on one side only"
+            elif cell.handicap is not None and other.handicap != cell.handicap.mirrored():
+                wrong = "the handicap must have the same code and opposite sides"
+            else:
+                continue
+            seen.add(pair)  # told once, from the first of the two lines
+            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
+            problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
+    raise_collected(problems)
