@@ -18,8 +18,9 @@ from django.urls import reverse
 
 from ratings.models import Promotion, PromotionStatus, Table
 from ratings.page_cache import PAGE_CACHE
+from ratings.selectors.search import player_search
 from ratings.services.grades import promotion_approve
-from tests.factories import make_grade_officer, make_rating_officer
+from tests.factories import make_grade_officer, make_player, make_rating_officer
 from tests.public.conftest import days_ago, seasoned
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -197,3 +198,22 @@ def test_the_page_cache_is_local_unless_a_redis_url_is_given() -> None:
     assert _pages_cache({}).endswith("LocMemCache")
     assert _pages_cache({"PAGE_CACHE_URL": "redis://127.0.0.1:6379/2"}).endswith("RedisCache")
     assert _pages_cache({"PAGE_CACHE": "0"}).endswith("DummyCache")
+
+
+def test_the_search_index_follows_the_data(client: Client) -> None:
+    make_player("Zorn", "Ida")
+    url = reverse("ratings:search")
+    assert client.get(url, {"q": "zor"}).status_code == 302  # one match: his page
+    later = make_player("Zorner", "Ole")  # an audited edit: a new data version, a new index
+    response = client.get(url, {"q": "zor"})
+    assert response.status_code == 200 and later.federation_id in response.content.decode()
+    assert [p.pk for p in player_search(later.federation_id.lower()).players] == [later.pk]
+
+
+def test_the_year_numbers_follow_the_data(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")
+    rated_round_robin([a, b], days_ago(10))
+    url = reverse("ratings:statistics")
+    assert sum(y.tables for y in client.get(url).context["years"]) == 1
+    rated_round_robin([b, a], days_ago(5))
+    assert sum(y.tables for y in client.get(url, {"country": "FR"}).context["years"]) == 2
