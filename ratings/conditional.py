@@ -38,6 +38,12 @@ def _validators(request: HttpRequest) -> tuple[str, dt.datetime]:
     return etag, max(version.modified, midnight)
 
 
+def page_cache_key(request: HttpRequest) -> str | None:
+    """The page cache's key of ``request`` (ratings/page_cache.py), for views that are not ``public_page``s
+    (the API): the same validators, so the same data version, day and language."""
+    return page_key(request, _validators(request)[0])
+
+
 def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Give the view's 200 answers their validators and a short max-age, and answer a GET whose validators
     match with 304 Not Modified, before the view runs; serve anonymous visitors from the page cache."""

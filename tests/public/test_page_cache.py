@@ -217,3 +217,20 @@ def test_the_year_numbers_follow_the_data(client: Client, rated_round_robin: Cal
     assert sum(y.tables for y in client.get(url).context["years"]) == 1
     rated_round_robin([b, a], days_ago(5))
     assert sum(y.tables for y in client.get(url, {"country": "FR"}).context["years"]) == 2
+
+
+def test_an_api_answer_is_kept_counted_and_follows_the_data(
+    client: Client, rated_round_robin: Callable[..., Table], settings: Any
+) -> None:
+    settings.API_ANON_RATE = "3/minute"
+    a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")
+    rated_round_robin([a, b], days_ago(10))
+    url = reverse("api-v1:player", args=[b.federation_id])
+    first, _ = get(client, url)
+    again, queries = get(client, url)
+    assert queries == 1 and again.content == first.content
+    assert again["ETag"] == first["ETag"] and again["Cache-Control"] == first["Cache-Control"]
+    rated_round_robin([b, a], days_ago(5))
+    after = client.get(url)
+    assert after.status_code == 200 and after.json()["rating"] != first.json()["rating"]
+    assert client.get(url).status_code == 429  # a kept answer still counts against the client's limit
