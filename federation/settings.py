@@ -196,7 +196,7 @@ CACHES = {
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "pages",
-        "OPTIONS": {"MAX_ENTRIES": 500},
+        "OPTIONS": {"MAX_ENTRIES": 300},
     },
 }
 CACHES["pages"]["TIMEOUT"] = PAGE_CACHE_SECONDS

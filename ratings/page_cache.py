@@ -7,16 +7,19 @@ parameters sorted). A re-rate, a grade decision, a correction or any audited edi
 the next request asks for another key and the page is made afresh: nothing is ever invalidated by hand, and
 stale entries simply age out (``TIMEOUT`` of the ``pages`` cache, or the local cache's size bound).
 
-Only anonymous GET and HEAD requests are served from it or stored: a signed-in officer's pages carry his menu.
-Pages that set a cookie, ask for a CSRF token, vary on a header or stream are never stored, nor answers other
-than 200 and redirects. The site uses no CSP nonces (federation/settings.py), so a stored page holds nothing
-that belongs to one response. A cache that fails (Redis down) is logged and the page made as if it missed.
+Only anonymous GET and HEAD requests are served from it or stored: a signed-in officer is always given a page
+made for him. Pages that set a cookie, ask for a CSRF token, vary on a header or stream are never stored, nor
+answers other than 200 and redirects, nor bodies that stay large once compressed (whole-list downloads): a
+cache is bounded by entries (local memory) or bytes (Redis's maxmemory), and a few of them would crowd out the
+pages. The site uses no CSP nonces (federation/settings.py), so a stored page holds nothing that belongs to one
+response. A cache that fails (Redis down) is logged and the page made as if it missed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +28,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 PAGE_CACHE = "pages"  # the alias in settings.CACHES
 STORED_STATUSES = frozenset({200, 301, 302})
+COMPRESS_FROM = 16 * 1024  # bodies from this size are kept compressed (zlib, fast level): a page is ~8x smaller
+MAX_STORED = 512 * 1024  # larger bodies (compressed) are not kept: a cache full of them would crowd out the pages
 
 logger = logging.getLogger(__name__)
 
@@ -59,10 +64,11 @@ def cached_page(key: str) -> HttpResponse | None:
     except Exception:  # a cache that is down must not take the pages with it
         logger.exception("page cache: read failed")
         return None
-    if stored is None:
+    try:
+        status, compressed, content, headers = stored
+    except (TypeError, ValueError):  # nothing kept, or kept by another version of this code
         return None
-    status, content, headers = stored
-    response = HttpResponse(content, status=status)
+    response = HttpResponse(zlib.decompress(content) if compressed else content, status=status)
     for name, value in headers:
         response[name] = value
     return response
@@ -72,7 +78,13 @@ def store_page(key: str, request: HttpRequest, response: HttpResponse) -> None:
     """Keep ``response`` under ``key`` if it may be served to another anonymous visitor."""
     if not _storable(request, response):
         return
-    stored = (response.status_code, response.content, list(response.headers.items()))
+    content = response.content
+    compressed = len(content) >= COMPRESS_FROM
+    if compressed:
+        content = zlib.compress(content, 1)
+    if len(content) > MAX_STORED:
+        return
+    stored = (response.status_code, compressed, content, list(response.headers.items()))
     try:
         caches[PAGE_CACHE].set(key, stored)
     except Exception:  # the page was made; not keeping it only costs the next visitor

@@ -16,6 +16,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from ratings import page_cache
 from ratings.models import Promotion, PromotionStatus, Table
 from ratings.page_cache import PAGE_CACHE
 from ratings.selectors.search import player_search
@@ -234,3 +235,17 @@ def test_an_api_answer_is_kept_counted_and_follows_the_data(
     after = client.get(url)
     assert after.status_code == 200 and after.json()["rating"] != first.json()["rating"]
     assert client.get(url).status_code == 429  # a kept answer still counts against the client's limit
+
+
+def test_large_bodies_are_kept_compressed_or_not_at_all(
+    client: Client, two_players: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = reverse("ratings:tournaments")
+    monkeypatch.setattr(page_cache, "COMPRESS_FROM", 0)
+    first = client.get(url)
+    again = client.get(url)
+    assert not made(again) and again.content == first.content
+    monkeypatch.setattr(page_cache, "MAX_STORED", 100)
+    other = reverse("ratings:promotions")
+    client.get(other)
+    assert made(client.get(other))  # too large to keep
