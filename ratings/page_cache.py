@@ -7,12 +7,13 @@ parameters sorted). A re-rate, a grade decision, a correction or any audited edi
 the next request asks for another key and the page is made afresh: nothing is ever invalidated by hand, and
 stale entries simply age out (``TIMEOUT`` of the ``pages`` cache, or the local cache's size bound).
 
-Only anonymous GET and HEAD requests are served from it or stored: a signed-in officer is always given a page
-made for him. Pages that set a cookie, ask for a CSRF token, vary on a header or stream are never stored, nor
-answers other than 200 and redirects, nor bodies that stay large once compressed (whole-list downloads): a
-cache is bounded by entries (local memory) or bytes (Redis's maxmemory), and a few of them would crowd out the
-pages. The site uses no CSP nonces (federation/settings.py), so a stored page holds nothing that belongs to one
-response. A cache that fails (Redis down) is logged and the page made as if it missed.
+Only anonymous GET and HEAD requests are served from it or stored: a signed-in officer is always given a page made
+for him. Pages that set a cookie, ask for a CSRF token or vary on a header are never stored, nor answers other than
+200 and redirects, nor bodies that stay large once compressed (whole-list downloads): a cache is bounded by entries
+(local memory) or bytes (Redis's maxmemory), and a few of them would crowd out the pages. A streamed download (the
+list's CSV) is read whole to be kept, and sent from what was read. The site uses no CSP nonces
+(federation/settings.py), so a stored page holds nothing that belongs to one response. A cache that fails (Redis
+down) is logged and the page made as if it missed.
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ def page_key(request: HttpRequest, etag: str) -> str | None:
 def _storable(request: HttpRequest, response: HttpResponse) -> bool:
     return (
         response.status_code in STORED_STATUSES
-        and not isinstance(response, StreamingHttpResponse)
         and not response.cookies
         and not response.has_header("Vary")
         and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
@@ -65,30 +65,41 @@ def cached_page(key: str) -> HttpResponse | None:
         logger.exception("page cache: read failed")
         return None
     try:
-        status, compressed, content, headers = stored
+        status, streamed, compressed, content, headers = stored
     except (TypeError, ValueError):  # nothing kept, or kept by another version of this code
         return None
-    response = HttpResponse(zlib.decompress(content) if compressed else content, status=status)
+    return _response(status, streamed, zlib.decompress(content) if compressed else content, headers)
+
+
+def _response(status: int, streamed: bool, content: bytes, headers: list[tuple[str, str]]) -> HttpResponse:
+    """A response of ``content``: streamed (in one piece) if the view streamed it, as the view's callers read."""
+    response: HttpResponse = (
+        StreamingHttpResponse([content], status=status) if streamed else HttpResponse(content, status=status)  # type: ignore[assignment]
+    )
     for name, value in headers:
         response[name] = value
     return response
 
 
-def store_page(key: str, request: HttpRequest, response: HttpResponse) -> None:
-    """Keep ``response`` under ``key`` if it may be served to another anonymous visitor."""
+def store_page(key: str, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """Keep ``response`` under ``key`` if it may be served to another anonymous visitor; the response to send
+    (a streamed file is read whole to be kept, and sent from what was read)."""
     if not _storable(request, response):
-        return
-    content = response.content
+        return response
+    streamed = isinstance(response, StreamingHttpResponse)
+    headers = list(response.headers.items())
+    content = b"".join(response.streaming_content) if streamed else response.content  # type: ignore[attr-defined]
+    if streamed:
+        response = _response(response.status_code, True, content, headers)
     compressed = len(content) >= COMPRESS_FROM
-    if compressed:
-        content = zlib.compress(content, 1)
-    if len(content) > MAX_STORED:
-        return
-    stored = (response.status_code, compressed, content, list(response.headers.items()))
+    kept = zlib.compress(content, 1) if compressed else content
+    if len(kept) > MAX_STORED:
+        return response
     try:
-        caches[PAGE_CACHE].set(key, stored)
+        caches[PAGE_CACHE].set(key, (response.status_code, streamed, compressed, kept, headers))
     except Exception:  # the page was made; not keeping it only costs the next visitor
         logger.exception("page cache: write failed")
+    return response
 
 
 def through_cache(key: str | None, request: HttpRequest, make: Callable[[], HttpResponse]) -> HttpResponse:
@@ -97,6 +108,5 @@ def through_cache(key: str | None, request: HttpRequest, make: Callable[[], Http
         return make()
     response = cached_page(key)
     if response is None:
-        response = make()
-        store_page(key, request, response)
+        response = store_page(key, request, make())
     return response

@@ -69,7 +69,7 @@ class PublicReadMixin:
             key = getattr(self, "page_key", None)
             if key is not None and isinstance(response, Response):
                 response.render()
-                store_page(key, request._request, response)
+                store_page(key, request._request, response)  # gives back the response itself: not streamed
         return response
 
 

@@ -67,8 +67,8 @@ def test_rating_list_queries_do_not_grow_with_rows(
     rated_players(2, rated_round_robin, first_day=90)
     three = queries(client, reverse(name), params)
     assert (one, three) == (expected, expected)
-    # Asked again, the page is the one the page cache keeps for this version of the data (a file that is
-    # streamed is made again, from the list this process keeps): the data version alone.
+    # Asked again, the page (or file) is the one the page cache keeps for this version of the data: the data
+    # version alone.
     assert queries(client, reverse(name), params) == 1
 
 
