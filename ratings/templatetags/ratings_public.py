@@ -93,3 +93,37 @@ def rating_list_rows(table: Any) -> SafeString:
     if not rows:
         return format_html('<tr><td colspan="{}">{}</td></tr>', len(table.columns), table.empty_text)
     return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
+
+
+@register.simple_tag
+def search_rows(result: Any) -> SafeString:
+    """The search page's rows (``result``: a ratings.selectors.search.SearchResult), as the template wrote them
+    with ratings/_player_name.html, written in Python: fifty rows through the template engine, each with its
+    countries compared, cost most of a search that no cache can keep."""
+    player_url = reverse("ratings:player", args=["_"])[:-2]
+    namesake_title = escape(_("Another player has this name"))
+    professional = escape(_("professional"))
+    rows = []
+    for p in result.players:
+        nationality, residence = p.nationality, p.residence  # each read makes a Country: once per row
+        code, lives = escape(nationality.code or ""), escape(residence.code or "")
+        lives_in = escape(_("lives in %(country)s") % {"country": residence.code}) if lives and lives != code else ""
+        fid = escape(p.federation_id)
+        name = f'<a href="{player_url}{fid}/">{escape(p.family_name.upper())} {escape(p.given_name)}</a>'
+        if p.pk in result.namesakes:
+            told = fid + (f" · {code}" if code else "") + (f" · {lives_in}" if lives_in else "")
+            name += f' <span class="namesake" title="{namesake_title}">{told}</span>'
+        if p.is_professional or p.prior_grade_kind == "pro":
+            name += f' <span class="minor">{professional}</span>'
+        country = f'<abbr title="{escape(str(nationality.name))}">{code}</abbr>' if code else ""
+        if lives_in:
+            country += f' <span class="minor">({lives_in})</span>'
+        rating = p.rating if p.games else "–"
+        shown_grade = escape(grade_label(p.grade or 0)) or "–"
+        last = p.last_played.isoformat() if p.last_played else "–"
+        rows.append(
+            f'      <tr>\n        <th scope="row">{name}</th>\n        <td class="minor">{fid}</td>\n'
+            f'        <td>{country}</td>\n        <td class="num">{rating}</td>\n        <td>{shown_grade}</td>\n'
+            f'        <td class="minor">{last}</td>\n      </tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
