@@ -148,6 +148,8 @@ def main() -> None:
     python = sys.executable
     manage = [python, str(ROOT / "manage.py")]
     sqlite = env["DATABASE_URL"].startswith("sqlite")
+    if env["DATABASE_URL"].startswith("sqlite:///"):  # a SQLite file of the caller's: built only if missing
+        db_file = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
     if args.rebuild and sqlite and db_file.exists():
         db_file.unlink()
     fresh = (sqlite and not db_file.exists()) or args.rebuild
