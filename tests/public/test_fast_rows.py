@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django import forms
 from django.template import Context, Template
+from django.template.loader import get_template
+from django.test import RequestFactory
 
+from ratings import selectors
 from ratings.filters import DateInput
+from ratings.models import Promotion, Table
 from ratings.selectors.search import player_search
+from ratings.tables import PendingPromotionTable, TournamentTable
 from ratings.templatetags.ratings_public import search_rows
 from ratings.widgets import QuickSelect, QuickTextInput
-from tests.factories import make_player
+from tests.factories import make_player, make_tournament
+from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +74,28 @@ def test_quick_inputs_write_what_django_writes(value: str | None) -> None:
 
     day = dt.date(2024, 1, 2)
     assert DateInput().render("date", day) == Native(format="%Y-%m-%d").render("date", day)
+
+
+def _page(table: Any, template: str) -> str:
+    request = RequestFactory().get("/")
+    table.paginate(page=1, per_page=25)
+    html = spaced(get_template(template).render({"table": table, "request": request}))
+    return re.sub(r"> <(/?)(td|tr|tbody)\b", r"><\1\2", html)  # white space between cells shows nothing
+
+
+def test_table_rows_are_django_tables2s_rows(rated_round_robin: Callable[..., Table]) -> None:
+    a, b = seasoned(1900, family_name="Alpha", grade=20), seasoned(1500, family_name="Beta <i>")
+    table = rated_round_robin([a, b], days_ago(10))
+    Promotion.objects.create(
+        player=a, grade=22, table=table, game_number=41, route="upper_bound", rating=1900, status="pending"
+    )
+    make_tournament(date=days_ago(3))  # a tournament without a public table, an empty city
+    for make in (
+        lambda: PendingPromotionTable(selectors.pending_promotions()),
+        lambda: TournamentTable(selectors.tournaments_list()),
+    ):
+        fast, slow = make(), make()
+        assert fast.paginated_rows is not None
+        assert _page(fast, "ratings/_quick_table.html") == _page(slow, "ratings/_table.html")
+    empty = TournamentTable(selectors.tournaments_list().none())
+    assert "No tournament matches" in _page(empty, "ratings/_quick_table.html")
