@@ -30,7 +30,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 PAGE_CACHE = "pages"  # the alias in settings.CACHES
 STORED_STATUSES = frozenset({200, 301, 302})
 COMPRESS_FROM = 16 * 1024  # bodies from this size are kept compressed (zlib, fast level): a page is ~8x smaller
-MAX_STORED = 512 * 1024  # larger bodies (compressed) are not kept: a cache full of them would crowd out the pages
+MAX_STORED = 1024 * 1024  # larger bodies (compressed) are not kept: a cache full of them would crowd out the pages
 
 logger = logging.getLogger(__name__)
 
