@@ -15,7 +15,12 @@ The site is then served by gunicorn (DEBUG off, WhiteNoise for the static files,
 with wrk (Debian's ``wrk``) for ``--seconds`` per URL when it is installed, else by a small Python client of
 ``--clients`` threads making ``--requests`` requests in all. Printed: requests made, requests per second, p50,
 p95 and max latency in milliseconds. Any answer other than 200 stops the run. The machine's load average is
-printed before and after: on a shared machine it says how much of the CPU the site really had.
+printed before and after: on a shared machine it says how much of the CPU the site really had. The URLs
+(``url_list``): the rating list filtered, sorted, paged and of a past date, its exports, a player, a table, the
+tournaments and one tournament, the promotions, the name search, the top lists, the calculator, the JSON API
+and the Atom feeds. The site keeps each page in its page cache (ratings/page_cache.py, in each worker's memory
+here) after its first request; the API's limit per client address is lifted for the run (``API_ANON_RATE``).
+``bench/page_cpu.py`` measures the same URLs' CPU time in process, made afresh and from the page cache.
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -136,10 +143,13 @@ def main() -> None:
         SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, as behind a proxy that terminates TLS
         ALLOWED_HOSTS="127.0.0.1",
         DJANGO_SETTINGS_MODULE="federation.settings",
+        API_ANON_RATE="1000000/minute",  # the load comes from one address: the API's limit is not measured
     )
     python = sys.executable
     manage = [python, str(ROOT / "manage.py")]
     sqlite = env["DATABASE_URL"].startswith("sqlite")
+    if env["DATABASE_URL"].startswith("sqlite:///"):  # a SQLite file of the caller's: built only if missing
+        db_file = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
     if args.rebuild and sqlite and db_file.exists():
         db_file.unlink()
     fresh = (sqlite and not db_file.exists()) or args.rebuild
@@ -201,13 +211,30 @@ def main() -> None:
 
 
 def bench_urls(port: int) -> list[str]:
-    """The rating list as people use it (filters, sorting, a deep page, a past date, filtered and sorted too),
-    its CSV export and all.txt, a player's page, the tournaments and the promotions."""
+    """The URLs of the load (``url_list``), the ids they need read from the site's JSON API."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    conn.request("GET", "/export.json?per_page=1")
-    response = conn.getresponse()
-    body = response.read()
-    first = json.loads(body)["players"][0] if response.status == 200 else None
+
+    def fetch_json(path: str) -> Any:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        body = response.read()
+        if response.status != 200:
+            raise SystemExit(f"{path}: HTTP {response.status}")
+        return json.loads(body)
+
+    return url_list(fetch_json)
+
+
+def url_list(fetch_json: Callable[[str], Any]) -> list[str]:
+    """The rating list as people use it (filters, sorting, a deep page, a past date, filtered and sorted too),
+    its CSV export and all.txt, a player's page, a table, the tournaments and a tournament's page, the
+    promotions, the name search (a few different names), the top lists, the calculator, the JSON API's lists
+    and a player, and the Atom feeds. ``fetch_json(path)`` reads the API, for the ids of a player and a
+    tournament."""
+    past = dt.date.today().replace(day=1) - dt.timedelta(days=365)
+    player = fetch_json("/api/v1/rating-list/?page_size=1")["results"][0]["federation_id"]
+    tournament = fetch_json("/api/v1/tournaments/?page_size=1")["results"][0]
+    table = tournament["tables"][0]["id"] if tournament["tables"] else None
     urls = [
         "/",
         "/?country=FR",
@@ -216,14 +243,30 @@ def bench_urls(port: int) -> list[str]:
         "/?sort=-games&page=20",
         "/?active=all&grade_min=11&grade_max=20",
         "/?category=established&country=DE",
-        f"/?date={dt.date.today().replace(day=1) - dt.timedelta(days=365)}",
-        f"/?date={dt.date.today().replace(day=1) - dt.timedelta(days=365)}&q=ber&sort=-games",
+        f"/?date={past}",
+        f"/?date={past}&q=ber&sort=-games",
         "/export.csv?country=FR",
         "/files/rating-list?format=csv",  # all.txt: the demo has names ISO-8859-1 cannot hold (a 409)
+        f"/players/{player}/",
+        *([f"/tables/{table}/"] if table else []),
+        "/tournaments/",
+        f"/tournaments/{tournament['id']}/",
+        "/promotions/",
+        "/search/?q=ber",
+        "/search/?q=an",
+        "/search/?q=mar+an",
+        "/statistics/",
+        "/statistics/?country=FR",
+        "/calculator/",
+        f"/calculator/?player={player}",
+        "/api/v1/rating-list/",
+        f"/api/v1/rating-list/?date={past}&country=FR",
+        "/api/v1/players/?q=ber",
+        f"/api/v1/players/{player}/",
+        "/api/v1/tournaments/",
+        "/feeds/tables.atom",
+        "/feeds/promotions.atom",
     ]
-    if first is not None:
-        urls.append(f"/players/{first['federation_id']}/")
-    urls += ["/tournaments/", "/promotions/"]
     return urls
 
 

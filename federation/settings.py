@@ -31,6 +31,11 @@ try:
     # Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
     DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
     API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
+    # The public pages as anonymous visitors get them (ratings/page_cache.py): in this process's memory unless
+    # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
+    PAGE_CACHE = env_bool("PAGE_CACHE", True)
+    PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+    PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
@@ -183,7 +188,18 @@ CACHES = {
     "api-throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle"},
+    # The key of a stored page holds the data version, so a change of the data is shown at once, never stale.
+    "pages": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    if not PAGE_CACHE
+    else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": PAGE_CACHE_URL}
+    if PAGE_CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "pages",
+        "OPTIONS": {"MAX_ENTRIES": 300},
+    },
 }
+CACHES["pages"]["TIMEOUT"] = PAGE_CACHE_SECONDS
 if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", API_ANON_RATE):
     raise ImproperlyConfigured(f"API_ANON_RATE={API_ANON_RATE!r}: expected a count and a period, e.g. 120/minute")
 REST_FRAMEWORK = {

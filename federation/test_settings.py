@@ -23,5 +23,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# Stored pages live in each test process, whatever the environment says: tests/conftest.py empties them.
+CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "test-pages"}  # noqa: F405
+
 # Tests run without collectstatic: let WhiteNoise look files up as they are requested instead of warning.
 WHITENOISE_AUTOREFRESH = True

@@ -19,6 +19,7 @@ from django_countries import countries
 from ratings.models import GRADE_CHOICES, Category, Player, Tournament
 from ratings.selectors import DataVersion, RatingList, list_filter, rating_list, tournament_years
 from ratings.selectors.search import MAX_QUERY, name_matches
+from ratings.widgets import QuickInput, QuickSelect, QuickTextInput
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
 GRADES = [(str(g), label) for g, label in GRADE_CHOICES if g > 0]
@@ -33,7 +34,7 @@ def year_choices() -> list[tuple[str, str]]:
     return [(str(y), str(y)) for y in tournament_years()]
 
 
-class DateInput(forms.DateInput):
+class DateInput(QuickInput, forms.DateInput):
     """A native date picker; the value travels as ISO ``YYYY-MM-DD`` whatever the page's language."""
 
     input_type = "date"
@@ -73,22 +74,40 @@ class RatingListFilter(django_filters.FilterSet):
         label=_("Name"),
         method="filter_name",
         max_length=MAX_QUERY,
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
+        widget=QuickTextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
     )
     country = django_filters.ChoiceFilter(
-        label=_("Country"), field_name="nationality", choices=country_choices, empty_label=_("All countries")
+        label=_("Country"),
+        field_name="nationality",
+        choices=country_choices,
+        empty_label=_("All countries"),
+        widget=QuickSelect,
     )
     grade_min = django_filters.ChoiceFilter(
-        label=_("Grade from"), field_name="list_grade", lookup_expr="gte", choices=GRADES, empty_label=_("any")
+        label=_("Grade from"),
+        field_name="list_grade",
+        lookup_expr="gte",
+        choices=GRADES,
+        empty_label=_("any"),
+        widget=QuickSelect,
     )
     grade_max = django_filters.ChoiceFilter(
-        label=_("Grade up to"), field_name="list_grade", lookup_expr="lte", choices=GRADES, empty_label=_("any")
+        label=_("Grade up to"),
+        field_name="list_grade",
+        lookup_expr="lte",
+        choices=GRADES,
+        empty_label=_("any"),
+        widget=QuickSelect,
     )
     category = django_filters.ChoiceFilter(
-        label=_("Category"), field_name="list_category", choices=Category.choices, empty_label=_("All categories")
+        label=_("Category"),
+        field_name="list_category",
+        choices=Category.choices,
+        empty_label=_("All categories"),
+        widget=QuickSelect,
     )
     active = django_filters.ChoiceFilter(
-        label=_("Players"), choices=ACTIVE_CHOICES, method="filter_nothing", empty_label=None
+        label=_("Players"), choices=ACTIVE_CHOICES, method="filter_nothing", empty_label=None, widget=QuickSelect
     )
     date = django_filters.DateFilter(label=_("List as of"), method="filter_nothing", widget=DateInput())
 
@@ -123,10 +142,19 @@ def filtered_rating_list(cleaned: dict[str, Any], version: DataVersion | None = 
 
 class TournamentFilter(django_filters.FilterSet):
     year = django_filters.ChoiceFilter(
-        label=_("Year"), field_name="end_date", lookup_expr="year", choices=year_choices, empty_label=_("All years")
+        label=_("Year"),
+        field_name="end_date",
+        lookup_expr="year",
+        choices=year_choices,
+        empty_label=_("All years"),
+        widget=QuickSelect,
     )
     country = django_filters.ChoiceFilter(
-        label=_("Country"), field_name="country", choices=country_choices, empty_label=_("All countries")
+        label=_("Country"),
+        field_name="country",
+        choices=country_choices,
+        empty_label=_("All countries"),
+        widget=QuickSelect,
     )
 
     class Meta:

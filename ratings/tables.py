@@ -121,7 +121,7 @@ class PendingPromotionTable(tables.Table):
     )
 
     class Meta:
-        template_name = "ratings/_table.html"
+        template_name = "ratings/_quick_table.html"
         attrs = {"class": "data"}
         empty_text = _("No Dan promotion is waiting for approval.")
 
@@ -172,7 +172,7 @@ class TournamentTable(tables.Table):
     tables_ = tables.Column(verbose_name=_("Tables"), accessor="public_tables", orderable=False, empty_values=())
 
     class Meta:
-        template_name = "ratings/_table.html"
+        template_name = "ratings/_quick_table.html"
         attrs = {"class": "data tournaments"}
         empty_text = _("No tournament matches these filters.")
 

@@ -33,7 +33,7 @@ from ratings.selectors.tournaments import tournament_for_page, tournament_page
 def search(request: HttpRequest) -> HttpResponse:
     """The search box's answer: straight to the player's page when exactly one player matches, else the list."""
     query = request.GET.get("q", "").strip()
-    result = player_search(query)
+    result = player_search(query, version=getattr(request, "data_version", None))
     if result.only is not None:
         return redirect("ratings:player", result.only.federation_id)
     return render(request, "ratings/search.html", {"result": result, "search_query": query})
@@ -77,6 +77,7 @@ def _calculation(start: StartForm, games: Any) -> tuple[Calculation | None, list
         return None, [str(exc)]
 
 
+@public_page
 def calculator(request: HttpRequest) -> HttpResponse:
     """What a table of planned games would do to a rating, by the FESA rules: a form, and the engine's answer
     game by game. A link from a player's page (``?player=ID``) fills in the player."""
@@ -119,7 +120,7 @@ def statistics(request: HttpRequest) -> HttpResponse:
     else:
         country = form.cleaned_data.get("country", "") if form.is_bound else ""
         grade = int(form.cleaned_data["grade"]) if form.is_bound and form.cleaned_data.get("grade") else None
-    years = federation_by_year()
+    years = federation_by_year(getattr(request, "data_version", None))
     context = {
         "form": form,
         "section": "statistics",

@@ -19,6 +19,14 @@ def skip_or_fail(reason: str) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_rating_lists() -> None:
     """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
+    from django.core.cache import caches  # imported here: Django is set up by pytest-django first
+
+    from ratings.page_cache import PAGE_CACHE  # imported here: Django is set up by pytest-django first
     from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
+    from ratings.selectors.search import search_index_forget  # imported here: Django is set up first
+    from ratings.selectors.stats import federation_by_year_forget  # imported here: Django is set up first
 
     rating_list_forget()
+    federation_by_year_forget()
+    search_index_forget()
+    caches[PAGE_CACHE].clear()  # the test settings keep pages in this process's memory, never in Redis

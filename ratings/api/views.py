@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
@@ -25,25 +26,50 @@ from rest_framework.views import APIView
 from ratings import selectors
 from ratings.api import serializers
 from ratings.api.filters import PlayerSearchFilter, RatedTableFilter
+from ratings.conditional import page_cache_key
 from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, Promotion, Table, Tournament
+from ratings.page_cache import cached_page, store_page
 from ratings.selectors.api import players_search, rated_tables
 
 CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
 conditional_get = decorator_from_middleware(ConditionalGetMiddleware)
 
 
+class _Kept(Exception):  # not an error: carries the kept answer past the view's handler
+    def __init__(self, response: HttpResponse) -> None:
+        self.response = response
+
+
 class PublicReadMixin:
-    """ETag and 304 for unchanged answers, Cache-Control on successful ones (not on errors or 429s)."""
+    """ETag and 304 for unchanged answers, Cache-Control on successful ones (not on errors or 429s). A
+    successful answer is kept in the page cache (ratings/page_cache.py: keyed by the data version, the
+    language and the URL) and given again, once the client's request has been counted against its limit."""
 
     @method_decorator(conditional_get)
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # throttling: every request counts
+        self.page_key = page_cache_key(request._request)
+        kept = cached_page(self.page_key) if self.page_key else None
+        if kept is not None:
+            raise _Kept(kept)
+
+    def handle_exception(self, exc: Exception) -> HttpResponse:
+        if isinstance(exc, _Kept):
+            return exc.response
+        return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
+
     def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
         if response.status_code == 200:
             patch_cache_control(response, public=True, max_age=CACHE_SECONDS)
+            key = getattr(self, "page_key", None)
+            if key is not None and isinstance(response, Response):
+                response.render()
+                store_page(key, request._request, response)  # gives back the response itself: not streamed
         return response
 
 
@@ -109,7 +135,8 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
         choice = RatingListFilter(self.request.query_params, queryset=Player.objects.none())
         if not choice.form.is_valid():
             raise ValidationError(choice.form.errors)
-        return filtered_rating_list(choice.form.cleaned_data)[0]
+        # the data version the page cache's key was made of (one query fewer)
+        return filtered_rating_list(choice.form.cleaned_data, getattr(self.request._request, "data_version", None))[0]
 
     def filter_queryset(self, queryset: Any) -> Any:
         return queryset

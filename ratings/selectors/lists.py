@@ -26,6 +26,7 @@ from django_countries import countries
 from django_countries.fields import Country
 
 from ratings.engine.grades import FIRST_DAN
+from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_search_key
 from ratings.selectors.list_values import active_cutoff, list_values
 from ratings.selectors.versions import DataVersion, data_version
@@ -71,9 +72,10 @@ class ListRow:
 
     @property
     def prior_grade_label(self) -> str:
-        return Player(
-            prior_grade_kind=self.prior_grade_kind, prior_grade_level=self.prior_grade_level
-        ).prior_grade_label
+        """As ``Player.prior_grade_label`` (a Player made for it would draw a random federation id, per row)."""
+        if not self.prior_grade_kind or self.prior_grade_level is None:
+            return ""
+        return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
 
 
 @dataclass

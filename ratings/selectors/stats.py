@@ -7,13 +7,13 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import ExtractYear
+from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from ratings.models import Game, Player, Promotion, RatingRow, Table, TableStatus
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES
+from ratings.selectors.versions import DataVersion
 
 TOP_SIZE = 20
 ACTIVE_DAYS = 365
@@ -30,19 +30,25 @@ def top_players(*, country: str = "", grade: int | None = None, limit: int = TOP
     return players.order_by("-rating", "family_name", "given_name", "pk")[:limit]
 
 
-def most_active(*, days: int = ACTIVE_DAYS, limit: int = TOP_SIZE) -> QuerySet[Player]:
+def most_active(*, days: int = ACTIVE_DAYS, limit: int = TOP_SIZE) -> list[Player]:
     """The players with the most rated games in the last ``days`` days, with ``recent_games`` and
-    ``recent_tables``."""
+    ``recent_tables``. Two queries: the rating rows of the period summed per player (only those rows are
+    read), then the players shown."""
     since = timezone.localdate() - dt.timedelta(days=days)
-    recent = Q(rating_rows__date__gte=since)
-    return (
-        Player.objects.annotate(
-            recent_games=Sum("rating_rows__rated_games", filter=recent),
-            recent_tables=Count("rating_rows", filter=recent),
-        )
+    counts = list(
+        RatingRow.objects.filter(date__gte=since)
+        .values("player_id")
+        .annotate(recent_games=Sum("rated_games"), recent_tables=Count("pk"))
         .filter(recent_games__gt=0)
-        .order_by("-recent_games", "-rating", "pk")[:limit]
+        .order_by("-recent_games", "-player__rating", "player_id")[:limit]
     )
+    players = Player.objects.in_bulk([c["player_id"] for c in counts])
+    shown = []
+    for c in counts:
+        player = players[c["player_id"]]
+        player.recent_games, player.recent_tables = c["recent_games"], c["recent_tables"]  # type: ignore[attr-defined]
+        shown.append(player)
+    return shown
 
 
 @dataclass(frozen=True)
@@ -55,14 +61,38 @@ class YearNumbers:
 
 
 def _by_year(queryset: QuerySet, date_field: str) -> dict[int, int]:  # type: ignore[type-arg]
-    rows = queryset.annotate(year=ExtractYear(date_field)).values("year").annotate(n=Count("pk")).order_by()
-    return {row["year"]: row["n"] for row in rows}
+    """The rows of ``queryset`` counted by the year of ``date_field``: counted by date in SQL (a plain
+    GROUP BY, no date function per row: SQLite's is Python code), the dates then added up by year."""
+    years: dict[int, int] = {}
+    for date, n in queryset.values_list(date_field).annotate(n=Count("pk")).order_by().values_list(date_field, "n"):
+        if date is not None:
+            years[date.year] = years.get(date.year, 0) + n
+    return years
 
 
-def federation_by_year() -> list[YearNumbers]:
+_years: dict[str, list[YearNumbers]] = {}  # the numbers of the latest data version this process read
+
+
+def federation_by_year_forget() -> None:
+    """Drop the numbers this process keeps (tests: a rolled-back transaction may give a version again)."""
+    _years.clear()
+
+
+def federation_by_year(version: DataVersion | None = None) -> list[YearNumbers]:
     """Each year with a rated table, newest first: rated tables, rated games, new players (those whose first
     rated table it was: a rating row that starts from no game) and promotions (in effect or approved), in four
-    queries."""
+    queries over the whole history; with the ``version`` the caller read, kept in this process until the data
+    change (every variant of the statistics page shows them)."""
+    if version is not None and version.key in _years:
+        return _years[version.key]
+    numbers = _federation_by_year()
+    if version is not None:
+        _years.clear()
+        _years[version.key] = numbers
+    return numbers
+
+
+def _federation_by_year() -> list[YearNumbers]:
     counts: Mapping[str, dict[int, int]] = {
         "tables": _by_year(Table.objects.filter(status=TableStatus.RATED), "date"),
         "games": _by_year(

@@ -10,6 +10,7 @@ primary keys, are the version.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -45,15 +46,21 @@ def _as_datetime(value: Any) -> dt.datetime | None:
     return value if timezone.is_aware(value) else timezone.make_aware(value, dt.UTC)
 
 
-def data_version() -> DataVersion:
-    """The version of everything the public pages show. One query, each part read from a primary key's end."""
+@functools.cache
+def _query(vendor: str) -> str:
+    """The version's query for a database of ``vendor`` (made once: every public request asks it)."""
     quote = connection.ops.quote_name
     parts = []
     for table, pk, at in _sources():
         newest = f"FROM {quote(table)} ORDER BY {quote(pk)} DESC LIMIT 1"
         parts += [f"(SELECT {quote(pk)} {newest})", f"(SELECT {quote(at)} {newest})"]
+    return "SELECT " + ", ".join(parts)
+
+
+def data_version() -> DataVersion:
+    """The version of everything the public pages show. One query, each part read from a primary key's end."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(parts))
+        cursor.execute(_query(connection.vendor))
         values = cursor.fetchone()
     times = [t for t in (_as_datetime(v) for v in values[1::2]) if t is not None]
     key = hashlib.sha1(repr(values).encode(), usedforsecurity=False).hexdigest()[:16]

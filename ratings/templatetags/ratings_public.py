@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -59,40 +60,110 @@ def rating_list_rows(table: Any) -> SafeString:
     """The rating list's rows (``table.paginated_rows``), in the columns of ratings.tables.RatingListTable.
 
     Written in Python rather than in the template: fifty rows through the template engine cost about as much
-    as the rest of the page together, and the rating list is the page everyone opens.
+    as the rest of the page together, and the rating list is the page everyone opens. Every text is escaped
+    once; a country's name and a category's label are looked up (translated) once per page, not per row.
     """
     player_url = reverse("ratings:player", args=["_"])[:-2]
+    countries: dict[str, str] = {}
+    categories: dict[str, str] = {}
     rows = []
     for row in table.paginated_rows:
         p = row.record
+        code = p.nationality_code
+        if code not in countries:
+            countries[code] = escape(str(p.nationality.name))
+        category = p.list_category
+        if category not in categories:
+            categories[category] = escape(str(CATEGORY_LABELS.get(category, category)))
+        grade = escape(grade_label(p.list_grade or 0))
         pending = p.list_pending_grade
-        grade_html = format_html("{}", grade_label(p.list_grade or 0))
         if pending and pending > (p.list_grade or 0):
-            note = _("%(grade)s pending") % {"grade": grade_label(pending)}
-            grade_html = format_html('{} <span class="pending">({})</span>', grade_label(p.list_grade or 0), note)
+            note = escape(_("%(grade)s pending") % {"grade": grade_label(pending)})
+            grade = f'{grade} <span class="pending">({note})</span>'
+        last = p.list_last_played.isoformat() if p.list_last_played else ""
         rows.append(
-            format_html(
-                '<tr><td class="num">{}</td><td class="num extra">{}</td><td><a href="{}{}/">{}</a> {}</td>'
-                '<td><abbr title="{}">{}</abbr></td><td class="num rating">{}</td><td>{}</td>'
-                '<td class="minor">{}</td><td class="num extra">{}</td>'
-                '<td class="extra"><span class="cat cat-{}">{}</span></td><td class="minor">{}</td></tr>',
-                p.rank,
-                p.country_rank,
-                player_url,
-                p.federation_id,
-                p.family_name.upper(),
-                p.given_name,
-                p.nationality.name,
-                p.nationality.code,
-                p.list_rating,
-                grade_html,
-                p.prior_grade_label or "—",
-                p.list_games,
-                p.list_category,
-                CATEGORY_LABELS.get(p.list_category, p.list_category),
-                p.list_last_played.isoformat() if p.list_last_played else "",
-            )
+            f'<tr><td class="num">{p.rank}</td><td class="num extra">{p.country_rank}</td>'
+            f'<td><a href="{player_url}{escape(p.federation_id)}/">{escape(p.family_name.upper())}</a>'
+            f" {escape(p.given_name)}</td>"
+            f'<td><abbr title="{countries[code]}">{escape(code)}</abbr></td>'
+            f'<td class="num rating">{int(p.list_rating)}</td><td>{grade}</td>'
+            f'<td class="minor">{escape(p.prior_grade_label or "—")}</td><td class="num extra">{int(p.list_games)}</td>'
+            f'<td class="extra"><span class="cat cat-{escape(category)}">{categories[category]}</span></td>'
+            f'<td class="minor">{last}</td></tr>'
         )
     if not rows:
         return format_html('<tr><td colspan="{}">{}</td></tr>', len(table.columns), table.empty_text)
-    return mark_safe("\n".join(rows))  # noqa: S308 - every row is built by format_html
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
+
+
+@register.simple_tag
+def search_rows(result: Any) -> SafeString:
+    """The search page's rows (``result``: a ratings.selectors.search.SearchResult), as the template wrote them
+    with ratings/_player_name.html, written in Python: fifty rows through the template engine, each with its
+    countries compared, cost most of a search that no cache can keep."""
+    player_url = reverse("ratings:player", args=["_"])[:-2]
+    namesake_title = escape(_("Another player has this name"))
+    professional = escape(_("professional"))
+    rows = []
+    for p in result.players:
+        nationality, residence = p.nationality, p.residence  # each read makes a Country: once per row
+        code, lives = escape(nationality.code or ""), escape(residence.code or "")
+        lives_in = escape(_("lives in %(country)s") % {"country": residence.code}) if lives and lives != code else ""
+        fid = escape(p.federation_id)
+        name = f'<a href="{player_url}{fid}/">{escape(p.family_name.upper())} {escape(p.given_name)}</a>'
+        if p.pk in result.namesakes:
+            told = fid + (f" · {code}" if code else "") + (f" · {lives_in}" if lives_in else "")
+            name += f' <span class="namesake" title="{namesake_title}">{told}</span>'
+        if p.is_professional or p.prior_grade_kind == "pro":
+            name += f' <span class="minor">{professional}</span>'
+        country = f'<abbr title="{escape(str(nationality.name))}">{code}</abbr>' if code else ""
+        if lives_in:
+            country += f' <span class="minor">({lives_in})</span>'
+        rating = p.rating if p.games else "–"
+        shown_grade = escape(grade_label(p.grade or 0)) or "–"
+        last = p.last_played.isoformat() if p.last_played else "–"
+        rows.append(
+            f'      <tr>\n        <th scope="row">{name}</th>\n        <td class="minor">{fid}</td>\n'
+            f'        <td>{country}</td>\n        <td class="num">{rating}</td>\n        <td>{shown_grade}</td>\n'
+            f'        <td class="minor">{last}</td>\n      </tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
+
+
+def _resolve(record: Any, accessor: str) -> Any:
+    """``record``'s value at a django-tables2 accessor ("table__date"), None past a missing step."""
+    value = record
+    for step in str(accessor).replace(".", "__").split("__"):
+        if value is None:
+            return None
+        value = getattr(value, step)
+    return value
+
+
+@register.simple_tag
+def table_rows(table: Any) -> SafeString:
+    """A django-tables2 table's rows, as its template (django_tables2/table.html) writes them, with each cell of
+    a column that has a ``render_<column>(record)`` method taken from that method directly: the per-cell
+    machinery (accessor look-ups, ``get_FOO_display``, signature inspection for every cell) cost most of the
+    pages of tournaments and promotions. Other cells, and the empty ones, are as django-tables2 makes them."""
+    plans = []
+    for column in table.columns:
+        render = getattr(table, f"render_{column.name}", None)
+        fast = render is not None and set(inspect.signature(render).parameters) == {"record"}
+        plans.append((column, f"<td {column.attrs['td'].as_html()}>", render if fast else None))
+    rows = []
+    for row in table.paginated_rows:
+        record = row.record
+        cells = []
+        for column, td, render in plans:
+            if render is None:
+                cell = row.get_cell(column.name)
+            elif _resolve(record, column.accessor) in column.column.empty_values:
+                cell = column.default
+            else:
+                cell = render(record=record)
+            cells.append(f"{td}{conditional_escape(cell)}</td>")
+        rows.append(f"<tr {row.attrs.as_html()}>{''.join(cells)}</tr>")
+    if not rows and table.empty_text:
+        return format_html('<tr><td colspan="{}">{}</td></tr>', len(table.columns), table.empty_text)
+    return mark_safe("\n".join(rows))  # noqa: S308 - every cell is escaped or safe from its render method

@@ -38,18 +38,19 @@ def promoted_table(rated_round_robin: Callable[..., Table], days: int) -> tuple[
     return table, players
 
 
-# (endpoint, parameters, queries). Lists: the count and the page, plus: the rating list the pending Dan grades of
-# the page's players; tournaments their tables (and the years, for the year filter); promotions the lines.
+# (endpoint, parameters, queries). Every answer: the data version (the page cache's key). Lists: the count and the
+# page, plus: the rating list the pending Dan grades of the page's players; tournaments their tables (and the
+# years, for the year filter); promotions the lines.
 LISTS = [
-    ("api-v1:players", {}, 2),
-    ("api-v1:players", {"q": "player", "country": "FR"}, 2),
+    ("api-v1:players", {}, 3),
+    ("api-v1:players", {"q": "player", "country": "FR"}, 3),
     ("api-v1:rating_list", {"active": "all"}, 3),
     ("api-v1:rating_list", {"date": days_ago(1).isoformat(), "active": "all", "country": "FR"}, 3),
-    ("api-v1:tournaments", {}, 3),
-    ("api-v1:tournaments", {"year": str(days_ago(80).year)}, 4),
-    ("api-v1:tables", {}, 2),
-    ("api-v1:promotions", {}, 3),
-    ("api-v1:pending_promotions", {}, 2),
+    ("api-v1:tournaments", {}, 4),
+    ("api-v1:tournaments", {"year": str(days_ago(80).year)}, 5),
+    ("api-v1:tables", {}, 3),
+    ("api-v1:promotions", {}, 4),
+    ("api-v1:pending_promotions", {}, 3),
 ]
 
 
@@ -63,6 +64,8 @@ def test_list_queries_do_not_grow_with_items(
     promoted_table(rated_round_robin, 70)
     three = queries(client, reverse(name), params)
     assert (one, three) == (expected, expected)
+    # Asked again, the data unchanged: the answer the page cache keeps, after the data version alone.
+    assert queries(client, reverse(name), params) == 1
 
 
 def test_player_and_history_queries_do_not_grow_with_tables(
@@ -76,13 +79,13 @@ def test_player_and_history_queries_do_not_grow_with_tables(
     rated_round_robin([player, others[1]], days_ago(50))
     rated_round_robin([player, others[2], others[0]], days_ago(40))
     three = (queries(client, detail), queries(client, history))
-    # the player; then his rating rows with tables, their opponents, his promotions
-    assert (one, three) == ((1, 4), (1, 4))
+    # the data version; the player; then his rating rows with tables, their opponents, his promotions
+    assert (one, three) == ((2, 5), (2, 5))
 
 
 def test_table_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:
     small = rated_round_robin([veteran(1500 + i) for i in range(2)], days_ago(30))
     large = rated_round_robin([veteran(1600 + i) for i in range(6)], days_ago(20))
-    # the table, its entries with players, rating rows, held Dan grades (2), games, promotions
-    assert queries(client, reverse("api-v1:table", args=[small.pk])) == 7
-    assert queries(client, reverse("api-v1:table", args=[large.pk])) == 7
+    # the data version, the table, its entries with players, rating rows, held Dan grades (2), games, promotions
+    assert queries(client, reverse("api-v1:table", args=[small.pk])) == 8
+    assert queries(client, reverse("api-v1:table", args=[large.pk])) == 8
