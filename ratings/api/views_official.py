@@ -8,12 +8,11 @@ from typing import Any
 import django_filters
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.request import Request
 from rest_framework.response import Response
 
+from ratings.api.pagination import ApiPagination
 from ratings.api.serializers_official import OfficialListEntrySerializer, OfficialListSerializer
 from ratings.api.views import PublicReadMixin
 from ratings.filters import MAX_QUERY, country_choices
@@ -42,11 +41,29 @@ class OfficialEntryFilter(django_filters.FilterSet):
         fields: list[str] = []
 
 
+class OfficialEntryPagination(ApiPagination):
+    """The entries' pages, with the list's heading beside them in ``list``."""
+
+    official: dict[str, Any] = {}
+
+    def get_paginated_response(self, data: Any) -> Response:
+        response = super().get_paginated_response(data)
+        response.data["list"] = self.official
+        return response
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paged = super().get_paginated_response_schema(schema)
+        paged["properties"]["list"] = {"$ref": "#/components/schemas/OfficialList"}
+        paged["required"] = [*paged.get("required", []), "list"]
+        return paged
+
+
 class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
     """An official list's entries as published, in rank order, ``rank`` and ``country_rank`` those of the whole
     list whatever the filters. The list's heading is in ``list``."""
 
     serializer_class = OfficialListEntrySerializer
+    pagination_class = OfficialEntryPagination
     filter_backends = [DjangoFilterBackend]  # for the schema's parameters; the rows are filtered here
     filterset_class = OfficialEntryFilter
 
@@ -69,8 +86,6 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
     def filter_queryset(self, queryset: Any) -> Any:
         return queryset
 
-    @extend_schema(responses=OfficialListEntrySerializer(many=True))
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        response = self.list(request, *args, **kwargs)
-        response.data["list"] = OfficialListSerializer(self.official).data
-        return response
+    def paginate_queryset(self, queryset: Any) -> Any:
+        self.paginator.official = OfficialListSerializer(self.official).data  # type: ignore[union-attr]
+        return super().paginate_queryset(queryset)
