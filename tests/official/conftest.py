@@ -39,7 +39,9 @@ def federation(rated_round_robin: Callable[..., Table]) -> Federation:  # noqa: 
     first = rated_round_robin([a, b], days_ago(40))  # Anders beats Berger
     second = rated_round_robin([b, c], days_ago(35))  # Berger beats Claes
     d = veteran(1300, "Dupont")  # on the list from his opening state; no table of the site touches him
-    return Federation(players=[a, b, c, d], tables=[first, second], officer=make_rating_officer(), date=days_ago(LIST_DAYS))
+    return Federation(
+        players=[a, b, c, d], tables=[first, second], officer=make_rating_officer(), date=days_ago(LIST_DAYS)
+    )
 
 
 @pytest.fixture

@@ -32,7 +32,9 @@ def urls(official: OfficialList) -> dict[str, str]:
     }
 
 
-def test_the_archive_lists_every_published_list(client: Client, federation: Federation, published: OfficialList) -> None:
+def test_the_archive_lists_every_published_list(
+    client: Client, federation: Federation, published: OfficialList
+) -> None:
     official_list_publish(date=days_ago(20), user=federation.officer, title="Later list")
     page = client.get(reverse("ratings:official_lists")).content.decode()
     assert page.index("Later list") < page.index("Spring list")  # the latest first
@@ -84,7 +86,9 @@ def test_the_csv_neutralises_a_formula_in_a_name(client: Client, federation: Fed
     assert "'=HYPERLINK(1)" in body
 
 
-def test_the_revised_page_marks_what_changed_since(client: Client, federation: Federation, published: OfficialList) -> None:
+def test_the_revised_page_marks_what_changed_since(
+    client: Client, federation: Federation, published: OfficialList
+) -> None:
     unchanged = client.get(urls(published)["revised"]).content.decode()
     assert "No change since publication" in unchanged
     correct_first_table(federation)
@@ -108,7 +112,9 @@ def test_the_revised_page_shows_players_added_and_dropped(
     assert "added 1, dropped 1" in page
 
 
-def test_the_player_page_shows_the_lists_he_was_on(client: Client, federation: Federation, published: OfficialList) -> None:
+def test_the_player_page_shows_the_lists_he_was_on(
+    client: Client, federation: Federation, published: OfficialList
+) -> None:
     a = federation.players[0]
     page = client.get(reverse("ratings:player", args=[a.federation_id])).content.decode()
     assert 'id="official-lists"' in page

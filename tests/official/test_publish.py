@@ -81,7 +81,7 @@ def test_a_date_published_already_is_refused(federation: Federation, published: 
 
 def test_a_pending_rerate_that_reaches_the_date_is_refused(federation: Federation) -> None:
     correct_first_table(federation, rerate=False)  # a correction of 40 days ago, not re-rated yet
-    with pytest.raises(ListRefused, match="re-rate from .* is waiting to be done"):
+    with pytest.raises(ListRefused, match=r"re-rate from .* is waiting to be done"):
         official_list_publish(date=federation.date, user=federation.officer)
     assert not OfficialList.objects.exists() and not OfficialListEntry.objects.exists()
 
