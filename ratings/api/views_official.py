@@ -8,6 +8,7 @@ from typing import Any
 import django_filters
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
@@ -34,7 +35,7 @@ class OfficialEntryFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(
         max_length=MAX_QUERY, help_text="Every word of the name, accents and case ignored, or a federation id."
     )
-    country = django_filters.ChoiceFilter(choices=country_choices, help_text="ISO 3166 code.")
+    country = django_filters.ChoiceFilter(field_name="nationality", choices=country_choices, help_text="ISO 3166 code.")
 
     class Meta:
         model = OfficialListEntry
@@ -58,6 +59,7 @@ class OfficialEntryPagination(ApiPagination):
         return paged
 
 
+@extend_schema_view(get=extend_schema(operation_id="official_list_entries"))
 class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
     """An official list's entries as published, in rank order, ``rank`` and ``country_rank`` those of the whole
     list whatever the filters. The list's heading is in ``list``."""
