@@ -3,7 +3,9 @@
 The rating list of a date is computed from the rating history (ratings/selectors/lists.py), so a later
 correction of the past moves it. ``official_list_publish`` writes what the list shows now — one entry per
 player with his ranks and figures, and the all.txt file from the same rows — in one transaction; nothing
-updates them afterwards (docs/official-lists.md).
+updates them afterwards (docs/official-lists.md), but for one thing: erasing a player's personal data
+(ratings/services/privacy.py) puts his pseudonym in place of his name on the lists he was on
+(``official_lists_erase``), in the entries and in each stored all.txt, every figure staying as published.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings.fesa_files.encoding import ENCODING, latin1_text
 from ratings.fesa_files.errors import FesaFileError
-from ratings.models import OfficialList, OfficialListEntry, PendingRerate
+from ratings.models import OfficialList, OfficialListEntry, PendingRerate, Player
 from ratings.selectors.list_files import all_txt
 from ratings.selectors.lists import ListRow, rating_list
 
@@ -108,3 +111,29 @@ def official_list_publish(*, date: dt.date, user: Any, title: str = "", note: st
             ) from None
         OfficialListEntry.objects.bulk_create((_entry(official, row) for row in rows), batch_size=1000)
     return official
+
+
+def _all_txt_names(rank: int, family_name: str, given_name: str) -> str:
+    """The start of a player's line in all.txt, up to his grade (ratings/fesa_files/alltxt.py's layout)."""
+    return f"{rank:>3} {latin1_text(family_name):<17} {latin1_text(given_name):<15} "
+
+
+def official_lists_erase(*, player: Player) -> int:
+    """Erasure: the player's lines on the published lists take the name he has now (his pseudonym), in the
+    entries and in each list's all.txt; nothing else of the lists changes. Called by ``player_erase`` in its
+    transaction. Returns the number of lists changed."""
+    entries = list(OfficialListEntry.objects.select_for_update().filter(player=player).select_related("official_list"))
+    for entry in entries:
+        official = entry.official_list
+        old = _all_txt_names(entry.rank, entry.family_name, entry.given_name)
+        new = _all_txt_names(entry.rank, player.family_name, player.given_name)
+        lines = bytes(official.all_txt).decode(ENCODING).split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith(old):
+                lines[i] = new + line[len(old) :]
+                break
+        official.all_txt = "\n".join(lines).encode(ENCODING)
+        official.save(update_fields=["all_txt"])
+        entry.family_name, entry.given_name = player.family_name, player.given_name
+        entry.save(update_fields=["family_name", "given_name"])
+    return len(entries)

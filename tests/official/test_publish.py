@@ -13,6 +13,7 @@ from ratings.models import OfficialList, OfficialListEntry, PendingRerate
 from ratings.selectors import all_txt, rating_list
 from ratings.selectors.official_lists import official_list_all_txt, official_list_revision, official_list_rows
 from ratings.services.official_lists import ListRefused, official_list_publish
+from ratings.services.privacy import player_erase
 from ratings.services.tables import table_submit
 from tests.factories import make_director, make_grade_officer, make_table, make_user, round_robin
 from tests.official.conftest import Federation, correct_first_table
@@ -105,3 +106,21 @@ def test_only_rating_officers_publish(federation: Federation, who: str) -> None:
 
 def test_a_superuser_publishes(federation: Federation) -> None:
     assert official_list_publish(date=federation.date, user=make_user(superuser=True)).player_count == 4
+
+
+def test_erasure_puts_the_pseudonym_on_the_published_lists_and_nothing_else_changes(
+    federation: Federation, published: OfficialList
+) -> None:
+    a = federation.players[0]
+    before_txt = official_list_all_txt(published).decode("iso-8859-1").split("\n")
+    before = [(r.rank, r.list_rating, r.family_name) for r in official_list_rows(published)]
+    player_erase(player=a, user=federation.officer)
+    a.refresh_from_db()
+    after_txt = official_list_all_txt(published).decode("iso-8859-1").split("\n")
+    changed = [(was, now) for was, now in zip(before_txt, after_txt, strict=True) if was != now]
+    assert len(changed) == 1
+    was, now = changed[0]
+    assert "Anders" in was and "Anders" not in now and a.family_name in now
+    assert was[34:] == now[34:]  # the grade, rating, games and country columns as published
+    after = [(r.rank, r.list_rating, r.family_name) for r in official_list_rows(published)]
+    assert after == [(rank, rating, a.family_name if name == "Anders" else name) for rank, rating, name in before]
