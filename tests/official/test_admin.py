@@ -3,6 +3,8 @@ players, the published list read-only; directors cannot publish."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -26,7 +28,10 @@ def test_an_officer_publishes_after_a_confirmation_with_the_count(client: Client
     text = confirm.content.decode()
     assert f"The official list of {federation.date.isoformat()} will hold 4 players." in text
     assert not OfficialList.objects.exists()  # nothing is published before the confirmation
-    done = client.post(ADD, {**data, "confirmed": "yes"})
+    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', text, flags=re.S))
+    hidden.pop("csrfmiddlewaretoken")
+    assert hidden == {**data, "note": "Line one\nLine two", "confirmed": "yes"}
+    done = client.post(ADD, hidden)
     official = OfficialList.objects.get()
     assert done.status_code == 302 and done["Location"] == reverse(
         "admin:ratings_officiallist_change", args=[official.pk]
