@@ -52,7 +52,7 @@ def official_list_archive(request: HttpRequest) -> HttpResponse:
 def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     """A published list with its figures as published, filtered, sorted and paged as the rating list."""
     official = _official_or_404(list_date)
-    rows = official_list_rows(official)
+    rows = official_list_rows(official, getattr(request, "data_version", None))
     form = OfficialListForm(request.GET)
     context: dict[str, Any] = {
         "official": official,
@@ -81,7 +81,7 @@ def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpRe
         )
         response["Content-Disposition"] = f'inline; filename="all-{official.date.isoformat()}.txt"'
         return response
-    rows = official_list_rows(official)
+    rows = official_list_rows(official, getattr(request, "data_version", None))
     if fmt == "json":
         response = HttpResponse(official_list_json(official, rows), content_type="application/json; charset=utf-8")
     else:

@@ -20,5 +20,7 @@ def skip_or_fail(reason: str) -> None:
 def _fresh_rating_lists() -> None:
     """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
     from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
+    from ratings.selectors.official_lists import official_list_forget  # imported here: as above
 
     rating_list_forget()
+    official_list_forget()

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -48,33 +50,50 @@ def official_list_all_txt(official: OfficialList) -> bytes:
     return bytes(data)
 
 
-def _row(entry: OfficialListEntry) -> ListRow:
-    return ListRow(
-        pk=entry.player_id or 0,
-        federation_id=entry.federation_id,
-        family_name=entry.family_name,
-        given_name=entry.given_name,
-        nationality_code=entry.nationality,
-        search_name=name_search_key(f"{entry.family_name} {entry.given_name}"),
-        list_order=entry.list_order,
-        prior_grade_kind=entry.prior_grade_kind,
-        prior_grade_level=entry.prior_grade_level,
-        list_rating=entry.rating,
-        list_games=entry.games,
-        list_grade=entry.grade,
-        list_fesa_grade=entry.fesa_grade,
-        list_category=entry.category,
-        list_last_played=entry.last_played,
-        list_pending_grade=entry.pending_grade,
-        rank=entry.rank,
-        country_rank=entry.country_rank,
-    )
+_ENTRY_VALUES = (
+    "player_id", "federation_id", "family_name", "given_name", "nationality", "list_order", "prior_grade_kind",
+    "prior_grade_level", "rating", "games", "grade", "fesa_grade", "category", "last_played", "pending_grade",
+    "rank", "country_rank",
+)  # fmt: skip
+MEMO_SIZE = 4  # published lists kept per process, as plain rows
+_memo: OrderedDict[tuple[int, str], list[ListRow]] = OrderedDict()
+_memo_lock = threading.Lock()
 
 
-def official_list_rows(official: OfficialList) -> RatingList:
-    """The published list as the rating list's rows, in its published order: one query."""
-    entries = OfficialListEntry.objects.filter(official_list=official).order_by("rank")
-    return rating_list_of_rows(official.date, [_row(e) for e in entries])
+def _rows(official: OfficialList) -> list[ListRow]:
+    """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here."""
+    entries = OfficialListEntry.objects.filter(official_list=official).order_by("rank").values_list(*_ENTRY_VALUES)
+    return [
+        ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
+        for player_id, fid, family, given, country, *rest in entries
+    ]
+
+
+def official_list_rows(official: OfficialList, version: DataVersion | None = None) -> RatingList:
+    """The published list as the rating list's rows, in its published order: one query.
+
+    With the data version the caller has read, the rows are kept in this process for that version (a
+    published list changes only by an erasure, which changes the version)."""
+    if version is None:
+        return rating_list_of_rows(official.date, _rows(official))
+    key = (official.pk, version.key)
+    with _memo_lock:
+        rows = _memo.get(key)
+        if rows is not None:
+            _memo.move_to_end(key)
+    if rows is None:
+        rows = _rows(official)
+        with _memo_lock:
+            _memo[key] = rows
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return rating_list_of_rows(official.date, rows)
+
+
+def official_list_forget() -> None:
+    """Drop the published lists this process keeps (tests: a rolled-back transaction may give a version again)."""
+    with _memo_lock:
+        _memo.clear()
 
 
 def list_countries_of(rows: Iterable[ListRow]) -> list[tuple[str, str]]:
@@ -149,7 +168,7 @@ def revised_rows(published: Sequence[ListRow], now: Sequence[ListRow]) -> list[R
 
 def official_list_revision(official: OfficialList, version: DataVersion | None = None) -> Revision:
     """The published list beside the list of its date computed now; the counts of each kind of change."""
-    published = official_list_rows(official).rows
+    published = official_list_rows(official, version).rows
     now = rating_list(date=official.date, active=True, version=version).rows
     rows = revised_rows(published, now)
     counts = {kind: 0 for kind in (*CHANGE_KINDS, "added", "dropped")}

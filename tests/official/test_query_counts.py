@@ -74,3 +74,11 @@ def test_player_pages_cost_one_query_more_for_the_official_lists(
     # the page: as tests/public/test_query_counts.py counts it, and the player's official list entries
     assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 8
     assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 2
+
+
+def test_a_published_list_asked_again_is_the_one_this_process_keeps(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    url = reverse("ratings:official_list", args=[listed(2, rated_round_robin, 50).date.isoformat()])
+    assert queries(client, url) == 3
+    assert queries(client, url) == 2  # the data version and the list; its entries are kept for this version
