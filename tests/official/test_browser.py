@@ -11,7 +11,7 @@ from ratings.services.corrections import correction_make
 from ratings.services.official_lists import official_list_publish
 from ratings.services.rerate import rerate_pending
 from tests.corrections.helpers import result_flipped
-from tests.factories import make_rating_officer
+from tests.factories import make_user
 from tests.public.conftest import days_ago
 from tests.public.test_browser import browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import WIDTHS, overflows, shoot_at, swiss
@@ -24,7 +24,7 @@ def test_browser_official_lists(static_from_source: None, live_server: Any, brow
     from selenium.webdriver.common.by import By  # optional dependency: only the browser tests need it
 
     table, players = swiss()
-    officer = make_rating_officer()
+    officer = make_user(superuser=True)  # a flushed database of a browser test may hold no role groups
     official = official_list_publish(date=days_ago(10), user=officer, title="Spring list 2026", note="Published.")
     correction_make(user=officer, reason="Wrong way round", change=result_flipped(table))
     rerate_pending()
