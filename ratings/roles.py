@@ -32,6 +32,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "view_pendingrerate", "view_reraterun",
         "view_unsettledtable", "view_tableresolution",
         "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
+        "add_officiallist", "view_officiallist", "view_officiallistentry",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",

@@ -5,12 +5,34 @@ from __future__ import annotations
 
 from django.urls import path
 
-from ratings import views, views_pages
+from ratings import views, views_official, views_pages
 
 app_name = "ratings"
 
 urlpatterns = [
     path("", views.rating_list, name="rating_list"),
+    # Before "lists/<date>/", which would take "official" for a date.
+    path("lists/official/", views_official.official_list_archive, name="official_lists"),
+    path("lists/official/<str:list_date>/", views_official.official_list, name="official_list"),
+    path("lists/official/<str:list_date>/revised/", views_official.official_list_revised, name="official_list_revised"),
+    path(
+        "lists/official/<str:list_date>/all.txt",
+        views_official.official_list_file,
+        {"fmt": "all.txt"},
+        name="official_list_txt",
+    ),
+    path(
+        "lists/official/<str:list_date>/list.csv",
+        views_official.official_list_file,
+        {"fmt": "csv"},
+        name="official_list_csv",
+    ),
+    path(
+        "lists/official/<str:list_date>/list.json",
+        views_official.official_list_file,
+        {"fmt": "json"},
+        name="official_list_json",
+    ),
     path("lists/<str:list_date>/", views.rating_list, name="rating_list_of"),
     path("export.csv", views.rating_list_export, {"fmt": "csv"}, name="rating_list_csv"),
     path("export.json", views.rating_list_export, {"fmt": "json"}, name="rating_list_json"),

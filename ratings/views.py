@@ -25,6 +25,7 @@ from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
+from ratings.selectors.official_lists import player_official_lists
 from ratings.selectors.search import namesake_ids
 from ratings.tables import PendingPromotionTable, RatingListTable, TournamentTable
 
@@ -164,6 +165,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "grade_steps": selectors.player_grade_history(player),
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),
+        "official_lists": player_official_lists(player),
     }
     return render(request, "ratings/player_detail.html", context)
 

@@ -23,10 +23,12 @@ def _fresh_rating_lists() -> None:
 
     from ratings.page_cache import PAGE_CACHE  # imported here: Django is set up by pytest-django first
     from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
+    from ratings.selectors.official_lists import official_list_forget  # imported here: as above
     from ratings.selectors.search import search_index_forget  # imported here: Django is set up first
     from ratings.selectors.stats import federation_by_year_forget  # imported here: Django is set up first
 
     rating_list_forget()
+    official_list_forget()
     federation_by_year_forget()
     search_index_forget()
     caches[PAGE_CACHE].clear()  # the test settings keep pages in this process's memory, never in Redis

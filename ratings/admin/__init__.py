@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from . import (  # noqa: F401 - imported to register
     grades,
+    official_lists,
     players,
     prior_grade_proposals,
     privacy,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from ratings.api import views
+from ratings.api import views, views_official
 
 app_name = "api-v1"
 
@@ -23,6 +23,8 @@ urlpatterns = [
     path("players/<str:federation_id>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<str:federation_id>/history/", views.PlayerHistoryView.as_view(), name="player_history"),
     path("rating-list/", views.RatingListView.as_view(), name="rating_list"),
+    path("official-lists/", views_official.OfficialListListView.as_view(), name="official_lists"),
+    path("official-lists/<str:list_date>/", views_official.OfficialListDetailView.as_view(), name="official_list"),
     path("tournaments/", views.TournamentListView.as_view(), name="tournaments"),
     path("tables/", views.RatedTableListView.as_view(), name="tables"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),

@@ -26,11 +26,13 @@ from rest_framework.views import APIView
 from ratings import selectors
 from ratings.api import serializers
 from ratings.api.filters import PlayerSearchFilter, RatedTableFilter
+from ratings.api.serializers_official import PlayerDetailSerializer
 from ratings.conditional import page_cache_key
 from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, Promotion, Table, Tournament
 from ratings.page_cache import cached_page, store_page
 from ratings.selectors.api import players_search, rated_tables
+from ratings.selectors.official_lists import player_official_lists
 
 CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
 conditional_get = decorator_from_middleware(ConditionalGetMiddleware)
@@ -92,10 +94,12 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
 
 
 class PlayerDetailView(PublicReadMixin, APIView):
-    @extend_schema(responses=serializers.PlayerSerializer)
+    @extend_schema(responses=PlayerDetailSerializer)
     def get(self, request: Request, federation_id: str) -> Response:
-        """A player's standing today."""
-        return Response(serializers.PlayerSerializer(player_or_404(federation_id)).data)
+        """A player's standing today, and his lines on the official lists as they were published."""
+        player = player_or_404(federation_id)
+        player.official_entries = player_official_lists(player)  # type: ignore[attr-defined]
+        return Response(PlayerDetailSerializer(player).data)
 
 
 class PlayerHistoryView(PublicReadMixin, APIView):

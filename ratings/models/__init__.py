@@ -27,6 +27,7 @@ from ratings.models.common import (
 )
 from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionRevision, PromotionRoute, PromotionStatus
 from ratings.models.history import Correction, HistoricalRow, ListArrival, PendingRerate, RatingRow, RerateRun
+from ratings.models.official import OfficialList, OfficialListEntry
 from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
 from ratings.models.tables import (
     PAIRED_RESULTS,
@@ -57,6 +58,8 @@ __all__ = [
     "HandicapGiver",
     "HistoricalRow",
     "ListArrival",
+    "OfficialList",
+    "OfficialListEntry",
     "OpeningState",
     "PendingRerate",
     "Player",

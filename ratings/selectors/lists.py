@@ -179,6 +179,12 @@ def rating_list(*, date: dt.date | None = None, active: bool = True, version: Da
     return RatingList(snapshot)
 
 
+def rating_list_of_rows(date: dt.date, rows: Sequence[ListRow]) -> RatingList:
+    """A list of rows read elsewhere, ranked already (a published official list), with the parts a
+    RatingList has: filtering, sorting and paging in memory as for the computed list."""
+    return RatingList(_Snapshot(date, list(rows)))
+
+
 def _read(date: dt.date, active: bool) -> list[ListRow]:
     """The list's rows from the database, ranked, with their pending Dan grades: two queries."""
     qs = list_values(date)

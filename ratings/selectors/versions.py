@@ -1,7 +1,8 @@
 """The version of the public data: what changes whenever a page could (ETags, the rating list's memo).
 
 Every change the public pages show leaves a row in one of a few append-only tables: a re-rate logs a
-``RerateRun`` (in the same transaction as the rows it writes), and an edit or a decision on a player, a
+``RerateRun`` (in the same transaction as the rows it writes), publishing an official list an ``OfficialList``
+(never changed nor deleted), and an edit or a decision on a player, a
 promotion, a table or a tournament writes an audit history row (django-simple-history; the grade decisions'
 compare-and-set updates write theirs by hand). The newest id and time of each, read in one query from the
 primary keys, are the version.
@@ -18,7 +19,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from ratings.models import Player, Promotion, RerateRun, Table, Tournament
+from ratings.models import OfficialList, Player, Promotion, RerateRun, Table, Tournament
 
 EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
@@ -31,7 +32,7 @@ class DataVersion:
 
 def _sources() -> list[tuple[str, str, str]]:
     """(table, id column, time column) of the append-only tables."""
-    out = [(RerateRun._meta.db_table, "id", "finished_at")]
+    out = [(RerateRun._meta.db_table, "id", "finished_at"), (OfficialList._meta.db_table, "id", "published_at")]
     for model in (Player, Promotion, Table, Tournament):
         history = model.history.model  # type: ignore[attr-defined]
         out.append((history._meta.db_table, "history_id", "history_date"))

@@ -4,7 +4,8 @@ Erasure pseudonymises rather than deletes: the player keeps his row, federation 
 games, rating rows and promotions, so every other player's rating stays what the rules gave it; what could
 name him goes. That is his name (now "Erased player <id>"), date of birth, country of residence and the
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
-FESA list record his opening state was imported from, and in the admin's log of changes. Both actions are
+FESA list record his opening state was imported from, on the official lists he was on (their entries and
+all.txt), and in the admin's log of changes. Both actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 
@@ -25,6 +26,7 @@ from ratings.models import OpeningState, Player, PrivacyAction, name_search_key
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.history_files import history_files_refresh
+from ratings.services.official_lists import official_lists_erase
 
 ERASED_FIELDS = {"date_of_birth": None, "residence": "", "prior_grade_note": ""}
 """Personal fields an erasure clears, with their empty values; the names become the pseudonym."""
@@ -58,6 +60,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_history(player)
     _scrub_opening_state(player)
     _scrub_admin_log(player, old_names)
+    official_lists_erase(player=player)  # the published lists name him too
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()

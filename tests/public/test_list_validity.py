@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def valid(player_id: int) -> list[tuple[object, object]]:
-    return list(RatingRow.objects.filter(player_id=player_id).order_by("date", "sequence").values_list("date", "valid_until"))
+    return list(
+        RatingRow.objects.filter(player_id=player_id).order_by("date", "sequence").values_list("date", "valid_until")
+    )
 
 
 def test_rerate_links_each_row_to_the_next_one(rated_round_robin: Callable[..., Table]) -> None:

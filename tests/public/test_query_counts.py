@@ -82,8 +82,8 @@ def test_player_page_queries_do_not_grow_with_tables(client: Client, rated_round
     rated_round_robin([player, others[2], others[0]], days_ago(40))
     three = queries(client, url)
     # the data version (ETag), the player with his pending Dan grade, his rating rows, the opponents, his
-    # promotions, his imported rows, his corrections
-    assert (one, three) == (7, 7)
+    # promotions, his imported rows, his official list entries, his corrections
+    assert (one, three) == (8, 8)
 
 
 def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:

@@ -1,0 +1,102 @@
+"""Official lists in the admin: a rating officer publishes the list of a date, after a confirmation that says
+how many players will be on it; published lists are read-only for everyone (ratings/services/official_lists.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings.forms_official import PublishListForm
+from ratings.models import OfficialList, OfficialListEntry
+from ratings.selectors.lists import rating_list
+from ratings.services.official_lists import ListRefused, can_publish, official_list_check, official_list_publish
+
+
+@admin.register(OfficialList)
+class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("date", "title", "player_count", "country_count", "published_at", "published_by", "public_page")
+    list_select_related = ("published_by",)
+    date_hierarchy = "date"
+    fields = ("date", "title", "note", "player_count", "country_count", "published_at", "published_by", "public_page")
+    readonly_fields = fields
+    ordering = ("-date",)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).defer("all_txt")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return can_publish(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a published list stays published: the public archive and its links depend on it
+
+    @admin.display(description=gettext_lazy("public page"))
+    def public_page(self, obj: OfficialList) -> SafeString:
+        url = reverse("ratings:official_list", args=[obj.date.isoformat()])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        """Publish: the form, then a confirmation with the number of players, then the list."""
+        if not self.has_add_permission(request):
+            return super().add_view(request, form_url, extra_context)  # the admin's own 403
+        form = PublishListForm(request.POST or None)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Publish an official list"),
+            "form": form,
+        }
+        if request.method == "POST" and form.is_valid():
+            date, title, note = (form.cleaned_data[k] for k in ("date", "title", "note"))
+            try:
+                if request.POST.get("confirmed") == "yes":
+                    official = official_list_publish(date=date, user=request.user, title=title, note=note)
+                    self.message_user(
+                        request,
+                        _("The list of %(date)s is published, with %(count)s players.")
+                        % {"date": date.isoformat(), "count": official.player_count},
+                    )
+                    return HttpResponseRedirect(reverse("admin:ratings_officiallist_change", args=[official.pk]))
+                official_list_check(date=date)
+            except ListRefused as exc:
+                form.add_error("date", str(exc))
+            else:
+                context["confirm"] = {"date": date, "count": len(rating_list(date=date, active=True))}
+        return TemplateResponse(request, "admin/ratings/officiallist/publish.html", context)
+
+
+@admin.register(OfficialListEntry)
+class OfficialListEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("official_list", "rank", "country_rank", "family_name", "given_name", "nationality", "rating")
+    list_display_links = None
+    list_filter = ("official_list",)
+    list_select_related = ("official_list",)
+    search_fields = ("federation_id", "family_name", "given_name")
+    ordering = ("-official_list__date", "rank")
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).defer("official_list__all_txt")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return False  # reached from the lists; not a menu entry of its own

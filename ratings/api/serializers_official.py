@@ -1,0 +1,80 @@
+"""What the API says of the official lists: a list's heading, its entries as published, and a player's lines on
+the lists he was on (the figures as published; never who published them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from ratings.api.serializers import GradeField, PlayerSerializer, label_of
+from ratings.models import OfficialList, OfficialListEntry
+
+
+class OfficialListSerializer(serializers.Serializer[OfficialList]):
+    """An official list: the rating list of a date as the federation published it."""
+
+    date = serializers.DateField()
+    title = serializers.CharField()
+    published_at = serializers.DateTimeField()
+    player_count = serializers.IntegerField()
+    country_count = serializers.IntegerField()
+    page = serializers.SerializerMethodField(help_text="The list's public page.")
+    api = serializers.SerializerMethodField(help_text="The list with its entries.")
+    all_txt = serializers.SerializerMethodField(help_text="all.txt as published (ISO-8859-1).")
+
+    def get_page(self, official: OfficialList) -> str:
+        return reverse("ratings:official_list", args=[official.date.isoformat()])
+
+    def get_api(self, official: OfficialList) -> str:
+        return reverse("api-v1:official_list", args=[official.date.isoformat()])
+
+    def get_all_txt(self, official: OfficialList) -> str:
+        return reverse("ratings:official_list_txt", args=[official.date.isoformat()])
+
+
+class OfficialListEntrySerializer(serializers.Serializer[Any]):
+    """A line of an official list, as published (a ``ListRow`` of ratings/selectors/official_lists.py)."""
+
+    rank = serializers.IntegerField()
+    country_rank = serializers.IntegerField()
+    federation_id = serializers.CharField()
+    family_name = serializers.CharField()
+    given_name = serializers.CharField()
+    nationality = serializers.CharField(source="nationality_code", help_text="ISO 3166 code, or empty.")
+    rating = serializers.IntegerField(source="list_rating")
+    games = serializers.IntegerField(source="list_games")
+    category = serializers.CharField(source="list_category")
+    grade = GradeField(source="list_grade", help_text="The public grade as published.")
+    grade_label = serializers.SerializerMethodField()
+    pending_grade = serializers.IntegerField(source="list_pending_grade", allow_null=True)
+    last_played = serializers.DateField(source="list_last_played", allow_null=True)
+
+    def get_grade_label(self, row: Any) -> str | None:
+        return label_of(row.list_grade)
+
+
+class PlayerOfficialEntrySerializer(serializers.Serializer[OfficialListEntry]):
+    """The player's line on one official list, as published."""
+
+    date = serializers.DateField(source="official_list.date")
+    title = serializers.CharField(source="official_list.title")
+    rank = serializers.IntegerField()
+    country_rank = serializers.IntegerField()
+    rating = serializers.IntegerField()
+    grade = GradeField()
+    grade_label = serializers.SerializerMethodField()
+    api = serializers.SerializerMethodField()
+
+    def get_grade_label(self, entry: OfficialListEntry) -> str | None:
+        return label_of(entry.grade)
+
+    def get_api(self, entry: OfficialListEntry) -> str:
+        return reverse("api-v1:official_list", args=[entry.official_list.date.isoformat()])
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    """A player's standing today, and his lines on the official lists, the latest first."""
+
+    official_lists = PlayerOfficialEntrySerializer(many=True, source="official_entries")

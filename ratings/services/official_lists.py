@@ -1,0 +1,139 @@
+"""Publishing an official rating list: the list of a date, frozen as it stands, with its all.txt.
+
+The rating list of a date is computed from the rating history (ratings/selectors/lists.py), so a later
+correction of the past moves it. ``official_list_publish`` writes what the list shows now — one entry per
+player with his ranks and figures, and the all.txt file from the same rows — in one transaction; nothing
+updates them afterwards (docs/official-lists.md), but for one thing: erasing a player's personal data
+(ratings/services/privacy.py) puts his pseudonym in place of his name on the lists he was on
+(``official_lists_erase``), in the entries and in each stored all.txt, every figure staying as published.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings.fesa_files.encoding import ENCODING, latin1_text
+from ratings.fesa_files.errors import FesaFileError
+from ratings.models import OfficialList, OfficialListEntry, PendingRerate, Player
+from ratings.selectors.list_files import all_txt
+from ratings.selectors.lists import ListRow, rating_list
+
+PUBLISH_PERMISSION = "ratings.add_officiallist"
+
+
+class ListRefused(ValueError):
+    """The list of that date cannot be published now; the message says why, in the officer's words."""
+
+
+def can_publish(user: Any) -> bool:
+    """Rating officers (and superusers): the role that carries the permission to publish (ratings/roles.py)."""
+    return bool(user is not None and user.is_active and user.has_perm(PUBLISH_PERMISSION))
+
+
+def official_list_check(*, date: dt.date) -> None:
+    """Raise ListRefused if the list of ``date`` cannot be published now: a future date, a date published
+    already, or a re-rate waiting to be done that reaches the date (the list would freeze stale figures)."""
+    if date > timezone.localdate():
+        raise ListRefused(_("The list of %(date)s cannot be published before that day.") % {"date": date.isoformat()})
+    if OfficialList.objects.filter(date=date).exists():
+        raise ListRefused(_("The list of %(date)s has been published already.") % {"date": date.isoformat()})
+    pending = PendingRerate.objects.filter(pk=1).values_list("from_date", flat=True).first()
+    if pending is not None and pending <= date:
+        raise ListRefused(
+            _(
+                "A re-rate from %(from)s is waiting to be done, so the list of %(date)s would show figures that are "
+                "about to change. Publish it once the re-rate has run (Re-rating in the admin)."
+            )
+            % {"from": pending.isoformat(), "date": date.isoformat()}
+        )
+
+
+def _entry(official: OfficialList, row: ListRow) -> OfficialListEntry:
+    return OfficialListEntry(
+        official_list=official,
+        player_id=row.pk,
+        rank=row.rank,
+        country_rank=row.country_rank,
+        federation_id=row.federation_id,
+        family_name=row.family_name,
+        given_name=row.given_name,
+        nationality=row.nationality_code,
+        rating=row.list_rating,
+        games=row.list_games,
+        grade=row.list_grade,
+        fesa_grade=row.list_fesa_grade,
+        pending_grade=row.list_pending_grade,
+        prior_grade_kind=row.prior_grade_kind,
+        prior_grade_level=row.prior_grade_level,
+        category=row.list_category,
+        last_played=row.list_last_played,
+        list_order=row.list_order,
+    )
+
+
+def official_list_publish(*, date: dt.date, user: Any, title: str = "", note: str = "") -> OfficialList:
+    """Publish the (active) rating list of ``date`` as it stands: its entries and its all.txt, frozen.
+
+    Raises PermissionDenied for a user who is not a rating officer, ListRefused for a future date, a date
+    published already, a re-rate pending that reaches the date, or an all.txt that cannot be written.
+    """
+    if not can_publish(user):
+        raise PermissionDenied(_("Only rating officers publish official lists."))
+    with transaction.atomic():
+        official_list_check(date=date)
+        rows = rating_list(date=date, active=True)
+        try:
+            data = all_txt(rows, grades="public")
+        except FesaFileError as exc:
+            raise ListRefused(_("The list's all.txt cannot be written: %(error)s") % {"error": exc}) from None
+        official = OfficialList(
+            date=date,
+            title=title.strip(),
+            note=note.strip(),
+            published_at=timezone.now(),
+            published_by=user,
+            all_txt=data,
+            player_count=len(rows),
+            country_count=len({r.nationality_code for r in rows}),
+        )
+        try:
+            with transaction.atomic():
+                official.save()
+        except IntegrityError:  # another officer published the same date meanwhile
+            raise ListRefused(
+                _("The list of %(date)s has been published already.") % {"date": date.isoformat()}
+            ) from None
+        OfficialListEntry.objects.bulk_create((_entry(official, row) for row in rows), batch_size=1000)
+    return official
+
+
+def _all_txt_names(rank: int, family_name: str, given_name: str) -> str:
+    """The start of a player's line in all.txt, up to his grade (ratings/fesa_files/alltxt.py's layout)."""
+    return f"{rank:>3} {latin1_text(family_name):<17} {latin1_text(given_name):<15} "
+
+
+def official_lists_erase(*, player: Player) -> int:
+    """Erasure: the player's lines on the published lists take the name he has now (his pseudonym), in the
+    entries and in each list's all.txt; nothing else of the lists changes. Called by ``player_erase`` in its
+    transaction. Returns the number of lists changed."""
+    entries = list(OfficialListEntry.objects.select_for_update().filter(player=player).select_related("official_list"))
+    for entry in entries:
+        official = entry.official_list
+        old = _all_txt_names(entry.rank, entry.family_name, entry.given_name)
+        new = _all_txt_names(entry.rank, player.family_name, player.given_name)
+        lines = bytes(official.all_txt).decode(ENCODING).split("\n")
+        for i, line in enumerate(lines):
+            if line.startswith(old):
+                lines[i] = new + line[len(old) :]
+                break
+        official.all_txt = "\n".join(lines).encode(ENCODING)
+        official.save(update_fields=["all_txt"])
+        entry.family_name, entry.given_name = player.family_name, player.given_name
+        entry.save(update_fields=["family_name", "given_name"])
+    return len(entries)

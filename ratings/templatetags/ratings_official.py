@@ -1,0 +1,41 @@
+"""Template tags of the official lists' pages: a figure of a revised list, published and today."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from ratings.selectors.lists import ListRow
+from ratings.selectors.official_lists import RevisedRow
+from ratings.tables import CATEGORY_LABELS, grade_text
+
+register = template.Library()
+
+_SHOWN: dict[str, Callable[[ListRow], Any]] = {
+    "rank": lambda r: r.rank,
+    "country": lambda r: r.nationality_code or "–",
+    "rating": lambda r: r.list_rating,
+    "grade": lambda r: grade_text(r.list_grade, r.list_pending_grade) or "–",
+    "games": lambda r: r.list_games,
+    "category": lambda r: CATEGORY_LABELS.get(r.list_category, r.list_category),
+}
+
+
+@register.simple_tag
+def revised_cell(row: RevisedRow, kind: str) -> SafeString:
+    """The published figure, and today's after an arrow where it changed; today's alone for a player added
+    since, the published one alone for a player dropped since."""
+    shown = _SHOWN[kind]
+    was = shown(row.published) if row.published is not None else None
+    now = shown(row.now) if row.now is not None else None
+    if was is not None and now is not None and kind in row.changes:
+        return format_html(
+            '<span class="was">{}</span> <span aria-hidden="true">→</span> <strong>{}</strong>', was, now
+        )
+    if was is not None:
+        return format_html("{}", was)
+    return format_html("<strong>{}</strong>", now)

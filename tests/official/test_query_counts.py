@@ -1,0 +1,84 @@
+"""The official lists' pages and API answers cost the same number of queries with 1 list entry as with many."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from ratings.models import OfficialList, Table
+from ratings.services.official_lists import official_list_publish
+from tests.factories import make_rating_officer
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+        if hasattr(response, "streaming_content"):
+            b"".join(response.streaming_content)
+    assert response.status_code == 200, url
+    return len(captured.captured_queries)
+
+
+def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> OfficialList:
+    """``count`` more pairs of players with a rated table, and the list of ``days`` ago published."""
+    for i in range(count):
+        a = seasoned(1500 + i, grade=20, last_played=days_ago(900))
+        b = seasoned(1400 + i, grade=20, last_played=days_ago(900), nationality="DE")
+        rated_round_robin([a, b], days_ago(days + 5 + i))
+    return official_list_publish(date=days_ago(days), user=make_rating_officer())
+
+
+# (url name, expected): the pages read the data version (ETag); then the list (1) and its entries (1), the revised
+# page also today's list of the date (its rows and their pending Dan grades: 2), the archive its count and its
+# page. The API reads the data version too (its answers are kept in the page cache by it), then the same.
+PAGES = [
+    ("ratings:official_lists", 3),
+    ("ratings:official_list", 3),
+    ("ratings:official_list_revised", 5),
+    ("ratings:official_list_txt", 3),
+    ("ratings:official_list_csv", 3),
+    ("ratings:official_list_json", 3),
+    ("api-v1:official_lists", 3),
+    ("api-v1:official_list", 3),
+]
+
+
+@pytest.mark.parametrize(("name", "expected"), PAGES)
+def test_official_list_queries_do_not_grow_with_rows(
+    client: Client, rated_round_robin: Callable[..., Table], name: str, expected: int
+) -> None:
+    def url(official: OfficialList) -> str:
+        if name in ("ratings:official_lists", "api-v1:official_lists"):
+            return reverse(name)
+        return reverse(name, args=[official.date.isoformat()])
+
+    one = queries(client, url(listed(1, rated_round_robin, 100)))
+    many = queries(client, url(listed(3, rated_round_robin, 50)))
+    assert (one, many) == (expected, expected)
+
+
+def test_player_pages_cost_one_query_more_for_the_official_lists(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    listed(1, rated_round_robin, 100)
+    official = listed(2, rated_round_robin, 50)
+    player = official.entries.order_by("rank").first().player
+    # the page: as tests/public/test_query_counts.py counts it, and the player's official list entries
+    assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 8
+    assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 3
+
+
+def test_a_published_list_asked_again_is_the_one_this_process_keeps(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    url = reverse("ratings:official_list", args=[listed(2, rated_round_robin, 50).date.isoformat()])
+    assert queries(client, url) == 3
+    assert queries(client, url) == 1  # the data version: the page is kept for it (ratings/page_cache.py)
