@@ -160,23 +160,31 @@ def _players_only(change: PriorGradeChange) -> CorrectionPreview:
     return CorrectionPreview(players=_player_changes({player.pk: state}))
 
 
-def _replayed(start: Position, history: History, overrides: dict[int, engine.PlayerState]) -> CorrectionPreview:
+def _replayed(
+    start: Position, history: History, overrides: dict[int, engine.PlayerState], *, also: Sequence[int] = ()
+) -> CorrectionPreview:
+    """The replay of ``history`` from ``start``; ``also``: players whose columns may change though they play in
+    none of its tables (a merged player), from their state at ``start`` with the overrides."""
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    players = history.playing_all() | {pid for rows in stored.values() for pid in rows} | set(also)
     initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
     initial.update({pid: state for pid, state in overrides.items() if pid in initial})
     replay = Replay(history, initial, stored, texts=False)
     with gc_paused():
         for _table, _items in replay.run():
             pass
-    final = {pid: replay.state_of(pid) for pid in replay.touched}
+    final = {pid: replay.state_of(pid) for pid in replay.touched | set(also)}
     return CorrectionPreview(
         players=_player_changes(final),
         promotions=_promotion_changes(replay),
         errors=dict(replay.errors),
         tables_redone=len(replay.redone),
     )
+
+
+replay_preview = _replayed
+"""The preview of a replay of a history built by another kind of change (ratings/services/merge_preview.py)."""
 
 
 def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
@@ -196,6 +204,9 @@ def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
     out = [dataclasses.replace(c, name=names.get(c.player_id, "")) for c in out]
     out.sort(key=lambda c: (-c.size, c.name))
     return out
+
+
+player_changes = _player_changes
 
 
 def _promotion_changes(replay: Replay) -> list[PromotionChange]:

@@ -1,0 +1,147 @@
+"""Likely duplicate players: the same person entered twice under a slightly different spelling.
+
+Two players are likely the same person when their names, folded as the name search folds them (accents, case
+and German spellings ignored, ``name_fold_key``), are
+
+* the same, or the same words in another order ("Rossi Mateo" and "Mateo Rossi"), or
+* one edit apart (a letter added, dropped, changed, or two neighbours swapped: "Mateo" and "Matteo"), for
+  names of at least ``MIN_FUZZY_LENGTH`` letters, since two short names one letter apart are mostly two people,
+
+and their nationalities are the same or either is unknown. A merged player is never a candidate.
+
+One name is checked against every player of its country in one query and a linear pass (``duplicates_of``);
+the whole federation (``duplicate_pairs``) is blocked by each name's one-letter deletions (the "symmetric
+delete" index), so that only names sharing such a variant are compared: about 2 x 10^4 players take well
+under a second (docs/officers.md).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+from rapidfuzz.distance import OSA
+
+from ratings.models import Player, TableEntry, name_fold_key
+
+MIN_FUZZY_LENGTH = 8
+"""Folded names shorter than this match only exactly or with their words swapped."""
+
+
+@dataclass(frozen=True)
+class NameKey:
+    plain: str  # the folded name in its own word order
+    ordered: str  # its words sorted: the same for swapped names
+
+    @classmethod
+    def of(cls, family_name: str, given_name: str = "") -> NameKey:
+        plain = name_fold_key(f"{family_name} {given_name}")
+        return cls(plain, " ".join(sorted(plain.split())))
+
+
+def names_alike(a: NameKey, b: NameKey) -> bool:
+    """The rule of the module on two folded names."""
+    if not a.plain or not b.plain:
+        return False
+    if a.ordered == b.ordered:
+        return True
+    if min(len(a.plain), len(b.plain)) < MIN_FUZZY_LENGTH:
+        return False
+    return (
+        OSA.distance(a.plain, b.plain, score_cutoff=1) <= 1 or OSA.distance(a.ordered, b.ordered, score_cutoff=1) <= 1
+    )
+
+
+def countries_agree(a: str, b: str) -> bool:
+    return not a or not b or a == b
+
+
+def _candidates(nationality: str) -> QuerySet[Player]:
+    players = Player.objects.filter(merged_into__isnull=True)
+    if nationality:
+        players = players.filter(Q(nationality=nationality) | Q(nationality=""))
+    return players
+
+
+def duplicates_of(
+    family_name: str, given_name: str, nationality: str = "", *, exclude: Iterable[int] = ()
+) -> list[Player]:
+    """The players a new player of this name and nationality would likely duplicate, best known first."""
+    key = NameKey.of(family_name, given_name)
+    if not key.plain:
+        return []
+    rows = (
+        _candidates(str(nationality or "")).exclude(pk__in=list(exclude)).values_list("pk", "family_name", "given_name")
+    )
+    found = [pk for pk, family, given in rows.iterator(chunk_size=5000) if names_alike(key, NameKey.of(family, given))]
+    return list(Player.objects.filter(pk__in=found).order_by("-last_played", "family_name", "given_name", "pk"))
+
+
+def _deletions(text: str) -> Iterator[str]:
+    yield text
+    if len(text) >= MIN_FUZZY_LENGTH:
+        for i in range(len(text)):
+            yield text[:i] + text[i + 1 :]
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two players likely to be one person; ``first`` has played more (the one to keep, as a rule)."""
+
+    first: Player
+    second: Player
+
+
+def _pair_ids(rows: Sequence[tuple[int, str, str, str]]) -> set[tuple[int, int]]:
+    keys = {pk: NameKey.of(family, given) for pk, family, given, _country in rows}
+    country = {pk: c for pk, _f, _g, c in rows}
+    buckets: dict[str, set[int]] = defaultdict(set)
+    for pk, key in keys.items():
+        if key.plain:
+            for variant in {*_deletions(key.plain), *_deletions(key.ordered)}:
+                buckets[variant].add(pk)
+    pairs: set[tuple[int, int]] = set()
+    for members in buckets.values():
+        if len(members) < 2:
+            continue
+        ordered = sorted(members)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1 :]:
+                if (a, b) not in pairs and countries_agree(country[a], country[b]) and names_alike(keys[a], keys[b]):
+                    pairs.add((a, b))
+    return pairs
+
+
+def _played_together(pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The pairs who sat in one table: two people, whatever their names."""
+    ids = {pk for pair in pairs for pk in pair}
+    tables: dict[int, set[int]] = defaultdict(set)
+    for start in range(0, len(ids), 5000):
+        chunk = sorted(ids)[start : start + 5000]
+        for player_id, table_id in TableEntry.objects.filter(player_id__in=chunk).values_list("player_id", "table_id"):
+            tables[player_id].add(table_id)
+    return {(a, b) for a, b in pairs if tables[a] & tables[b]}
+
+
+def duplicate_pairs() -> list[DuplicatePair]:
+    """Every pair of likely duplicates in the federation, who never played in one table, by name."""
+    rows = list(_candidates("").values_list("pk", "family_name", "given_name", "nationality").iterator(chunk_size=5000))
+    pairs = _pair_ids(rows)
+    pairs -= _played_together(pairs)
+    ids = sorted({pk for pair in pairs for pk in pair})
+    players: dict[int, Player] = {}
+    for start in range(0, len(ids), 5000):
+        players.update(Player.objects.in_bulk(ids[start : start + 5000]))
+    out = []
+    for a, b in pairs:
+        first, second = sorted((players[a], players[b]), key=_keep_order)
+        out.append(DuplicatePair(first, second))
+    out.sort(key=lambda p: (str(p.first).casefold(), str(p.second).casefold(), p.first.pk, p.second.pk))
+    return out
+
+
+def _keep_order(player: Player) -> tuple[int, dt.date, int]:
+    return (-player.games, player.last_played or dt.date.min, player.pk)
