@@ -143,5 +143,11 @@ def duplicate_pairs() -> list[DuplicatePair]:
     return out
 
 
+def merged_into_id_of(federation_id: str) -> str:
+    """The federation id of the player the record ``federation_id`` was merged into; "" if not merged."""
+    kept = Player.objects.filter(federation_id=federation_id.upper(), merged_into__isnull=False)
+    return kept.values_list("merged_into__federation_id", flat=True).first() or ""
+
+
 def _keep_order(player: Player) -> tuple[int, dt.date, int]:
     return (-player.games, player.last_played or dt.date.min, player.pk)

@@ -71,7 +71,9 @@ def player_search(query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
     if not name_fold_key(query[:MAX_QUERY]):
         return SearchResult(query=query, players=[], more=False, namesakes=set())
     found = list(
-        name_matches(Player.objects.all(), query).order_by("-rating", "family_name", "given_name", "pk")[: limit + 1]
+        name_matches(Player.objects.filter(merged_into__isnull=True), query).order_by(
+            "-rating", "family_name", "given_name", "pk"
+        )[: limit + 1]
     )
     players = found[:limit]
     return SearchResult(query=query, players=players, more=len(found) > limit, namesakes=namesake_ids(players))
