@@ -94,6 +94,10 @@ class DuplicatePair:
     first: Player
     second: Player
 
+    @property
+    def both(self) -> tuple[Player, Player]:
+        return self.first, self.second
+
 
 def _pair_ids(rows: Sequence[tuple[int, str, str, str]]) -> set[tuple[int, int]]:
     keys = {pk: NameKey.of(family, given) for pk, family, given, _country in rows}
@@ -149,5 +153,5 @@ def merged_into_id_of(federation_id: str) -> str:
     return kept.values_list("merged_into__federation_id", flat=True).first() or ""
 
 
-def _keep_order(player: Player) -> tuple[int, dt.date, int]:
-    return (-player.games, player.last_played or dt.date.min, player.pk)
+def _keep_order(player: Player) -> tuple[int, int, int]:
+    return (-player.games, -(player.last_played or dt.date.min).toordinal(), player.pk)

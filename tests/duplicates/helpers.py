@@ -16,7 +16,10 @@ def twice_entered(seed: int = 1) -> tuple[Player, Player, list[Player], list[Tab
     rng = random.Random(seed)
     kept = make_player("Rossi", "Mateo", nationality="IT", prior=("kyu", 3))
     duplicate = make_player("Rossi", "Matteo", nationality="IT")
-    others = [make_player(prior=("kyu", rng.randint(1, 8)) if rng.random() < 0.5 else None) for _ in range(8)]
+    others = [
+        make_player(name, prior=("kyu", rng.randint(1, 8)) if rng.random() < 0.5 else None)
+        for name in ("Andersson", "Bianchi", "Castro", "Dubois", "Eriksen", "Fischer", "Garcia", "Horvath")
+    ]
     tables = []
     for week in range(8):
         chosen = [kept if week % 2 == 0 else duplicate, *rng.sample(others, 4)]
