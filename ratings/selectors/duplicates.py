@@ -5,7 +5,8 @@ and German spellings ignored, ``name_fold_key``), are
 
 * the same, or the same words in another order ("Rossi Mateo" and "Mateo Rossi"), or
 * one edit apart (a letter added, dropped, changed, or two neighbours swapped: "Mateo" and "Matteo"), for
-  names of at least ``MIN_FUZZY_LENGTH`` letters, since two short names one letter apart are mostly two people,
+  names of at least ``MIN_FUZZY_LENGTH`` letters and no digits, since two short names one letter apart are
+  mostly two people (and "Player12", "Player13" are test names),
 
 and their nationalities are the same or either is unknown. A merged player is never a candidate.
 
@@ -23,9 +24,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
+from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ratings.models import Player, TableEntry, name_fold_key
+from ratings.models import GERMAN_FOLDS, Player, TableEntry, name_fold_key
 
 MIN_FUZZY_LENGTH = 8
 """Folded names shorter than this match only exactly or with their words swapped."""
@@ -42,17 +44,31 @@ class NameKey:
         return cls(plain, " ".join(sorted(plain.split())))
 
 
+def _folded_key(search_name: str) -> str:
+    for pair, single in GERMAN_FOLDS:
+        search_name = search_name.replace(pair, single)
+    return search_name
+
+
+def _key_of(plain: str) -> NameKey:
+    return NameKey(plain, " ".join(sorted(plain.split())))
+
+
 def names_alike(a: NameKey, b: NameKey) -> bool:
     """The rule of the module on two folded names."""
     if not a.plain or not b.plain:
         return False
     if a.ordered == b.ordered:
         return True
-    if min(len(a.plain), len(b.plain)) < MIN_FUZZY_LENGTH:
+    if min(len(a.plain), len(b.plain)) < MIN_FUZZY_LENGTH or _has_digits(a.plain) or _has_digits(b.plain):
         return False
     return (
         OSA.distance(a.plain, b.plain, score_cutoff=1) <= 1 or OSA.distance(a.ordered, b.ordered, score_cutoff=1) <= 1
     )
+
+
+def _has_digits(text: str) -> bool:
+    return any(c.isdigit() for c in text)
 
 
 def countries_agree(a: str, b: str) -> bool:
@@ -73,10 +89,19 @@ def duplicates_of(
     key = NameKey.of(family_name, given_name)
     if not key.plain:
         return []
-    rows = (
-        _candidates(str(nationality or "")).exclude(pk__in=list(exclude)).values_list("pk", "family_name", "given_name")
+    rows = list(
+        _candidates(str(nationality or ""))
+        .exclude(pk__in=list(exclude))
+        .values_list("pk", "search_name", "family_name", "given_name")
     )
-    found = [pk for pk, family, given in rows.iterator(chunk_size=5000) if names_alike(key, NameKey.of(family, given))]
+    # The stored search key folded as name_fold_key folds (the names themselves for a row without one); then
+    # rapidfuzz finds the keys at most one edit away in C, and the rule is applied to those few.
+    keys = [_folded_key(text) if text else NameKey.of(f, g).plain for _pk, text, f, g in rows]
+    near = {i for i, k in enumerate(keys) if k == key.plain}
+    for text, texts in ((key.plain, keys), (key.ordered, [" ".join(sorted(k.split())) for k in keys])):
+        near.update(i for _t, _d, i in process.extract(text, texts, scorer=OSA.distance, score_cutoff=1, limit=None))
+    near.update(i for i, k in enumerate(keys) if " ".join(sorted(k.split())) == key.ordered)
+    found = [rows[i][0] for i in near if names_alike(key, _key_of(keys[i]))]
     return list(Player.objects.filter(pk__in=found).order_by("-last_played", "family_name", "given_name", "pk"))
 
 
