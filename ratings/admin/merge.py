@@ -30,6 +30,8 @@ from ratings.services.corrections import can_correct
 from ratings.services.merge import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge_moves import describe_merge, merge_facts
 
+REPORT_LIMIT = 500  # pairs shown at once: the first by name; merging them brings the next ones up
+
 
 class DuplicatesAdmin(admin.ModelAdmin):
     """The player admin's duplicate checks, merge screen and report."""
@@ -135,10 +137,12 @@ def duplicates_report(request: HttpRequest) -> HttpResponse:
     """Every likely pair of duplicates in the federation, for rating officers and staff."""
     if not (request.user.is_active and request.user.is_staff):
         raise PermissionDenied
+    pairs = duplicate_pairs()
     context = {
         **admin.site.each_context(request),
         "title": _("Likely duplicate players"),
-        "pairs": duplicate_pairs(),
+        "pairs": pairs[:REPORT_LIMIT],
+        "total": len(pairs),
         "can_merge": can_correct(request.user),
     }
     return TemplateResponse(request, "admin/ratings/player/duplicates.html", context)

@@ -125,22 +125,34 @@ class DuplicatePair:
 
 
 def _pair_ids(rows: Sequence[tuple[int, str, str, str]]) -> set[tuple[int, int]]:
-    keys = {pk: NameKey.of(family, given) for pk, family, given, _country in rows}
-    country = {pk: c for pk, _f, _g, c in rows}
-    buckets: dict[str, set[int]] = defaultdict(set)
-    for pk, key in keys.items():
+    """The pairs of players whose names are alike and countries agree: the distinct names are compared (those
+    sharing a one-letter deletion), then each pair of alike names gives the pairs of their players."""
+    groups: dict[NameKey, list[tuple[int, str]]] = defaultdict(list)
+    for pk, family, given, country in rows:
+        key = NameKey.of(family, given)
         if key.plain:
-            for variant in {*_deletions(key.plain), *_deletions(key.ordered)}:
-                buckets[variant].add(pk)
-    pairs: set[tuple[int, int]] = set()
+            groups[key].append((pk, country))
+    by_order: dict[str, list[NameKey]] = defaultdict(list)
+    buckets: dict[str, set[str]] = defaultdict(set)
+    for key in groups:
+        by_order[key.ordered].append(key)
+        for variant in {*_deletions(key.plain), *_deletions(key.ordered)}:
+            buckets[variant].add(key.ordered)
+    alike: set[tuple[str, str]] = {(o, o) for o in by_order}
     for members in buckets.values():
-        if len(members) < 2:
-            continue
         ordered = sorted(members)
         for i, a in enumerate(ordered):
             for b in ordered[i + 1 :]:
-                if (a, b) not in pairs and countries_agree(country[a], country[b]) and names_alike(keys[a], keys[b]):
-                    pairs.add((a, b))
+                if (a, b) not in alike and any(names_alike(x, y) for x in by_order[a] for y in by_order[b]):
+                    alike.add((a, b))
+    pairs: set[tuple[int, int]] = set()
+    for a, b in alike:
+        left = [p for key in by_order[a] for p in groups[key]]
+        right = left if a == b else [p for key in by_order[b] for p in groups[key]]
+        for pa, ca in left:
+            for pb, cb in right:
+                if pa != pb and countries_agree(ca, cb):
+                    pairs.add((min(pa, pb), max(pa, pb)))
     return pairs
 
 
