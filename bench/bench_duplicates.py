@@ -52,7 +52,7 @@ from ratings.demo.sim import Knobs  # noqa: E402
 from ratings.models import Player, TableEntry, name_search_key, new_federation_id  # noqa: E402
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of  # noqa: E402
 from ratings.services.corrections import correction_preview, correction_undo, correction_undo_change  # noqa: E402
-from ratings.services.merge import player_merge, player_merge_preview  # noqa: E402
+from ratings.services.merge import merge_refusal, player_merge, player_merge_preview  # noqa: E402
 from ratings.services.rerate import rerate_check, rerate_pending  # noqa: E402
 from tests.factories import make_rating_officer  # noqa: E402
 
@@ -117,7 +117,7 @@ def _two_who_never_met() -> tuple[Player, Player]:
     for a in players:
         for b in players:
             if a.pk < b.pk and a.nationality == b.nationality and not tables[a.pk] & tables[b.pk]:
-                if a.prior_grade_kind and b.prior_grade_kind:
+                if merge_refusal(b, a):
                     continue
                 return b, a
     raise SystemExit("no two players who never met")
