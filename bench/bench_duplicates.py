@@ -112,13 +112,17 @@ def merge(count: int, years: int) -> None:
 
 
 def _two_who_never_met() -> tuple[Player, Player]:
-    players = list(Player.objects.filter(games__gte=20, is_professional=False).order_by("-games")[:200])
-    tables = {p.pk: set(TableEntry.objects.filter(player=p).values_list("table_id", flat=True)) for p in players}
-    for a in players:
-        for b in players:
-            if a.pk < b.pk and a.nationality == b.nationality and not tables[a.pk] & tables[b.pk]:
-                if merge_refusal(b, a):
-                    continue
+    """A newcomer (no FESA opening state) and a player of his country with more games who never met him."""
+    base = Player.objects.filter(is_professional=False, games__gte=10).order_by("-games")
+    newcomers = list(base.filter(opening_state__isnull=True)[:300])
+    players = list(base[:300])
+    tables = {
+        p.pk: set(TableEntry.objects.filter(player=p).values_list("table_id", flat=True)) for p in newcomers + players
+    }
+    for b in newcomers:
+        for a in players:
+            met = tables[a.pk] & tables[b.pk]
+            if a.pk != b.pk and a.nationality == b.nationality and not met and not merge_refusal(b, a):
                 return b, a
     raise SystemExit("no two players who never met")
 

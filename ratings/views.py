@@ -155,10 +155,13 @@ def _player_or_404(federation_id: str) -> Player:
 def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     """A player's standing, his rating over time, his tables (newest first) with each game explained, and
     his grade history. A record merged into another redirects there for good."""
-    kept = merged_into_id_of(federation_id)
-    if kept:
+    try:
+        player = selectors.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        kept = merged_into_id_of(federation_id)  # asked only when no shown player has the id
+        if not kept:
+            raise Http404(_("No player has that federation id.")) from None
         return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
-    player = _player_or_404(federation_id)
     history = selectors.player_history(player)
     historical = selectors.player_historical_rows(player)
     points = [
