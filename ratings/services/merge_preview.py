@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ratings import engine
-from ratings.models import Game, OpeningState, Player, RatingRow, TableEntry
+from ratings.models import LIVE_PROMOTION_STATUSES, Game, OpeningState, Player, Promotion, RatingRow, TableEntry
 from ratings.selectors.states import prior_grade_of
 from ratings.services.rerate.replay import History, Position
 from ratings.states import state_from_json
@@ -49,7 +49,16 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
         history.entries[table_id] = [owner if pid == other else pid for pid in history.entries.get(table_id, [])]
         history.games[table_id] = [_given(g, other, owner) for g in history.games.get(table_id, [])]
     overrides = {pid: state for pid, state in starting.items() if not _rows_before(pid, start)}
-    return replay_preview(start, history, overrides, also=[owner, other])
+    owners = {pk: owner for pk in _moving_promotions(moved["promotions"], owner)}
+    return replay_preview(start, history, overrides, also=[owner, other], owners=owners)
+
+
+def _moving_promotions(ids: list[int], owner: int) -> list[int]:
+    """The records ``merge_apply`` hands to ``owner``: all but a live one of a grade he holds a live one of."""
+    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+    held = set(live.filter(player_id=owner).values_list("grade", flat=True))
+    clash = set(live.filter(pk__in=ids, grade__in=held).values_list("pk", flat=True))
+    return [pk for pk in ids if pk not in clash]
 
 
 def _given(game: engine.Game, old: int, new: int) -> engine.Game:

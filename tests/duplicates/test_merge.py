@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from ratings.models import Correction, Game, HistoricalRow, Player, TableEntry, TableStatus
+from ratings.models import Correction, Game, HistoricalRow, Player, Promotion, TableEntry, TableStatus
 from ratings.services.corrections import correction_preview, correction_undo, correction_undo_change
 from ratings.services.merge import MergeRefused, player_merge, player_merge_preview
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
@@ -15,8 +15,9 @@ from tests.factories import add_game, make_director, make_player, make_rating_of
 pytestmark = pytest.mark.django_db
 
 
-def test_merge_moves_everything_re_rates_and_undo_gives_it_back() -> None:
-    kept, duplicate, _others, _tables = twice_entered()
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_merge_moves_everything_re_rates_and_undo_gives_it_back(seed: int) -> None:
+    kept, duplicate, _others, _tables = twice_entered(seed)
     officer = make_rating_officer()
     original = player_columns()
     dup_tables = set(TableEntry.objects.filter(player=duplicate).values_list("table_id", flat=True))
@@ -28,7 +29,7 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back() -> None:
     assert [c.size for c in preview.players] == sorted((c.size for c in preview.players), reverse=True)
     correction = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice at Milan")
     rerate_and_check()
-    assert previewed(preview)[0] == stored_changes(players, promotions)[0]
+    assert previewed(preview) == stored_changes(players, promotions)
 
     duplicate.refresh_from_db()
     kept.refresh_from_db()
@@ -49,7 +50,7 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back() -> None:
     players, promotions = player_columns(), promotion_records()
     undo = correction_undo(correction=correction, user=officer, reason="They are two people after all")
     rerate_and_check()
-    assert previewed(undo_preview)[0] == stored_changes(players, promotions)[0]
+    assert previewed(undo_preview) == stored_changes(players, promotions)
     duplicate.refresh_from_db()
     assert undo.undoes == correction and duplicate.merged_into is None
     assert set(TableEntry.objects.filter(player=duplicate).values_list("table_id", flat=True)) == dup_tables
@@ -58,9 +59,19 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back() -> None:
 
 def test_the_kept_player_takes_the_prior_grade_of_the_duplicate_when_he_has_none() -> None:
     kept, duplicate, _others, _tables = twice_entered()
-    # Swap the roles: the player with the prior grade is the duplicate.
+    # Swap the roles: the player with the prior grade (and the promotions) is the duplicate.
+    moving = set(Promotion.objects.filter(player=kept).values_list("pk", flat=True))
+    players, promotions = player_columns(), promotion_records()
+    preview = player_merge_preview(duplicate=kept, kept=duplicate)
     player_merge(user=make_rating_officer(), duplicate=kept, kept=duplicate, reason="Entered twice")
     rerate_and_check()
+    stored_players, stored_promotions = stored_changes(players, promotions)
+    assert set(Promotion.objects.filter(player=duplicate).values_list("pk", flat=True)) >= moving
+    # A record that changed hands is the same record, not one that appears: the preview leaves it out.
+    handed = {
+        (duplicate.pk, g, "appears") for g in Promotion.objects.filter(pk__in=moving).values_list("grade", flat=True)
+    }
+    assert previewed(preview) == (stored_players, stored_promotions - handed)
     duplicate.refresh_from_db()
     kept.refresh_from_db()
     assert (duplicate.prior_grade_kind, duplicate.prior_grade_level) == ("kyu", 3)
