@@ -33,7 +33,15 @@ from .correction_facts import (
 )
 from .correction_preview import CorrectionPreview
 from .correction_preview import correction_preview as _table_or_grade_preview
-from .merge_moves import MergeChange, MergeRefused, describe_merge, merge_apply, merge_facts, merge_refusal
+from .merge_moves import (
+    MergeChange,
+    MergeRefused,
+    describe_merge,
+    merge_apply,
+    merge_facts,
+    merge_refusal,
+    merge_still_holds,
+)
 from .merge_preview import merge_preview
 
 __all__ = [
@@ -184,8 +192,7 @@ def _current(correction: Correction, target: Table | Player) -> dict[str, Any]:
     if isinstance(target, Table):
         return table_snapshot(target)
     if correction.kind == Correction.Kind.MERGE:
-        merged_into = Player.objects.filter(pk=target.pk).values_list("merged_into_id", flat=True).first()
-        return {**correction.after, "merged_into": merged_into}
+        return correction.after if merge_still_holds(correction.after) else {}
     if correction.kind == Correction.Kind.PRIOR_GRADE:
         return prior_grade_snapshot(target)
     return identity_snapshot(target)

@@ -119,9 +119,20 @@ def merge_facts(duplicate: Player, kept: Player) -> tuple[dict[str, Any], dict[s
     return {**common, "owner": duplicate.pk, "merged_into": None}, {**common, "owner": kept.pk, "merged_into": kept.pk}
 
 
-def merge_current(duplicate: Player) -> dict[str, Any]:
-    """The merge facts as the database holds them now, for comparing with a correction's ``after``."""
-    return {"merged_into": duplicate.merged_into_id}
+def merge_still_holds(facts: Mapping[str, Any]) -> bool:
+    """Whether the database is still as the merge left it (``facts``: its ``after``): the duplicate marked, the
+    kept player not merged since, and every moved entry and game still the kept player's. A later correction
+    of one of those tables, or a later merge, is to be undone first."""
+    moved, owner = facts["moved"], facts["owner"]
+    marks = dict(Player.objects.filter(pk__in=[facts["duplicate"], facts["kept"]]).values_list("pk", "merged_into_id"))
+    if marks.get(facts["duplicate"]) != facts["merged_into"] or marks.get(facts["kept"]) is not None:
+        return False
+    checks = (
+        (TableEntry.objects.filter(pk__in=moved["entries"], player_id=owner), moved["entries"]),
+        (Game.objects.filter(pk__in=moved["games_first"], first_id=owner), moved["games_first"]),
+        (Game.objects.filter(pk__in=moved["games_second"], second_id=owner), moved["games_second"]),
+    )
+    return all(queryset.count() == len(ids) for queryset, ids in checks)
 
 
 def merge_apply(facts: Mapping[str, Any]) -> None:

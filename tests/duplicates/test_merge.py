@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from ratings.models import Correction, Game, HistoricalRow, Player, Promotion, TableEntry, TableStatus
-from ratings.services.corrections import correction_preview, correction_undo, correction_undo_change
+from ratings.services.corrections import UndoRefused, correction_preview, correction_undo, correction_undo_change
 from ratings.services.merge import MergeRefused, player_merge, player_merge_preview
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
 from tests.duplicates.helpers import twice_entered
@@ -122,3 +122,20 @@ def test_a_merged_player_is_not_merged_again() -> None:
     player_merge(user=officer, duplicate=b, kept=a, reason="Entered twice")
     with pytest.raises(MergeRefused, match="merged already"):
         player_merge(user=officer, duplicate=c, kept=b, reason="Entered twice")
+
+
+def test_a_merge_is_undone_only_while_what_it_moved_is_as_it_left_it() -> None:
+    kept, duplicate, _others, _tables = twice_entered()
+    third = make_player("Rossi", "Matteo", nationality="")
+    officer = make_rating_officer()
+    first = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice")
+    rerate_and_check()
+    second = player_merge(user=officer, duplicate=kept, kept=third, reason="And a third time")
+    rerate_and_check()
+    with pytest.raises(UndoRefused):
+        correction_undo_change(first)
+    correction_undo(correction=second, user=officer, reason="Not the third")
+    rerate_and_check()
+    correction_undo(correction=first, user=officer, reason="Two people")
+    rerate_and_check()
+    assert Player.objects.filter(merged_into__isnull=False).count() == 0
