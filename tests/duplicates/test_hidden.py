@@ -38,3 +38,9 @@ def test_the_merged_player_is_hidden_from_search_list_autocomplete_and_api(clien
     api = client.get("/api/v1/players/", {"name": "rossi"}).json()
     assert [p["federation_id"] for p in api["results"]] == [kept.federation_id]
     assert client.get(f"/api/v1/players/{duplicate.federation_id}/").status_code == 404
+
+
+def test_the_kept_players_page_shows_the_merge_in_his_corrections(client: Client, merged: tuple) -> None:
+    kept, _duplicate = merged
+    page = client.get(reverse("ratings:player", args=[kept.federation_id])).content.decode()
+    assert "Rossi Matteo merged into Rossi Mateo" in page
