@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 
+from ratings.roles import ensure_roles
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_rating_officer
 from tests.public.test_browser import ARTIFACTS, browser, static_from_source  # noqa: F401 - fixtures
@@ -18,6 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def logged_in(driver: Any, live_server: Any) -> None:
+    # A transactional test before this one may have flushed the groups the roles migration made.
+    ensure_roles(Group, Permission)
     client = Client()
     client.force_login(make_rating_officer())
     driver.get(live_server.url + "/admin/login/")
