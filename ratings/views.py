@@ -11,7 +11,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -25,6 +32,7 @@ from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.filters import RatingListFilter, TournamentFilter, filtered_rating_list
 from ratings.models import Player, TableStatus
 from ratings.models import Table as RatedTable
+from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.selectors.search import namesake_ids
 from ratings.tables import PendingPromotionTable, RatingListTable, TournamentTable
@@ -147,8 +155,14 @@ def _player_or_404(federation_id: str) -> Player:
 @public_page
 def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     """A player's standing, his rating over time, his tables (newest first) with each game explained, and
-    his grade history."""
-    player = _player_or_404(federation_id)
+    his grade history. A record merged into another redirects there for good."""
+    try:
+        player = selectors.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        kept = merged_into_id_of(federation_id)  # asked only when no shown player has the id
+        if not kept:
+            raise Http404(_("No player has that federation id.")) from None
+        return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
     history = selectors.player_history(player)
     historical = selectors.player_historical_rows(player)
     points = [

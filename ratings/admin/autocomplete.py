@@ -13,8 +13,17 @@ from django.contrib import admin
 from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.http import HttpRequest, HttpResponse
 
+from ratings.models import Player
+
 
 class LabelledAutocompleteView(AutocompleteJsonView):
+    def get_queryset(self) -> Any:
+        """A player merged into another is never offered: his record is kept only for the undo."""
+        queryset = super().get_queryset()
+        if self.model_admin.model is Player:
+            queryset = queryset.filter(merged_into__isnull=True)
+        return queryset
+
     def serialize_result(self, obj: Any, to_field_name: str) -> dict[str, str]:
         result: dict[str, str] = super().serialize_result(obj, to_field_name)
         label = getattr(self.model_admin, "autocomplete_label", None)

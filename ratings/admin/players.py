@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.merge import DuplicatesAdmin
 from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.engine import grade_label
@@ -40,7 +41,7 @@ DERIVED_FIELDS = ("federation_id", "rating", "games", "category", "grade", "fesa
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(DuplicatesAdmin):
     form = PlayerForm
     list_display = (
         "family_name",

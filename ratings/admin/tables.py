@@ -25,6 +25,7 @@ from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.grid import TableGridViews, grid_url
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
+from ratings.admin.table_replace import TableReplaceViews
 from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.correction_facts import TableChange
@@ -151,7 +152,7 @@ class RatingRowInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews):
+class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (

@@ -165,6 +165,7 @@ class Correction(models.Model):
         TABLE = "table", _("table")
         PRIOR_GRADE = "prior_grade", _("prior grade")
         IDENTITY = "identity", _("player's identity")
+        MERGE = "merge", _("merge of duplicate players")
 
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     table = models.ForeignKey(

@@ -73,6 +73,18 @@ class Player(models.Model):
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
     search_name = models.CharField(max_length=201, blank=True, default="", editable=False)
 
+    # Set when a rating officer merged this record into another one of the same person
+    # (ratings/services/merge.py): hidden from lists, search and the API; its page redirects there.
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged_from",
+        editable=False,
+        verbose_name=_("merged into"),
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 

@@ -17,7 +17,8 @@ def players_search() -> QuerySet[Player]:
     Narrow it with ``ratings.filters.name_search``; the date of birth and the staff's notes are never read.
     """
     return (
-        Player.objects.annotate(list_pending_grade=pending_dan())
+        Player.objects.filter(merged_into__isnull=True)
+        .annotate(list_pending_grade=pending_dan())
         .defer("date_of_birth", "prior_grade_note", "prior_grade_source", "prior_grade_date")
         .order_by(*PLAYER_ORDER)
     )

@@ -10,7 +10,10 @@ A line gives (family name, given name) as the director typed them. In order:
 2. **close** — the same names once accents, case and extra blanks are ignored (``Hébert``/``HEBERT``),
    or the two names swapped (``[Musashi] [Ishikawa]``), with or without accents: offered to the director,
    never taken on their own, because a close name is as often a different person as a typo;
-3. **none** — a new player.
+3. **alike** — one edit apart once folded as the name search folds names (``Mateo``/``Matteo``,
+   ratings/selectors/duplicates.py): offered the same way, so that a new player who looks like an existing
+   one is not created unseen;
+4. **none** — a new player.
 
 Reads only; creating players is ratings/services/fesa_import.py's job.
 """
@@ -24,11 +27,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.utils.translation import gettext as _
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from ratings.fesa_files.encoding import latin1_text
 from ratings.models import Player
+from ratings.selectors.duplicates import NameKey, names_alike
 
-How = Literal["exact", "accents", "swapped"]
+How = Literal["exact", "accents", "swapped", "alike"]
 
 
 def name_key(text: str) -> str:
@@ -59,6 +65,7 @@ class Candidate:
             "exact": _("same name"),
             "accents": _("same name but for accents or case"),
             "swapped": _("family and given names swapped"),
+            "alike": _("one letter apart"),
         }[self.how]
         name = f"{self.family_name} {self.given_name}".strip()
         country = f", {self.nationality}" if self.nationality else ""
@@ -94,12 +101,15 @@ class PlayerIndex:
 
     def __init__(self, players: Iterable[tuple[int, str, str, str, int]] | None = None) -> None:
         rows = (
-            Player.objects.values_list("id", "family_name", "given_name", "nationality", "rating")
+            Player.objects.filter(merged_into__isnull=True).values_list(
+                "id", "family_name", "given_name", "nationality", "rating"
+            )
             if players is None
             else players
         )
         self._exact: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         self._loose: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        self._all: list[tuple[NameKey, Candidate]] = []
         for pid, family, given, country, rating in rows:
             candidate = Candidate(pid, family, given, str(country or ""), rating, "exact")
             self._exact[(family, given)].append(candidate)
@@ -107,6 +117,7 @@ class PlayerIndex:
             if written != (family, given):
                 self._exact[written].append(candidate)
             self._loose[(name_key(family), name_key(given))].append(candidate)
+            self._all.append((NameKey.of(family, given), candidate))
 
     def match(self, family_name: str, given_name: str) -> NameMatch:
         """The players a line's names may mean (see the module docstring)."""
@@ -122,4 +133,25 @@ class PlayerIndex:
                 if c.player_id not in seen:
                     seen.add(c.player_id)
                     close.append(Candidate(c.player_id, c.family_name, c.given_name, c.nationality, c.rating, how))
+        if not exact and not close:
+            close = self._alike(family_name, given_name)
         return NameMatch(exact=tuple(exact), close=tuple(close))
+
+    def _alike(self, family_name: str, given_name: str) -> list[Candidate]:
+        """The players one edit apart (a new name only: a known one needs no guess)."""
+        key = NameKey.of(family_name, given_name)
+        if not key.plain:
+            return []
+        near: set[int] = set()
+        for text, texts in (
+            (key.plain, [k.plain for k, _c in self._all]),
+            (key.ordered, [k.ordered for k, _c in self._all]),
+        ):
+            near.update(
+                i for _t, _d, i in process.extract(text, texts, scorer=OSA.distance, score_cutoff=1, limit=None)
+            )
+        return [
+            Candidate(c.player_id, c.family_name, c.given_name, c.nationality, c.rating, "alike")
+            for other, c in (self._all[i] for i in sorted(near))
+            if names_alike(key, other)
+        ]

@@ -53,8 +53,9 @@ def active_cutoff(date: dt.date) -> dt.date:
 
 
 def public_players() -> QuerySet[Player]:
-    """Players the public lists may show: not professionals (by flag or by a professional prior grade)."""
-    return Player.objects.filter(is_professional=False).exclude(prior_grade_kind="pro")
+    """Players the public lists may show: not professionals (by flag or by a professional prior grade), nor
+    records merged into another (ratings/services/merge.py)."""
+    return Player.objects.filter(is_professional=False, merged_into__isnull=True).exclude(prior_grade_kind="pro")
 
 
 def pending_dan(outer: str = "pk") -> Subquery:

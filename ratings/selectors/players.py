@@ -31,7 +31,8 @@ def player_for_page(federation_id: str) -> Player:
     Professionals have a page too (they play in tables); only the lists leave them out.
     """
     return (
-        Player.objects.select_related("opening_state")
+        Player.objects.filter(merged_into__isnull=True)
+        .select_related("opening_state")
         .annotate(list_pending_grade=pending_dan())
         .get(federation_id=federation_id.upper())
     )

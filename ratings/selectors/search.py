@@ -124,8 +124,10 @@ def search_index_forget() -> None:
 def _search_index(version: DataVersion) -> _SearchIndex:
     index = _indexes.get(version.key)
     if index is None:
-        rows = Player.objects.order_by("-rating", "family_name", "given_name", "pk").values_list(
-            "pk", "federation_id", "search_name", "family_name", "given_name"
+        rows = (
+            Player.objects.filter(merged_into__isnull=True)
+            .order_by("-rating", "family_name", "given_name", "pk")
+            .values_list("pk", "federation_id", "search_name", "family_name", "given_name")
         )
         index = _SearchIndex(rows.iterator(chunk_size=5000))
         with _indexes_lock:
@@ -141,6 +143,8 @@ def namesake_ids(players: Sequence[Player]) -> set[int]:
     families = {p.family_name for p in players}
     if not families:
         return set()
-    names = Player.objects.filter(family_name__in=families).values_list("family_name", "given_name")
+    names = Player.objects.filter(family_name__in=families, merged_into__isnull=True).values_list(
+        "family_name", "given_name"
+    )
     counts = Counter(name_search_key(f"{family} {given}") for family, given in names)
     return {p.pk for p in players if counts[name_search_key(f"{p.family_name} {p.given_name}")] > 1}

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from django.db.models import Q
 
 from ratings import engine
 from ratings.engine.scores import first_score
@@ -160,23 +162,37 @@ def _players_only(change: PriorGradeChange) -> CorrectionPreview:
     return CorrectionPreview(players=_player_changes({player.pk: state}))
 
 
-def _replayed(start: Position, history: History, overrides: dict[int, engine.PlayerState]) -> CorrectionPreview:
+def _replayed(
+    start: Position,
+    history: History,
+    overrides: dict[int, engine.PlayerState],
+    *,
+    also: Sequence[int] = (),
+    owners: Mapping[int, int] | None = None,
+) -> CorrectionPreview:
+    """The replay of ``history`` from ``start``; ``also``: players whose columns may change though they play in
+    none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
+    promotion records that change hands (record -> player), as a merge moves them."""
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    players = history.playing_all() | {pid for rows in stored.values() for pid in rows} | set(also)
     initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
     initial.update({pid: state for pid, state in overrides.items() if pid in initial})
     replay = Replay(history, initial, stored, texts=False)
     with gc_paused():
         for _table, _items in replay.run():
             pass
-    final = {pid: replay.state_of(pid) for pid in replay.touched}
+    final = {pid: replay.state_of(pid) for pid in replay.touched | set(also)}
     return CorrectionPreview(
         players=_player_changes(final),
-        promotions=_promotion_changes(replay),
+        promotions=_promotion_changes(replay, owners or {}),
         errors=dict(replay.errors),
         tables_redone=len(replay.redone),
     )
+
+
+replay_preview = _replayed
+"""The preview of a replay of a history built by another kind of change (ratings/services/merge_preview.py)."""
 
 
 def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
@@ -198,16 +214,19 @@ def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
     return out
 
 
-def _promotion_changes(replay: Replay) -> list[PromotionChange]:
+player_changes = _player_changes
+
+
+def _promotion_changes(replay: Replay, owners: Mapping[int, int]) -> list[PromotionChange]:
     """The records ``promotions_sync`` would create, withdraw, flag or support again for the redone tables."""
     redone = set(replay.redone)
     wanted = {(pid, p.grade) for pid, table_id, p in replay.found}
     players = {pid for pid, _grade in wanted}
     players |= set(Promotion.objects.filter(table_id__in=redone).values_list("player_id", flat=True))
-    existing = {
-        (r.player_id, r.grade): r
-        for r in Promotion.objects.filter(player_id__in=players, status__in=LIVE_PROMOTION_STATUSES)
-    }
+    players |= set(owners.values())
+    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+    records = live.filter(Q(player_id__in=players) | Q(pk__in=list(owners)))
+    existing = {(owners.get(r.pk, r.player_id), r.grade): r for r in records}
     out: list[tuple[int, int, str]] = []
     for key in wanted:
         record = existing.get(key)

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from ratings.models import Correction, Player, Table, TableStatus
+from ratings.selectors.players import player_names
 from ratings.services.prior_grades import player_set_prior_grade
 from ratings.services.table_save import table_save
 
@@ -30,9 +31,28 @@ from .correction_facts import (
     snapshot_change,
     table_snapshot,
 )
-from .correction_preview import CorrectionPreview, correction_preview
+from .correction_preview import CorrectionPreview
+from .correction_preview import correction_preview as _table_or_grade_preview
+from .merge_moves import (
+    MergeChange,
+    MergeRefused,
+    describe_merge,
+    merge_apply,
+    merge_facts,
+    merge_refusal,
+    merge_still_holds,
+)
+from .merge_preview import merge_preview
 
-__all__ = ["CorrectionPreview", "correction_make", "correction_preview", "correction_undo", "correction_undo_change"]
+__all__ = [
+    "CorrectionPreview",
+    "MergeChange",
+    "MergeRefused",
+    "correction_make",
+    "correction_preview",
+    "correction_undo",
+    "correction_undo_change",
+]
 
 
 class NothingToCorrect(ValueError):
@@ -41,6 +61,13 @@ class NothingToCorrect(ValueError):
 
 class UndoRefused(ValueError):
     """The correction cannot be undone as it stands (a later one changed the same facts)."""
+
+
+def correction_preview(change: Change | MergeChange) -> CorrectionPreview:
+    """What saving ``change`` would change, computed in memory (ratings/services/correction_preview.py)."""
+    if isinstance(change, MergeChange):
+        return merge_preview(change)
+    return _table_or_grade_preview(change)
 
 
 def can_correct(user: Any) -> bool:
@@ -55,7 +82,9 @@ def _required(reason: str) -> str:
     return reason
 
 
-def correction_make(*, user: Any, reason: str, change: Change, undoes: Correction | None = None) -> Correction:
+def correction_make(
+    *, user: Any, reason: str, change: Change | MergeChange, undoes: Correction | None = None
+) -> Correction:
     """Apply ``change`` and record it, in one transaction; return the correction.
 
     Raises PermissionDenied for a user who is not a rating officer, ValidationError without a reason,
@@ -69,7 +98,7 @@ def correction_make(*, user: Any, reason: str, change: Change, undoes: Correctio
         kind, target, before, after = _apply(change, user)
         if before == after:
             raise NothingToCorrect("The correction changes nothing.")
-        lines = describe(kind, before, after)
+        lines = _describe(kind, before, after)
         return Correction.objects.create(
             kind=kind,
             table=target if isinstance(target, Table) else None,
@@ -83,7 +112,34 @@ def correction_make(*, user: Any, reason: str, change: Change, undoes: Correctio
         )
 
 
-def _apply(change: Change, user: Any) -> tuple[str, Table | Player, dict[str, Any], dict[str, Any]]:
+def _describe(kind: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    if kind == Correction.Kind.MERGE:
+        return describe_merge(before, after, player_names([after["duplicate"], after["kept"]]))
+    return describe(kind, before, after)
+
+
+def _apply_merge(change: MergeChange) -> tuple[str, Player, dict[str, Any], dict[str, Any]]:
+    """Merge the two records, or (an undo) move back what a merge moved; the duplicate is the target."""
+    players = Player.objects.select_for_update().in_bulk([change.duplicate.pk, change.kept.pk])
+    duplicate, kept = players[change.duplicate.pk], players[change.kept.pk]
+    if change.facts is None:
+        refusal = merge_refusal(duplicate, kept)
+        if refusal:
+            raise MergeRefused(refusal)
+        before, after = merge_facts(duplicate, kept)
+    else:
+        before = {**dict(change.facts), "owner": change.kept.pk, "merged_into": duplicate.merged_into_id}
+        after = dict(change.facts)
+    merge_apply(after)
+    duplicate.refresh_from_db()
+    change.duplicate.refresh_from_db()
+    change.kept.refresh_from_db()
+    return Correction.Kind.MERGE, duplicate, before, after
+
+
+def _apply(change: Change | MergeChange, user: Any) -> tuple[str, Table | Player, dict[str, Any], dict[str, Any]]:
+    if isinstance(change, MergeChange):
+        return _apply_merge(change)
     if isinstance(change, TableChange):
         table = Table.objects.select_for_update().get(pk=change.table.pk)
         if table.status not in (TableStatus.SUBMITTED, TableStatus.RATED):
@@ -135,12 +191,14 @@ def _target(correction: Correction) -> Table | Player:
 def _current(correction: Correction, target: Table | Player) -> dict[str, Any]:
     if isinstance(target, Table):
         return table_snapshot(target)
+    if correction.kind == Correction.Kind.MERGE:
+        return correction.after if merge_still_holds(correction.after) else {}
     if correction.kind == Correction.Kind.PRIOR_GRADE:
         return prior_grade_snapshot(target)
     return identity_snapshot(target)
 
 
-def correction_undo_change(correction: Correction) -> Change:
+def correction_undo_change(correction: Correction) -> Change | MergeChange:
     """The change that restores what ``correction`` changed, for previewing and saving the undo.
 
     Raises UndoRefused when the facts are no longer what the correction left (a later correction or edit
@@ -149,6 +207,10 @@ def correction_undo_change(correction: Correction) -> Change:
     target = _target(correction)
     if _current(correction, target) != correction.after:
         raise UndoRefused("These facts changed since the correction; undo the later change first.")
+    if correction.kind == Correction.Kind.MERGE:
+        assert isinstance(target, Player)
+        kept = Player.objects.get(pk=correction.before["kept"])
+        return MergeChange(duplicate=target, kept=kept, facts=correction.before)
     return snapshot_change(correction.kind, correction.before, target=target)
 
 

@@ -1,0 +1,46 @@
+"""A merged player is hidden from the lists, the search, the autocomplete and the API; his page redirects."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.selectors.search import player_search
+from ratings.services.merge import player_merge
+from tests.admin.test_player_search import autocomplete
+from tests.factories import make_director, make_player, make_rating_officer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def merged() -> tuple:
+    kept, duplicate = make_player("Rossi", "Mateo", nationality="IT"), make_player("Rossi", "Matteo", nationality="IT")
+    player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice")
+    return kept, duplicate
+
+
+def test_the_merged_players_page_redirects_for_good_to_the_kept_player(client: Client, merged: tuple) -> None:
+    kept, duplicate = merged
+    response = client.get(reverse("ratings:player", args=[duplicate.federation_id]))
+    assert response.status_code == 301
+    assert response["Location"] == reverse("ratings:player", args=[kept.federation_id])
+    assert client.get(reverse("ratings:player", args=[kept.federation_id])).status_code == 200
+
+
+def test_the_merged_player_is_hidden_from_search_list_autocomplete_and_api(client: Client, merged: tuple) -> None:
+    kept, duplicate = merged
+    assert player_search("rossi").players == [kept]
+    assert client.get(reverse("ratings:search"), {"q": "matteo"}).context["result"].players == []
+    client.force_login(make_director())
+    assert [r["id"] for r in autocomplete(client, "rossi")] == [str(kept.pk)]
+    api = client.get("/api/v1/players/", {"name": "rossi"}).json()
+    assert [p["federation_id"] for p in api["results"]] == [kept.federation_id]
+    assert client.get(f"/api/v1/players/{duplicate.federation_id}/").status_code == 404
+
+
+def test_the_kept_players_page_shows_the_merge_in_his_corrections(client: Client, merged: tuple) -> None:
+    kept, _duplicate = merged
+    page = client.get(reverse("ratings:player", args=[kept.federation_id])).content.decode()
+    assert "Rossi Matteo merged into Rossi Mateo" in page
