@@ -95,6 +95,26 @@ def preview_page(
     return TemplateResponse(request, "admin/ratings/correction/preview.html", context)
 
 
+def table_preview_response(request: HttpRequest, needed: PreviewNeeded) -> HttpResponse:
+    """The preview page of a table correction, the posted form's data carried along to post back to this URL
+    (the table's change form and its crosstable page alike)."""
+    change = needed.change
+    assert isinstance(change, TableChange)
+    sequence = table_change_check(change)
+    after = table_change_snapshot(change, sequence=sequence)
+    carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
+    return preview_page(
+        request,
+        title=_("Correct %(table)s") % {"table": change.table},
+        lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
+        preview=correction_preview(change),
+        carried=carried,
+        error=needed.error,
+        reason=request.POST.get(REASON, ""),
+        cancel_url=request.path,
+    )
+
+
 class TableCorrectionViews(admin.ModelAdmin):
     """The change form of a submitted or rated table goes through the correction's preview page."""
 
@@ -104,21 +124,7 @@ class TableCorrectionViews(admin.ModelAdmin):
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except PreviewNeeded as needed:
-            change = needed.change
-            assert isinstance(change, TableChange)
-            sequence = table_change_check(change)
-            after = table_change_snapshot(change, sequence=sequence)
-            carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
-            return preview_page(
-                request,
-                title=_("Correct %(table)s") % {"table": change.table},
-                lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
-                preview=correction_preview(change),
-                carried=carried,
-                error=needed.error,
-                reason=request.POST.get(REASON, ""),
-                cancel_url=request.path,
-            )
+            return table_preview_response(request, needed)
 
 
 @admin.register(Correction)
