@@ -47,9 +47,10 @@ CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
 class PreviewNeeded(Exception):
     """Raised inside the change form's save to show the preview page instead; nothing was written."""
 
-    def __init__(self, change: Change, error: str = "") -> None:
+    def __init__(self, change: Change, error: str = "", *more: Change) -> None:
         super().__init__("the correction is to be previewed")
         self.change, self.error = change, error
+        self.changes = (change, *more)  # a player's form may change his identity and his prior grade at once
 
 
 def correction_wanted(request: HttpRequest, table: Table) -> bool:
