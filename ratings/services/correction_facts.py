@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from ratings.engine.prior_grades import prior_grade_label
-from ratings.models import Game, Player, PriorGradeSource, Table, TableEntry, Tournament
+from ratings.models import Game, GameResult, HandicapCode, Player, PriorGradeSource, Table, TableEntry, Tournament
 from ratings.selectors.players import player_names
 from ratings.services.table_save import EntryFacts, GameEdit, table_check
 from ratings.services.tables import GameFacts
@@ -288,12 +288,15 @@ def _describe_entries(before: list[list[int]], after: list[list[int]], names: Ma
 
 
 def _game_text(game: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    pair = names.get(game["first_id"], "?")
-    if game["second_id"]:
-        pair += f" – {names.get(game['second_id'], '?')}"
-    extras = [game["result"]]
+    """ "round 2, Abe – Berg (Berg won, handicap Lance given by Abe)": who won and who gave, by name."""
+    first, second = names.get(game["first_id"], "?"), names.get(game["second_id"], "?")
+    pair = first + (f" – {second}" if game["second_id"] else "")
+    winner = {GameResult.FIRST_WON: first, GameResult.SECOND_WON: second}.get(game["result"])
+    extras = [_("%(player)s won") % {"player": winner} if winner else str(_label(GameResult, game["result"]))]
     if game["handicap"]:
-        extras.append(_("handicap %(code)s by %(giver)s") % {"code": game["handicap"], "giver": game["handicap_giver"]})
+        giver = first if game["handicap_giver"] == "first" else second
+        code = _label(HandicapCode, game["handicap"])
+        extras.append(_("handicap %(code)s given by %(giver)s") % {"code": code, "giver": giver})
     if not game["played"]:
         extras.append(_("not played"))
     if game["replay_draw"]:
@@ -303,6 +306,10 @@ def _game_text(game: Mapping[str, Any], names: Mapping[int, str]) -> str:
         "pair": pair,
         "extras": ", ".join(extras),
     }
+
+
+def _label(choices: Any, value: str) -> str:
+    return str(dict(choices.choices).get(value, value))
 
 
 def _describe_games(before: list[dict[str, Any]], after: list[dict[str, Any]], names: Mapping[int, str]) -> list[str]:

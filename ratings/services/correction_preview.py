@@ -14,6 +14,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from ratings import engine
 from ratings.engine.scores import first_score
 from ratings.models import LIVE_PROMOTION_STATUSES, OpeningState, Player, Promotion, PromotionStatus, RatingRow, Table
@@ -69,6 +71,16 @@ class PromotionChange:
     @property
     def grade_label(self) -> str:
         return engine.grade_label(self.grade)
+
+    @property
+    def what_label(self) -> str:
+        """What happens to the record, in words."""
+        return {
+            self.APPEARS: _("a promotion appears, waiting for a grade officer"),
+            self.WITHDRAWN: _("the promotion is withdrawn"),
+            self.FLAGGED: _("the approved grade is flagged: the ratings no longer support it"),
+            self.RESTORED: _("the approved grade is supported again"),
+        }.get(self.what, self.what)
 
 
 @dataclass
