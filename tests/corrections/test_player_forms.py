@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from ratings.models import Correction, Player
 from ratings.services.corrections import correction_undo
+from ratings.services.prior_grade_proposals import prior_grade_proposal_confirm, prior_grade_propose
 from tests.admin.helpers import page_form_data
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
 from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table
@@ -158,3 +159,24 @@ def test_directors_cannot_change_a_player_who_played(client: Client, played) -> 
     assert response.status_code == 403
     abe.refresh_from_db()
     assert abe.family_name == "Abe" and abe.prior_grade_kind == "" and not Correction.objects.exists()
+
+
+def test_confirming_a_proposal_for_a_player_who_played_is_a_correction(played) -> None:
+    dahl, newcomer = played[3], make_player("Nova")
+    director, officer = make_director(), make_rating_officer()
+    proposals = [
+        prior_grade_propose(player=p, kind="kyu", level=4, source="national", note="club diploma", user=director)
+        for p in (dahl, newcomer)
+    ]
+    players = player_columns()
+    assert prior_grade_proposal_confirm(proposal=proposals[0], user=officer)  # his table is re-rated
+    assert not prior_grade_proposal_confirm(proposal=proposals[1], user=officer)  # simply set: no table yet
+    correction = Correction.objects.get()
+    assert (correction.kind, correction.player, correction.made_by) == ("prior_grade", dahl, officer)
+    assert "proposed by the tournament director" in correction.reason and director.username not in correction.reason
+    assert "Prior grade: none → 4 Kyu (national federation)" in correction.summary
+    rerate_and_check()
+    assert player_columns()[dahl.pk] != players[dahl.pk]
+    correction_undo(correction=correction, user=officer, reason="Diploma was for his brother")
+    rerate_and_check()
+    assert player_columns()[dahl.pk] == players[dahl.pk]
