@@ -4,17 +4,27 @@ correction, previewed (old → new in words; for a prior grade, the players it r
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Correction, Player
-from ratings.services.corrections import correction_undo
+from ratings.models import Correction, Player, Table
+from ratings.services.correction_facts import IdentityChange
+from ratings.services.corrections import correction_make, correction_undo
 from ratings.services.prior_grade_proposals import prior_grade_proposal_confirm, prior_grade_propose
+from ratings.services.privacy import player_erase
 from tests.admin.helpers import page_form_data
-from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
+from tests.corrections.helpers import (
+    player_columns,
+    previewed,
+    promotion_records,
+    rerate_and_check,
+    result_flipped,
+    stored_changes,
+)
 from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table
 from tests.pipeline.histories import submit
 
@@ -180,3 +190,21 @@ def test_confirming_a_proposal_for_a_player_who_played_is_a_correction(played) -
     correction_undo(correction=correction, user=officer, reason="Diploma was for his brother")
     rerate_and_check()
     assert player_columns()[dahl.pk] == players[dahl.pk]
+
+
+def test_erasing_a_player_scrubs_his_corrections(played) -> None:
+    abe, berg = played[0], played[1]
+    officer = make_rating_officer()
+    table = Table.objects.filter(entries__player=abe).order_by("date").first()
+    flipped = correction_make(user=officer, reason="Abe Aki lost", change=result_flipped(table))
+    assert "Abe Aki" in flipped.summary  # his name before the rename below: erased too
+    rename = IdentityChange(player=abe, values={"family_name": "Abé", "residence": "DE"})
+    renamed = correction_make(user=officer, reason="Licence spelling", change=rename)
+    player_erase(player=abe, user=officer)
+
+    renamed.refresh_from_db()
+    flipped.refresh_from_db()
+    text = json.dumps([renamed.before, renamed.after, renamed.summary, flipped.summary, flipped.reason])
+    assert "Abe" not in text and "Abé" not in text and "Aki" not in text and "DE" not in text
+    assert f"Erased player {abe.pk}" in flipped.summary and str(berg) in flipped.summary
+    rerate_and_check()
