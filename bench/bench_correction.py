@@ -134,9 +134,10 @@ def main() -> None:
 
     correction_undo(correction=correction, user=officer, reason="bench: undo")  # untimed: leave it as built
     rerate_pending()
+    print("undone (untimed)")
     if ARGS.check:
         problems: list[Any] = rerate_check()
-        print(f"undone; rerate --check: {'clean' if not problems else problems[:3]}")
+        print(f"rerate --check: {'clean' if not problems else problems[:3]}")
 
 
 if __name__ == "__main__":

@@ -18,13 +18,32 @@ from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import LIVE_PROMOTION_STATUSES, OpeningState, Player, Promotion, PromotionStatus, RatingRow, Table
+from ratings.models import (
+    LIVE_PROMOTION_STATUSES,
+    OpeningState,
+    Player,
+    Promotion,
+    PromotionStatus,
+    RatingRow,
+    Table,
+    TableStatus,
+)
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
-from ratings.services.rerate.replay import History, Position, Replay, TableInfo, chunked, gc_paused, stored_rows
+from ratings.services.rerate.replay import (
+    History,
+    Position,
+    Replay,
+    StoredRows,
+    TableInfo,
+    chunked,
+    gc_paused,
+    stored_rows,
+)
 from ratings.services.table_save import GameEdit, table_seats
+from ratings.states import state_from_json
 
 from .correction_facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 
@@ -175,8 +194,7 @@ def _players_only(change: PriorGradeChange) -> CorrectionPreview:
 def _replayed(start: Position, history: History, overrides: dict[int, engine.PlayerState]) -> CorrectionPreview:
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
-    initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
+    initial = _initial_states(start, history, stored, fixed=set(overrides))
     initial.update({pid: state for pid, state in overrides.items() if pid in initial})
     replay = Replay(history, initial, stored, texts=False)
     with gc_paused():
@@ -189,6 +207,39 @@ def _replayed(start: Position, history: History, overrides: dict[int, engine.Pla
         errors=dict(replay.errors),
         tables_redone=len(replay.redone),
     )
+
+
+def _initial_states(
+    start: Position, history: History, stored: StoredRows, *, fixed: set[int]
+) -> dict[int, engine.PlayerState]:
+    """Each player's state before ``start``, read from the database only where the stored rows cannot say it.
+
+    The corrected table is the one flagged table of the history (the prior-grade case flags the player's
+    first table). A player whose first table from ``start`` on is a rated, unflagged one with his stored row
+    entered it with the state he had before ``start``: nothing of his was rated in between, so that row's
+    state before is it (the re-rate keeps each table's "before" equal to the previous "after", which is
+    how it skips tables). That holds for every player but those of the corrected table, whose old place may
+    lie between (``fixed`` and the flagged tables' players), and those whose first table has no row for them.
+    Reading the latest row before ``start`` of the thousands of players of the later tables was most of the
+    preview's time.
+    """
+    for table in history.tables:
+        if table.flagged:
+            fixed |= history.playing(table.pk) | stored.get(table.pk, {}).keys()
+    out: dict[int, engine.PlayerState] = {}
+    seen = set(fixed)
+    for table in history.tables:
+        rows = stored.get(table.pk, {})
+        trusted = table.status == TableStatus.RATED and not table.flagged
+        for pid in history.playing(table.pk) | rows.keys():
+            if pid in seen:
+                continue
+            seen.add(pid)
+            if trusted and pid in rows:
+                out[pid] = state_from_json(rows[pid][0])
+    rest = seen - out.keys()
+    out.update(chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest))
+    return out
 
 
 def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
