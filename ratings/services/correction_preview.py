@@ -13,6 +13,7 @@ import bisect
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -43,7 +44,6 @@ from ratings.services.rerate.replay import (
     stored_rows,
 )
 from ratings.services.table_save import GameEdit, table_seats
-from ratings.states import state_from_json
 
 from .correction_facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 
@@ -194,9 +194,10 @@ def _players_only(change: PriorGradeChange) -> CorrectionPreview:
 def _replayed(start: Position, history: History, overrides: dict[int, engine.PlayerState]) -> CorrectionPreview:
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
-    initial = _initial_states(start, history, stored, fixed=set(overrides))
+    initial, entered = _initial_states(start, history, stored, fixed=set(overrides))
     initial.update({pid: state for pid, state in overrides.items() if pid in initial})
     replay = Replay(history, initial, stored, texts=False)
+    replay.enter(entered)
     with gc_paused():
         for _table, _items in replay.run():
             pass
@@ -211,8 +212,9 @@ def _replayed(start: Position, history: History, overrides: dict[int, engine.Pla
 
 def _initial_states(
     start: Position, history: History, stored: StoredRows, *, fixed: set[int]
-) -> dict[int, engine.PlayerState]:
-    """Each player's state before ``start``, read from the database only where the stored rows cannot say it.
+) -> tuple[dict[int, engine.PlayerState], dict[int, dict[str, Any]]]:
+    """Each player's state before ``start``: those read from the database, and those the stored rows say
+    (as JSON, made engine states only if a redone table needs them).
 
     The corrected table is the one flagged table of the history (the prior-grade case flags the player's
     first table). A player whose first table from ``start`` on is a rated, unflagged one with his stored row
@@ -226,7 +228,7 @@ def _initial_states(
     for table in history.tables:
         if table.flagged:
             fixed |= history.playing(table.pk) | stored.get(table.pk, {}).keys()
-    out: dict[int, engine.PlayerState] = {}
+    out: dict[int, dict[str, Any]] = {}
     seen = set(fixed)
     for table in history.tables:
         rows = stored.get(table.pk, {})
@@ -236,10 +238,9 @@ def _initial_states(
                 continue
             seen.add(pid)
             if trusted and pid in rows:
-                out[pid] = state_from_json(rows[pid][0])
+                out[pid] = rows[pid][0]
     rest = seen - out.keys()
-    out.update(chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest))
-    return out
+    return chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest), out
 
 
 def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
