@@ -106,3 +106,19 @@ def test_grid_of_a_rated_table_refused_to_a_director_and_a_draft_is_no_correctio
     assert client.post(grid_url(draft), {**data, "_save": "Save"}).status_code == 302  # a draft is simply edited
     assert not Correction.objects.exists()
     assert Game.objects.get(table=draft).result == GameResult.SECOND_WON
+
+
+def test_a_pasted_crosstable_of_a_rated_table_is_previewed_and_carried_to_the_save(client: Client, rated) -> None:
+    players, table = rated
+    client.force_login(make_rating_officer())
+    data = grid_data(client.get(grid_url(table)))
+    data["paste"] = "1 [Abe] [] [2-]\n2 [Berg] [] [1+]\n3 [Cruz] [] [4+]\n4 [Dahl] [] [3-]\n"
+    preview = client.post(grid_url(table), {**data, "_save": "Save"})
+    assert preview.status_code == 200 and preview.context["preview"].players
+    assert ("paste", data["paste"]) in preview.context["carried"]
+    assert Game.objects.get(table=table, first=players[0]).result == GameResult.FIRST_WON
+    confirmed = dict(preview.context["carried"]) | {"_correction_confirm": "yes", "_correction_reason": "Pasted"}
+    assert client.post(grid_url(table), confirmed).status_code == 302
+    assert Game.objects.get(table=table, first=players[0]).result == GameResult.SECOND_WON
+    assert Correction.objects.get().reason == "Pasted"
+    rerate_and_check()
