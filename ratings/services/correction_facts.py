@@ -225,10 +225,7 @@ def _shown(value: Any) -> str:
 def _describe_prior(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     lines = [_("Prior grade: %(old)s → %(new)s") % {"old": _prior(before), "new": _prior(after)}]
     if (before.get("note") or "") != (after.get("note") or "") and after.get("kind"):
-        lines.append(
-            _("prior grade note: %(old)s → %(new)s")
-            % {"old": _shown(before.get("note")), "new": _shown(after.get("note"))}
-        )
+        lines.append(_("prior grade note corrected"))  # personal data (docs/privacy.md); the summary is public
     if before.get("date") != after.get("date") and after.get("kind"):
         lines.append(
             _("prior grade date: %(old)s → %(new)s")

@@ -118,6 +118,7 @@ def test_prior_grade_change_previews_what_the_save_then_stores(client: Client, p
     assert confirm(client, abe, preview, "Certificate found").status_code == 302
     correction = Correction.objects.get()
     assert correction.kind == "prior_grade" and "3 Dan" in correction.summary
+    assert "prior grade note corrected" in correction.summary and "JSA" not in correction.summary  # private
     rerate_and_check()
     assert previewed(shown) == stored_changes(players, promotions)
 
