@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from ratings.models import Correction, GameResult
-from tests.factories import make_rating_officer
 from tests.public.test_browser import browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import WIDTHS, overflows, shoot_at, swiss
 
@@ -26,7 +26,9 @@ def test_browser_correction_preview_then_save_with_a_reason(
     from selenium.webdriver.support.ui import WebDriverWait
 
     table, _players = swiss()
-    make_rating_officer(username="officer-ito")
+    # A superuser is a rating officer; the role groups (made by a migration) may have been flushed by an earlier
+    # transactional test.
+    User.objects.create_superuser("officer-ito", password="pw")
     wait = WebDriverWait(browser, 20)
     browser.set_window_size(WIDTHS["desktop"], 900)
     browser.get(live_server.url + "/admin/login/")
