@@ -132,13 +132,16 @@ class TableCorrectionViews(admin.ModelAdmin):
 class CorrectionAdmin(admin.ModelAdmin):
     """Every correction, for staff: who, when, why and what; read only, with undo."""
 
-    list_display = ("made_at", "kind", "table", "player", "made_by", "reason", "summary_shown", "undoes")
+    list_display = ("made_at", "kind", "summary_shown", "reason", "table", "player", "made_by", "undoes")
     list_filter = ("kind", "made_by", ("made_at", admin.DateFieldListFilter))
     list_select_related = ("table__tournament", "player", "made_by", "undoes")
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
     readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary", "undoes")
     exclude = ("before", "after")
+
+    class Media:
+        css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         # The table's and the player's pages link here filtered to them.

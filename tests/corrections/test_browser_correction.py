@@ -62,4 +62,6 @@ def test_browser_correction_preview_then_save_with_a_reason(
     browser.get(live_server.url + "/admin/ratings/correction/")
     listed = browser.find_element(By.ID, "result_list").text
     assert "The scoresheet was read the wrong way round" in listed and "officer-ito" in listed
-    shoot_at(browser, "21-corrections-list-desktop", WIDTHS["desktop"])
+    for name, width in WIDTHS.items():
+        shoot_at(browser, f"21-corrections-list-{name}", width)
+        assert not overflows(browser), name
