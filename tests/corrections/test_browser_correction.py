@@ -35,9 +35,10 @@ def test_browser_correction_preview_then_save_with_a_reason(
     browser.find_element(By.NAME, "username").send_keys("officer-ito")
     browser.find_element(By.NAME, "password").send_keys("pw")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    wait.until(ec.presence_of_element_located((By.ID, "user-tools")))  # logged in before going on
 
     browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/change/")
-    result = Select(browser.find_element(By.NAME, "games-0-result"))
+    result = Select(wait.until(ec.presence_of_element_located((By.NAME, "games-0-result"))))
     now = result.first_selected_option.get_attribute("value")
     result.select_by_value(GameResult.SECOND_WON if now != GameResult.SECOND_WON else GameResult.FIRST_WON)
     browser.find_element(By.CSS_SELECTOR, "input[name=_save]").click()
