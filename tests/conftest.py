@@ -32,3 +32,22 @@ def _fresh_rating_lists() -> None:
     federation_by_year_forget()
     search_index_forget()
     caches[PAGE_CACHE].clear()  # the test settings keep pages in this process's memory, never in Redis
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every transactional test restores the migrated data (groups, permissions, content types) afterwards.
+
+    A transactional test ends by emptying the database. Without a serialized rollback Django then re-creates
+    content types and permissions by its post_migrate signal, with new ids and without the groups the role
+    migration made; a later test asking for a serialized rollback then fails to load the saved rows over them
+    (UNIQUE constraint failed: django_content_type), and a later browser test finds no rating officers'
+    group. With every transactional test rolled back the same way, each one starts from the migrated data.
+    """
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        transactional = bool(marker and marker.kwargs.get("transaction"))
+        fixtures = getattr(item, "fixturenames", ())
+        if transactional or "live_server" in fixtures or "transactional_db" in fixtures:
+            kwargs = dict(marker.kwargs) if marker else {}
+            kwargs.update(transaction=True, serialized_rollback=True)
+            item.add_marker(pytest.mark.django_db(*(marker.args if marker else ()), **kwargs), append=False)

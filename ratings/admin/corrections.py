@@ -47,9 +47,10 @@ CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
 class PreviewNeeded(Exception):
     """Raised inside the change form's save to show the preview page instead; nothing was written."""
 
-    def __init__(self, change: Change, error: str = "") -> None:
+    def __init__(self, change: Change, error: str = "", *more: Change) -> None:
         super().__init__("the correction is to be previewed")
         self.change, self.error = change, error
+        self.changes = (change, *more)  # a player's form may change his identity and his prior grade at once
 
 
 def correction_wanted(request: HttpRequest, table: Table) -> bool:
@@ -95,6 +96,26 @@ def preview_page(
     return TemplateResponse(request, "admin/ratings/correction/preview.html", context)
 
 
+def table_preview_response(request: HttpRequest, needed: PreviewNeeded) -> HttpResponse:
+    """The preview page of a table correction, the posted form's data carried along to post back to this URL
+    (the table's change form and its crosstable page alike)."""
+    change = needed.change
+    assert isinstance(change, TableChange)
+    sequence = table_change_check(change)
+    after = table_change_snapshot(change, sequence=sequence)
+    carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
+    return preview_page(
+        request,
+        title=_("Correct %(table)s") % {"table": change.table},
+        lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
+        preview=correction_preview(change),
+        carried=carried,
+        error=needed.error,
+        reason=request.POST.get(REASON, ""),
+        cancel_url=request.path,
+    )
+
+
 class TableCorrectionViews(admin.ModelAdmin):
     """The change form of a submitted or rated table goes through the correction's preview page."""
 
@@ -104,34 +125,23 @@ class TableCorrectionViews(admin.ModelAdmin):
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except PreviewNeeded as needed:
-            change = needed.change
-            assert isinstance(change, TableChange)
-            sequence = table_change_check(change)
-            after = table_change_snapshot(change, sequence=sequence)
-            carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
-            return preview_page(
-                request,
-                title=_("Correct %(table)s") % {"table": change.table},
-                lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
-                preview=correction_preview(change),
-                carried=carried,
-                error=needed.error,
-                reason=request.POST.get(REASON, ""),
-                cancel_url=request.path,
-            )
+            return table_preview_response(request, needed)
 
 
 @admin.register(Correction)
 class CorrectionAdmin(admin.ModelAdmin):
     """Every correction, for staff: who, when, why and what; read only, with undo."""
 
-    list_display = ("made_at", "kind", "table", "player", "made_by", "reason", "summary_shown", "undoes")
+    list_display = ("made_at", "kind", "summary_shown", "reason", "table", "player", "made_by", "undoes")
     list_filter = ("kind", "made_by", ("made_at", admin.DateFieldListFilter))
     list_select_related = ("table__tournament", "player", "made_by", "undoes")
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
     readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary", "undoes")
     exclude = ("before", "after")
+
+    class Media:
+        css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         # The table's and the player's pages link here filtered to them.

@@ -5,7 +5,9 @@ turnering.txt crosstable may be pasted instead. The page posts one form of about
 a 500-game table stays far below the 1,000 fields a request may carry (the change page's inlines take about
 eleven per game). The rows are read and saved by ``ratings.services.table_grid`` through ``table_save``:
 the same rules, and every problem named by its row, round and players. "Save and preview" then shows the
-existing rating preview.
+existing rating preview. A rating officer's change to a submitted or rated table is a correction, as on the
+table's change form (ratings/admin/corrections.py): the page shows what it would change and asks for the
+reason before anything is saved.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import permissions
+from ratings.admin.corrections import PreviewNeeded, correction_wanted, table_correction_save, table_preview_response
 from ratings.forms import GridPasteForm, GridRowFormSet
 from ratings.models import Table, TableEntry
-from ratings.services.table_grid import GridRow, grid_rows, pasted_rows, table_grid_save
+from ratings.services.correction_facts import TableChange
+from ratings.services.table_grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
 from ratings.services.table_save import TableRefused
 
 BLANK_ROWS = 5  # room for a late entry without asking for more rows
@@ -65,7 +69,10 @@ class TableGridViews(admin.ModelAdmin):
             if not can_change:
                 raise PermissionDenied
             rows, paste = GridRowFormSet(request.POST, **kwargs), GridPasteForm(request.POST)
-            problems = self._save(request, table, rows, paste)
+            try:
+                problems = self._save(request, table, rows, paste)
+            except PreviewNeeded as needed:  # a correction: nothing is saved before its preview and reason
+                return table_preview_response(request, needed)
             if problems is None:
                 target = "preview" if "_preview" in request.POST else "grid"
                 return HttpResponseRedirect(reverse(f"admin:ratings_table_{target}", args=[table.pk]))
@@ -86,6 +93,7 @@ class TableGridViews(admin.ModelAdmin):
             "paste": paste,
             "problems": problems,
             "can_change": can_change,
+            "is_correction": can_change and correction_wanted(request, table),
             "media": self.media + rows.media,
             "change_url": reverse("admin:ratings_table_change", args=[table.pk]),
             "preview_url": reverse("admin:ratings_table_preview", args=[table.pk]),
@@ -102,6 +110,8 @@ class TableGridViews(admin.ModelAdmin):
                 grid = pasted_rows(text, table=table)
             else:
                 grid = [GridRow(_pk(f.cleaned_data.get("player")), f.cleaned_data.get("cells") or "") for f in rows]
+            if correction_wanted(request, table) and table_correction_save(request, _grid_change(table, grid)):
+                return None
             saved = table_grid_save(
                 table=table, rows=grid, strict_dates=not permissions.is_rating_officer(request.user)
             )
@@ -115,6 +125,19 @@ class TableGridViews(admin.ModelAdmin):
         if saved.rerate_requested:
             messages.info(request, _("The table will be re-rated, and every table after it."))
         return None
+
+
+def _grid_change(table: Table, grid: list[GridRow]) -> TableChange:
+    entries, games = grid_edits(table=table, rows=grid)
+    return TableChange(
+        table=table,
+        tournament=table.tournament,
+        name=table.name,
+        date=table.date,
+        sequence=table.sequence,
+        entries=entries,
+        games=games,
+    )
 
 
 def grid_url(table: Table) -> str:

@@ -5,7 +5,8 @@ change one; a prior grade a director gives is stored as a proposal for a rating 
 (ratings/admin/prior_grade_proposals.py), and its state shows on the player. Prior grades are a rating
 officer's to set, through ``player_set_prior_grade`` so that his tables are re-rated. The rating columns are
 derived and read-only. The date of birth is shown to rating officers only, who alone export or erase a
-player's personal data (ratings/admin/privacy.py, docs/privacy.md).
+player's personal data (ratings/admin/privacy.py, docs/privacy.md). Once a player has played, a rating
+officer's change to his identity or prior grade is a correction (ratings/admin/player_corrections.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from django.utils.translation import gettext_lazy
 from ratings import permissions
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.merge import DuplicatesAdmin
+from ratings.admin.player_corrections import (
+    PlayerCorrectionViews,
+    player_changes,
+    player_correction_save,
+    player_correction_wanted,
+)
 from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.engine import grade_label
@@ -41,7 +48,7 @@ DERIVED_FIELDS = ("federation_id", "rating", "games", "category", "grade", "fesa
 
 
 @admin.register(Player)
-class PlayerAdmin(DuplicatesAdmin):
+class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
     form = PlayerForm
     list_display = (
         "family_name",
@@ -130,6 +137,13 @@ class PlayerAdmin(DuplicatesAdmin):
         return proposal_state(player)
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        # A player who has played: previewed, then saved with a reason (ratings/admin/player_corrections.py).
+        if (
+            change
+            and player_correction_wanted(request, obj)
+            and player_correction_save(request, player_changes(obj, form))
+        ):
+            return
         if not change and obj.prior_grade_kind and not permissions.can_change_prior_grade(request.user):
             self._save_with_proposal(request, obj)
             return

@@ -1,10 +1,10 @@
-"""Reads of corrections: the public log of a table or a player."""
+"""Reads of corrections: the public log of a table or a player, and whether a player's change is one."""
 
 from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from ratings.models import Correction, Player, Table
+from ratings.models import Correction, OpeningState, Player, RatingRow, Table, TableEntry, TableStatus
 
 
 def corrections_of(*, table: Table | None = None, player: Player | None = None) -> QuerySet[Correction]:
@@ -16,3 +16,13 @@ def corrections_of(*, table: Table | None = None, player: Player | None = None) 
     assert player is not None
     merged = rows.filter(kind=Correction.Kind.MERGE, before__kept=player.pk)
     return rows.filter(player=player) | rows.filter(table__entries__player=player) | merged
+
+
+def player_has_played(player: Player) -> bool:
+    """Whether a change to ``player`` reaches the ratings' record: he is entered in a submitted or rated table,
+    has a rating row, or starts from a FESA opening state. A change to such a player is a correction."""
+    return (
+        TableEntry.objects.filter(player=player).exclude(table__status=TableStatus.DRAFT).exists()
+        or RatingRow.objects.filter(player=player).exists()
+        or OpeningState.objects.filter(player=player).exists()
+    )

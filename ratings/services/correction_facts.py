@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django_countries import countries
 
 from ratings.engine.prior_grades import prior_grade_label
-from ratings.models import Game, Player, Table, TableEntry, Tournament
+from ratings.models import Game, GameResult, HandicapCode, Player, PriorGradeSource, Table, TableEntry, Tournament
 from ratings.selectors.players import player_names
 from ratings.services.table_save import EntryFacts, GameEdit, table_check
 from ratings.services.tables import GameFacts
@@ -172,22 +173,72 @@ def describe(kind: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> 
     if kind == "table":
         return _describe_table(before, after)
     if kind == "prior_grade":
-        return [_("Prior grade: %(old)s → %(new)s") % {"old": _prior(before), "new": _prior(after)}]
+        return _describe_prior(before, after)
     return [
-        f"{Player._meta.get_field(name).verbose_name}: {_shown(before.get(name))} → {_shown(after.get(name))}"
+        _identity_line(name, before.get(name), after.get(name))
         for name in IDENTITY_FIELDS
         if before.get(name) != after.get(name)
     ]
+
+
+def _identity_line(name: str, old: Any, new: Any) -> str:
+    """ "nationality: France → Germany"; a date of birth is private (docs/privacy.md) and the summary is
+    shown publicly, so it only says that it changed."""
+    label = str(Player._meta.get_field(name).verbose_name)
+    if name == "date_of_birth":
+        return _("%(field)s corrected") % {"field": label}
+    if name in _COUNTRIES:
+        old, new = (countries.name(code) if code else "" for code in (old, new))
+    elif name == "is_professional":
+        old, new = (_("yes") if value else _("no") for value in (old, new))
+    return f"{label}: {_shown(old)} → {_shown(new)}"
+
+
+def planned_lines(change: PriorGradeChange | IdentityChange) -> list[str]:
+    """What ``change`` to a player would change, in the summary's words, before it is made."""
+    saved = Player.objects.get(pk=change.player.pk)  # ``change.player`` may hold a form's new values already
+    if isinstance(change, PriorGradeChange):
+        after = prior_grade_change_snapshot(change)
+        return (
+            describe("prior_grade", prior_grade_snapshot(saved), after) if after != prior_grade_snapshot(saved) else []
+        )
+    return describe("identity", identity_snapshot(saved), identity_snapshot(saved, change.values))
+
+
+def prior_grade_change_snapshot(change: PriorGradeChange) -> dict[str, Any]:
+    """The prior grade ``change`` would store, as ``prior_grade_snapshot`` gives it (clearing clears all)."""
+    if not change.kind:
+        return {"kind": "", "level": None, "source": "", "note": "", "date": None}
+    return {
+        "kind": change.kind,
+        "level": change.level,
+        "source": change.source,
+        "note": change.note,
+        "date": _iso(change.date),
+    }
 
 
 def _shown(value: Any) -> str:
     return "—" if value in (None, "") else str(value)
 
 
+def _describe_prior(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    lines = [_("Prior grade: %(old)s → %(new)s") % {"old": _prior(before), "new": _prior(after)}]
+    if (before.get("note") or "") != (after.get("note") or "") and after.get("kind"):
+        lines.append(_("prior grade note corrected"))  # personal data (docs/privacy.md); the summary is public
+    if before.get("date") != after.get("date") and after.get("kind"):
+        lines.append(
+            _("prior grade date: %(old)s → %(new)s")
+            % {"old": _shown(before.get("date")), "new": _shown(after.get("date"))}
+        )
+    return lines
+
+
 def _prior(facts: Mapping[str, Any]) -> str:
     if not facts.get("kind") or facts.get("level") is None:
         return _("none")
-    return f"{prior_grade_label(facts['kind'], facts['level'])} ({facts['source']})"
+    source = dict(PriorGradeSource.choices).get(facts["source"], facts["source"])
+    return f"{prior_grade_label(facts['kind'], facts['level'])} ({source})"
 
 
 def _describe_table(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -234,12 +285,15 @@ def _describe_entries(before: list[list[int]], after: list[list[int]], names: Ma
 
 
 def _game_text(game: Mapping[str, Any], names: Mapping[int, str]) -> str:
-    pair = names.get(game["first_id"], "?")
-    if game["second_id"]:
-        pair += f" – {names.get(game['second_id'], '?')}"
-    extras = [game["result"]]
+    """ "round 2, Abe – Berg (Berg won, handicap Lance given by Abe)": who won and who gave, by name."""
+    first, second = names.get(game["first_id"], "?"), names.get(game["second_id"], "?")
+    pair = first + (f" – {second}" if game["second_id"] else "")
+    winner = {GameResult.FIRST_WON: first, GameResult.SECOND_WON: second}.get(game["result"])
+    extras = [_("%(player)s won") % {"player": winner} if winner else str(_label(GameResult, game["result"]))]
     if game["handicap"]:
-        extras.append(_("handicap %(code)s by %(giver)s") % {"code": game["handicap"], "giver": game["handicap_giver"]})
+        giver = first if game["handicap_giver"] == "first" else second
+        code = _label(HandicapCode, game["handicap"])
+        extras.append(_("handicap %(code)s given by %(giver)s") % {"code": code, "giver": giver})
     if not game["played"]:
         extras.append(_("not played"))
     if game["replay_draw"]:
@@ -249,6 +303,10 @@ def _game_text(game: Mapping[str, Any], names: Mapping[int, str]) -> str:
         "pair": pair,
         "extras": ", ".join(extras),
     }
+
+
+def _label(choices: Any, value: str) -> str:
+    return str(dict(choices.choices).get(value, value))
 
 
 def _describe_games(before: list[dict[str, Any]], after: list[dict[str, Any]], names: Mapping[int, str]) -> list[str]:

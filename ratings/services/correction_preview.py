@@ -13,17 +13,37 @@ import bisect
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import LIVE_PROMOTION_STATUSES, OpeningState, Player, Promotion, PromotionStatus, RatingRow, Table
+from ratings.models import (
+    LIVE_PROMOTION_STATUSES,
+    OpeningState,
+    Player,
+    Promotion,
+    PromotionStatus,
+    RatingRow,
+    Table,
+    TableStatus,
+)
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
-from ratings.services.rerate.replay import History, Position, Replay, TableInfo, chunked, gc_paused, stored_rows
+from ratings.services.rerate.replay import (
+    History,
+    Position,
+    Replay,
+    StoredRows,
+    TableInfo,
+    chunked,
+    gc_paused,
+    stored_rows,
+)
 from ratings.services.table_save import GameEdit, table_seats
 
 from .correction_facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
@@ -71,6 +91,16 @@ class PromotionChange:
     @property
     def grade_label(self) -> str:
         return engine.grade_label(self.grade)
+
+    @property
+    def what_label(self) -> str:
+        """What happens to the record, in words."""
+        return {
+            self.APPEARS: _("a promotion appears, waiting for a grade officer"),
+            self.WITHDRAWN: _("the promotion is withdrawn"),
+            self.FLAGGED: _("the approved grade is flagged: the ratings no longer support it"),
+            self.RESTORED: _("the approved grade is supported again"),
+        }.get(self.what, self.what)
 
 
 @dataclass
@@ -175,10 +205,10 @@ def _replayed(
     promotion records that change hands (record -> player), as a merge moves them."""
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows} | set(also)
-    initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
+    initial, entered = _initial_states(start, history, stored, fixed=set(overrides) | set(also))
     initial.update({pid: state for pid, state in overrides.items() if pid in initial})
     replay = Replay(history, initial, stored, texts=False)
+    replay.enter(entered)
     with gc_paused():
         for _table, _items in replay.run():
             pass
@@ -193,6 +223,39 @@ def _replayed(
 
 replay_preview = _replayed
 """The preview of a replay of a history built by another kind of change (ratings/services/merge_preview.py)."""
+
+
+def _initial_states(
+    start: Position, history: History, stored: StoredRows, *, fixed: set[int]
+) -> tuple[dict[int, engine.PlayerState], dict[int, dict[str, Any]]]:
+    """Each player's state before ``start``: those read from the database, and those the stored rows say
+    (as JSON, made engine states only if a redone table needs them).
+
+    The corrected table is the one flagged table of the history (the prior-grade case flags the player's
+    first table). A player whose first table from ``start`` on is a rated, unflagged one with his stored row
+    entered it with the state he had before ``start``: nothing of his was rated in between, so that row's
+    state before is it (the re-rate keeps each table's "before" equal to the previous "after", which is
+    how it skips tables). That holds for every player but those of the corrected table, whose old place may
+    lie between (``fixed`` and the flagged tables' players), and those whose first table has no row for them.
+    Reading the latest row before ``start`` of the thousands of players of the later tables was most of the
+    preview's time.
+    """
+    for table in history.tables:
+        if table.flagged:
+            fixed |= history.playing(table.pk) | stored.get(table.pk, {}).keys()
+    out: dict[int, dict[str, Any]] = {}
+    seen = set(fixed)
+    for table in history.tables:
+        rows = stored.get(table.pk, {})
+        trusted = table.status == TableStatus.RATED and not table.flagged
+        for pid in history.playing(table.pk) | rows.keys():
+            if pid in seen:
+                continue
+            seen.add(pid)
+            if trusted and pid in rows:
+                out[pid] = rows[pid][0]
+    rest = seen - out.keys()
+    return chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest), out
 
 
 def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:

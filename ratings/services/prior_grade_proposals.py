@@ -4,8 +4,9 @@ A prior grade decides a newcomer's first rating (docs/rules.md §6), so only rat
 (ratings/services/prior_grades.py). A director who adds a player, in the admin or with an uploaded table,
 may say what grade he brings: that is stored as a ``PriorGradeProposal`` and counts for nothing until a
 rating officer confirms it, which sets the prior grade through ``player_set_prior_grade`` (and so re-rates
-the tables the player played meanwhile), or rejects it. Each answer is a compare-and-set update of a pending
-proposal, so two officers never both answer; the loser gets ``ProposalConflict``.
+the tables the player played meanwhile; once he has played, as a correction, ratings/services/corrections.py),
+or rejects it. Each answer is a compare-and-set update of a pending proposal, so two officers never both
+answer; the loser gets ``ProposalConflict``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,14 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ratings import permissions
 from ratings.engine.prior_grades import is_prior_grade
-from ratings.models import Player, PriorGradeProposal, PriorGradeSource, ProposalStatus
+from ratings.models import PendingRerate, Player, PriorGradeProposal, PriorGradeSource, ProposalStatus
+from ratings.selectors.corrections import player_has_played
+from ratings.services.correction_facts import PriorGradeChange
+from ratings.services.corrections import NothingToCorrect, correction_make
 from ratings.services.prior_grades import player_set_prior_grade
 
 
@@ -60,9 +65,29 @@ def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any) -> 
         _answer(proposal, ProposalStatus.CONFIRMED, user=user, reason="")
         player = Player.objects.select_for_update().get(pk=proposal.player_id)
         note = proposal.note or f"proposed by {proposal.proposed_by or 'a director'}"
-        return player_set_prior_grade(
-            player=player, kind=proposal.kind, level=proposal.level, source=proposal.source, note=note, user=user
+        if not player_has_played(player):
+            return player_set_prior_grade(
+                player=player, kind=proposal.kind, level=proposal.level, source=proposal.source, note=note, user=user
+            )
+        # He has played meanwhile: the change reaches the record, so it is a correction (logged, undoable),
+        # whose reason is the proposal (the proposer is not named: the reason is public).
+        change = PriorGradeChange(
+            player=player, kind=proposal.kind, level=proposal.level, source=proposal.source, note=note
         )
+        generation = _rerate_generation()
+        reason = _("Prior grade proposed by the tournament director on %(date)s, confirmed.") % {
+            "date": f"{timezone.localtime(proposal.proposed_at):%Y-%m-%d}"
+        }
+        try:
+            correction_make(user=user, reason=reason, change=change)
+        except NothingToCorrect:
+            return False
+        return _rerate_generation() != generation
+
+
+def _rerate_generation() -> int | None:
+    """The pending re-rate's request count: it moves when a service asked for a re-rate."""
+    return PendingRerate.objects.values_list("generation", flat=True).first()
 
 
 def prior_grade_proposal_reject(*, proposal: PriorGradeProposal, user: Any, reason: str = "") -> None:

@@ -5,7 +5,8 @@ games, rating rows and promotions, so every other player's rating stays what the
 name him goes. That is his name (now "Erased player <id>"), date of birth, country of residence and the
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
-all.txt), and in the admin's log of changes. Both actions are
+all.txt), in the admin's log of changes and in the corrections (what they changed, and their words). Both
+actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 
@@ -22,9 +23,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings.fesa_files.lisp import Struct, print_form, read_one
-from ratings.models import OpeningState, Player, PrivacyAction, name_search_key
+from ratings.models import Correction, OpeningState, Player, PrivacyAction, name_search_key
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
+from ratings.services.correction_facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
 
@@ -61,6 +63,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_opening_state(player)
     _scrub_admin_log(player, old_names)
     official_lists_erase(player=player)  # the published lists name him too
+    _scrub_corrections(player, old_names)
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()
@@ -114,3 +117,38 @@ def _scrub_admin_log(player: Player, old_names: set[str]) -> None:
         if entry.content_type_id == player_type.pk and entry.object_id == str(player.pk):
             entry.object_repr = player.family_name
         entry.save(update_fields=["object_repr", "change_message"])
+
+
+def _scrub_corrections(player: Player, old_names: set[str]) -> None:
+    """His identity and prior-grade corrections keep what changed, with the erased values in place of the
+    personal ones on both sides; his old names give way to the pseudonym in every correction's words."""
+    erased = {"family_name": player.family_name, "given_name": ""}
+    erased |= {name: value for name, value in ERASED_FIELDS.items() if name in IDENTITY_FIELDS}
+    for correction in Correction.objects.filter(player=player):
+        if correction.kind == Correction.Kind.IDENTITY:
+            old_names = old_names | _names_in(correction.before) | _names_in(correction.after)
+            correction.before, correction.after = correction.before | erased, correction.after | erased
+        elif correction.kind == Correction.Kind.PRIOR_GRADE:
+            correction.before, correction.after = correction.before | {"note": ""}, correction.after | {"note": ""}
+        if correction.kind != Correction.Kind.TABLE:
+            lines = describe(correction.kind, correction.before, correction.after)
+            correction.summary = "\n".join(lines) or f"{pseudonym(player)}: personal data erased"
+        correction.save(update_fields=["before", "after", "summary"])
+    old_names -= {"", player.family_name}
+    if not old_names:
+        return
+    spellings = sorted(old_names, key=len, reverse=True)
+    mentions = Q()
+    for spelling in spellings:
+        mentions |= Q(summary__contains=spelling) | Q(reason__contains=spelling)
+    for correction in Correction.objects.filter(mentions):
+        for spelling in spellings:
+            correction.summary = correction.summary.replace(spelling, player.family_name)
+            correction.reason = correction.reason.replace(spelling, player.family_name)
+        correction.save(update_fields=["summary", "reason"])
+
+
+def _names_in(facts: dict[str, Any]) -> set[str]:
+    """The names an identity snapshot gives him, as the summaries write them (family name first)."""
+    family, given = facts.get("family_name") or "", facts.get("given_name") or ""
+    return {f"{family} {given}".strip(), f"{given} {family}".strip()}

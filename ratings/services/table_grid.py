@@ -130,20 +130,28 @@ def grid_games(turnering: Turnering, ids: Sequence[int], saved: Sequence[Game]) 
     return edits
 
 
+def grid_edits(*, table: Table, rows: Sequence[GridRow]) -> tuple[list[EntryFacts], list[GameEdit]]:
+    """The entries and games the crosstable ``rows`` give ``table`` (row *n*: number *n*), as ``table_save``
+    takes them; TableRefused naming every bad row. Nothing is written: a rating officer's change to a
+    submitted or rated table goes through a correction (ratings/services/corrections.py) with these."""
+    turnering, ids = grid_turnering(rows)
+    games = grid_games(turnering, ids, list(Game.objects.filter(table=table)))
+    return [EntryFacts(player_id=pid, seat=n) for n, pid in enumerate(ids, start=1)], games
+
+
 def table_grid_save(
     *, table: Table, rows: Sequence[GridRow], sequence: int | None = None, strict_dates: bool
 ) -> TableSaved:
     """Save ``table`` with exactly the players and games of the crosstable ``rows`` (row *n*: number *n*),
     through ``table_save``; raise TableRefused, writing nothing, with every problem."""
-    turnering, ids = grid_turnering(rows)
-    games = grid_games(turnering, ids, list(Game.objects.filter(table=table)))
+    entries, games = grid_edits(table=table, rows=rows)
     return table_save(
         table=table,
         tournament=table.tournament,
         name=table.name,
         date=table.date,
         sequence=sequence,
-        entries=[EntryFacts(player_id=pid, seat=n) for n, pid in enumerate(ids, start=1)],
+        entries=entries,
         games=games,
         strict_dates=strict_dates,
     )

@@ -346,9 +346,13 @@ def test_rating_officer_correcting_a_prior_grade_rerates_the_players_tables(clie
     client.force_login(make_rating_officer())
     url = reverse("admin:ratings_player_change", args=[player.pk])
 
-    _page, response = post_page(
+    _page, preview = post_page(
         client, url, {"prior_grade_kind": "kyu", "prior_grade_level": "2", "prior_grade_source": "national"}
     )
+    # He has played: the change is a correction, previewed and then saved with its reason.
+    assert preview.status_code == 200 and "preview" in preview.context, errors_of(preview)
+    confirmed = {**dict(preview.context["carried"]), "_correction_confirm": "yes", "_correction_reason": "Licence"}
+    response = client.post(url, confirmed)
 
     assert response.status_code == 302, errors_of(response)
     player.refresh_from_db()

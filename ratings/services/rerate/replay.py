@@ -182,6 +182,12 @@ class Replay:
         self.ruled: set[int] = set()  # those of them rated by the rule, as resolved
         self.engine_seconds = 0.0  # spent in the engine itself
 
+    def enter(self, data: dict[int, dict[str, Any]]) -> None:
+        """Players whose starting state is known as JSON (a stored row's state before), made an engine state
+        only if a redone table needs it."""
+        for pid, value in data.items():
+            self.state[pid], self.data[pid] = None, value
+
     def state_of(self, pid: int) -> engine.PlayerState:
         state = self.state.get(pid)
         if state is None:

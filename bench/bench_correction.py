@@ -1,0 +1,148 @@
+"""Benchmark of a correction on a large synthetic federation: its preview, then its save and re-rate (not a test).
+
+    python bench/bench_correction.py --players 5000 --games 120000     # SQLite file under bench/out/
+    python bench/bench_correction.py --profile preview                 # cProfile of the preview instead
+
+The federation is bench_rerate.py's (the demo's, built once with bulk inserts and rated; ``--rebuild`` builds
+it again), in a database of its own per size: bench/out/bench_correction-<players>-<games>.sqlite3. A rating
+officer corrects the result of one game in a table one year back (the latest table at least 365 days before
+the latest one), as the admin's preview page and its save do:
+
+1. ``correction_preview(change)`` (best of ``--repeat``): the players whose rating, category or grade would
+   change, and the promotions, computed by replaying the history in memory (what the officer waits for);
+2. ``correction_make``: the correction's own transaction (the table saved, the correction recorded, the
+   re-rate requested);
+3. ``rerate_pending()``: the re-rate that follows (what the worker does);
+
+then checks that the re-rate stored exactly what the preview showed, and undoes the correction (untimed) so
+that the database is left as it was built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=5_000)
+    parser.add_argument("--games", type=int, default=120_000)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--rebuild", action="store_true", help="empty the database and build it again")
+    parser.add_argument("--profile", choices=["preview", "rerate"], help="cProfile this measurement")
+    parser.add_argument("--repeat", type=int, default=3, help="time the preview (it writes nothing) this often")
+    parser.add_argument("--check", action="store_true", help="after the undo, check the database (a full replay)")
+    return parser.parse_args()
+
+
+ARGS = arguments()
+(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
+DATABASE = ROOT / "bench" / "out" / f"bench_correction-{ARGS.players}-{ARGS.games}.sqlite3"
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{DATABASE}")
+
+# bench_rerate sets up Django (on the DATABASE_URL above) and builds the federation.
+from bench_rerate import build, timed  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from federation.celery import app as celery_app  # noqa: E402
+from ratings.models import Game, PendingRerate, Player, RatingRow, Table, TableEntry  # noqa: E402
+from ratings.services.correction_facts import TableChange  # noqa: E402
+from ratings.services.corrections import correction_make, correction_preview, correction_undo  # noqa: E402
+from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
+from ratings.services.table_save import EntryFacts, GameEdit  # noqa: E402
+from ratings.services.tables import GameFacts  # noqa: E402
+
+FLIP = {"first": "second", "second": "first"}
+
+
+def result_flipped(table: Table) -> TableChange:
+    """The table with the result of its first decided game (round order) reversed, as the change form sends it."""
+    games = [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in Game.objects.filter(table=table).order_by("round", "id")]
+    chosen = next(i for i, g in enumerate(games) if g.facts.result in FLIP and g.facts.second_id and g.facts.played)
+    facts = games[chosen].facts
+    games[chosen] = GameEdit(facts=dataclasses.replace(facts, result=FLIP[facts.result]), id=games[chosen].id)
+    entries = [EntryFacts(player_id=e.player_id, seat=e.seat) for e in TableEntry.objects.filter(table=table)]
+    return TableChange(
+        table=table,
+        tournament=table.tournament,
+        name=table.name,
+        date=table.date,
+        sequence=table.sequence,
+        entries=sorted(entries, key=lambda e: e.seat or 0),
+        games=games,
+    )
+
+
+def columns() -> dict[int, tuple[int, str, int]]:
+    return {pid: (r, c, g) for pid, r, c, g in Player.objects.values_list("pk", "rating", "category", "grade")}
+
+
+def main() -> None:
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
+    call_command("migrate", verbosity=0)
+    if ARGS.rebuild:
+        call_command("flush", interactive=False, verbosity=0)
+    if not Player.objects.exists():
+        build(ARGS.players, ARGS.games, ARGS.seed)
+    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
+    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
+        seconds, _outcome = timed("first rating", rerate_from)
+        print(f"first rating (untimed setup): {seconds:.1f} s")
+    games = Game.objects.filter(second__isnull=False, played=True).count()
+    print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
+    officer, _ = User.objects.get_or_create(username="bench-officer", defaults={"is_superuser": True})
+
+    latest = Table.objects.order_by("-date", "-sequence").first()
+    assert latest is not None
+    table = Table.objects.filter(date__lte=latest.date - dt.timedelta(days=365)).order_by("-date", "-sequence")[0]
+    later = Table.objects.filter(date__gt=table.date).count()
+    print(f"corrected: {table} of {table.date}, {table.entries.count()} players; {later} tables after it")
+    change = result_flipped(table)
+    before = columns()
+
+    runs = [timed("preview", lambda: correction_preview(change), ARGS.profile == "preview")]
+    runs += [timed("preview", lambda: correction_preview(change)) for _ in range(ARGS.repeat - 1)]
+    preview_s, preview = min(runs, key=lambda run: run[0])
+    print(
+        f"1. preview: {preview_s:.2f} s, best of {len(runs)} (all: {', '.join(f'{s:.2f}' for s, _ in runs)}; "
+        f"{preview.tables_redone} tables replayed, {len(preview.players)} players and {len(preview.promotions)} "
+        "promotions change)"
+    )
+    save_s, correction = timed("save", lambda: correction_make(user=officer, reason="bench", change=change))
+    rerate_s, outcome = timed("rerate", rerate_pending, ARGS.profile == "rerate")
+    print(f"2. save (the correction's transaction): {save_s:.3f} s")
+    print(
+        f"3. re-rate that follows: {rerate_s:.2f} s ({outcome.tables_rated} tables redone, "
+        f"{outcome.tables_unchanged} left as they were, {outcome.rows_written} rows)"
+    )
+    after = columns()
+    stored = {pid: (before[pid], now) for pid, now in after.items() if before[pid] != now}
+    shown = {
+        c.player_id: ((c.rating[0], c.category[0], c.grade[0]), (c.rating[1], c.category[1], c.grade[1]))
+        for c in preview.players
+    }
+    print(f"preview equals what the re-rate stored: {'yes' if stored == shown else 'NO'} ({len(stored)} players)")
+    print(f"preview ÷ (save + re-rate): {preview_s / (save_s + rerate_s):.2f}")
+
+    correction_undo(correction=correction, user=officer, reason="bench: undo")  # untimed: leave it as built
+    rerate_pending()
+    print("undone (untimed)")
+    if ARGS.check:
+        problems: list[Any] = rerate_check()
+        print(f"rerate --check: {'clean' if not problems else problems[:3]}")
+
+
+if __name__ == "__main__":
+    main()
