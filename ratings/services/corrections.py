@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ratings.models import Correction, Player, Table, TableStatus
 from ratings.services.prior_grades import player_set_prior_grade
@@ -51,7 +52,7 @@ def can_correct(user: Any) -> bool:
 def _required(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError({"reason": "Say why the correction is made."})
+        raise ValidationError({"reason": _("Say why the correction is made.")})
     return reason
 
 
@@ -63,12 +64,12 @@ def correction_make(*, user: Any, reason: str, change: Change, undoes: Correctio
     and whatever the owning service raises (TableRefused, ValidationError), writing nothing.
     """
     if not can_correct(user):
-        raise PermissionDenied("Only rating officers make corrections.")
+        raise PermissionDenied(_("Only rating officers make corrections."))
     reason = _required(reason)
     with transaction.atomic():
         kind, target, before, after = _apply(change, user)
         if before == after:
-            raise NothingToCorrect("The correction changes nothing.")
+            raise NothingToCorrect(_("The correction changes nothing."))
         lines = describe(kind, before, after)
         return Correction.objects.create(
             kind=kind,
@@ -87,7 +88,7 @@ def _apply(change: Change, user: Any) -> tuple[str, Table | Player, dict[str, An
     if isinstance(change, TableChange):
         table = Table.objects.select_for_update().get(pk=change.table.pk)
         if table.status not in (TableStatus.SUBMITTED, TableStatus.RATED):
-            raise NothingToCorrect("Only a submitted or rated table is corrected; a draft is simply edited.")
+            raise NothingToCorrect(_("Only a submitted or rated table is corrected; a draft is simply edited."))
         before = table_snapshot(table)
         table_save(
             table=change.table,
@@ -128,7 +129,7 @@ def _apply(change: Change, user: Any) -> tuple[str, Table | Player, dict[str, An
 def _target(correction: Correction) -> Table | Player:
     target = correction.table if correction.kind == Correction.Kind.TABLE else correction.player
     if target is None:
-        raise UndoRefused("What it corrected no longer exists.")
+        raise UndoRefused(_("What it corrected no longer exists."))
     return target
 
 
@@ -148,7 +149,7 @@ def correction_undo_change(correction: Correction) -> Change:
     """
     target = _target(correction)
     if _current(correction, target) != correction.after:
-        raise UndoRefused("These facts changed since the correction; undo the later change first.")
+        raise UndoRefused(_("These facts changed since the correction; undo the later change first."))
     return snapshot_change(correction.kind, correction.before, target=target)
 
 
