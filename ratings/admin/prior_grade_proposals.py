@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import permissions
+from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
 from ratings.services.prior_grade_proposals import (
     ProposalConflict,
@@ -143,4 +144,8 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
         verb = _("confirmed") if confirm else _("rejected")
         self.message_user(request, _("%(count)s proposals %(verb)s.") % {"count": done, "verb": verb}, messages.SUCCESS)
         if rerated:
-            self.message_user(request, _("%(count)s players' tables will be re-rated.") % {"count": rerated})
+            report_rerate(
+                request,
+                done=_("%(count)s players' tables were re-rated.") % {"count": rerated},
+                queued=_("%(count)s players' tables will be re-rated.") % {"count": rerated},
+            )
