@@ -61,3 +61,9 @@ def test_browser_german_pages_fit_laptop_and_phone(static_from_source: None, liv
             assert csp_violations(browser) == []
             shoot_at(browser, f"de-{name}-{width}", width)
     assert not too_wide, f"wider than the window in German: {too_wide}"
+    for width in WIDTHS:  # the footer's language choice, on its own
+        browser.set_window_size(width, 900)
+        browser.get(live_server.url + reverse("ratings:tournaments"))
+        footer = browser.find_element("css selector", "footer.site")
+        assert footer.find_element("css selector", "option[selected]").text == "Deutsch"
+        footer.screenshot(f"test-artifacts/de-footer-{width}.png")

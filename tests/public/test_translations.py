@@ -213,3 +213,20 @@ def test_the_check_finds_an_english_text() -> None:
     assert untranslated(english, german, "de", {"rating", "list", "rated", "tables", "ken"} - {"ken"}) == [
         "Rated tables"
     ]
+
+
+def test_the_footer_switches_the_language_and_the_page_follows(client: Client) -> None:
+    page = client.get(reverse("ratings:tournaments")).content.decode()
+    assert f'action="{reverse("set_language")}"' in page and 'value="de"' in page
+
+    response = client.post(reverse("set_language"), {"language": "de", "next": reverse("ratings:tournaments")})
+
+    assert response.status_code == 302 and response["Location"] == reverse("ratings:tournaments")
+    german = client.get(reverse("ratings:tournaments"))
+    assert german["Content-Language"] == "de" and "Turniere" in german.content.decode()
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in german.content.decode()
+
+
+def test_the_language_choice_leads_only_back_into_the_site(client: Client) -> None:
+    response = client.post(reverse("set_language"), {"language": "fr", "next": "https://elsewhere.example/"})
+    assert response.status_code == 302 and "elsewhere" not in response["Location"]
