@@ -230,3 +230,9 @@ def test_the_footer_switches_the_language_and_the_page_follows(client: Client) -
 def test_the_language_choice_leads_only_back_into_the_site(client: Client) -> None:
     response = client.post(reverse("set_language"), {"language": "fr", "next": "https://elsewhere.example/"})
     assert response.status_code == 302 and "elsewhere" not in response["Location"]
+
+
+@pytest.mark.parametrize(("lang", "title"), [("fr", "Classements FESA : tableaux évalués"), ("de", "FESA-Wertungen")])
+def test_feed_titles_are_translated(client: Client, lang: str, title: str) -> None:
+    feed = client.get(reverse("feeds:tables"), headers={"accept-language": lang}).content.decode()
+    assert f"<title>{title}" in feed
