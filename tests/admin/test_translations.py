@@ -11,10 +11,18 @@ from django.urls import reverse
 
 from ratings.models import Player, Promotion, Table, TableStatus
 from tests.factories import make_rating_officer, make_user
-from tests.public.test_translations import LANGUAGES, data_texts, demo, english_vocabulary, texts_of, untranslated
+from tests.public.test_translations import (
+    LANGUAGES,
+    data_texts,
+    demo,
+    english_afterwards,
+    english_vocabulary,
+    texts_of,
+    untranslated,
+)
 
 pytestmark = pytest.mark.django_db
-__all__ = ["demo"]  # the demo federation fixture, shared with the public pages' test
+__all__ = ["demo", "english_afterwards"]  # fixtures shared with the public pages' test
 
 # Django's admin's own untranslated alt text ("Search"), file names, and words the same in French or German.
 ADMIN_SAME = {"Search", "turnering.txt", "nye-spillere", "Dan (amateur)", "Filter", "Status", "Name", "normal"}
