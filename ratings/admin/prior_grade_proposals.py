@@ -141,8 +141,8 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{proposal.player}: {exc}", messages.WARNING)
             else:
                 done += 1
-        verb = _("confirmed") if confirm else _("rejected")
-        self.message_user(request, _("%(count)s proposals %(verb)s.") % {"count": done, "verb": verb}, messages.SUCCESS)
+        answered = _("Proposals confirmed: %(count)s.") if confirm else _("Proposals rejected: %(count)s.")
+        self.message_user(request, answered % {"count": done}, messages.SUCCESS)
         if rerated:
             report_rerate(
                 request,
