@@ -8,6 +8,8 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 
 COPY . .
+# The translations are compiled here (Babel, pure Python): the .mo files are not in the repository.
+RUN pybabel compile -d locale -D django
 # The hashed static files are part of the image; the key is only for this one command.
 RUN SECRET_KEY=collectstatic-only-$(python -c 'import secrets; print(secrets.token_urlsafe(48))') \
     python manage.py collectstatic --noinput -v 0

@@ -7,7 +7,8 @@ PORT ?= 8000
 # is started as docs/deploy.md shows, where DEBUG is off by default.
 export DEBUG ?= 1
 
-.PHONY: run test test-postgres check check-deploy lint setup setup-dev migrate demo worker beat bench clean
+.PHONY: run test test-postgres check check-deploy lint setup setup-dev migrate demo worker beat bench clean \
+	messages messages-compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,19 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
+# The French and German translations (docs/translations.md). The .mo files are built, never committed: Babel
+# compiles them in pure Python, so neither the site nor its tests need GNU gettext.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(VENV)/.installed
+	$(BIN)/pybabel compile -l $* -i $< -o $@
+messages-compile: $(MO_FILES)
+
+# After marking new texts for translation: add their msgids to both catalogues (needs GNU gettext's xgettext),
+# then translate the new entries. The same options as tests/test_catalogues.py uses.
+messages: setup
+	$(BIN)/python manage.py makemessages -l fr -l de --no-location --no-obsolete \
+	  --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=downloads
+
 migrate: setup
 	$(BIN)/python manage.py migrate --noinput
 
@@ -31,15 +45,15 @@ migrate: setup
 demo: migrate
 	$(BIN)/python manage.py seed_demo --if-empty
 
-run: demo
+run: demo messages-compile
 	@echo "Site: http://127.0.0.1:$(PORT)/  admin: http://127.0.0.1:$(PORT)/admin/ (see README for the demo logins)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-test: setup-dev
+test: setup-dev messages-compile
 	$(BIN)/python -m pytest -q
 
 # The same suite on the machine's PostgreSQL (CI runs both).
-test-postgres: setup-dev
+test-postgres: setup-dev messages-compile
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest -q
 
 check: setup-dev
@@ -67,4 +81,4 @@ bench: setup-dev
 	$(BIN)/python bench/load_rating_list.py
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache locale/*/LC_MESSAGES/*.mo

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from federation import health
 
@@ -13,7 +15,9 @@ urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The footer's language choice. Without a CSRF token: a forged request can only change a visitor's language,
+    # and a token would give every public page a cookie of its own, so no cache could share them.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("files/", include("ratings.urls_files")),
     path("api/v1/", include("ratings.api.urls")),
     path("feeds/", include("ratings.urls_feeds")),

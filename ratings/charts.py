@@ -138,7 +138,7 @@ def rating_chart(
         tip = escape(
             f"{p.date.isoformat()}: {p.rating}"
             + (f" – {p.label}" if p.label else "")
-            + (f" ({_('imported from FESA')})" if p.imported else "")
+            + (" (" + _("imported from FESA") + ")" if p.imported else "")
         )
         kind = "point imported" if p.imported else "point"
         dot = (

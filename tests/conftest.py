@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 
@@ -14,6 +17,19 @@ def skip_or_fail(reason: str) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"required service missing: {reason}")
     pytest.skip(reason)
+
+
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the translation catalogues that are missing or older than their .po, as `make test` does
+    (`make messages-compile`), so that running pytest directly tests the pages in every language too."""
+    for po in LOCALE.glob("*/LC_MESSAGES/django.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            with po.open("rb") as source, mo.open("wb") as target:
+                write_mo(target, read_po(source, locale=po.parent.parent.name))
 
 
 @pytest.fixture(autouse=True)

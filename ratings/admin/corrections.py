@@ -19,6 +19,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Correction, Table
 from ratings.services.correction_facts import (
     Change,
@@ -77,7 +78,11 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
     except NothingToCorrect:
         messages.info(request, _("Nothing changed."))
     else:
-        messages.info(request, _("The correction is recorded; the table and those after it will be re-rated."))
+        report_rerate(
+            request,
+            done=_("The correction is recorded; the table and those after it were re-rated."),
+            queued=_("The correction is recorded; the table and those after it will be re-rated."),
+        )
     return True
 
 
@@ -179,7 +184,11 @@ class CorrectionAdmin(admin.ModelAdmin):
             change = correction_undo_change(correction)
             if request.method == "POST" and request.POST.get(CONFIRM) == "yes":
                 correction_undo(correction=correction, user=request.user, reason=request.POST.get(REASON, ""))
-                messages.info(request, _("The correction is undone; what it changed will be re-rated."))
+                report_rerate(
+                    request,
+                    done=_("The correction is undone; what it changed was re-rated."),
+                    queued=_("The correction is undone; what it changed will be re-rated."),
+                )
                 return HttpResponseRedirect(reverse("admin:ratings_correction_changelist"))
             preview = correction_preview(change)
         except (UndoRefused, TableRefused, NothingToCorrect) as exc:

@@ -305,8 +305,8 @@ class PromotionAdmin(admin.ModelAdmin):
         if action not in decisions_open(promotion):
             self.message_user(
                 request,
-                _("This promotion is %(status)s now: nothing to %(action)s.")
-                % {"status": promotion.get_status_display(), "action": action},
+                _("This promotion is %(status)s now: “%(action)s” no longer applies.")
+                % {"status": promotion.get_status_display(), "action": DECISIONS[action][0]},
                 messages.WARNING,
             )
             return HttpResponseRedirect(change_url)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import permissions
 from ratings.admin.corrections import PreviewNeeded, correction_wanted, table_correction_save, table_preview_response
+from ratings.admin.rerate_notice import report_rerate
 from ratings.forms import GridPasteForm, GridRowFormSet
 from ratings.models import Table, TableEntry
 from ratings.services.correction_facts import TableChange
@@ -123,7 +124,11 @@ class TableGridViews(admin.ModelAdmin):
             % {"table": table, "players": table.entries.count(), "games": table.games.exclude(second=None).count()},
         )
         if saved.rerate_requested:
-            messages.info(request, _("The table will be re-rated, and every table after it."))
+            report_rerate(
+                request,
+                done=_("The table and every table after it were re-rated."),
+                queued=_("The table will be re-rated, and every table after it."),
+            )
         return None
 
 

@@ -30,6 +30,7 @@ from ratings.admin.player_corrections import (
 )
 from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
+from ratings.admin.rerate_notice import report_rerate
 from ratings.engine import grade_label
 from ratings.forms import PlayerForm
 from ratings.models import Player
@@ -163,8 +164,10 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
             date=data.get("prior_grade_date"),
         )
         if rerated:
-            messages.info(
-                request, _("The prior grade changed: the tables of %(player)s will be re-rated.") % {"player": obj}
+            report_rerate(
+                request,
+                done=_("The prior grade changed: the tables of %(player)s were re-rated.") % {"player": obj},
+                queued=_("The prior grade changed: the tables of %(player)s will be re-rated.") % {"player": obj},
             )
 
     def _save_with_proposal(self, request: HttpRequest, obj: Player) -> None:

@@ -120,7 +120,8 @@ def preview_lines(table: Table, result: engine.TableResult) -> Preview:
 def _game_line(g: engine.GameDetail, names: dict[int, str]) -> GameLine:
     handicap = ""
     if g.handicap:
-        handicap = f"{g.handicap} ({_('given') if g.handicap_given else _('received')})"
+        side = _("given") if g.handicap_given else _("received")
+        handicap = f"{g.handicap} ({side})"
     return GameLine(
         round=g.round,
         opponent=names.get(int(g.opponent), f"#{g.opponent}"),  # type: ignore[call-overload]

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import permissions
+from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
 from ratings.services.prior_grade_proposals import (
     ProposalConflict,
@@ -140,7 +141,11 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{proposal.player}: {exc}", messages.WARNING)
             else:
                 done += 1
-        verb = _("confirmed") if confirm else _("rejected")
-        self.message_user(request, _("%(count)s proposals %(verb)s.") % {"count": done, "verb": verb}, messages.SUCCESS)
+        answered = _("Proposals confirmed: %(count)s.") if confirm else _("Proposals rejected: %(count)s.")
+        self.message_user(request, answered % {"count": done}, messages.SUCCESS)
         if rerated:
-            self.message_user(request, _("%(count)s players' tables will be re-rated.") % {"count": rerated})
+            report_rerate(
+                request,
+                done=_("%(count)s players' tables were re-rated.") % {"count": rerated},
+                queued=_("%(count)s players' tables will be re-rated.") % {"count": rerated},
+            )

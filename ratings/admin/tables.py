@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
@@ -23,6 +23,7 @@ from ratings import permissions
 from ratings.admin.corrections import TableCorrectionViews, correction_wanted, table_correction_save
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.grid import TableGridViews, grid_url
+from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.admin.table_replace import TableReplaceViews
@@ -276,7 +277,11 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
         for formset in formsets:  # the rating rows' inline is read-only: it saved nothing
             _record(formset, {entries: saved.entries, games: saved.games}.get(formset, RowChanges()))
         if saved.rerate_requested:
-            messages.info(request, _("The table will be re-rated, and every table after it."))
+            report_rerate(
+                request,
+                done=_("The table and every table after it were re-rated."),
+                queued=_("The table will be re-rated, and every table after it."),
+            )
 
     def delete_model(self, request: HttpRequest, obj: Table) -> None:
         table_delete(table=obj)

@@ -45,9 +45,11 @@ class Promotion(models.Model):
     ``decided_*``, which keep who approved or rejected it.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotions", verbose_name=_("player"))
     grade = models.PositiveSmallIntegerField(_("grade"), choices=GRADE_CHOICES)
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions", verbose_name=_("table")
+    )
     round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     game_number = models.PositiveIntegerField(_("game number"))
     route = models.CharField(_("route"), max_length=20, choices=PromotionRoute.choices)
@@ -61,12 +63,22 @@ class Promotion(models.Model):
     nsr_consent_date = models.DateField(_("NSR consent date"), null=True, blank=True)
     nsr_reference = models.CharField(_("NSR reference"), max_length=100, blank=True)
     decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("decided by"),
     )
-    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decision_reason = models.TextField(_("reason"), blank=True)
     reviewed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("reviewed by"),
     )
     reviewed_at = models.DateTimeField(_("flag decided at"), null=True, blank=True)
     review_reason = models.TextField(_("flag decision reason"), blank=True)
@@ -74,6 +86,8 @@ class Promotion(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("promotion")
+        verbose_name_plural = _("promotions")
         ordering = ["-table__date", "player"]
         constraints = [
             models.CheckConstraint(
@@ -107,7 +121,9 @@ class PromotionRevision(models.Model):
     show the dates of a player's grade steps, never a reason or an officer.
     """
 
-    promotion = models.ForeignKey(Promotion, on_delete=models.CASCADE, related_name="revisions")
+    promotion = models.ForeignKey(
+        Promotion, on_delete=models.CASCADE, related_name="revisions", verbose_name=_("promotion")
+    )
     status_before = models.CharField(_("before"), max_length=10, choices=PromotionStatus.choices)
     status_after = models.CharField(_("after"), max_length=10, choices=PromotionStatus.choices)
     reason = models.TextField(_("reason"))
@@ -117,6 +133,8 @@ class PromotionRevision(models.Model):
     revised_at = models.DateTimeField(_("revised at"))
 
     class Meta:
+        verbose_name = _("promotion revision")
+        verbose_name_plural = _("promotion revisions")
         ordering = ["promotion", "revised_at"]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="promotion_revision_has_reason"),

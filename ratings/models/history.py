@@ -24,31 +24,35 @@ class RatingRow(models.Model):
         NORMAL = "normal", _("normal")
         PERFORMANCE = "performance", _("performance")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_rows")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_rows")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("table"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("player"))
     # The table's position, copied so that "the state as of a date" reads one index.
-    date = models.DateField()
-    sequence = models.PositiveSmallIntegerField()
-    method = models.CharField(max_length=12, choices=Method.choices)
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
-    change = models.IntegerField(null=True, blank=True, help_text=_("Normal rating only."))
-    performance = models.FloatField(null=True, blank=True, help_text=_("Performance-rated: the exact root."))
-    rated_games = models.PositiveSmallIntegerField()
-    score = models.FloatField()
-    games_before = models.PositiveIntegerField()
-    games_after = models.PositiveIntegerField()
-    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
-    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
-    state_before = models.JSONField()
-    state_after = models.JSONField()
-    detail = models.JSONField(default=list)
+    date = models.DateField(_("date"))
+    sequence = models.PositiveSmallIntegerField(_("sequence"))
+    method = models.CharField(_("method"), max_length=12, choices=Method.choices)
+    rating_before = models.IntegerField(_("rating before"))
+    rating_after = models.IntegerField(_("rating after"))
+    change = models.IntegerField(_("change"), null=True, blank=True, help_text=_("Normal rating only."))
+    performance = models.FloatField(
+        _("performance"), null=True, blank=True, help_text=_("Performance-rated: the exact root.")
+    )
+    rated_games = models.PositiveSmallIntegerField(_("rated games"))
+    score = models.FloatField(_("score"))
+    games_before = models.PositiveIntegerField(_("games before"))
+    games_after = models.PositiveIntegerField(_("games after"))
+    grade_before = models.PositiveSmallIntegerField(_("grade before"), choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(_("grade after"), choices=GRADE_CHOICES)
+    state_before = models.JSONField(_("state before"))
+    state_after = models.JSONField(_("state after"))
+    detail = models.JSONField(_("detail"), default=list)
     # The date of the player's next rating row (9999-12-31 for his latest): this row is his state for every
     # list date from ``date`` up to the day before. Maintained by the re-rate (services/rerate/validity.py),
     # so that a list of a past date is one indexed range read.
-    valid_until = models.DateField(db_default=VALID_FOREVER, editable=False)
+    valid_until = models.DateField(_("valid until"), db_default=VALID_FOREVER, editable=False)
 
     class Meta:
+        verbose_name = _("rating row")
+        verbose_name_plural = _("rating rows")
         ordering = ["date", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="rating_row_once_per_table"),
@@ -70,20 +74,24 @@ class HistoricalRow(models.Model):
     ``rating_before`` is empty for a player rated by performance (the table prints only his new rating).
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="historical_rows")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="historical_rows")
-    date = models.DateField()
-    sequence = models.PositiveSmallIntegerField()
-    rating_before = models.IntegerField(null=True, blank=True)
-    rating_after = models.IntegerField()
-    change = models.IntegerField(null=True, blank=True)
-    performance = models.BooleanField(default=False)
-    rated_games = models.PositiveSmallIntegerField()
-    score = models.FloatField()
-    grade_before = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
-    grade_after = models.PositiveSmallIntegerField(choices=GRADE_CHOICES)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="historical_rows", verbose_name=_("table"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="historical_rows", verbose_name=_("player")
+    )
+    date = models.DateField(_("date"))
+    sequence = models.PositiveSmallIntegerField(_("sequence"))
+    rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(_("rating after"))
+    change = models.IntegerField(_("change"), null=True, blank=True)
+    performance = models.BooleanField(_("performance"), default=False)
+    rated_games = models.PositiveSmallIntegerField(_("rated games"))
+    score = models.FloatField(_("score"))
+    grade_before = models.PositiveSmallIntegerField(_("grade before"), choices=GRADE_CHOICES)
+    grade_after = models.PositiveSmallIntegerField(_("grade after"), choices=GRADE_CHOICES)
 
     class Meta:
+        verbose_name = _("imported FESA row")
+        verbose_name_plural = _("imported FESA rows")
         constraints = [models.UniqueConstraint(fields=["table", "player"], name="historical_row_once_per_table")]
         indexes = [models.Index(fields=["player", "date", "sequence"], name="historical_row_player_idx")]
 
@@ -101,9 +109,17 @@ class ListArrival(models.Model):
     rated table.
     """
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="list_arrival")
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    position = models.PositiveIntegerField()
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="list_arrival", verbose_name=_("player")
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+", verbose_name=_("table")
+    )
+    position = models.PositiveIntegerField(_("position"))
+
+    class Meta:
+        verbose_name = _("arrival on the FESA list")
+        verbose_name_plural = _("arrivals on the FESA list")
 
     def __str__(self) -> str:
         return f"{self.player} listed with {self.table or 'the opening balance'}"
@@ -117,12 +133,14 @@ class PendingRerate(models.Model):
     """
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
-    from_date = models.DateField()
-    from_sequence = models.PositiveSmallIntegerField()
-    requested_at = models.DateTimeField()
-    generation = models.PositiveIntegerField(default=0, help_text=_("Bumped by every request."))
+    from_date = models.DateField(_("from date"))
+    from_sequence = models.PositiveSmallIntegerField(_("from sequence"))
+    requested_at = models.DateTimeField(_("requested at"))
+    generation = models.PositiveIntegerField(_("generation"), default=0, help_text=_("Bumped by every request."))
 
     class Meta:
+        verbose_name = _("pending re-rate")
+        verbose_name_plural = _("pending re-rates")
         constraints = [models.CheckConstraint(condition=Q(id=1), name="pending_rerate_singleton")]
 
     def __str__(self) -> str:
@@ -137,16 +155,18 @@ class RerateRun(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
 
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField(null=True, blank=True)
-    from_date = models.DateField(null=True, blank=True)
-    from_sequence = models.PositiveSmallIntegerField(null=True, blank=True)
-    tables_rated = models.PositiveIntegerField(default=0)
-    tables_unchanged = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
-    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(_("started at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    from_date = models.DateField(_("from date"), null=True, blank=True)
+    from_sequence = models.PositiveSmallIntegerField(_("from sequence"), null=True, blank=True)
+    tables_rated = models.PositiveIntegerField(_("tables rated"), default=0)
+    tables_unchanged = models.PositiveIntegerField(_("tables unchanged"), default=0)
+    outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
+    error = models.TextField(_("error"), blank=True)
 
     class Meta:
+        verbose_name = _("re-rate run")
+        verbose_name_plural = _("re-rate runs")
         ordering = ["-started_at"]
 
     def __str__(self) -> str:
@@ -184,14 +204,16 @@ class Correction(models.Model):
         verbose_name=_("made by"),
     )
     made_at = models.DateTimeField(_("made at"), auto_now_add=True, db_index=True)
-    before = models.JSONField(default=dict)
-    after = models.JSONField(default=dict)
+    before = models.JSONField(_("before"), default=dict)
+    after = models.JSONField(_("after"), default=dict)
     summary = models.TextField(_("change"))
     undoes = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by", verbose_name=_("undoes")
     )
 
     class Meta:
+        verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
         ordering = ["-made_at", "-pk"]
         constraints = [models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason")]
 

@@ -67,11 +67,11 @@ class Player(models.Model):
     # The player's place among equal ratings on the rating list, as the FESA program keeps its state list:
     # his position in the imported list plus one; 0 for a player who came otherwise (a newcomer), and those
     # come first, by id (ratings/services/fesa_state.py). Set from the opening state by players_refresh.
-    list_order = models.PositiveIntegerField(default=0, editable=False)
+    list_order = models.PositiveIntegerField(_("list order"), default=0, editable=False)
 
     # Derived from the names on every save (name search, ratings/filters.py); rows written without save()
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
-    search_name = models.CharField(max_length=201, blank=True, default="", editable=False)
+    search_name = models.CharField(_("search name"), max_length=201, blank=True, default="", editable=False)
 
     # Set when a rating officer merged this record into another one of the same person
     # (ratings/services/merge.py): hidden from lists, search and the API; its page redirects there.
@@ -85,10 +85,12 @@ class Player(models.Model):
         verbose_name=_("merged into"),
     )
 
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["family_name", "given_name"]
         indexes = [
             models.Index(fields=["-rating"], name="player_rating_idx"),
@@ -132,10 +134,16 @@ class OpeningState(models.Model):
     Re-rating from scratch starts from these; a player without one starts new.
     """
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="opening_state")
-    state = models.JSONField()
-    source = models.CharField(max_length=200, blank=True)
-    imported_at = models.DateTimeField(auto_now_add=True)
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="opening_state", verbose_name=_("player")
+    )
+    state = models.JSONField(_("state"))
+    source = models.CharField(_("source"), max_length=200, blank=True)
+    imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("opening state")
+        verbose_name_plural = _("opening states")
 
     def __str__(self) -> str:
         return f"opening state of {self.player}"
@@ -154,7 +162,9 @@ class PriorGradeProposal(models.Model):
     by confirming the proposal (which re-rates what follows) or directly.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="prior_grade_proposals")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="prior_grade_proposals", verbose_name=_("player")
+    )
     kind = models.CharField(_("prior grade"), max_length=3, choices=PriorGradeKind.choices)
     level = models.PositiveSmallIntegerField(_("prior grade level"))
     source = models.CharField(_("prior grade source"), max_length=10, choices=PriorGradeSource.choices)
@@ -183,6 +193,8 @@ class PriorGradeProposal(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("prior grade proposal")
+        verbose_name_plural = _("prior grade proposals")
         ordering = ["-proposed_at"]
         constraints = [
             # One open proposal per player: a second one would leave the officer two answers to give.
@@ -208,14 +220,23 @@ class PrivacyAction(models.Model):
         EXPORT = "export", _("export")
         ERASURE = "erasure", _("erasure")
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="privacy_actions")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="privacy_actions", verbose_name=_("player")
+    )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     done_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("done by"),
     )
     done_at = models.DateTimeField(_("done at"))
 
     class Meta:
+        verbose_name = _("privacy action")
+        verbose_name_plural = _("privacy actions")
         ordering = ["-done_at"]
 
     def __str__(self) -> str:

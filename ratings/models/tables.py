@@ -24,12 +24,19 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True, verbose_name=_("directors")
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     history = HistoricalRecords(m2m_fields=[directors])
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-end_date", "name"]
         indexes = [
             models.Index(fields=["-end_date"], name="tournament_end_idx"),
@@ -54,16 +61,24 @@ class TableStatus(models.TextChoices):
 class Table(models.Model):
     """The unit of rating (R11): its games count as played at one moment, its date and sequence order it."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="tables", verbose_name=_("tournament")
+    )
     name = models.CharField(_("name"), max_length=100, blank=True, help_text=_("For tournaments with several."))
     date = models.DateField(_("date"), help_text=_("The last day of play."))
     sequence = models.PositiveSmallIntegerField(
         _("sequence"), default=1, help_text=_("Order among tables of the same date.")
     )
     status = models.CharField(_("status"), max_length=10, choices=TableStatus.choices, default=TableStatus.DRAFT)
-    submitted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    submitted_at = models.DateTimeField(_("submitted at"), null=True, blank=True, editable=False)
     submitted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+        verbose_name=_("submitted by"),
     )
     first_rated_at = models.DateTimeField(_("first rated"), null=True, blank=True, editable=False)
     last_rerated_at = models.DateTimeField(_("last re-rated"), null=True, blank=True, editable=False)
@@ -78,15 +93,18 @@ class Table(models.Model):
         ),
     )
     needs_rerate = models.BooleanField(
+        _("needs rerate"),
         default=False,
         editable=False,
         help_text=_("Changed since it was last rated: re-rate it even if its players' states are unchanged."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["date", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["date", "sequence"], name="table_one_sequence_per_date"),
@@ -103,12 +121,13 @@ class Table(models.Model):
 class TableEntry(models.Model):
     """A player's line in a table; ``seat`` is his number in the crosstable (turnering.txt's line number)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entries", verbose_name=_("table"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player"))
     seat = models.PositiveSmallIntegerField(_("number"))
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("table entry")
         ordering = ["table", "seat"]
         verbose_name_plural = _("table entries")
         constraints = [
@@ -161,7 +180,7 @@ class Game(models.Model):
     ``played`` off and is not rated; a sennichite/jishogi replay is rated as a draw whatever its outcome.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
     round = models.PositiveSmallIntegerField(_("round"))
     first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
     second = models.ForeignKey(
@@ -177,6 +196,8 @@ class Game(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["table", "round", "id"]
         constraints = [
             models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
@@ -222,7 +243,7 @@ class TableResolution(models.Model):
     clears it (``cleared_at``); the record stays, as every resolution taken.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="resolutions")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="resolutions", verbose_name=_("table"))
     rule = models.CharField(_("rule"), max_length=40)
     states = models.JSONField(_("states of the cycle"))
     result = models.JSONField(_("ratings by the rule"), help_text=_("Player id to the rating the rule gives."))
@@ -239,6 +260,8 @@ class TableResolution(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("table resolution")
+        verbose_name_plural = _("table resolutions")
         ordering = ["-resolved_at"]
         constraints = [
             models.UniqueConstraint(
@@ -257,10 +280,18 @@ class UploadConfirmation(models.Model):
     as the table, so a replayed or double-clicked confirmation finds it taken and saves nothing.
     """
 
-    token = models.CharField(max_length=64, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    confirmed_at = models.DateTimeField(auto_now_add=True)
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("table")
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("upload confirmation")
+        verbose_name_plural = _("upload confirmations")
 
     def __str__(self) -> str:
         return f"upload confirmed at {self.confirmed_at:%Y-%m-%d %H:%M:%S}"

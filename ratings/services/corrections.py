@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ratings.models import Correction, Player, Table, TableStatus
 from ratings.selectors.players import player_names
@@ -78,7 +79,7 @@ def can_correct(user: Any) -> bool:
 def _required(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ValidationError({"reason": "Say why the correction is made."})
+        raise ValidationError({"reason": _("Say why the correction is made.")})
     return reason
 
 
@@ -92,12 +93,12 @@ def correction_make(
     and whatever the owning service raises (TableRefused, ValidationError), writing nothing.
     """
     if not can_correct(user):
-        raise PermissionDenied("Only rating officers make corrections.")
+        raise PermissionDenied(_("Only rating officers make corrections."))
     reason = _required(reason)
     with transaction.atomic():
         kind, target, before, after = _apply(change, user)
         if before == after:
-            raise NothingToCorrect("The correction changes nothing.")
+            raise NothingToCorrect(_("The correction changes nothing."))
         lines = _describe(kind, before, after)
         return Correction.objects.create(
             kind=kind,
@@ -143,7 +144,7 @@ def _apply(change: Change | MergeChange, user: Any) -> tuple[str, Table | Player
     if isinstance(change, TableChange):
         table = Table.objects.select_for_update().get(pk=change.table.pk)
         if table.status not in (TableStatus.SUBMITTED, TableStatus.RATED):
-            raise NothingToCorrect("Only a submitted or rated table is corrected; a draft is simply edited.")
+            raise NothingToCorrect(_("Only a submitted or rated table is corrected; a draft is simply edited."))
         before = table_snapshot(table)
         table_save(
             table=change.table,
@@ -184,7 +185,7 @@ def _apply(change: Change | MergeChange, user: Any) -> tuple[str, Table | Player
 def _target(correction: Correction) -> Table | Player:
     target = correction.table if correction.kind == Correction.Kind.TABLE else correction.player
     if target is None:
-        raise UndoRefused("What it corrected no longer exists.")
+        raise UndoRefused(_("What it corrected no longer exists."))
     return target
 
 
@@ -206,7 +207,7 @@ def correction_undo_change(correction: Correction) -> Change | MergeChange:
     """
     target = _target(correction)
     if _current(correction, target) != correction.after:
-        raise UndoRefused("These facts changed since the correction; undo the later change first.")
+        raise UndoRefused(_("These facts changed since the correction; undo the later change first."))
     if correction.kind == Correction.Kind.MERGE:
         assert isinstance(target, Player)
         kept = Player.objects.get(pk=correction.before["kept"])

@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.engine.grades import FIRST_DAN
@@ -69,19 +70,19 @@ def promotion_revise(
     reason = required_reason(reason)
     before = promotion.status
     if promotion.grade < FIRST_DAN or before not in REVISIONS:
-        raise PromotionInvalid("Only an approved or a rejected Dan grade can be revised.")
+        raise PromotionInvalid(_("Only an approved or a rejected Dan grade can be revised."))
     after = REVISIONS[before]
     now = timezone.now()
     with transaction.atomic():
         if after == PromotionStatus.REVOKED:
             if nsr_consent or nsr_consent_date is not None or nsr_reference:
-                raise PromotionInvalid("The NSR's consent is recorded only when approving.")
+                raise PromotionInvalid(_("The NSR's consent is recorded only when approving."))
             _check_no_higher_approved(promotion)
             expected = Q(status=before)
             values: dict[str, Any] = {"reviewed_by": user, "reviewed_at": now, "review_reason": reason}
         else:
             if not promotion.supported:
-                raise PromotionInvalid("The corrected history no longer reaches this grade: nothing to approve.")
+                raise PromotionInvalid(_("The corrected history no longer reaches this grade: nothing to approve."))
             check_nsr_consent(
                 promotion, nsr_consent=nsr_consent, nsr_consent_date=nsr_consent_date, reference=nsr_reference
             )
@@ -119,5 +120,6 @@ def _check_no_higher_approved(promotion: Promotion) -> None:
     )
     if higher is not None:
         raise PromotionInvalid(
-            f"{engine.grade_label(higher.grade)} is approved too and would still show: revise it first."
+            _("%(grade)s is approved too and would still show: revise it first.")
+            % {"grade": engine.grade_label(higher.grade)}
         )

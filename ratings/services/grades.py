@@ -38,6 +38,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from ratings import engine
@@ -335,10 +336,11 @@ def check_nsr_consent(
     if promotion.grade >= NSR_CONSENT_FROM:
         if not nsr_consent or nsr_consent_date is None:
             raise PromotionInvalid(
-                f"{engine.grade_label(promotion.grade)} needs the NSR's consent and its date before approval."
+                _("%(grade)s needs the NSR's consent and its date before approval.")
+                % {"grade": engine.grade_label(promotion.grade)}
             )
     elif nsr_consent or nsr_consent_date is not None or reference:
-        raise PromotionInvalid("The NSR's consent is recorded only for 5 and 6 Dan.")
+        raise PromotionInvalid(_("The NSR's consent is recorded only for 5 and 6 Dan."))
 
 
 def check_no_lower_pending(promotion: Promotion) -> None:
@@ -351,18 +353,20 @@ def check_no_lower_pending(promotion: Promotion) -> None:
         .first()
     )
     if lower is not None:
-        raise PromotionInvalid(f"Decide the pending {engine.grade_label(lower.grade)} promotion first.")
+        raise PromotionInvalid(
+            _("Decide the pending %(grade)s promotion first.") % {"grade": engine.grade_label(lower.grade)}
+        )
 
 
 def require_officer(user: Any) -> None:
     if not can_decide(user):
-        raise PermissionDenied("Only grade officers decide promotions.")
+        raise PermissionDenied(_("Only grade officers decide promotions."))
 
 
 def required_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise PromotionInvalid("Give a reason.")
+        raise PromotionInvalid(_("Give a reason."))
     return reason
 
 
@@ -375,7 +379,8 @@ def compare_and_set(promotion: Promotion, expected: Q, values: dict[str, Any], *
     if touched != 1:
         current = Promotion.objects.filter(pk=promotion.pk).values_list("status", flat=True).first()
         raise PromotionConflict(
-            f"The promotion changed meanwhile (now {current or 'deleted'}); reload it and decide again."
+            _("The promotion changed meanwhile (now %(status)s); reload it and decide again.")
+            % {"status": current or _("deleted")}
         )
     promotion.refresh_from_db()
     Promotion.history.bulk_history_create([promotion], update=True, default_user=user, default_change_reason=label)

@@ -40,12 +40,12 @@ def prior_grade_propose(
     player already has a proposal waiting.
     """
     if level is None or not is_prior_grade(kind, level):
-        raise ValidationError({"prior_grade_level": "No such prior grade."})
+        raise ValidationError({"prior_grade_level": _("No such prior grade.")})
     if source not in PriorGradeSource.values:
-        raise ValidationError({"prior_grade_source": "Say where the prior grade comes from."})
+        raise ValidationError({"prior_grade_source": _("Say where the prior grade comes from.")})
     with transaction.atomic():
         if PriorGradeProposal.objects.filter(player=player, status=ProposalStatus.PENDING).exists():
-            raise ProposalConflict(f"{player} has a prior grade proposal waiting already.")
+            raise ProposalConflict(_("%(player)s has a prior grade proposal waiting already.") % {"player": player})
         proposal = PriorGradeProposal(
             player=player, kind=kind, level=level, source=source, note=note[:200], proposed_by=_staff(user)
         )
@@ -105,7 +105,7 @@ def _answer(proposal: PriorGradeProposal, status: str, *, user: Any, reason: str
         status=status, decided_by=user, decided_at=timezone.now(), decision_reason=reason
     )
     if touched != 1:
-        raise ProposalConflict("The proposal was answered meanwhile; reload it.")
+        raise ProposalConflict(_("The proposal was answered meanwhile; reload it."))
     proposal.refresh_from_db()
     proposal._history_user = user  # type: ignore[attr-defined]  # not the proposer's, if this object was his
     # update() sends no signal: write the audit history row it skips.
@@ -116,7 +116,7 @@ def _answer(proposal: PriorGradeProposal, status: str, *, user: Any, reason: str
 
 def _require_rating_officer(user: Any) -> None:
     if not permissions.can_change_prior_grade(user):
-        raise PermissionDenied("Only rating officers confirm or reject prior grades.")
+        raise PermissionDenied(_("Only rating officers confirm or reject prior grades."))
 
 
 def _staff(user: Any) -> Any:

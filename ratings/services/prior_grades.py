@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ratings.models import OpeningState, Player, RatingRow
 from ratings.selectors.states import prior_grade_of
@@ -39,11 +40,11 @@ def player_set_prior_grade(
     Raises ValidationError for a grade that does not exist (11 Dan) or a grade without its source.
     """
     if user is not None and not (user.is_active and user.has_perm("ratings.change_player")):
-        raise PermissionDenied("Only rating officers change prior grades.")
+        raise PermissionDenied(_("Only rating officers change prior grades."))
     if not kind:
         level, source, note, date = None, "", "", None
     elif not source:
-        raise ValidationError({"prior_grade_source": "Say where the prior grade comes from."})
+        raise ValidationError({"prior_grade_source": _("Say where the prior grade comes from.")})
     with transaction.atomic():
         player.prior_grade_kind = kind
         player.prior_grade_level = level
