@@ -22,6 +22,7 @@ from ratings import engine
 from ratings.engine.scores import first_score
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
+    Category,
     OpeningState,
     Player,
     Promotion,
@@ -64,6 +65,11 @@ class PlayerChange:
     @property
     def size(self) -> int:
         return abs(self.rating[1] - self.rating[0])
+
+    @property
+    def category_labels(self) -> tuple[str, str]:
+        """The categories in the reader's language ("established", "confirmé"), not their stored values."""
+        return str(Category(self.category[0]).label), str(Category(self.category[1]).label)
 
     @property
     def grade_labels(self) -> tuple[str, str]:

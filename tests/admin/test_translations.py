@@ -8,21 +8,23 @@ from collections.abc import Iterator
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from ratings.models import Player, Promotion, Table, TableStatus
-from tests.factories import make_rating_officer, make_user
+from ratings.models import OfficialList, Player, Promotion, Table, TableStatus
+from tests.factories import make_player, make_rating_officer, make_user
 from tests.public.test_translations import (
     LANGUAGES,
     data_texts,
     demo,
     english_afterwards,
     english_vocabulary,
+    official,
     texts_of,
     untranslated,
 )
 
 pytestmark = pytest.mark.django_db
-__all__ = ["demo", "english_afterwards"]  # fixtures shared with the public pages' test
+__all__ = ["demo", "english_afterwards", "official"]  # fixtures shared with the public pages' test
 
 # Django's admin's own untranslated alt text ("Search"), file names, and words the same in French or German.
 ADMIN_SAME = {"Search", "turnering.txt", "nye-spillere", "Dan (amateur)", "Filter", "Status", "Name", "normal"}
@@ -44,16 +46,33 @@ def admin_pages() -> Iterator[tuple[str, str]]:
     yield "player", reverse("admin:ratings_player_change", args=[player.pk])
     yield "upload", reverse("admin:ratings_upload_turnering")
     yield "promotions", reverse("admin:ratings_promotion_changelist")
+    yield "duplicates", reverse("admin:ratings_player_duplicates")
+    merge = reverse("admin:ratings_player_merge", args=[player.pk])
+    newcomer = make_player("Okada", "Ren", nationality=str(player.nationality) or "FR")
+    yield "merge", merge
+    yield "merge, what it changes", merge + f"?kept={newcomer.federation_id}"
+    replace = reverse("admin:ratings_table_replace_player", args=[table.pk])
+    wrong = table.entries.order_by("seat").first()
+    assert wrong is not None
+    yield "replace a player", replace
+    yield "replace, what it changes", replace + f"?wrong={wrong.player.federation_id}&right={newcomer.federation_id}"
+    official = OfficialList.objects.get()
+    yield "publish an official list", reverse("admin:ratings_officiallist_add")
+    yield "official lists", reverse("admin:ratings_officiallist_changelist")
+    yield "official list", reverse("admin:ratings_officiallist_change", args=[official.pk])
+    yield "official list entries", reverse("admin:ratings_officiallistentry_changelist")
     promotion = Promotion.objects.order_by("-pk").first()
     if promotion is not None:
         yield "promotion", reverse("admin:ratings_promotion_change", args=[promotion.pk])
 
 
-def test_the_admins_own_screens_are_translated(client: Client, demo: None) -> None:
+def test_the_admins_own_screens_are_translated(client: Client, official: OfficialList) -> None:
     officer = make_user(superuser=True)
     make_rating_officer()
     client.force_login(officer)
-    same = {*ADMIN_SAME, officer.get_username()}
+    public_url = reverse("ratings:official_list", args=[official.date.isoformat()])
+    # who published the official list, and its public page's address, shown as they are
+    same = {*ADMIN_SAME, officer.get_username(), official.published_by.get_username(), public_url}
     vocabulary, data = english_vocabulary(), data_texts()
     problems = []
     for name, url in admin_pages():
@@ -64,3 +83,15 @@ def test_the_admins_own_screens_are_translated(client: Client, demo: None) -> No
             texts = [t for t in texts_of(response.content.decode()) if t.rstrip(":") not in same]
             problems += [f"{lang} {name}: {t!r}" for t in untranslated(english, texts, lang, vocabulary, data)]
     assert not problems, "untranslated:\n" + "\n".join(sorted(set(problems)))
+
+
+def test_the_publish_confirmation_is_translated(client: Client, official: OfficialList) -> None:
+    officer = make_rating_officer()
+    client.force_login(officer)
+    url, date = reverse("admin:ratings_officiallist_add"), timezone.localdate().isoformat()
+    english = texts_of(client.post(url, {"date": date}, headers={"accept-language": "en"}).content.decode())
+    assert any("will hold" in text for text in english)
+    for lang in LANGUAGES:
+        page = client.post(url, {"date": date}, headers={"accept-language": lang}).content.decode()
+        texts = [t for t in texts_of(page) if t != officer.get_username()]
+        assert not untranslated(english, texts, lang, english_vocabulary(), data_texts())

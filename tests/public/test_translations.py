@@ -24,7 +24,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django_countries import countries
 
-from ratings.models import Player, Table, TableStatus, Tournament
+from ratings.models import Correction, OfficialList, Player, Table, TableStatus, Tournament
+from ratings.services.corrections import correction_make
+from ratings.services.official_lists import official_list_publish
+from ratings.services.rerate import rerate_pending
+from tests.corrections.helpers import result_flipped
+from tests.factories import make_rating_officer
 
 pytestmark = pytest.mark.django_db
 
@@ -124,9 +129,13 @@ def untranslated(
 
 
 def data_texts() -> frozenset[str]:
-    """What the pages show from the database or the country list, the same in every language's page."""
+    """What the pages show from the database (an official list's title and note, a correction's reason and
+    summary too) or the country list, the same in every language's page."""
     values = {*Tournament.objects.values_list("name", flat=True), *Tournament.objects.values_list("city", flat=True)}
     values.update(Table.objects.exclude(name="").values_list("name", flat=True))
+    values.update(text for official in OfficialList.objects.all() for text in (official.title, official.note))
+    for reason, summary in Correction.objects.values_list("reason", "summary"):  # stored in the officer's words
+        values.update([reason, *summary.splitlines()])
     for lang in ("en", *LANGUAGES):
         with translation.override(lang):
             values.update(str(name) for _code, name in countries)
@@ -146,6 +155,21 @@ def demo() -> None:
     today = timezone.localdate().isoformat()
     args = ["--players", "60", "--years", "2", "--tables-per-year", "10", "--until", today, "--seed", "3"]
     call_command("seed_demo", *args, stdout=io.StringIO())
+
+
+@pytest.fixture
+def official(demo: None) -> OfficialList:
+    """An official list published at the date of the demo's latest rated table, with a title and a note; that
+    table corrected since, so its "today" page shows changed rows."""
+    table = Table.objects.filter(status=TableStatus.RATED).order_by("-date").first()
+    assert table is not None, "the demo rated nothing"
+    officer = make_rating_officer()
+    published = official_list_publish(
+        date=table.date, user=officer, title="Spring list", note="Published at the meeting."
+    )
+    correction_make(user=officer, reason="Result entered the wrong way round", change=result_flipped(table))
+    rerate_pending()
+    return published
 
 
 def public_pages() -> Iterator[tuple[str, str]]:
@@ -185,7 +209,17 @@ def public_pages() -> Iterator[tuple[str, str]]:
     yield "downloads", reverse("downloads:index")
     yield "download error", reverse("files:rating_list") + "?format=xls"
     yield "download, bad date", reverse("files:rating_list") + "?date=yesterday"
+    yield from official_list_pages(OfficialList.objects.get())
     yield "not found", reverse("ratings:player", args=["NOSUCH99"])
+
+
+def official_list_pages(official: OfficialList) -> Iterator[tuple[str, str]]:
+    iso = official.date.isoformat()
+    yield "official lists", reverse("ratings:official_lists")
+    yield "official list", reverse("ratings:official_list", args=[iso])
+    yield "official list, today", reverse("ratings:official_list_revised", args=[iso])
+    yield "official list, only changed rows", reverse("ratings:official_list_revised", args=[iso]) + "?changed=on"
+    yield "official list, not published", reverse("ratings:official_list", args=["2001-01-01"])
 
 
 def _get(client: Client, url: str, lang: str) -> str:
@@ -195,8 +229,10 @@ def _get(client: Client, url: str, lang: str) -> str:
     return response.content.decode()
 
 
-def test_every_public_page_is_fully_translated(client: Client, demo: None) -> None:
+def test_every_public_page_is_fully_translated(client: Client, official: OfficialList) -> None:
     vocabulary, data = english_vocabulary(), data_texts()
+    revised = reverse("ratings:official_list_revised", args=[official.date.isoformat()])
+    assert "depuis la publication" in _get(client, revised, "fr")  # the changed rows are checked too
     problems = []
     for name, url in public_pages():
         english = texts_of(_get(client, url, "en"))
