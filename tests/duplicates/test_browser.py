@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
+from selenium.webdriver.support.ui import WebDriverWait
 
 from ratings.roles import ensure_roles
 from tests.duplicates.helpers import twice_entered
@@ -48,7 +49,8 @@ def test_browser_add_warning_merge_preview_and_report(static_from_source: None, 
     browser.find_element("name", "given_name").send_keys("Matéo")
     browser.find_element("css selector", "select[name=nationality] option[value=IT]").click()
     browser.find_element("name", "_save").click()
-    assert "may be the same person" in browser.page_source
+    # The click only starts the form's submission: wait for the answer, which must hold the warning.
+    WebDriverWait(browser, 30).until(lambda driver: "may be the same person" in driver.page_source)
     shots(browser, "add-warning")
 
     browser.get(live_server.url + reverse("admin:ratings_player_merge", args=[duplicate.pk]))
