@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
 from typing import Any
 
@@ -11,6 +12,9 @@ from ratings.services.correction_preview import CorrectionPreview, PromotionChan
 from ratings.services.rerate import rerate_check, rerate_pending
 from ratings.services.table_save import EntryFacts, GameEdit
 from ratings.services.tables import GameFacts
+
+DAY = dt.date(2024, 3, 2)
+"""The date of the corrections tests' rated table (the ``rated`` fixture)."""
 
 
 def result_flipped(table: Table, *, game_index: int = 0) -> TableChange:

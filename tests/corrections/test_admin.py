@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Correction, GameResult, Player
+from ratings.models import Correction, GameResult
 from ratings.services.corrections import correction_make
 from tests.admin.helpers import page_form_data, set_row
 from tests.corrections.helpers import player_columns, rerate_and_check, result_flipped
-from tests.factories import add_game, make_player, make_rating_officer, make_table
-from tests.pipeline.histories import submit
+from tests.factories import make_rating_officer
 
 pytestmark = pytest.mark.django_db
-DAY = dt.date(2024, 3, 2)
-
-
-@pytest.fixture
-def rated() -> tuple[list[Player], object]:
-    players = [make_player("Abe"), make_player("Berg"), make_player("Cruz"), make_player("Dahl")]
-    a, b, c, d = players
-    table = make_table(players, date=DAY)
-    add_game(table, 1, a, b)
-    add_game(table, 1, c, d)
-    submit(table)
-    later = make_table([a, c], date=DAY + dt.timedelta(days=7))
-    add_game(later, 1, a, c)
-    submit(later)
-    rerate_and_check()
-    return players, table
 
 
 def test_rated_table_change_previews_then_saves_as_a_correction_with_its_reason(client: Client, rated) -> None:

@@ -3,35 +3,16 @@ first and saved with its reason through the same path as the table's change form
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 from django.test import Client
 
-from ratings.models import Correction, Game, GameResult, Player, Table
+from ratings.models import Correction, Game, GameResult, Table
 from ratings.services.corrections import correction_undo
 from tests.admin.test_grid import grid_data, grid_url, set_cell
-from tests.corrections.helpers import player_columns, rerate_and_check
-from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table, make_tournament
-from tests.pipeline.histories import submit
+from tests.corrections.helpers import DAY, player_columns, rerate_and_check
+from tests.factories import add_game, make_director, make_rating_officer, make_table, make_tournament
 
 pytestmark = pytest.mark.django_db
-DAY = dt.date(2024, 3, 2)
-
-
-@pytest.fixture
-def rated() -> tuple[list[Player], Table]:
-    players = [make_player("Abe"), make_player("Berg"), make_player("Cruz"), make_player("Dahl")]
-    a, b, c, d = players
-    table = make_table(players, date=DAY)
-    add_game(table, 1, a, b)
-    add_game(table, 1, c, d)
-    submit(table)
-    later = make_table([a, c], date=DAY + dt.timedelta(days=7))
-    add_game(later, 1, a, c)
-    submit(later)
-    rerate_and_check()
-    return players, table
 
 
 def flipped(client: Client, table: Table) -> dict[str, str]:
