@@ -107,7 +107,5 @@ def official_list_revised(request: HttpRequest, list_date: str) -> HttpResponse:
         return render(request, "ratings/official_list_revised.html", context, status=400)
     data = form.cleaned_data
     rows = revised_filter(revision, q=data["q"], country=data["country"], changed_only=data["changed"])
-    query = request.GET.copy()
-    query.pop("page", None)
-    context.update(page=Paginator(rows, REVISED_PER_PAGE).get_page(request.GET.get("page")), query=query.urlencode())
+    context.update(page=Paginator(rows, REVISED_PER_PAGE).get_page(request.GET.get("page")))
     return render(request, "ratings/official_list_revised.html", context)

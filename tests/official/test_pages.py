@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from ratings import views_official
 from ratings.models import OfficialList
 from ratings.selectors.official_lists import official_list_all_txt
 from ratings.services.official_lists import official_list_publish
@@ -146,3 +147,12 @@ def test_publishing_changes_the_archive_etag(client: Client, federation: Federat
     official_list_publish(date=federation.date, user=federation.officer)
     response = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200 and federation.date.isoformat() in response.content.decode()
+
+
+def test_the_revised_pages_links_keep_the_filters(
+    client: Client, published: OfficialList, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(views_official, "REVISED_PER_PAGE", 1)
+    page = client.get(urls(published)["revised"], {"country": "FR", "page": "2"}).content.decode()
+    assert 'href="?country=FR&amp;page=3" rel="next"' in page
+    assert 'href="?country=FR&amp;page=1" rel="prev"' in page
