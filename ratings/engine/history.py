@@ -6,15 +6,14 @@ For replays and benchmarks; the site's re-rating service does the same walk agai
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import TableDidNotSettle
 from .table import rate_table
 from .types import PlayerKey, PlayerState, TableInput, TableResult
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryResult:
+class HistoryResult(NamedTuple):
     """Every player's state after the last table, each table's result in order (unless not kept), and the
     tables skipped because they did not settle."""
 

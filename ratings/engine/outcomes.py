@@ -1,8 +1,8 @@
 """What a settled table gives each of its players (docs/rules.md §6 "Afterwards", §7 for the grades).
 
 The new state, the game details that explain the number, the promotions. Built once per player after the
-sweeps, from the settled values; the frozen values come from ``build``'s drafts, the engine's most numerous
-objects, GameDetail (two per game), filled inline in the loops below.
+sweeps, from the settled values. The engine's most numerous values, GameDetail (two per game), are built in
+the loops below, positionally, in the order of their fields.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from itertools import repeat
 
-from .build import GameDetailDraft, new_player_outcome, new_player_state
 from .categories import ESTABLISHED_FROM
 from .normal import BONUS_CEILING, BONUS_GAMES
 from .participants import GAVE, Participants, SideHandicap
@@ -51,7 +50,7 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, 
     g = len(scores)
     games_after = before.games + g
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(before, rating, new_rating, table.rounds[i], games_after)
-    after = new_player_state(
+    after = PlayerState(
         new_rating,
         None,
         games_after,
@@ -63,7 +62,7 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, 
         mp_run,
         date,
     )
-    return new_player_outcome(table.keys[i], "normal", before, after, change, None, details, promotions)
+    return PlayerOutcome(table.keys[i], "normal", before, after, change, None, details, promotions)
 
 
 def _performance_outcome(
@@ -76,13 +75,9 @@ def _performance_outcome(
     rounds: list[int | None] = [None] * len(fixed)
     rounds += table.rounds[i]
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(before, new_rating, new_rating, rounds, len(pairs))
-    after = new_player_state(
-        new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date
-    )
+    after = PlayerState(new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
     details = _performance_details(table, solver, i, effective)
-    return new_player_outcome(
-        table.keys[i], "performance", before, after, None, performance(pairs), details, promotions
-    )
+    return PlayerOutcome(table.keys[i], "performance", before, after, None, performance(pairs), details, promotions)
 
 
 def _walk(before: PlayerState, rating_from: int, rating_to: int, rounds: Sequence[int | None], games: int) -> _Walk:
@@ -114,8 +109,7 @@ def _normal_details(
     The Elo part is that of the plain reading of §4 (``run_normal`` in tests/engine/oracle.py), operation for
     operation, so every number is the same to the last
     bit; it is written out here to build each GameDetail as its numbers come, without an intermediate step
-    record (tests/engine/test_build.py compares the two on random tables). Each GameDetail is filled in the
-    order of its fields.
+    record (tests/engine/test_build.py compares the two on random tables).
     """
     before_table = table.states[i]
     post = solver.post
@@ -146,22 +140,7 @@ def _normal_details(
                 change = gain
                 upset = True
         bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
-        detail = GameDetailDraft()
-        detail.round = rnd
-        detail.opponent = keys[j]
-        detail.score = s
-        detail.opponent_rating = post[j]
-        detail.effective_rating = o
-        detail.handicap = code
-        detail.handicap_given = gave
-        detail.rating_before_game = r
-        detail.expected = e
-        detail.k = k
-        detail.change = change
-        detail.upset = upset
-        detail.bonus = bonus
-        detail.__class__ = GameDetail
-        append(detail)
+        append(GameDetail(rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus))
         r += change + bonus
         b += 1
     return r, tuple(details)
@@ -174,25 +153,10 @@ def _performance_details(
     post = solver.post
     keys = table.keys
     codes, given = _handicap_columns(table.handicaps[i])
-    details: list[GameDetail] = []
     # Not strict: repeat() is endless; every other sequence holds one entry per game.
-    for rnd, j, s, o, code, gave in zip(
-        table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
-    ):
-        detail = GameDetailDraft()
-        detail.round = rnd
-        detail.opponent = keys[j]
-        detail.score = s
-        detail.opponent_rating = post[j]
-        detail.effective_rating = o
-        detail.handicap = code
-        detail.handicap_given = gave
-        detail.rating_before_game = None
-        detail.expected = None
-        detail.k = None
-        detail.change = None
-        detail.upset = False
-        detail.bonus = None
-        detail.__class__ = GameDetail
-        details.append(detail)
-    return tuple(details)
+    return tuple(
+        GameDetail(rnd, keys[j], s, post[j], o, code, gave)
+        for rnd, j, s, o, code, gave in zip(
+            table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
+        )
+    )

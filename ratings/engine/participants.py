@@ -9,8 +9,8 @@ participant's position, the layout the sweeps and the outcomes read fastest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from .categories import PROVISIONAL_FROM
 from .constants import HANDICAPS
@@ -34,8 +34,7 @@ _Side = tuple[int, PlayerKey, Score, SideHandicap | None]
 """One player's side of a game: (round, opponent, his score, his side of the handicap)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Participants:
+class Participants(NamedTuple):
     """The players with a rated game, in table order; entry ``i`` of every list is about player ``i``.
 
     Games are in round order; ``opponents`` holds participant positions. ``handicaps[i]`` is None when player

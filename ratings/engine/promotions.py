@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
-from .build import new_promotion
 from .categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from .constants import (
     k_factor,
@@ -63,14 +61,21 @@ _PROVISIONAL_BOUND: Final = [
 ]
 
 
-@dataclass(slots=True)
 class GradeState:
-    """The grade and the run counters of one player while his games are walked (mutable working copy)."""
+    """The grade and the run counters of one player while his games are walked (mutable working copy; a plain
+    slotted class, as the per-table FESA run would pay a dataclass's creation on every start)."""
 
-    grade: int
-    lb_run: int = 0
-    lb_mp_seen: bool = False
-    mp_run: int = 0
+    __slots__ = ("grade", "lb_mp_seen", "lb_run", "mp_run")
+
+    def __init__(self, grade: int, lb_run: int = 0, lb_mp_seen: bool = False, mp_run: int = 0) -> None:
+        self.grade = grade
+        self.lb_run = lb_run
+        self.lb_mp_seen = lb_mp_seen
+        self.mp_run = mp_run
+
+    def __repr__(self) -> str:
+        runs = f"lb_run={self.lb_run}, lb_mp_seen={self.lb_mp_seen}, mp_run={self.mp_run}"
+        return f"GradeState(grade={self.grade}, {runs})"
 
     def promote(
         self, route: PromotionRoute, number: int, rating: float, round_: int | None, out: list[Promotion]
@@ -79,7 +84,7 @@ class GradeState:
         self.lb_run = 0
         self.mp_run = 0
         self.lb_mp_seen = False
-        out.append(new_promotion(self.grade, route, number, rating, round_))
+        out.append(Promotion(self.grade, route, number, rating, round_))
 
     def stop_runs(self) -> None:
         self.lb_run = 0
@@ -132,7 +137,7 @@ def provisional_test(state: GradeState, rating: float, number: int, round_: int 
     # A newcomer's first count of games can climb twenty grades at once: one pass, one Promotion each.
     while rating >= bounds[grade]:
         grade += 1
-        out.append(new_promotion(grade, "provisional", number, rating, round_))
+        out.append(Promotion(grade, "provisional", number, rating, round_))
     state.grade = grade
     state.stop_runs()
 
@@ -149,7 +154,7 @@ def bound_to_get_it(state: GradeState, rating: int, games: int) -> Promotion | N
         established_test(copy, r, games + i, None, out)
         if out:
             first = out[0]
-            return new_promotion(state.grade + 1, "bound_to_get_it", first.game_number, first.rating, None)
+            return Promotion(state.grade + 1, "bound_to_get_it", first.game_number, first.rating, None)
         if copy.lb_run == 0 and copy.mp_run == 0:
             # The imaginary ratings only fall, so a run that has stopped cannot start again.
             return None

@@ -10,8 +10,7 @@ list reversed, then a newcomer's prior-grade pairs ``(p, 0), (p, 1)``, then this
 (checked against the reference data; the order never changes a number, only the files).
 
 Speed: the sweeps work on plain lists (per-game constants computed once, the floored opponent values kept
-beside the raw ones); the outcome objects are built once, after the table has settled, without the frozen
-dataclasses' slow ``__init__`` (``build``).
+beside the raw ones); the outcome values are built once, after the table has settled.
 """
 
 from __future__ import annotations

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 
@@ -32,7 +31,7 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
         if state.games == 0:
             # A migrated player who never played: his prior grade is still to be used, so the one on his
             # record (which a rating officer may have corrected since) is the one that counts.
-            state = dataclasses.replace(state, prior_grade=prior_grade_of(opening.player))
+            state = state._replace(prior_grade=prior_grade_of(opening.player))
         out[opening.player_id] = state
     missing = ids - out.keys()
     if missing:

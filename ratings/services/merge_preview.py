@@ -66,8 +66,8 @@ def _given(game: engine.Game, old: int, new: int) -> engine.Game:
     second = new if game.second == old else game.second
     handicap = game.handicap
     if handicap is not None and handicap.giver == old:
-        handicap = dataclasses.replace(handicap, giver=new)
-    return dataclasses.replace(game, first=first, second=second, handicap=handicap)
+        handicap = handicap._replace(giver=new)
+    return game._replace(first=first, second=second, handicap=handicap)
 
 
 def _rows_before(pid: int, start: Position) -> bool:
@@ -98,5 +98,5 @@ def _starting_states(facts: Mapping[str, Any], owner: int, other: int) -> dict[i
             out[pid] = engine.PlayerState(prior_grade=prior)
             continue
         state = state_from_json(opening.state)
-        out[pid] = dataclasses.replace(state, prior_grade=prior) if state.games == 0 else state
+        out[pid] = state._replace(prior_grade=prior) if state.games == 0 else state
     return out

@@ -19,6 +19,12 @@ from ratings.engine.types import HandicapCode, PriorGradeKind, ResultPair
 DAY = dt.date(2024, 5, 1)
 
 
+def state_of(**fields: object) -> PlayerState:
+    """``PlayerState`` with only the fields given, the rest at their defaults: the target for ``st.builds``,
+    which would draw every field of a named tuple itself."""
+    return PlayerState(**fields)  # type: ignore[arg-type]
+
+
 def make_established(
     rating: int,
     *,

@@ -22,7 +22,7 @@ from ratings.engine.performance import (
     weight_of,
 )
 
-from .builders import make_established, make_game, make_newcomer, make_table, make_unrated, rate
+from .builders import make_established, make_game, make_newcomer, make_table, make_unrated, rate, state_of
 from .test_properties import SCORES, tables
 
 FAR = 200_000  # above 123,000: 10^(FAR/400) is beyond the largest float
@@ -128,16 +128,16 @@ def test_long_result_lists_far_above_and_below() -> None:
 
 
 extreme_states = st.one_of(
-    st.builds(PlayerState),
+    st.just(PlayerState()),
     st.builds(
-        PlayerState,
+        state_of,
         rating=HUGE,
         result_list=st.one_of(
             st.lists(st.tuples(HUGE, SCORES), min_size=1, max_size=12),
             st.builds(lambda o, n, s: [(o, s)] * n, HUGE, st.integers(1, 200), st.sampled_from([0.0, 1.0])),
         ).map(tuple),
     ),
-    st.builds(PlayerState, rating=HUGE, result_list=st.none(), game_count=st.integers(9, 10_000)),
+    st.builds(state_of, rating=HUGE, result_list=st.none(), game_count=st.integers(9, 10_000)),
 )
 
 

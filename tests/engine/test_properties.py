@@ -21,6 +21,7 @@ from ratings.engine import (
 )
 from ratings.engine.types import HandicapCode
 
+from .builders import state_of
 from .oracle import solve_plainly
 
 DATE = dt.date(2024, 5, 1)
@@ -34,9 +35,9 @@ priors = st.one_of(
     st.builds(PriorGrade, st.just("pro"), st.integers(1, 9)),
 )
 last_played = st.one_of(st.none(), st.dates(dt.date(2000, 1, 1), DATE))
-newcomers = st.builds(PlayerState, prior_grade=priors)
+newcomers = priors.map(lambda prior: PlayerState(prior_grade=prior))
 unrated = st.builds(
-    PlayerState,
+    state_of,
     rating=st.integers(0, 2800),
     result_list=st.lists(st.tuples(st.integers(0, 3000), SCORES), min_size=1, max_size=12).map(tuple),
     grade=st.integers(0, 26),
@@ -44,7 +45,7 @@ unrated = st.builds(
     last_played=last_played,
 )
 established = st.builds(
-    PlayerState,
+    state_of,
     rating=st.integers(-20, 2900),
     result_list=st.none(),
     game_count=st.integers(1, 300),
@@ -149,7 +150,7 @@ def test_state_update(table: TableInput) -> None:
 @given(
     tables(
         st.builds(
-            PlayerState,
+            state_of,
             rating=st.integers(1600, 1880),
             result_list=st.none(),
             game_count=st.integers(20, 300),

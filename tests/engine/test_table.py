@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 import pytest
 
 from ratings.engine import (
     Game,
-    GameDetail,
     Handicap,
     InvalidTable,
     PlayerState,
@@ -17,7 +15,6 @@ from ratings.engine import (
     TableInput,
     rate_table,
 )
-from ratings.engine.build import new_game_detail
 from ratings.engine.participants import read_participants
 from ratings.engine.performance import performance, performance_rating
 from ratings.engine.solver import CYCLE_CHECK_FROM, Solver
@@ -62,7 +59,7 @@ def test_prior_grade_pairs_open_a_newcomers_list(prior: tuple[str, int], p: int)
 
 
 def test_prior_grade_pairs_only_in_the_first_table() -> None:
-    state = dataclasses.replace(make_unrated(1500, [(1400, 1.0)]), prior_grade=make_newcomer(("dan", 1)).prior_grade)
+    state = make_unrated(1500, [(1400, 1.0)])._replace(prior_grade=make_newcomer(("dan", 1)).prior_grade)
     out = rate({"U": state, "E": make_established(1500)}, [make_game(1, "U", "E", 0.0)])
     assert out["U"].after.result_list == ((1400, 1.0), (out["E"].rating_after, 0.0))
 
@@ -225,7 +222,7 @@ def test_outcomes_come_in_table_order_and_everyone_gets_the_date() -> None:
 
 
 def test_the_same_date_as_the_last_table_is_allowed() -> None:
-    state = dataclasses.replace(make_established(1500), last_played=DAY)
+    state = make_established(1500)._replace(last_played=DAY)
     assert rate({"A": state, "B": make_established(1500)}, [make_game(1, "A", "B", 1.0)])
 
 
@@ -247,16 +244,6 @@ def test_game_detail_of_a_normal_game() -> None:
 def test_game_detail_of_a_performance_rated_player_has_no_elo_parts() -> None:
     d = rate({"N": make_newcomer(), "E": make_established(1500)}, [make_game(1, "N", "E", 0.5)])["N"].games[0]
     assert (d.rating_before_game, d.expected, d.k, d.change, d.bonus, d.upset) == (None, None, None, None, None, False)
-
-
-def test_the_fast_game_detail_is_the_dataclass() -> None:
-    values = (3, "B", 0.5, 1234, 1300, "R", True, 1500.5, 0.25, 28, -3.5, False, 1.25)
-    made = new_game_detail(*values)
-    assert made == GameDetail(*values)
-    assert [getattr(made, f.name) for f in dataclasses.fields(GameDetail)] == list(values)
-    assert new_game_detail(*values[:7]) == GameDetail(*values[:7])
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.round = 4  # type: ignore[misc]
 
 
 # --- invalid tables ------------------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ def test_write_ratingliste_keeps_an_unchanged_slot_spelled_as_read() -> None:
     (record,) = read_ratingliste(text)
     assert record.state.last_played is None
     assert write_ratingliste([record]) == text.encode("latin-1")
-    later = replace(record, state=replace(record.state, last_played=dt.date(2016, 1, 7)))
+    later = replace(record, state=record.state._replace(last_played=dt.date(2016, 1, 7)))
     assert b':LAST-PLAYED "2016-01-07"' in write_ratingliste([later])
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
 from ratings.engine.types import PlayerOutcome, PlayerState, Promotion, TableResult, grade_of
 from ratings.fesa_files.ratingliste import Home, ListRecord
@@ -18,7 +17,7 @@ def outcome(
     key: int, before: PlayerState, *, rating: int, change: int | None, grade: int | None = None
 ) -> PlayerOutcome:
     """An outcome carrying only what the result table shows."""
-    after = replace(before, rating=rating, grade=before.grade if grade is None else grade)
+    after = before._replace(rating=rating, grade=before.grade if grade is None else grade)
     promotions = () if grade is None else (Promotion(grade, "upper_bound", 20, float(rating), 1),)
     method = "normal" if change is not None else "performance"
     return PlayerOutcome(key, method, before, after, change, None, (), promotions)

@@ -7,7 +7,6 @@ pattern itself.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 import pytest
@@ -55,7 +54,7 @@ def test_a_played_record_read_by_its_line_is_written_as_one_read_by_its_structur
     fast, slow = read_spelled(text, "ratingliste.pre"), read_ratingliste(text)
     assert fast is not None
     for f, s in zip(fast, slow, strict=True):
-        changed = dataclasses.replace(s.state, rating=s.state.rating + 1, bonus_count=0, lb_run=0, mp_run=0)
+        changed = s.state._replace(rating=s.state.rating + 1, bonus_count=0, lb_run=0, mp_run=0)
         for origin in ("E", "A"):
             played_fast = with_source(f).played(s.state.last_played or s.homes[0].last or _DAY, origin, changed)
             played_slow = s.played(s.state.last_played or s.homes[0].last or _DAY, origin, changed)
