@@ -9,8 +9,6 @@ per-table FESA run (``python -m ratings.fesa_files``) pays on every start. A cha
 ``value._replace(field=...)``. Words follow docs/rules.md §1.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal, NamedTuple

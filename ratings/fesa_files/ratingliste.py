@@ -12,7 +12,6 @@ Changed slots, and records made from ``nye-spillere``, are printed the way the p
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from ratings.engine.types import NO_GRADE
 
@@ -107,7 +106,7 @@ def _newcomer(form: Form, line: int, file: str) -> ListRecord:
     return ListRecord(
         last_name=as_string(last, "the family name"),
         first_name=as_string(first, "the given name"),
-        homes=tuple(replace(h, source=None) for h in as_homes(homes)),
+        homes=tuple(h._replace(source=None) for h in as_homes(homes)),
         state=state,
         line=line,
         file=file,

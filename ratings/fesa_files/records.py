@@ -1,44 +1,51 @@
-"""The records of the FESA state list: a player's names, his nationality list and his engine state."""
+"""The records of the FESA state list: a player's names, his nationality list and his engine state.
 
-from __future__ import annotations
+Named tuples, as the engine's values are (ratings/engine/types.py): a per-table run creates their classes
+on every start. The module does without ``from __future__ import annotations``, so that the fields' types are
+not strings for ``typing`` to compile; a method naming its own class quotes it.
+"""
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ratings.engine.types import PlayerState
 
 from .lisp import Struct
+from .values import compared_on
 
 
-@dataclass(frozen=True, slots=True)
-class Home:
+class Home(NamedTuple):
     """One entry of a player's nationality list: which list (``E`` European, ``A`` American), the
-    nationality and residence codes, and the date he last played on that list."""
+    nationality and residence codes, and the date he last played on that list. ``source``, the structure it
+    was read from, is not compared."""
 
     list: str
     nationality: str
     residens: str
     last: dt.date | None = None
-    source: Struct | None = field(default=None, compare=False, repr=False)
+    source: Struct | None = None
+
+    __eq__, __ne__, __hash__ = compared_on(4)
 
 
-@dataclass(frozen=True, slots=True)
-class ListRecord:
+class ListRecord(NamedTuple):
     """A player of the list. ``line`` and ``file`` say where he was read (for messages); ``source`` is the
     structure he was read from, used to write unchanged slots back as they were; ``text``, the line he was
     read from when it is in the program's spelling (ratings/fesa_files/spelling.py), written back as it
     is while the record is unchanged: a changed record must not keep it (``played`` drops it; pass
-    ``text=None`` to ``dataclasses.replace``)."""
+    ``text=None`` to ``_replace``). Only the names, homes and state are compared."""
 
     last_name: str
     first_name: str
     homes: tuple[Home, ...]
     state: PlayerState
-    line: int | None = field(default=None, compare=False)
-    file: str | None = field(default=None, compare=False)
-    source: Struct | None = field(default=None, compare=False, repr=False)
-    text: str | None = field(default=None, compare=False, repr=False)
+    line: int | None = None
+    file: str | None = None
+    source: Struct | None = None
+    text: str | None = None
+
+    __eq__, __ne__, __hash__ = compared_on(4)
 
     @property
     def name(self) -> tuple[str, str]:
@@ -58,7 +65,7 @@ class ListRecord:
                     return home.nationality
         return ""
 
-    def played(self, date: dt.date, origin: str = "E", state: PlayerState | None = None) -> ListRecord:
+    def played(self, date: dt.date, origin: str = "E", state: PlayerState | None = None) -> "ListRecord":
         """The record after a table of list ``origin`` on ``date`` (with ``state``, his state after it, if
         given): the HOME of that list gets ``date`` as its last date; a player without one gets a copy of
         his first HOME for that list, put in front (as the program does when a European player first plays

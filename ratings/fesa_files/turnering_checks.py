@@ -5,7 +5,6 @@ and the handicap on both sides."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 
 from .errors import FesaFileError, FesaFileErrors, raise_collected
 from .turnering_values import HALVES, MAX_ROUNDS, Cell, TablePlayer, Turnering
@@ -32,9 +31,9 @@ def checked_table(
     if unread:  # copies only for a file that is refused anyway: the common path reads each player once
         absent = Cell(0, "-")
         checked = [
-            replace(p, cells=(absent,) * rounds)
+            p._replace(cells=(absent,) * rounds)
             if p.number in unread
-            else replace(p, cells=tuple(absent if c.opponent in unread else c for c in p.cells))
+            else p._replace(cells=tuple(absent if c.opponent in unread else c for c in p.cells))
             for p in players
         ]
     table = Turnering(
@@ -46,7 +45,7 @@ def checked_table(
         problems.extend(exc.errors)
     except FesaFileError as exc:
         problems.append(exc)
-    return replace(table, players=tuple(players)) if unread else table
+    return table._replace(players=tuple(players)) if unread else table
 
 
 def _rounds(players: list[TablePlayer], file: str) -> int:

@@ -1,15 +1,19 @@
 """The values of a table read from ``turnering.txt`` (ratings/fesa_files/turnering.py): its player lines,
-their cells and handicaps, and the limits a file is held to."""
+their cells and handicaps, and the limits a file is held to.
 
-from __future__ import annotations
+Named tuples, as the engine's values are (ratings/engine/types.py): a per-table run creates their classes
+on every start. The module does without ``from __future__ import annotations``, so that the fields' types are
+not strings for ``typing`` to compile; a method naming its own class quotes it.
+"""
 
 import datetime as dt
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
 from ratings.engine.types import HandicapCode
+
+from .values import compared_on
 
 Sign = Literal["+", "-", "=", "#"]
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
@@ -24,25 +28,25 @@ HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half 
 _MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
 
 
-@dataclass(frozen=True, slots=True)
-class HandicapMark:
+class HandicapMark(NamedTuple):
     """A cell's handicap: ``received`` for side ``+`` (this player received it), else he gave it.
     ``spelling`` is the code as written (``r``), which the result table prints; it never matters for
     equality, codes being case-insensitive."""
 
     received: bool
     code: HandicapCode
-    spelling: str = field(default="", compare=False)
+    spelling: str = ""
 
-    def mirrored(self) -> HandicapMark:
+    __eq__, __ne__, __hash__ = compared_on(2)
+
+    def mirrored(self) -> "HandicapMark":
         return HandicapMark(not self.received, self.code, self.spelling)
 
     def text(self) -> str:
         return f"({'+' if self.received else '-'}{self.code})"
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(NamedTuple):
     """One round of a player: ``opponent`` is a line number, 0 for no game (bye ``0+``, absence ``0-``,
     half-point bye ``0=``, no-show ``0#``)."""
 
@@ -60,7 +64,7 @@ class Cell:
         """A game actually played, hence rated."""
         return self.opponent != 0
 
-    def mirrored(self, player: int) -> Cell:
+    def mirrored(self, player: int) -> "Cell":
         """The opponent's cell for this game, ``player`` being this cell's owner."""
         return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())  # type: ignore[arg-type]
 
@@ -69,8 +73,7 @@ class Cell:
         return f"{self.opponent}{self.sign}{'' if self.handicap is None else self.handicap.text()}"
 
 
-@dataclass(frozen=True, slots=True)
-class TablePlayer:
+class TablePlayer(NamedTuple):
     """A player line. ``cells`` holds one cell per round; a simultaneous-display giver (``[&]``) has none,
     his games are the mirror of the cells naming him (:meth:`Turnering.cells_of`)."""
 
@@ -82,7 +85,9 @@ class TablePlayer:
     free_text: str = " "
     macmahon: str | None = None
     tail: str = ""
-    line: int | None = field(default=None, compare=False)
+    line: int | None = None
+
+    __eq__, __ne__, __hash__ = compared_on(8)  # not the line it was read from
 
     @property
     def name(self) -> tuple[str, str]:
@@ -102,8 +107,7 @@ class TablePlayer:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class Turnering:
+class Turnering(NamedTuple):
     """A table as read from (or to be written to) ``turnering.txt``: ``date_text`` is the date as written,
     ``date`` its last day; ``rounds`` the number of rounds every non-giver has."""
 
@@ -112,7 +116,9 @@ class Turnering:
     date_text: str
     players: tuple[TablePlayer, ...]
     rounds: int
-    file: str = field(default="turnering.txt", compare=False)
+    file: str = "turnering.txt"
+
+    __eq__, __ne__, __hash__ = compared_on(5)  # not the file's name
 
     def player(self, number: int) -> TablePlayer:
         return self.players[number - 1]

@@ -9,7 +9,6 @@ A player migrated from FESA keeps what his list record needs to be written back 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 from typing import Any
 
 from ratings import engine
@@ -49,15 +48,15 @@ def player_list_record(player: Player, opening: dict[str, Any] | None, state: en
         nationality = str(player.nationality or "")
         residence = str(player.residence or "") or nationality
         base = ListRecord(player.family_name, player.given_name, (Home("E", nationality, residence),), state)
-    record = replace(base, last_name=player.family_name, first_name=player.given_name, state=state)
+    record = base._replace(last_name=player.family_name, first_name=player.given_name, state=state)
     shown = record.list_nationality()
     wanted = str(player.nationality or "")
     if wanted and shown != wanted and record.homes:
         # The nationality was corrected on the site: the HOME the lists show takes it.
         index = next((i for i, h in enumerate(record.homes) if h.list == "A"), 0)
         homes = list(record.homes)
-        homes[index] = replace(homes[index], nationality=wanted)
-        record = replace(record, homes=tuple(homes))
+        homes[index] = homes[index]._replace(nationality=wanted)
+        record = record._replace(homes=tuple(homes))
     return record
 
 

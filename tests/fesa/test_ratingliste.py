@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-from dataclasses import replace
 
 import pytest
 
@@ -86,7 +85,7 @@ def test_write_ratingliste_without_the_read_forms_prints_as_the_program(name: st
     # Records made by the site carry no source structure: the canonical printer alone must match.
     data = (case_dir(name) / "ratingliste.post").read_bytes()
     bare = [
-        replace(r, source=None, homes=tuple(replace(h, source=None) for h in r.homes))
+        r._replace(source=None, homes=tuple(h._replace(source=None) for h in r.homes))
         for r in read_ratingliste(data, "ratingliste.post")
     ]
     assert write_ratingliste(bare) == data
@@ -97,7 +96,7 @@ def test_write_ratingliste_keeps_an_unchanged_slot_spelled_as_read() -> None:
     (record,) = read_ratingliste(text)
     assert record.state.last_played is None
     assert write_ratingliste([record]) == text.encode("latin-1")
-    later = replace(record, state=record.state._replace(last_played=dt.date(2016, 1, 7)))
+    later = record._replace(state=record.state._replace(last_played=dt.date(2016, 1, 7)))
     assert b':LAST-PLAYED "2016-01-07"' in write_ratingliste([later])
 
 
@@ -115,7 +114,7 @@ def test_write_ratingliste_empty_list() -> None:
 
 def test_write_ratingliste_character_outside_latin1_is_transliterated() -> None:
     (record,) = read_ratingliste("(" + ISHIKAWA + "\n)\n")
-    written = write_ratingliste([replace(record, first_name="Ernő", last_name="Dvořák")])
+    written = write_ratingliste([record._replace(first_name="Ernő", last_name="Dvořák")])
     (back,) = read_ratingliste(written)
     assert back.name == ("Dvorák", "Erno")
 
@@ -211,7 +210,7 @@ def test_played_updates_the_home_of_the_table_list_or_adds_one_in_front() -> Non
     european = Home("E", "FR", "FR", dt.date(2019, 1, 1))
     american = Home("A", "US", "US", None)
     record = ListRecord("x", "y", (american, european), PlayerState())
-    assert record.played(day, "E").homes == (american, replace(european, last=day))
+    assert record.played(day, "E").homes == (american, european._replace(last=day))
     only_american = ListRecord("x", "y", (american,), PlayerState())
     assert only_american.played(day, "E").homes == (Home("E", "US", "US", day), american)
 

@@ -11,7 +11,6 @@ output by tests/fesa). The first step is also compared with the program's own ``
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from pathlib import Path
 
@@ -49,10 +48,10 @@ def flip_first_decisive_game(turnering: bytes) -> tuple[bytes, tuple[str, str], 
                 players = list(table.players)
                 for who, c in ((p, cell), (q, q.cells[r])):
                     cells = list(who.cells)
-                    cells[r] = dataclasses.replace(c, sign=flip[c.sign])  # type: ignore[arg-type]
-                    players[who.number - 1] = dataclasses.replace(who, cells=tuple(cells))
+                    cells[r] = c._replace(sign=flip[c.sign])  # type: ignore[arg-type]
+                    players[who.number - 1] = who._replace(cells=tuple(cells))
                 winner, loser = (p, q) if cell.sign == "+" else (q, p)
-                flipped = write_turnering(dataclasses.replace(table, players=tuple(players)))
+                flipped = write_turnering(table._replace(players=tuple(players)))
                 return flipped, winner.name, loser.name, r + 1
     raise AssertionError("no decisive game")
 

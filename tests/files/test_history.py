@@ -7,7 +7,6 @@ list the site writes is what it was, and the player's page and chart show them, 
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import io
 from pathlib import Path
@@ -33,7 +32,7 @@ def earlier_sample_page(date: dt.date) -> bytes:
     """The sample table as if played on ``date`` against the sample's list, as FESA would publish it."""
     case = case_dir(SAMPLE)
     table = read_turnering((case / "turnering.txt").read_bytes())
-    earlier = write_turnering(dataclasses.replace(table, date=date, date_text=date.isoformat()))
+    earlier = write_turnering(table._replace(date=date, date_text=date.isoformat()))
     return rate_files(earlier, (case / "ratingliste.pre").read_bytes()).result_txt
 
 
