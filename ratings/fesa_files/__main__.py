@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import sys
 
-from .folders import failure_summary, run_directories
+from .folders import JOBS_HELP, available_cpus, failure_summary, run_directories
 
 
-def _parse(argv: list[str]) -> list[str]:
-    """The folders of a command line that holds an option (or none): ``argparse`` answers ``--help``, refuses
-    what it does not know and takes ``--`` before a folder whose name starts with ``-``."""
+def _parse(argv: list[str]) -> tuple[list[str], int]:
+    """The folders and the number of worker processes of a command line that holds an option (or none):
+    ``argparse`` answers ``--help``, refuses what it does not know and takes ``--`` before a folder whose
+    name starts with ``-``."""
     import argparse  # imported here for start-up speed: a plain list of folders does not need it
 
     parser = argparse.ArgumentParser(
@@ -27,13 +28,16 @@ def _parse(argv: list[str]) -> list[str]:
         ),
     )
     parser.add_argument("directories", nargs="+", metavar="DIR")
-    directories: list[str] = parser.parse_args(argv).directories
-    return directories
+    parser.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help=JOBS_HELP)
+    parsed = parser.parse_args(argv)
+    if parsed.jobs < 0:
+        parser.error("--jobs must be 0 (one per processor) or more")
+    return parsed.directories, parsed.jobs or available_cpus()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    directories = _parse(args) if not args or any(a.startswith("-") for a in args) else args
+    directories, jobs = _parse(args) if not args or any(a.startswith("-") for a in args) else (args, 1)
 
     def out(line: str) -> None:
         sys.stdout.write(line + "\n")
@@ -41,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     def err(line: str) -> None:
         sys.stderr.write(line + "\n")
 
-    failed = run_directories(directories, out, err)
+    failed = run_directories(directories, out, err, jobs)
     if failed:
         # Worded as manage.py fesa_run reports it, so scripts that read either see the same line.
         err(f"CommandError: {failure_summary(failed, len(directories))}")

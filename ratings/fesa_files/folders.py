@@ -5,14 +5,15 @@ Each folder holds ``turnering.txt``, ``ratingliste.pre`` and optionally ``nye-sp
 ``ratingliste.post``, ``all.txt`` and ``result.txt`` beside them (:func:`ratings.fesa_files.run.rate_files`).
 The three files are written to temporary files in the folder and renamed only once all are written, so a
 folder that fails gets none of them. Folders are independent: a failure is reported with its folder and
-the others go on.
+the others go on. Many folders may be shared among worker processes (``jobs``), one per processor; the
+reports come in the folders' order all the same.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from .errors import FesaFileError, FesaFileErrors
 from .run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
@@ -62,26 +63,72 @@ def run_directory(directory: Folder) -> list[str]:
     return sorted(files)
 
 
-def run_directories(directories: Iterable[Folder], out: Callable[[str], None], err: Callable[[str], None]) -> int:
-    """Run every folder, reporting each on ``out`` (written) or ``err`` (its problems); the number failed."""
+def _run_reported(directory: Folder) -> tuple[bool, list[str]]:
+    """Run one folder and word what happened: (whether it succeeded, its lines). The same words in a worker
+    process as in this one, and only strings cross between them."""
+    if not os.path.isdir(directory):
+        return False, [f"{directory}: not a directory"]
+    try:
+        written = run_directory(directory)
+    except (FesaFileError, OSError) as exc:
+        return False, [f"{directory}: {error}" for error in (exc.errors if isinstance(exc, FesaFileErrors) else [exc])]
+    except Exception as exc:  # a fault of ours must not stop the other folders either
+        return False, [f"{directory}: unexpected {type(exc).__name__}: {exc}"]
+    return True, [f"{directory}: wrote {', '.join(written)}"]
+
+
+JOBS_HELP = (
+    "worker processes to share the folders among (default 1: all in this one; 0: one per processor); "
+    "the reports keep the folders' order"
+)
+
+
+def available_cpus() -> int:
+    """The processors this process may run on (``--jobs 0``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[str]]]:
+    """Every folder's report, in the folders' order: here, or by ``jobs`` worker processes.
+
+    Folders are independent, so workers take them in chunks (a few per worker, so that a slow one does not
+    leave the others idle at the end) and the reports are given back in order. A worker that dies (killed,
+    out of memory) fails every folder not yet reported, rather than hanging the run: each of them has
+    either all its files or none (``_write_all``), and running them again is safe.
+    """
+    if jobs <= 1 or len(directories) <= 1:
+        yield from map(_run_reported, directories)
+        return
+    # Imported here: a run of one folder per process must not pay for them.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    workers = min(jobs, len(directories))
+    chunk = max(1, len(directories) // (workers * 4))
+    done = 0
+    try:
+        with ProcessPoolExecutor(workers) as pool:
+            for report in pool.map(_run_reported, directories, chunksize=chunk):
+                done += 1
+                yield report
+    except BrokenProcessPool as exc:
+        for directory in directories[done:]:
+            yield False, [f"{directory}: not run to the end: a worker process stopped ({exc})"]
+
+
+def run_directories(
+    directories: Iterable[Folder], out: Callable[[str], None], err: Callable[[str], None], jobs: int = 1
+) -> int:
+    """Run every folder, reporting each on ``out`` (written) or ``err`` (its problems), in the folders' order;
+    the number failed. ``jobs``: worker processes to share the folders (1: all in this process)."""
     failed = 0
-    for directory in directories:
-        if not os.path.isdir(directory):
-            failed += 1
-            err(f"{directory}: not a directory")
-            continue
-        try:
-            written = run_directory(directory)
-        except (FesaFileError, OSError) as exc:
-            failed += 1
-            for error in exc.errors if isinstance(exc, FesaFileErrors) else [exc]:
-                err(f"{directory}: {error}")
-            continue
-        except Exception as exc:  # a fault of ours must not stop the other folders either
-            failed += 1
-            err(f"{directory}: unexpected {type(exc).__name__}: {exc}")
-            continue
-        out(f"{directory}: wrote {', '.join(written)}")
+    for succeeded, lines in _reports(list(directories), jobs):
+        failed += not succeeded
+        for line in lines:
+            (out if succeeded else err)(line)
     return failed
 
 

@@ -67,8 +67,8 @@ def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path)
     # A plain list of folders is read without argparse (start-up speed); anything else goes to it.
     helped = standalone("-m", "ratings.fesa_files", "--help")
     assert (helped.returncode, helped.stderr) == (0, "")
-    assert helped.stdout.startswith("usage: python -m ratings.fesa_files [-h] DIR [DIR ...]")
-    for args in [(), ("--bogus", "x")]:
+    assert helped.stdout.startswith("usage: python -m ratings.fesa_files [-h] [-j N] DIR [DIR ...]")
+    for args in [(), ("--bogus", "x"), ("--jobs", "-1", "x"), ("--jobs", "two", "x")]:
         refused = standalone("-m", "ratings.fesa_files", *args)
         assert refused.returncode == 2
         assert refused.stderr.startswith("usage: python -m ratings.fesa_files")
@@ -78,12 +78,72 @@ def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path)
     assert dashed.stderr.startswith("-work: not a directory")
 
 
+UNNEEDED = ("argparse", "pathlib", "anyascii", "calendar", "dataclasses", "inspect", "concurrent", "multiprocessing")
+"""What a per-table process would load for nothing: each is milliseconds of its start."""
+
+
 def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path) -> None:
     work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "work")
     code = (
         "import sys; from ratings.fesa_files.__main__ import main; status = main([" + repr(str(work)) + "]); "
-        "print(sorted({'argparse', 'pathlib', 'anyascii', 'calendar'} & set(sys.modules))); sys.exit(status)"
+        "print(sorted(set(" + repr(UNNEEDED) + ") & set(sys.modules))); sys.exit(status)"
     )
     done = standalone("-c", code)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_folders_shared_among_workers_are_reported_in_order_as_one_process_reports_them(tmp_path: Path) -> None:
+    """``--jobs``: the same files, the same lines in the folders' order, the same status as a run in one process."""
+    runs = {}
+    for jobs in ("1", "2", "0"):
+        good, bad, missing = folders(tmp_path, f"jobs{jobs}")
+        more = [copy_inputs(case_dir("nekomadoken-13"), tmp_path / f"jobs{jobs}-more{i}") for i in range(5)]
+        done = standalone("-m", "ratings.fesa_files", "-j", jobs, str(bad), *map(str, more), str(good), str(missing))
+        runs[jobs] = (done.returncode, done.stdout.replace(f"jobs{jobs}-", ""), done.stderr.replace(f"jobs{jobs}-", ""))
+        assert (good / "ratingliste.post").read_bytes() == (
+            case_dir("nekomadoken-13") / "ratingliste.post"
+        ).read_bytes()
+        assert all((m / "all.txt").read_bytes() == (good / "all.txt").read_bytes() for m in more)
+    assert runs["2"] == runs["1"] == runs["0"]
+    assert runs["1"][0] == 1 and len(runs["1"][1].splitlines()) == 6
+    assert runs["1"][2].endswith("CommandError: 2 of 8 directories failed\n")
+
+    out, err = io.StringIO(), io.StringIO()
+    good, bad, missing = folders(tmp_path, "command")
+    with pytest.raises(CommandError, match="2 of 3 directories failed"):
+        call_command("fesa_run", "--jobs", "2", str(bad), str(good), str(missing), stdout=out, stderr=err)
+    assert out.getvalue() == f"{good}: wrote all.txt, ratingliste.post, result.txt\n"
+    assert err.getvalue().splitlines()[-1] == f"{missing}: not a directory"
+
+
+def test_a_worker_that_dies_fails_the_folders_it_left_and_the_run_ends(tmp_path: Path, monkeypatch) -> None:
+    """A worker killed mid-run (out of memory, say) must not hang the run nor pass for a success: every folder
+    not yet reported is reported as not run, and the folders before it are complete."""
+    from ratings.fesa_files import folders as runner
+
+    real = runner.run_directory
+
+    def dying(directory: str | os.PathLike[str]) -> list[str]:
+        if Path(directory).name == "dies":
+            os._exit(9)  # the worker process ends at once, as a killed one would
+        return real(directory)
+
+    monkeypatch.setattr(runner, "run_directory", dying)  # the workers are forked: they run this one
+    first = copy_inputs(case_dir("nekomadoken-13"), tmp_path / "first")
+    dies = copy_inputs(case_dir("nekomadoken-13"), tmp_path / "dies")
+    after = [copy_inputs(case_dir("nekomadoken-13"), tmp_path / f"after{i}") for i in range(3)]
+    lines: list[tuple[str, str]] = []
+    failed = runner.run_directories(
+        [first, dies, *after], lambda s: lines.append(("out", s)), lambda s: lines.append(("err", s)), jobs=2
+    )
+    # Every folder is reported once, in order. Those whose worker's chunk was lost with it (``first`` may be,
+    # run beside ``dies``) are not run to the end, whatever they had written: all their files or none.
+    assert [line.split(": ")[0] for _, line in lines] == [str(f) for f in [first, dies, *after]]
+    for (stream, line), folder in zip(lines, [first, dies, *after], strict=True):
+        wrote = line.endswith(": wrote all.txt, ratingliste.post, result.txt")
+        assert (stream, wrote) in {("out", True), ("err", False)}
+        assert wrote or "not run to the end: a worker process stopped" in line
+        assert len({(folder / name).exists() for name in ("all.txt", "ratingliste.post", "result.txt")}) == 1
+    assert lines[1][0] == "err" and not (dies / "all.txt").exists()
+    assert failed == sum(stream == "err" for stream, _ in lines) >= 4
