@@ -7,13 +7,15 @@ not strings for ``typing`` to compile; a method naming its own class quotes it.
 """
 
 import datetime as dt
-from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
 from ratings.engine.types import HandicapCode
 
 from .values import compared_on
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 Sign = Literal["+", "-", "=", "#"]
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
@@ -23,7 +25,7 @@ MAX_PLAYERS = 1000
 at once, so that a runaway file (tens of thousands of lines) is not matched and rated line by line."""
 MAX_ROUNDS = 30
 """The most rounds a table may have: a double round robin of sixteen players; real tables have five to ten."""
-_SCORES: dict[str, Fraction] = {"+": Fraction(1), "-": Fraction(0), "=": Fraction(1, 2), "#": Fraction(0)}
+_SCORES: dict[str, float] = {"+": 1.0, "-": 0.0, "=": 0.5, "#": 0.0}
 HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
 _MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
 
@@ -55,8 +57,8 @@ class Cell(NamedTuple):
     handicap: HandicapMark | None = None
 
     @property
-    def score(self) -> Fraction:
-        """What the cell counts in the standings: 1, 1/2 or 0."""
+    def score(self) -> float:
+        """What the cell counts in the standings: 1, 1/2 or 0 (exact as a float, as their sums are)."""
         return _SCORES[self.sign]
 
     @property
@@ -148,8 +150,9 @@ class Turnering(NamedTuple):
         """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
         return any(c.opponent != 0 for c in self.all_cells(number))
 
-    def points(self, number: int) -> Fraction:
+    def points(self, number: int) -> "Fraction":
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
+        from fractions import Fraction  # here: a run that prints no standings does not import fractions
         # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
         halves = sum(HALVES[c.sign] for c in self.all_cells(number))
         start = self.player(number).macmahon
