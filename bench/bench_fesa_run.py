@@ -5,9 +5,10 @@
 Every reference case (tests/fesa/data.py finds them) is copied, inputs only, into ``bench/out/fesa-run/``
 ``--copies`` times, then timed by wall clock:
 
-- starting Python alone (``python -c pass``) and importing the run (the floor of one process per table);
+- starting Python alone (``python -c pass``), and starting it as the run starts, ``python -m`` with a module
+  that does nothing (``-m`` imports runpy, importlib.util and contextlib): the floors of one process per table;
 - one process per folder, as FESA runs its program (``python -m ratings.fesa_files DIR``), per table;
-- one call over all the folders, per table;
+- one call over all the folders, per table, in one process and with ``--jobs 0`` (a worker per processor);
 - ``rate_files`` in this process on the cases' bytes (the run without the file system), by CPU time;
 - with ``--django``, the same two through ``manage.py fesa_run`` (Django's start-up included).
 
@@ -118,6 +119,9 @@ def main() -> None:
     single = folders[: len(folders) // args.copies]  # one copy of each case, for the per-process figures
     print(f"{len(folders)} tables ({len(single)} cases x {args.copies}); official program: 0.2 s a table")
     report("python -c pass", best_of(args.repeat, [[python, "-c", "pass"]] * 10), 10)
+    (OUT / "noop.py").write_text('"""Nothing: the floor of ``python -m``."""\n')
+    noop = [python, "-c", "import runpy, sys; sys.path.insert(0, sys.argv[1]); runpy._run_module_as_main('noop')"]
+    report("python -m (a module that does nothing)", best_of(args.repeat, [[*noop, str(OUT)]] * 10), 10)
     report(
         "python -c 'import ratings.fesa_files.run'",
         best_of(args.repeat, [[python, "-c", "import ratings.fesa_files.run"]] * 10),
@@ -128,6 +132,11 @@ def main() -> None:
     report(
         "python -m ratings.fesa_files, one call for all",
         best_of(args.repeat, [[python, "-m", "ratings.fesa_files", *names]]),
+        len(folders),
+    )
+    report(
+        "python -m ratings.fesa_files -j 0, one call",
+        best_of(args.repeat, [[python, "-m", "ratings.fesa_files", "-j", "0", *names]]),
         len(folders),
     )
     report("rate_files in process (no file system)", in_process(args.repeat, folders), len(folders))

@@ -102,9 +102,8 @@ def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[
     if jobs <= 1 or len(directories) <= 1:
         yield from map(_run_reported, directories)
         return
-    # Imported here: a run of one folder per process must not pay for them.
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    from concurrent.futures import ProcessPoolExecutor  # here: a run of one folder per process must not pay
+    from concurrent.futures.process import BrokenProcessPool  # for the workers' modules
 
     workers = min(jobs, len(directories))
     chunk = max(1, len(directories) // (workers * 4))
