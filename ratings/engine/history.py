@@ -3,7 +3,6 @@
 For replays and benchmarks; the site's re-rating service does the same walk against its database.
 """
 
-
 from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 

@@ -6,7 +6,6 @@ with a rated game are put in table order and classified. The result is a set of 
 participant's position, the layout the sweeps and the outcomes read fastest.
 """
 
-
 from collections.abc import Callable
 from operator import attrgetter
 from typing import NamedTuple
