@@ -19,7 +19,13 @@ import re
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol
 from .records import Home, ListRecord
-from .slots import SlotError, as_date, as_grade, as_prior, as_state
+from .slots import SlotError, as_date, as_grade, as_prior, as_state, record_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from ratings.engine.types import PlayerState
 
 _INT = r"0|-?[1-9][0-9]{0,8}"  # as printed: no sign but "-", no leading zero, at most nine digits
 _STRING = r'"([^"\\\n]*)"'  # printed as it is: nothing to escape, on one line
@@ -105,9 +111,8 @@ def with_source(record: ListRecord) -> ListRecord:
     last, first, homes_text, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
     homes: list[Home] = []
     home_forms: list[Form] = []
-    for home, (code, nationality, residens, last_date) in zip(record.homes, _HOMES.findall(homes_text), strict=True):
-        fields = (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens))
-        home_form = Struct("HOME", (*fields, ("LAST", _date(last_date))))
+    for home, found in zip(record.homes, _HOMES.findall(homes_text), strict=True):
+        home_form = _home_source(*found)
         home_forms.append(home_form)
         homes.append(Home(home.list, home.nationality, home.residens, home.last, home_form))
     source = Struct(
@@ -129,6 +134,36 @@ def with_source(record: ListRecord) -> ListRecord:
         ),
     )
     return ListRecord(last, first, tuple(homes), record.state, record.line, record.file, source, record.text)
+
+
+def played(record: ListRecord, date: dt.date, origin: str, state: PlayerState) -> ListRecord:
+    """``with_source(record).played(date, origin, state)`` (:meth:`ListRecord.played`), with the line
+    :func:`~.ratingliste.write_ratingliste` writes for it as its ``text``, for a record read by its line.
+
+    The line is printed directly (:func:`~.slots.record_line`), keeping the old line's text of every slot
+    the table left unchanged, instead of through the structures :func:`with_source` makes: a run does it
+    for every player of its table. Only the HOME structures are made, each player having one or two.
+    Any other record is played as it is.
+    """
+    match = RECORD.fullmatch(record.text) if record.source is None and record.text is not None else None
+    if match is None:
+        return record.played(date, origin, state)
+    groups = match.groups()
+    homes = tuple(
+        Home(home.list, home.nationality, home.residens, home.last, _home_source(*found))
+        for home, found in zip(record.homes, _HOMES.findall(groups[2]), strict=True)
+    )
+    after = ListRecord(record.last_name, record.first_name, homes, record.state, record.line, record.file)
+    after = after.played(date, origin, state)
+    line = record_line(after, (record.state, (groups[8], groups[9], groups[11])))  # GAMES, LAST-PLAYED, MP-COUNT
+    return ListRecord(after.last_name, after.first_name, after.homes, after.state, after.line, after.file, None, line)
+
+
+def _home_source(code: str, nationality: str, residens: str, last: str) -> Struct:
+    """The structure the general reader makes of a HOME of the program's spelling."""
+    return Struct(
+        "HOME", (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens), ("LAST", _date(last)))
+    )
 
 
 def read_spelled(text: str, file: str) -> tuple[ListRecord, ...] | None:

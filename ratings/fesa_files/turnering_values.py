@@ -153,6 +153,7 @@ class Turnering(NamedTuple):
     def points(self, number: int) -> "Fraction":
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
         from fractions import Fraction  # here: a run that prints no standings does not import fractions
+
         # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
         halves = sum(HALVES[c.sign] for c in self.all_cells(number))
         start = self.player(number).macmahon
