@@ -15,17 +15,15 @@ the messages are the general reader's.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from functools import lru_cache
+
+from ratings.engine.types import PlayerState, PriorGrade
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol
 from .records import Home, ListRecord
-from .slots import SlotError, as_date, as_grade, as_prior, as_state, record_line
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import datetime as dt
-
-    from ratings.engine.types import PlayerState
+from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
 _INT = r"0|-?[1-9][0-9]{0,8}"  # as printed: no sign but "-", no leading zero, at most nine digits
 _STRING = r'"([^"\\\n]*)"'  # printed as it is: nothing to escape, on one line
@@ -57,6 +55,7 @@ grade level and name, rating, GAMES, LAST-PLAYED, LB-COUNT, MP-COUNT and BONUS-C
 
 _END = re.compile(r"[ \t\r\n\f]*\)[ \t\r\n\f]*")
 _RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
+_SCORES = {"0": 0.0, "1": 1.0, "1/2": 0.5}
 _LB = Symbol("LB", keyword=True)
 _MP = Symbol("MP", keyword=True)
 _T = Symbol("T")
@@ -81,22 +80,59 @@ def _run(text: str, keyword: Symbol) -> Form:
 
 def _homes(text: str) -> tuple[Home, ...]:
     return tuple(
-        Home(code, nationality, residens, as_date(_date(last), "HOME :LAST"))
-        for code, nationality, residens, last in _HOMES.findall(text)
+        [Home(code, nationality, residens, _day(last)) for code, nationality, residens, last in _HOMES.findall(text)]
     )
+
+
+# The values of a line are read straight into the engine's state, as as_state reads the forms the general
+# reader makes of them (tests/fesa/test_spelling.py compares the two on every reference record and on
+# generated lines). Dates and grades repeat all over a list: they are read once each (the values are
+# immutable, so records share them).
+
+
+@lru_cache(maxsize=4096)
+def _day(text: str) -> dt.date | None:
+    return as_date(_date(text), "a date")
+
+
+@lru_cache(maxsize=256)
+def _grade(level: str, unit: str) -> int:
+    return as_grade(int(level), unit)
+
+
+@lru_cache(maxsize=256)
+def _prior(level: str, unit: str) -> PriorGrade | None:
+    return as_prior(int(level), unit)
+
+
+def _results(text: str) -> tuple[tuple[tuple[int, float], ...] | None, int]:
+    """(result list, game count) of a GAMES text, as slots._games reads its form."""
+    if text[0] == "(":
+        return tuple([(int(rating), _SCORES[result]) for rating, result in _GAMES.findall(text)]), 0
+    count = 0 if text == "NIL" else int(text)
+    if count < 0:
+        raise SlotError(f"GAMES must not be negative, not {count}")
+    return ((), 0) if count == 0 else (None, count)
 
 
 def _record(match: re.Match[str], text: str, line: int, file: str) -> ListRecord:
     last, first, homes, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
-    state = as_state(
+    result_list, game_count = _results(games)
+    lb_run, lb_seen = 0, False
+    if lb != "NIL":
+        _, run, seen = lb[1:-1].split(" ")  # (:LB n T|NIL)
+        lb_run, lb_seen = int(run), seen == "T"
+    state = PlayerState(
         rating=int(elo),
-        games=_games(games),
-        grade=as_grade(int(level), unit),
-        prior=as_prior(int(nsr_level), nsr_unit),
-        last=as_date(_date(played), "LAST-PLAYED"),
-        lb=_run(lb, _LB),
-        mp=_run(mp, _MP),
-        bonus=int(bonus),
+        result_list=result_list,
+        game_count=game_count,
+        bonus_count=int(bonus),
+        grade=_grade(level, unit),
+        prior_grade=_prior(nsr_level, nsr_unit),
+        lb_run=lb_run,
+        lb_mp_seen=lb_seen,
+        mp_run=0 if mp == "NIL" else int(mp[5:-1]),  # (:MP n)
+        last_played=_day(played),
     )
     return ListRecord(last, first, _homes(homes), state, line, file, None, text)
 
