@@ -345,7 +345,7 @@ def record_line(record: ListRecord, read: tuple[PlayerState, tuple[str, str, str
     if read is not None:
         old, (old_games, old_played, old_mp) = read
         # Compared decoded, as record_struct compares a slot's old and new forms.
-        if _games_value(state) == (old.result_list, old.game_count):
+        if _same_games(state, old):
             games = old_games
         if state.last_played == old.last_played:
             played = old_played
@@ -386,28 +386,29 @@ def _score_text(score: float) -> str:
     raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
 
 
-def _games_value(state: PlayerState) -> object:
-    """What :func:`_games` reads from the GAMES form :func:`_state_slots` makes of ``state`` (None where it
-    refuses it), to compare with the state a line was read as."""
-    results = state.result_list
+def _same_games(state: PlayerState, old: PlayerState) -> bool:
+    """Whether :func:`_games` reads the GAMES form :func:`_state_slots` makes of ``state`` as it read
+    ``old``'s (a result list of another length never)."""
+    results, old_results = state.result_list, old.result_list
     if results is None:
         count = state.game_count
-        return ((), 0) if count == 0 else (None, count) if count > 0 else None
-    if not results:
-        return (), 0
-    return tuple([(rating, float(score)) for rating, score in results]), 0
+        return (old_results, old.game_count) == (((), 0) if count == 0 else (None, count) if count > 0 else None)
+    if old_results is None or len(results) != len(old_results):
+        return False
+    return tuple([(rating, float(score)) for rating, score in results]) == old_results and old.game_count == 0
 
 
 def _home_line(home: Home) -> str:
     """``print_form(_home_struct(home))``: an unchanged ``:LAST`` keeps its form, the other slots print as
     their forms would whenever those are unchanged."""
-    last = "NIL" if home.last is None else f'"{home.last.isoformat()}"'
+    fresh = _date_form(home.last)
+    last = "NIL" if fresh is NIL else f'"{fresh}"'
     source = home.source
     if source is not None:
         if tuple([key for key, _ in source.fields]) != _HOME_SLOTS:
             return print_form(_home_struct(home))
         old = source.fields[3][1]
-        if _safe(as_date, old, "LAST") == home.last:
+        if old != fresh and _safe(as_date, old, "LAST") == home.last:  # an equal form prints alike
             last = print_form(old)
     return (
         f"#S(HOME :LIST #\\{home.list} :NATIONALITY {print_string(home.nationality)}"
