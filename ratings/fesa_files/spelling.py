@@ -178,19 +178,22 @@ def played(record: ListRecord, date: dt.date, origin: str, state: PlayerState) -
 
     The line is printed directly (:func:`~.slots.record_line`), keeping the old line's text of every slot
     the table left unchanged, instead of through the structures :func:`with_source` makes: a run does it
-    for every player of its table. Only the HOME structures are made, each player having one or two.
+    for every player of its table. Only a HOME whose date is spelled ``""``, ``0`` or as a month gets its
+    structure, to keep that spelling while the date is unchanged; any other prints as it was read.
     Any other record is played as it is.
     """
     match = RECORD.fullmatch(record.text) if record.source is None and record.text is not None else None
     if match is None:
         return record.played(date, origin, state)
     groups = match.groups()
-    homes = tuple(
-        Home(home.list, home.nationality, home.residens, home.last, _home_source(*found))
-        for home, found in zip(record.homes, _HOMES.findall(groups[2]), strict=True)
-    )
-    after = ListRecord(record.last_name, record.first_name, homes, record.state, record.line, record.file)
-    after = after.played(date, origin, state)
+    found = _HOMES.findall(groups[2])
+    if not all(last == "NIL" or len(last) == 12 for *_, last in found):  # NIL or "YYYY-MM-DD"
+        homes = tuple(
+            Home(home.list, home.nationality, home.residens, home.last, _home_source(*spelled))
+            for home, spelled in zip(record.homes, found, strict=True)
+        )
+        record = ListRecord(record.last_name, record.first_name, homes, record.state, record.line, record.file)
+    after = record.played(date, origin, state)
     line = record_line(after, (record.state, (groups[8], groups[9], groups[11])))  # GAMES, LAST-PLAYED, MP-COUNT
     return ListRecord(after.last_name, after.first_name, after.homes, after.state, after.line, after.file, None, line)
 
