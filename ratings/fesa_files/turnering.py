@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
@@ -113,11 +114,28 @@ def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
     space and a digit (never by another cell's blanks, sign or ``(``). Any other text (blanks inside a
     cell, other blanks, a cell that cannot be read) is scanned."""
     text = text.rstrip()
-    match = _CELL.fullmatch
-    found = [match(token) for token in text.split(" ") if token]
+    words = [word for word in text.split(" ") if word]
+    cells = [_word_cell(word) for word in words]
+    if None not in cells:
+        return tuple(cells)  # type: ignore[arg-type]
+    found = [_CELL.fullmatch(word) for word in words]
     if None in found:
         return _scan_cells(text, line, file)
     return tuple([_read_cell(m, r, line, file) for r, m in enumerate(found, start=1)])  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=4096)
+def _word_cell(word: str) -> Cell | None:
+    """The cell a word is when :data:`_CELL` matches it whole and it is a valid cell, else None (for
+    :func:`_read_cell` to tell where it fails). The same words come back in every table, and a cell is
+    immutable: each is read once."""
+    m = _CELL.fullmatch(word)
+    if m is None:
+        return None
+    try:
+        return _read_cell(m, 0, 0, "")
+    except FesaFileError:
+        return None
 
 
 def _scan_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
