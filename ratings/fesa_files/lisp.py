@@ -357,7 +357,8 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
     return list(zip(lines, outer, strict=True))
 
 
-def _print_string(value: str) -> str:
+def print_string(value: str) -> str:
+    """A string as ``prin1`` prints it: in double quotes, ``\\`` and ``"`` escaped."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -374,7 +375,7 @@ def _print_struct(form: Struct) -> str:
 # good part of that. A bool (an int subclass) is not here, so it is refused below.
 _PRINTERS: dict[type, Callable[[Any], str]] = {
     int: str,
-    str: _print_string,
+    str: print_string,
     Symbol: lambda s: (":" if s.keyword else "") + s.name,
     Char: lambda c: "#\\" + c.name,
     list: _print_list,

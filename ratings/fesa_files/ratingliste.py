@@ -17,7 +17,7 @@ from ratings.engine.types import NO_GRADE
 
 from .encoding import ENCODING, encode_text
 from .errors import FesaFileError
-from .lisp import NIL, Form, Struct, print_form, read_list_items
+from .lisp import NIL, Form, Struct, read_list_items
 from .records import Home, ListRecord, table_origin
 from .slots import (
     PLAYER_SLOTS,
@@ -29,15 +29,17 @@ from .slots import (
     as_prior,
     as_state,
     as_string,
+    record_line,
     record_struct,
     show,
 )
-from .spelling import read_spelled, with_source
+from .spelling import played, read_spelled, with_source
 
 __all__ = [
     "Home",
     "ListRecord",
     "check_unique_names",
+    "played",
     "read_nye_spillere",
     "read_ratingliste",
     "record_struct",
@@ -171,7 +173,7 @@ def check_unique_names(records: Iterable[ListRecord]) -> None:
 
 def write_ratingliste(records: Iterable[ListRecord], file: str = "ratingliste.post") -> bytes:
     """The list file as the program writes it: ``(``, each record on its own line, a blank line, ``)``."""
-    body = "".join((print_form(record_struct(r)) if r.text is None else r.text) + "\n" for r in records)
+    body = "".join((record_line(r) if r.text is None else r.text) + "\n" for r in records)
     return encode_text("(" + body + "\n)\n", file)
 
 

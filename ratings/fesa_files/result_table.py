@@ -31,7 +31,8 @@ from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_
 
 from .encoding import encode_text, latin1_text
 from .ratingliste import ListRecord
-from .turnering import Cell, Turnering
+from .turnering import Cell, TablePlayer, Turnering
+from .turnering_values import HALVES
 
 
 def lisp_number(value: Fraction | int) -> str:
@@ -48,6 +49,15 @@ def _cell(cell: Cell, handicap_columns: bool) -> str:
         mark = cell.handicap
         text += "     " if mark is None else f"({'+' if mark.received else '-'}{mark.spelling or mark.code:<2})"
     return text + " "
+
+
+def _points(table: Turnering, player: TablePlayer) -> str:
+    """``lisp_number(table.points(number))``; without a start score summed in half points, whose text is
+    ``5/2`` or ``3`` (no Fraction made: they were a third of the result table's time)."""
+    if player.macmahon:
+        return lisp_number(table.points(player.number))
+    halves = sum([HALVES[c.sign] for c in table.all_cells(player.number)])
+    return f"{halves}/2" if halves % 2 else str(halves // 2)
 
 
 def _header(table: Turnering, last_width: int, first_width: int, handicap: bool, macmahon: bool) -> str:
@@ -79,7 +89,7 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
     names = {p.number: (latin1_text(p.last_name), latin1_text(p.first_name)) for p in players}
     last_width = max(len(last) for last, _ in names.values())
     first_width = max(len(first) for _, first in names.values())
-    handicap = any(c.handicap is not None for p in players for c in p.cells)
+    handicap = any([c.handicap is not None for p in players for c in p.cells])
     starts = {p.number: Fraction(p.macmahon) if p.macmahon else 0 for p in players}
     macmahon = any(s > 0 for s in starts.values())
     lines = [f"{table.name} : {table.date_text}", _header(table, last_width, first_width, handicap, macmahon)]
@@ -90,13 +100,13 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
         outcome = outcomes.get(p.number)
         grade = grade_parts(record.state.grade)
         rating, change = _rating_columns(record, outcome)
-        cells = "" if p.simul_giver else "".join(_cell(c, handicap) for c in p.cells)
+        cells = "" if p.simul_giver else "".join([_cell(c, handicap) for c in p.cells])
         level, unit = ("  ", "") if grade is None else (f"{grade[0]:>2}", grade[1])
         start = f"{lisp_number(starts[p.number]):>2}" if macmahon else ""
         lines.append(
             f"{p.number:>2} {last:<{last_width}} {first:<{first_width}} "
             f"{record.home_nationality():<3} {level} {unit:<3}  {rating} {cells}{start}"
-            f" {lisp_number(table.points(p.number)):>2}  {change}"
+            f" {_points(table, p):>2}  {change}"
         )
         if outcome is not None and outcome.promotions:
             promotions.append(f"Promoting {last} {first} to {grade_label(outcome.after.grade)}")

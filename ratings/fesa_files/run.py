@@ -23,11 +23,11 @@ from .errors import FesaFileError
 from .ratingliste import (
     ListRecord,
     check_unique_names,
+    played,
     read_nye_spillere,
     read_ratingliste,
     sort_like_program,
     table_origin,
-    with_source,
     write_ratingliste,
 )
 from .result_table import write_result_table
@@ -113,7 +113,7 @@ def rate_files(turnering: bytes, ratingliste: bytes, nye_spillere: bytes | None 
     updated: dict[tuple[str, str], ListRecord] = {}
     for outcome in result.outcomes:
         record = matched[outcome.key]  # type: ignore[index]
-        updated[record.name] = with_source(record).played(table.date, origin, outcome.after)
+        updated[record.name] = played(record, table.date, origin, outcome.after)
     post = sort_like_program(
         [updated.get(r.name, r) for r in newcomers],
         [updated.get(r.name, r) for r in listed],

@@ -14,7 +14,7 @@ from typing import Any
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
-from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
 from .records import Home, ListRecord
 
 PLAYER_SLOTS = (
@@ -315,3 +315,102 @@ def record_struct(record: ListRecord) -> Struct:
         return decoder is not None and bool(_safe(decoder, old) == _safe(decoder, new))
 
     return Struct("PLAYER", _keep_source(PLAYER_SLOTS, fresh, record.source, same))
+
+
+# --- printing a record in one go --------------------------------------------------------------------------
+#
+# A run prints every player of its table and every new player; building each one's structure (record_struct)
+# and walking it with the generic printer was a fifth of a run. record_line writes the same text directly
+# (tests/fesa/test_spelling.py compares the two on every reference record and on generated changes).
+
+
+def record_line(record: ListRecord, read: tuple[PlayerState, tuple[str, str, str]] | None = None) -> str:
+    """``print_form(record_struct(record))``, written directly for a record without a source structure.
+
+    ``read`` is for a record made from a line in the program's spelling (ratings/fesa_files/spelling.py):
+    the state that line was read as and its GAMES, LAST-PLAYED and MP-COUNT texts. As :func:`record_struct`
+    keeps an unchanged slot's form, each of these slots whose value the record still has keeps its text
+    (``:GAMES NIL``, ``:LAST-PLAYED ""``, ``(:MP 0)``). The line's other slots need not be kept: the
+    spelling has one text for each of their values (no ``(:LB 0 …)``), the one printed here.
+    """
+    if record.source is not None:
+        return print_form(record_struct(record))
+    state = record.state
+    grade = grade_parts(state.grade)
+    prior = state.prior_grade
+    games = _games_text(state)
+    played = "NIL" if state.last_played is None else f'"{state.last_played.isoformat()}"'
+    lb = "NIL" if state.lb_run == 0 else f"(:LB {_integer(state.lb_run)} {'T' if state.lb_mp_seen else 'NIL'})"
+    mp = "NIL" if state.mp_run == 0 else f"(:MP {_integer(state.mp_run)})"
+    if read is not None:
+        old, (old_games, old_played, old_mp) = read
+        # Compared decoded, as record_struct compares a slot's old and new forms.
+        if _same_games(state, old):
+            games = old_games
+        if state.last_played == old.last_played:
+            played = old_played
+        if state.mp_run == old.mp_run:
+            mp = old_mp
+    homes = "(" + " ".join([_home_line(h) for h in record.homes]) + ")" if record.homes else "NIL"
+    return (
+        f"#S(PLAYER :LAST-NAME {print_string(record.last_name)} :FIRST-NAME {print_string(record.first_name)}"
+        f" :NATIONALITY-LIST {homes} :GRADE-LEVEL {0 if grade is None else _integer(grade[0])}"
+        f" :GRADE-NAME {print_string('' if grade is None else grade[1])}"
+        f" :NSR-GRADE-LEVEL {0 if prior is None else _integer(prior.level)}"
+        f" :NSR-GRADE-NAME {print_string('' if prior is None else prior.kind.capitalize())}"
+        f" :ELO-NUMBER {_integer(state.rating)} :GAMES {games} :LAST-PLAYED {played}"
+        f" :LB-COUNT {lb} :MP-COUNT {mp} :BONUS-COUNT {_integer(state.bonus_count)})"
+    )
+
+
+def _integer(value: int) -> str:
+    return str(value) if type(value) is int else print_form(value)  # print_form refuses a bool
+
+
+def _games_text(state: PlayerState) -> str:
+    results = state.result_list
+    if results is None:
+        return _integer(state.game_count)
+    if not results:
+        return "0"
+    return "(" + " ".join([f"({_integer(rating)} {_score_text(score)} 1)" for rating, score in results]) + ")"
+
+
+def _score_text(score: float) -> str:
+    if score == 1.0:
+        return "1"
+    if score == 0.0:
+        return "0"
+    if score == 0.5:
+        return "1/2"
+    raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
+
+
+def _same_games(state: PlayerState, old: PlayerState) -> bool:
+    """Whether :func:`_games` reads the GAMES form :func:`_state_slots` makes of ``state`` as it read
+    ``old``'s (a result list of another length never)."""
+    results, old_results = state.result_list, old.result_list
+    if results is None:
+        count = state.game_count
+        return (old_results, old.game_count) == (((), 0) if count == 0 else (None, count) if count > 0 else None)
+    if old_results is None or len(results) != len(old_results):
+        return False
+    return tuple([(rating, float(score)) for rating, score in results]) == old_results and old.game_count == 0
+
+
+def _home_line(home: Home) -> str:
+    """``print_form(_home_struct(home))``: an unchanged ``:LAST`` keeps its form, the other slots print as
+    their forms would whenever those are unchanged."""
+    fresh = _date_form(home.last)
+    last = "NIL" if fresh is NIL else f'"{fresh}"'
+    source = home.source
+    if source is not None:
+        if tuple([key for key, _ in source.fields]) != _HOME_SLOTS:
+            return print_form(_home_struct(home))
+        old = source.fields[3][1]
+        if old != fresh and _safe(as_date, old, "LAST") == home.last:  # an equal form prints alike
+            last = print_form(old)
+    return (
+        f"#S(HOME :LIST #\\{home.list} :NATIONALITY {print_string(home.nationality)}"
+        f" :RESIDENS {print_string(home.residens)} :LAST {last})"
+    )

@@ -15,11 +15,15 @@ the messages are the general reader's.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from functools import lru_cache
+
+from ratings.engine.types import PlayerState, PriorGrade
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol
 from .records import Home, ListRecord
-from .slots import SlotError, as_date, as_grade, as_prior, as_state
+from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
 _INT = r"0|-?[1-9][0-9]{0,8}"  # as printed: no sign but "-", no leading zero, at most nine digits
 _STRING = r'"([^"\\\n]*)"'  # printed as it is: nothing to escape, on one line
@@ -51,6 +55,7 @@ grade level and name, rating, GAMES, LAST-PLAYED, LB-COUNT, MP-COUNT and BONUS-C
 
 _END = re.compile(r"[ \t\r\n\f]*\)[ \t\r\n\f]*")
 _RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
+_SCORES = {"0": 0.0, "1": 1.0, "1/2": 0.5}
 _LB = Symbol("LB", keyword=True)
 _MP = Symbol("MP", keyword=True)
 _T = Symbol("T")
@@ -75,22 +80,59 @@ def _run(text: str, keyword: Symbol) -> Form:
 
 def _homes(text: str) -> tuple[Home, ...]:
     return tuple(
-        Home(code, nationality, residens, as_date(_date(last), "HOME :LAST"))
-        for code, nationality, residens, last in _HOMES.findall(text)
+        [Home(code, nationality, residens, _day(last)) for code, nationality, residens, last in _HOMES.findall(text)]
     )
+
+
+# The values of a line are read straight into the engine's state, as as_state reads the forms the general
+# reader makes of them (tests/fesa/test_spelling.py compares the two on every reference record and on
+# generated lines). Dates and grades repeat all over a list: they are read once each (the values are
+# immutable, so records share them).
+
+
+@lru_cache(maxsize=4096)
+def _day(text: str) -> dt.date | None:
+    return as_date(_date(text), "a date")
+
+
+@lru_cache(maxsize=256)
+def _grade(level: str, unit: str) -> int:
+    return as_grade(int(level), unit)
+
+
+@lru_cache(maxsize=256)
+def _prior(level: str, unit: str) -> PriorGrade | None:
+    return as_prior(int(level), unit)
+
+
+def _results(text: str) -> tuple[tuple[tuple[int, float], ...] | None, int]:
+    """(result list, game count) of a GAMES text, as slots._games reads its form."""
+    if text[0] == "(":
+        return tuple([(int(rating), _SCORES[result]) for rating, result in _GAMES.findall(text)]), 0
+    count = 0 if text == "NIL" else int(text)
+    if count < 0:
+        raise SlotError(f"GAMES must not be negative, not {count}")
+    return ((), 0) if count == 0 else (None, count)
 
 
 def _record(match: re.Match[str], text: str, line: int, file: str) -> ListRecord:
     last, first, homes, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
-    state = as_state(
+    result_list, game_count = _results(games)
+    lb_run, lb_seen = 0, False
+    if lb != "NIL":
+        _, run, seen = lb[1:-1].split(" ")  # (:LB n T|NIL)
+        lb_run, lb_seen = int(run), seen == "T"
+    state = PlayerState(
         rating=int(elo),
-        games=_games(games),
-        grade=as_grade(int(level), unit),
-        prior=as_prior(int(nsr_level), nsr_unit),
-        last=as_date(_date(played), "LAST-PLAYED"),
-        lb=_run(lb, _LB),
-        mp=_run(mp, _MP),
-        bonus=int(bonus),
+        result_list=result_list,
+        game_count=game_count,
+        bonus_count=int(bonus),
+        grade=_grade(level, unit),
+        prior_grade=_prior(nsr_level, nsr_unit),
+        lb_run=lb_run,
+        lb_mp_seen=lb_seen,
+        mp_run=0 if mp == "NIL" else int(mp[5:-1]),  # (:MP n)
+        last_played=_day(played),
     )
     return ListRecord(last, first, _homes(homes), state, line, file, None, text)
 
@@ -105,9 +147,8 @@ def with_source(record: ListRecord) -> ListRecord:
     last, first, homes_text, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
     homes: list[Home] = []
     home_forms: list[Form] = []
-    for home, (code, nationality, residens, last_date) in zip(record.homes, _HOMES.findall(homes_text), strict=True):
-        fields = (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens))
-        home_form = Struct("HOME", (*fields, ("LAST", _date(last_date))))
+    for home, found in zip(record.homes, _HOMES.findall(homes_text), strict=True):
+        home_form = _home_source(*found)
         home_forms.append(home_form)
         homes.append(Home(home.list, home.nationality, home.residens, home.last, home_form))
     source = Struct(
@@ -129,6 +170,39 @@ def with_source(record: ListRecord) -> ListRecord:
         ),
     )
     return ListRecord(last, first, tuple(homes), record.state, record.line, record.file, source, record.text)
+
+
+def played(record: ListRecord, date: dt.date, origin: str, state: PlayerState) -> ListRecord:
+    """``with_source(record).played(date, origin, state)`` (:meth:`ListRecord.played`), with the line
+    :func:`~.ratingliste.write_ratingliste` writes for it as its ``text``, for a record read by its line.
+
+    The line is printed directly (:func:`~.slots.record_line`), keeping the old line's text of every slot
+    the table left unchanged, instead of through the structures :func:`with_source` makes: a run does it
+    for every player of its table. Only a HOME whose date is spelled ``""``, ``0`` or as a month gets its
+    structure, to keep that spelling while the date is unchanged; any other prints as it was read.
+    Any other record is played as it is.
+    """
+    match = RECORD.fullmatch(record.text) if record.source is None and record.text is not None else None
+    if match is None:
+        return record.played(date, origin, state)
+    groups = match.groups()
+    found = _HOMES.findall(groups[2])
+    if not all(last == "NIL" or len(last) == 12 for *_, last in found):  # NIL or "YYYY-MM-DD"
+        homes = tuple(
+            Home(home.list, home.nationality, home.residens, home.last, _home_source(*spelled))
+            for home, spelled in zip(record.homes, found, strict=True)
+        )
+        record = ListRecord(record.last_name, record.first_name, homes, record.state, record.line, record.file)
+    after = record.played(date, origin, state)
+    line = record_line(after, (record.state, (groups[8], groups[9], groups[11])))  # GAMES, LAST-PLAYED, MP-COUNT
+    return ListRecord(after.last_name, after.first_name, after.homes, after.state, after.line, after.file, None, line)
+
+
+def _home_source(code: str, nationality: str, residens: str, last: str) -> Struct:
+    """The structure the general reader makes of a HOME of the program's spelling."""
+    return Struct(
+        "HOME", (("LIST", Char(code)), ("NATIONALITY", nationality), ("RESIDENS", residens), ("LAST", _date(last)))
+    )
 
 
 def read_spelled(text: str, file: str) -> tuple[ListRecord, ...] | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
@@ -36,6 +37,7 @@ from .encoding import decode_lenient, encode_text
 from .errors import FesaFileError, raise_collected
 from .turnering_checks import check_consistency, checked_table
 from .turnering_values import (
+    HALVES,
     HANDICAP_CODES,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -63,16 +65,16 @@ __all__ = [
     "write_turnering",
 ]
 
-_SIGNS = set("+-=&")
 # Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
 _MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
 _FIRST_PLAYER = re.compile(r"1(?!\d)", re.ASCII)
+_OPPONENT_DIGITS = len(str(MAX_PLAYERS))
 
 
 def _holds_sign(line: str) -> bool:
-    return any(c in _SIGNS for c in line)
+    return "+" in line or "-" in line or "=" in line or "&" in line  # four scans in C: a line has few signs
 
 
 def _brackets(line: str, number: int, file: str) -> tuple[list[str], list[tuple[int, int]]]:
@@ -107,9 +109,38 @@ def _parse_date(text: str, line: int, file: str) -> dt.date:
 
 
 def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+    """The cells of a results text. Most texts are cells separated by spaces, each matched whole by
+    :data:`_CELL`: then each is the cell the scan below would find there, every cell being followed by a
+    space and a digit (never by another cell's blanks, sign or ``(``). Any other text (blanks inside a
+    cell, other blanks, a cell that cannot be read) is scanned."""
+    text = text.rstrip()
+    words = [word for word in text.split(" ") if word]
+    cells = [_word_cell(word) for word in words]
+    if None not in cells:
+        return tuple(cells)  # type: ignore[arg-type]
+    found = [_CELL.fullmatch(word) for word in words]
+    if None in found:
+        return _scan_cells(text, line, file)
+    return tuple([_read_cell(m, r, line, file) for r, m in enumerate(found, start=1)])  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=4096)
+def _word_cell(word: str) -> Cell | None:
+    """The cell a word is when :data:`_CELL` matches it whole and it is a valid cell, else None (for
+    :func:`_read_cell` to tell where it fails). The same words come back in every table, and a cell is
+    immutable: each is read once."""
+    m = _CELL.fullmatch(word)
+    if m is None:
+        return None
+    try:
+        return _read_cell(m, 0, 0, "")
+    except FesaFileError:
+        return None
+
+
+def _scan_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
     cells: list[Cell] = []
     pos = 0
-    text = text.rstrip()
     while True:
         while pos < len(text) and text[pos].isspace():
             pos += 1
@@ -119,18 +150,23 @@ def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
         if m is None:
             bad = text[pos:].split()[0]
             raise FesaFileError(file, line, f"round {len(cells) + 1}: cannot read the cell {bad!r}")
-        if len(m[1]) > len(str(MAX_PLAYERS)):
-            raise FesaFileError(file, line, f"round {len(cells) + 1}: opponent number {m[1][:12]}… is too large")
-        opponent, sign = int(m[1]), m[2]
-        handicap = None
-        if m[3] is not None:
-            handicap = _parse_handicap(m[3], len(cells) + 1, line, file)
-        if sign == "#" and opponent != 0:
-            raise FesaFileError(file, line, f"round {len(cells) + 1}: '#' (no-show) needs opponent 0, not {m[0]!r}")
-        if opponent == 0 and handicap is not None:
-            raise FesaFileError(file, line, f"round {len(cells) + 1}: a handicap on a round without a game")
-        cells.append(Cell(opponent, sign, handicap))  # type: ignore[arg-type]
+        cells.append(_read_cell(m, len(cells) + 1, line, file))
         pos = m.end()
+
+
+def _read_cell(m: re.Match[str], round_: int, line: int, file: str) -> Cell:
+    digits, sign, handicap_text = m.groups()
+    if len(digits) > _OPPONENT_DIGITS:
+        raise FesaFileError(file, line, f"round {round_}: opponent number {digits[:12]}… is too large")
+    opponent = int(digits)
+    handicap = None
+    if handicap_text is not None:
+        handicap = _parse_handicap(handicap_text, round_, line, file)
+    if sign == "#" and opponent != 0:
+        raise FesaFileError(file, line, f"round {round_}: '#' (no-show) needs opponent 0, not {m[0]!r}")
+    if opponent == 0 and handicap is not None:
+        raise FesaFileError(file, line, f"round {round_}: a handicap on a round without a game")
+    return Cell(opponent, sign, handicap)  # type: ignore[arg-type]
 
 
 def read_cells(text: str, line: int | None = None, file: str = "turnering.txt") -> tuple[Cell, ...]:
@@ -274,21 +310,26 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
     of his opponents (``round * (players + 1) + opponent``), which keeps everyone's round order; without
     a giver the round numbers are the table's.
     """
-    count = len(table.players)
-    spread = any(p.simul_giver for p in table.players)
+    players = table.players
+    count = len(players)
+    spread = any(p.simul_giver for p in players)
     games: list[Game] = []
     round_of: dict[int, int] = {}
-    for p in table.players:
+    for p in players:
+        number = p.number
         for r, cell in enumerate(p.cells, start=1):
-            q = table.player(cell.opponent) if cell.is_game else None
-            if q is None or (not q.simul_giver and q.number < p.number):
-                continue  # no game, or already taken from the opponent's line
-            key = r * (count + 1) + (p.number if q.simul_giver else 0) if spread else r
+            opponent = cell.opponent
+            if not opponent:
+                continue  # no game
+            q = players[opponent - 1]
+            if not q.simul_giver and opponent < number:
+                continue  # already taken from the opponent's line
+            key = r * (count + 1) + (number if q.simul_giver else 0) if spread else r
             round_of[key] = r
             handicap = None
             if cell.handicap is not None:
-                handicap = Handicap(cell.handicap.code, q.number if cell.handicap.received else p.number)
-            games.append(Game(key, p.number, q.number, float(cell.score), handicap))
+                handicap = Handicap(cell.handicap.code, opponent if cell.handicap.received else number)
+            games.append(Game(key, number, opponent, HALVES[cell.sign] / 2, handicap))  # the score as a float
     return EngineTable(
         TableInput(
             name=table.name,

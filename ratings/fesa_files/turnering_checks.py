@@ -73,33 +73,41 @@ def _who(p: TablePlayer) -> str:
 def check_consistency(table: Turnering) -> None:
     """Check that every cell naming an opponent is mirrored by the opponent's cell (same round, the
     results adding to one point, the handicap on both sides with opposite sides and the same code).
-    A simultaneous giver's cells are the mirror of the others' by construction."""
+    A simultaneous giver's cells are the mirror of the others' by construction.
+
+    Two cells naming each other are compared once, from the first of the two lines: the checks are the
+    same from either side, and a pair found wrong is told once."""
     file = table.file
-    count = len(table.players)
+    players = table.players
+    count = len(players)
     problems: list[FesaFileError] = []
     seen: set[tuple[int, int, int]] = set()  # (round, lower line number, higher): a pair is told once
-    for p in table.players:
+    for p in players:
+        number = p.number
         for r, cell in enumerate(p.cells, start=1):
-            if not cell.is_game:
+            opponent = cell.opponent
+            if not opponent:
                 continue
-            if cell.opponent > count:
+            if opponent > count:
                 problems.append(
                     FesaFileError(
-                        file, p.line, f"round {r}: {_who(p)} names player {cell.opponent}, but the table has {count}"
+                        file, p.line, f"round {r}: {_who(p)} names player {opponent}, but the table has {count}"
                     )
                 )
                 continue
-            if cell.opponent == p.number:
+            if opponent == number:
                 problems.append(FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent"))
                 continue
-            q = table.player(cell.opponent)
+            q = players[opponent - 1]
             if q.simul_giver:
                 continue
-            pair = (r, min(p.number, q.number), max(p.number, q.number))
+            other = q.cells[r - 1]
+            if other.opponent == number and opponent < number:
+                continue  # compared from q's line
+            pair = (r, min(number, opponent), max(number, opponent))
             if pair in seen:
                 continue
-            other = q.cells[r - 1]
-            if other.opponent != p.number:
+            if other.opponent != number:
                 wrong = "the cells do not name each other"
             elif HALVES[cell.sign] + HALVES[other.sign] != 2:  # in half points: Fractions cost here
                 wrong = "the results do not add up to one point"

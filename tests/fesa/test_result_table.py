@@ -6,10 +6,10 @@ import datetime as dt
 
 from ratings.engine.types import PlayerOutcome, PlayerState, Promotion, TableResult, grade_of
 from ratings.fesa_files.ratingliste import Home, ListRecord
-from ratings.fesa_files.result_table import lisp_number, result_table_text
+from ratings.fesa_files.result_table import _points, lisp_number, result_table_text
 from ratings.fesa_files.turnering import Cell, TablePlayer, Turnering, read_turnering
 
-from .data import fesa_data
+from .data import case_dir, case_names, fesa_data
 from .published import read_published
 
 
@@ -94,6 +94,15 @@ def test_result_table_text_player_without_a_rated_game_is_shown_unchanged() -> N
     text = result_table_text(table, records, TableResult((), 0))
     # A game count: his rating and "+0", as the program prints it; a result list: his rating and "*".
     assert text.split("\n")[2:4] == [" 1 A  NO          1500   0+   1    +0", " 2 B  NO             0*  0-   0  "]
+
+
+def test_points_in_half_points_print_as_the_points_do() -> None:
+    tables = [read_turnering((case_dir(name) / "turnering.txt").read_bytes()) for name in case_names()]
+    tables.append(read_turnering("[Cup]\n[2020-05-01]\n1 [A] [] [2= 3=] [0]\n2 [B] [] [1= 0=]\n3 [C] [] [0+ 1=]\n"))
+    tables.append(read_turnering("[Cup]\n[2020-05-01]\n1 [A] [] [2= 3+] [-0.5]\n2 [B] [] [1= 0=]\n3 [C] [] [&]\n"))
+    for table in tables:
+        for p in table.players:
+            assert _points(table, p) == lisp_number(table.points(p.number))
 
 
 def test_lisp_number_prints_ratios_like_lisp() -> None:

@@ -80,9 +80,9 @@ _GAME = st.builds(lambda r, s: f"({r} {s} 1)", st.integers(0, 3000), st.sampled_
 
 
 @st.composite
-def _lines(draw: st.DrawFn) -> str:
+def spelled_lines(draw: st.DrawFn) -> str:
     """Lines of the pattern with values the slots mostly accept (the pattern alone mostly gives refused
-    grades and dates)."""
+    grades and dates); tests/fesa/test_record_line.py plays them too."""
     homes = draw(st.lists(_HOME, max_size=3))
     games = draw(st.one_of(st.sampled_from(["NIL", "0"]), _INT, st.lists(_GAME, min_size=1, max_size=5)))
     unit, nsr_unit = draw(st.sampled_from(["Dan", "Kyu", ""])), draw(st.sampled_from(["Dan", "Kyu", "Pro", ""]))
@@ -106,7 +106,7 @@ def _lines(draw: st.DrawFn) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.from_regex(RECORD, fullmatch=True), _lines()))
+@given(st.one_of(st.from_regex(RECORD, fullmatch=True), spelled_lines()))
 def test_a_line_in_the_spelling_prints_back_unchanged(line: str) -> None:
     text = "(" + line + "\n\n)\n"
     try:
