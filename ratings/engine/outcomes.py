@@ -2,7 +2,8 @@
 
 The new state, the game details that explain the number, the promotions. Built once per player after the
 sweeps, from the settled values. The engine's most numerous values, GameDetail (two per game), are built in
-the loops below, positionally, in the order of their fields.
+the loops below straight from a tuple of every field in order (``_new``: a named tuple's own ``__new__`` is
+one more Python call per value; tests/engine/test_values.py compares the two).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from .performance import performance
 from .promotions import GradeState, quiet_walk, walk_table
 from .solver import Solver
 from .types import GameDetail, HandicapCode, PlayerOutcome, PlayerState, Promotion, ResultPair
+
+_new = tuple.__new__
 
 _Walk = tuple[tuple[Promotion, ...], int, int, bool, int]
 """The promotions of a walk and the grade state after it: grade, lb_run, lb_mp_seen, mp_run."""
@@ -140,7 +143,7 @@ def _normal_details(
                 change = gain
                 upset = True
         bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
-        append(GameDetail(rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus))
+        append(_new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus)))
         r += change + bonus
         b += 1
     return r, tuple(details)
@@ -155,7 +158,7 @@ def _performance_details(
     codes, given = _handicap_columns(table.handicaps[i])
     # Not strict: repeat() is endless; every other sequence holds one entry per game.
     return tuple(
-        GameDetail(rnd, keys[j], s, post[j], o, code, gave)
+        _new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, None, None, None, None, False, None))
         for rnd, j, s, o, code, gave in zip(
             table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
         )

@@ -62,6 +62,25 @@ def test_rated_values_pickle_copy_and_replace() -> None:
 
 @settings(deadline=None, max_examples=150)
 @given(tables(any_player))
+def test_every_value_of_a_rated_table_is_what_its_constructor_builds(table: TableInput) -> None:
+    """The outcome loops build GameDetail from bare tuples (outcomes._new): each must be a whole GameDetail,
+    every field in its place, as the class's own constructor builds it from the field names."""
+    result = rate_or_none(table)
+    assume(result is not None)
+    assert result is not None
+    for outcome in result.outcomes:
+        for value in [outcome, outcome.before, outcome.after, *outcome.games, *outcome.promotions]:
+            cls = type(value)
+            assert len(value) == len(cls._fields)
+            rebuilt = cls(**value._asdict())
+            assert value == rebuilt and repr(value) == repr(rebuilt)
+        assert all(type(d) is GameDetail for d in outcome.games)
+        if outcome.method == "performance":
+            assert all(d.k is None and d.upset is False for d in outcome.games)
+
+
+@settings(deadline=None, max_examples=150)
+@given(tables(any_player))
 def test_a_normal_players_details_are_run_normals_steps_to_the_last_bit(table: TableInput) -> None:
     """The outcome's own Elo loop against normal.run_normal on the same effective ratings: every step's number
     and the table's change. Compared by repr, which tells apart every float (and 0.0 from -0.0)."""
