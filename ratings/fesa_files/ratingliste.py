@@ -129,6 +129,17 @@ def _decode_file(
     return tuple(records)
 
 
+def _read_run(text: str, before: int, file: str) -> tuple[ListRecord, ...] | None:
+    """The records of a run of lines not in the program's spelling (``read_spelled``), read as a list of
+    their own and numbered as in the file (``before`` lines precede the run); None if the run cannot be read
+    alone, for the whole file to be read again and any message to be the general reader's."""
+    try:
+        records = _decode_file(text, file, _player)
+    except FesaFileError:
+        return None
+    return tuple(r._replace(line=r.line + before) if r.line is not None else r for r in records)
+
+
 def read_ratingliste(
     data: bytes | str, file: str = "ratingliste.pre", *, keep_text: bool = False
 ) -> tuple[ListRecord, ...]:
@@ -136,11 +147,13 @@ def read_ratingliste(
 
     With ``keep_text``, a list written in the program's spelling is read line by line and each record keeps
     its line instead of its structure (``text``, no ``source``: :func:`with_source` makes it when needed),
-    so :func:`write_ratingliste` copies the unchanged ones; the records are equal either way.
+    so :func:`write_ratingliste` copies the unchanged ones; the records are equal either way. Lines in
+    another spelling are read by the general reader a run at a time, as long as each run reads alone.
     """
     records = None
     if keep_text:
-        records = read_spelled(data.decode(ENCODING) if isinstance(data, bytes) else data, file)
+        text = data.decode(ENCODING) if isinstance(data, bytes) else data
+        records = read_spelled(text, file, lambda run, before: _read_run(run, before, file))
     if records is None:
         records = _decode_file(data, file, _player)
     check_unique_names(records)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from ratings.engine.types import PlayerState, PriorGrade
@@ -205,22 +206,46 @@ def _home_source(code: str, nationality: str, residens: str, last: str) -> Struc
     )
 
 
-def read_spelled(text: str, file: str) -> tuple[ListRecord, ...] | None:
-    """The records of a list file whose every record is a line in the program's spelling, each keeping
-    that line as its ``text``; None for any other file (or a value the slots refuse), to be read by the
-    general reader."""
+def read_spelled(
+    text: str, file: str, general: Callable[[str, int], tuple[ListRecord, ...] | None] | None = None
+) -> tuple[ListRecord, ...] | None:
+    """The records of a list file whose records are lines in the program's spelling, each keeping that line
+    as its ``text``; None for any other file (or a value the slots refuse), to be read by the general reader.
+
+    With ``general``, a run of lines not in the spelling (a hand-edited record, a comment) is handed to it:
+    the run's text as a list of its own, and the number of lines before it, to count its records' lines
+    from. It answers the run's records, or None when the run cannot be read alone (a form that goes on past
+    it, a mistake), and the whole file is then the general reader's, messages included. So one odd line
+    does not send a list of thousands of records to the general reader, ten times slower a record.
+    """
     if not text.startswith("("):
         return None
     lines = text[1:].split("\n")
     records: list[ListRecord] = []
     match = RECORD.fullmatch
+    index = 0
     try:
-        for number, line in enumerate(lines, start=1):
+        while index < len(lines):
+            line = lines[index]
             found = match(line)
-            if found is None:
-                rest = "\n".join(lines[number - 1 :])
-                return tuple(records) if _END.fullmatch(rest) else None
-            records.append(_record(found, line, number, file))
+            if found is not None:
+                index += 1
+                records.append(_record(found, line, index, file))
+                continue
+            end = index + 1
+            while end < len(lines) and match(lines[end]) is None:
+                end += 1
+            run = "\n".join(lines[index:end])
+            if end == len(lines):  # the run ends the file, so it must close the list
+                if _END.fullmatch(run):
+                    return tuple(records)
+                rest = None if general is None else general("(" + run, index)
+                return None if rest is None else (*records, *rest)
+            more = None if general is None else general("(" + run + "\n)", index)
+            if more is None:
+                return None
+            records.extend(more)
+            index = end
     except SlotError:
         return None
     return None  # no closing parenthesis
