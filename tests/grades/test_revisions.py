@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.services.grade_revisions import can_revise, promotion_revise
@@ -180,7 +181,9 @@ def test_public_grade_history_shows_dates_but_no_reasons_or_officers(client, one
     page = client.get(reverse("ratings:player", args=[one_dan.player.federation_id])).content.decode()
     assert DAY.isoformat() in page  # the table's date
     one_dan.refresh_from_db()
-    assert f"{one_dan.decided_at:%Y-%m-%d}" in page  # the decision's date
+    # The decision's date as the site shows it, in its time zone: late in the evening UTC it is already the next
+    # day in Paris.
+    assert f"{timezone.localtime(one_dan.decided_at):%Y-%m-%d}" in page
     assert "SECRET-REJECTION-REASON" not in page
     assert "officer_tanaka" not in page
     promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVISION-REASON")
