@@ -74,15 +74,7 @@ def result_flipped(table: Table) -> TableChange:
     facts = games[chosen].facts
     games[chosen] = GameEdit(facts=dataclasses.replace(facts, result=FLIP[facts.result]), id=games[chosen].id)
     entries = [EntryFacts(player_id=e.player_id, seat=e.seat) for e in TableEntry.objects.filter(table=table)]
-    return TableChange(
-        table=table,
-        tournament=table.tournament,
-        name=table.name,
-        date=table.date,
-        sequence=table.sequence,
-        entries=sorted(entries, key=lambda e: e.seat or 0),
-        games=games,
-    )
+    return TableChange.in_place(table, sorted(entries, key=lambda e: e.seat or 0), games)
 
 
 def columns() -> dict[int, tuple[int, str, int]]:

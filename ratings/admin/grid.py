@@ -134,15 +134,7 @@ class TableGridViews(admin.ModelAdmin):
 
 def _grid_change(table: Table, grid: list[GridRow]) -> TableChange:
     entries, games = grid_edits(table=table, rows=grid)
-    return TableChange(
-        table=table,
-        tournament=table.tournament,
-        name=table.name,
-        date=table.date,
-        sequence=table.sequence,
-        entries=entries,
-        games=games,
-    )
+    return TableChange.in_place(table, entries, games)
 
 
 def grid_url(table: Table) -> str:

@@ -41,6 +41,11 @@ class TableChange:
     entries: Sequence[EntryFacts]
     games: Sequence[GameEdit]
 
+    @classmethod
+    def in_place(cls, table: Table, entries: Sequence[EntryFacts], games: Sequence[GameEdit]) -> TableChange:
+        """``table`` where it stands (tournament, name, date, sequence) with these entries and games."""
+        return cls(table, table.tournament, table.name, table.date, table.sequence, entries, games)
+
 
 @dataclass(frozen=True)
 class PriorGradeChange:

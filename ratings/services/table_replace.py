@@ -43,12 +43,5 @@ def table_replace_change(*, table: Table, wrong: Player, right: Player) -> Table
         facts = GameFacts.of(g)
         facts = replace(facts, first_id=swap(facts.first_id), second_id=swap(facts.second_id))
         games.append(GameEdit(facts=facts, id=g.pk))
-    return TableChange(
-        table=table,
-        tournament=table.tournament,
-        name=table.name,
-        date=table.date,
-        sequence=table.sequence,
-        entries=[EntryFacts(player_id=swap(e.player_id) or e.player_id, seat=e.seat) for e in entries],
-        games=games,
-    )
+    moved = [EntryFacts(player_id=swap(e.player_id) or e.player_id, seat=e.seat) for e in entries]
+    return TableChange.in_place(table, moved, games)

@@ -28,17 +28,12 @@ def result_flipped(table: Table, *, game_index: int = 0) -> TableChange:
 
 
 def table_change(table: Table, **overrides: Any) -> TableChange:
-    values: dict[str, Any] = {
-        "table": table,
-        "tournament": table.tournament,
-        "name": table.name,
-        "date": table.date,
-        "sequence": table.sequence,
-        "entries": [EntryFacts(player_id=e.player_id, seat=e.seat) for e in table.entries.order_by("seat")],
-        "games": [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in table.games.order_by("round", "id")],
-    }
-    values.update(overrides)
-    return TableChange(**values)
+    saved = TableChange.in_place(
+        table,
+        [EntryFacts(player_id=e.player_id, seat=e.seat) for e in table.entries.order_by("seat")],
+        [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in table.games.order_by("round", "id")],
+    )
+    return replace(saved, **overrides)
 
 
 def player_columns() -> dict[int, tuple[int, str, int]]:
