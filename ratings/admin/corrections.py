@@ -41,6 +41,8 @@ from ratings.services.corrections import (
 )
 from ratings.services.table_save import TableRefused
 
+from .read_only import ReadOnlyAdmin
+
 REASON, CONFIRM = "_correction_reason", "_correction_confirm"
 CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
 
@@ -134,7 +136,7 @@ class TableCorrectionViews(admin.ModelAdmin):
 
 
 @admin.register(Correction)
-class CorrectionAdmin(admin.ModelAdmin):
+class CorrectionAdmin(ReadOnlyAdmin):
     """Every correction, for staff: who, when, why and what; read only, with undo."""
 
     list_display = ("made_at", "kind", "summary_shown", "reason", "table", "player", "made_by", "undoes")
@@ -157,15 +159,6 @@ class CorrectionAdmin(admin.ModelAdmin):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     @admin.display(description=gettext_lazy("change"))
     def summary_shown(self, correction: Correction) -> str:

@@ -20,6 +20,8 @@ from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
 from ratings.services.official_lists import ListRefused, can_publish, official_list_check, official_list_publish
 
+from .read_only import ReadOnlyAdmin
+
 
 @admin.register(OfficialList)
 class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -78,7 +80,7 @@ class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(OfficialListEntry)
-class OfficialListEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OfficialListEntryAdmin(ReadOnlyAdmin):
     list_display = ("official_list", "rank", "country_rank", "family_name", "given_name", "nationality", "rating")
     list_display_links = None
     list_filter = ("official_list",)
@@ -88,15 +90,6 @@ class OfficialListEntryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).defer("official_list__all_txt")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return False  # reached from the lists; not a menu entry of its own

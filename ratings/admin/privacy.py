@@ -20,6 +20,8 @@ from ratings import permissions
 from ratings.models import Player, PrivacyAction
 from ratings.services.privacy import player_erase, player_export
 
+from .read_only import ReadOnlyAdmin
+
 
 def _one_player(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Player]) -> Player | None:  # type: ignore[type-arg]
     players = list(queryset[:2])
@@ -108,7 +110,7 @@ def erase_personal_data(
 
 
 @admin.register(PrivacyAction)
-class PrivacyActionAdmin(admin.ModelAdmin):
+class PrivacyActionAdmin(ReadOnlyAdmin):
     list_display = ("done_at", "kind", "player", "done_by")
     list_filter = ("kind",)
     list_select_related = ("player", "done_by")
@@ -118,12 +120,3 @@ class PrivacyActionAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return permissions.can_handle_personal_data(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

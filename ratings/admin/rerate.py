@@ -6,8 +6,6 @@ task queue is down or slow; the service takes the same lock as the task, so the 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -18,16 +16,7 @@ from ratings import permissions
 from ratings.models import PendingRerate, RerateRun
 from ratings.services.rerate import RerateBusy, rerate_pending
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+from .read_only import ReadOnlyAdmin
 
 
 @admin.register(PendingRerate)

@@ -22,7 +22,7 @@ from ratings.models import Table, TableResolution, UnsettledTable
 from ratings.selectors.settle import cycle_rows, live_resolution_ids
 from ratings.services.settle import CannotResolve, table_resolve
 
-from .rerate import ReadOnlyAdmin
+from .read_only import ReadOnlyAdmin
 
 
 @admin.register(UnsettledTable)
