@@ -57,6 +57,7 @@ def test_browser_search_tournament_calculator_statistics(
     static_from_source: None, live_server: Any, browser: Any
 ) -> None:
     from selenium.webdriver.common.by import By  # optional dependency: only the browser tests need it
+    from selenium.webdriver.support.ui import WebDriverWait  # likewise
 
     table, players = swiss()
     for device, width in WIDTHS.items():
@@ -66,6 +67,8 @@ def test_browser_search_tournament_calculator_statistics(
         assert box.is_displayed()
         box.send_keys("mueller")
         box.submit()
+        # submit() may return before the results page has replaced the front page: wait for it.
+        WebDriverWait(browser, 15).until(lambda driver: "/search/" in driver.current_url)
         rows = browser.find_elements(By.CSS_SELECTOR, "table.results tbody tr")
         assert len(rows) == 2, device  # Müller and Mueller
         assert csp_violations(browser) == []
