@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ratings.engine import Game, Handicap, PlayerState, PriorGrade, TableInput
-from ratings.engine.types import HandicapCode, PriorGradeKind, Score
+from ratings.engine.literals import HandicapCode, PriorGradeKind
+from ratings.engine.types import Score
 
 from .play import table_games
 from .sim import SimGame, SimPlayer, World

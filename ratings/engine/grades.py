@@ -7,7 +7,11 @@ and is never awarded. The database stores grades on this scale, so its choices c
 
 from __future__ import annotations
 
-from typing import Final, Literal
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from .literals import GradeUnit
 
 NO_GRADE: Final = 0
 LAST_KYU: Final = 20  # 1 Kyu
@@ -24,7 +28,7 @@ DAN_GRADES: Final = range(FIRST_DAN, TOP_AWARDED_GRADE + 1)
 """The grades a grade officer decides on (docs/rules.md §8); Kyu grades take effect at once."""
 
 
-def grade_of(level: int, unit: Literal["Kyu", "Dan"]) -> int:
+def grade_of(level: int, unit: GradeUnit) -> int:
     """The scale index of ``level`` Kyu (1..20) or ``level`` Dan (1..7)."""
     if unit == "Kyu" and 1 <= level <= 20:
         return 21 - level
@@ -33,7 +37,7 @@ def grade_of(level: int, unit: Literal["Kyu", "Dan"]) -> int:
     raise ValueError(f"no such grade: {level} {unit}")
 
 
-def grade_parts(grade: int) -> tuple[int, Literal["Kyu", "Dan"]] | None:
+def grade_parts(grade: int) -> tuple[int, GradeUnit] | None:
     """(level, "Kyu"|"Dan") of a scale index, or None for no grade."""
     if grade == NO_GRADE:
         return None

@@ -18,7 +18,11 @@ from .participants import GAVE, Participants, SideHandicap
 from .performance import performance
 from .promotions import GradeState, quiet_walk, walk_table
 from .solver import Solver
-from .types import GameDetail, HandicapCode, PlayerOutcome, PlayerState, Promotion, ResultPair
+from .types import GameDetail, PlayerOutcome, PlayerState, Promotion, ResultPair
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .literals import HandicapCode
 
 _new = tuple.__new__
 

@@ -6,15 +6,22 @@ with a rated game are put in table order and classified. The result is a set of 
 participant's position, the layout the sweeps and the outcomes read fastest.
 """
 
-from collections.abc import Callable
+from __future__ import annotations
+
 from operator import attrgetter
-from typing import NamedTuple
 
 from .categories import PROVISIONAL_FROM
 from .constants import HANDICAPS
 from .errors import InvalidTable
+from .named_tuple import NamedTuple
 from .prior_grades import prior_grade_rating
-from .types import Game, HandicapCode, PlayerKey, PlayerState, ResultPair, Score, TableInput
+from .types import Game, PlayerKey, PlayerState, ResultPair, Score, TableInput
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .literals import HandicapCode
 
 OPPONENT_FLOOR = 400
 
@@ -22,7 +29,7 @@ OPPONENT_FLOOR = 400
 RECEIVED = 1
 GAVE = 2
 
-SideHandicap = tuple[int, float, HandicapCode]
+SideHandicap = tuple[int, float, "HandicapCode"]
 """(RECEIVED or GAVE, the handicap in grades, its code)."""
 
 _SCORES = frozenset((0.0, 0.5, 1.0))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Final
 
 from .categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from .constants import (
@@ -27,7 +26,13 @@ from .constants import (
     upper_bound,
 )
 from .grades import SEVEN_DAN, TOP_AWARDED_GRADE
-from .types import Promotion, PromotionRoute
+from .types import Promotion
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+    from .literals import PromotionRoute
 
 IMAGINARY_GAMES = 20
 

@@ -8,12 +8,13 @@ tournament's standings.
 
 from __future__ import annotations
 
-from typing import Final, Literal
-
 from .errors import InvalidTable
 from .types import Score
 
-ResultCode = Literal["first", "second", "draw", "bye", "half_bye", "absent", "no_show"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
 FIRST_WON: Final = "first"
 SECOND_WON: Final = "second"
 DRAW: Final = "draw"

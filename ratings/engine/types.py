@@ -9,14 +9,22 @@ per-table FESA run (``python -m ratings.fesa_files``) pays on every start. A cha
 ``value._replace(field=...)``. Words follow docs/rules.md §1.
 """
 
-import datetime as dt
-from collections.abc import Hashable, Mapping, Sequence
-from typing import Literal, NamedTuple
+from __future__ import annotations
+
+from collections.abc import Hashable
 
 from .grades import NO_GRADE as NO_GRADE
 from .grades import grade_label as grade_label
 from .grades import grade_of as grade_of
 from .grades import grade_parts as grade_parts
+from .named_tuple import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
+    from collections.abc import Mapping, Sequence
+
+    from .literals import HandicapCode, Method, PriorGradeKind, PromotionRoute
 
 PlayerKey = Hashable
 """Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""
@@ -26,17 +34,6 @@ Score = float
 
 ResultPair = tuple[int, Score]
 """(effective opponent rating used, score) as frozen in a performance-rated player's result list."""
-
-PriorGradeKind = Literal["kyu", "dan", "pro"]
-HandicapCode = Literal["S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"]
-Method = Literal["normal", "performance"]
-PromotionRoute = Literal[
-    "upper_bound",  # established test: rating reached UB of the next grade
-    "midpoint_run",  # established test: #MP ratings in a row at or above MP
-    "lower_bound_run",  # established test: #LB ratings in a row at or above LB, one of them above MP
-    "provisional",  # provisional test: rating reached UB of the grade after the next
-    "bound_to_get_it",  # 20 imaginary lost games would still promote
-]
 
 # Grades are numbered on one scale so that "next grade" is +1 (grades.py holds the scale; the names are
 # re-exported here for the modules that read them beside the values).

@@ -16,9 +16,14 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, NamedTuple
+
+from ratings.engine.named_tuple import NamedTuple
 
 from .errors import FesaFileError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Named tuples, not dataclasses: a per-table run creates these classes on every start, and a frozen dataclass
 # costs ten times as much. Each is its own type (the printer dispatches on it); no form is a plain tuple.

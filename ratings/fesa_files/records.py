@@ -1,18 +1,21 @@
 """The records of the FESA state list: a player's names, his nationality list and his engine state.
 
-Named tuples, as the engine's values are (ratings/engine/types.py): a per-table run creates their classes
-on every start. The module does without ``from __future__ import annotations``, so that the fields' types are
-not strings for ``typing`` to compile; a method naming its own class quotes it.
+Named tuples, as the engine's values are (ratings/engine/types.py), made without ``typing`` at run time
+(ratings/engine/named_tuple.py): a per-table run creates their classes on every start.
 """
 
-import datetime as dt
-from collections.abc import Iterable
-from typing import NamedTuple
+from __future__ import annotations
 
+from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import PlayerState
 
 from .lisp import Struct
 from .values import compared_on
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
+    from collections.abc import Iterable
 
 
 class Home(NamedTuple):
@@ -65,7 +68,7 @@ class ListRecord(NamedTuple):
                     return home.nationality
         return ""
 
-    def played(self, date: dt.date, origin: str = "E", state: PlayerState | None = None) -> "ListRecord":
+    def played(self, date: dt.date, origin: str = "E", state: PlayerState | None = None) -> ListRecord:
         """The record after a table of list ``origin`` on ``date`` (with ``state``, his state after it, if
         given): the HOME of that list gets ``date`` as its last date; a player without one gets a copy of
         his first HOME for that list, put in front (as the program does when a European player first plays

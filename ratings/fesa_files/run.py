@@ -13,9 +13,8 @@ table), and a table on the same date as a player's last one is allowed (the prog
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ratings.engine import InvalidTable, TableDidNotSettle, rate_table
+from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import TableResult
 
 from .alltxt import write_all_txt

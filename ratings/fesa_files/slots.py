@@ -10,12 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
 from .records import Home, ListRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PLAYER_SLOTS = (
     "LAST-NAME",

@@ -29,8 +29,8 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import NamedTuple
 
+from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
@@ -43,7 +43,6 @@ from .turnering_values import (
     MAX_ROUNDS,
     Cell,
     HandicapMark,
-    Sign,
     TablePlayer,
     Turnering,
 )
@@ -55,7 +54,6 @@ __all__ = [
     "Cell",
     "EngineTable",
     "HandicapMark",
-    "Sign",
     "TablePlayer",
     "Turnering",
     "check_consistency",

@@ -1,23 +1,27 @@
 """The values of a table read from ``turnering.txt`` (ratings/fesa_files/turnering.py): its player lines,
 their cells and handicaps, and the limits a file is held to.
 
-Named tuples, as the engine's values are (ratings/engine/types.py): a per-table run creates their classes
-on every start. The module does without ``from __future__ import annotations``, so that the fields' types are
-not strings for ``typing`` to compile; a method naming its own class quotes it.
+Named tuples, as the engine's values are (ratings/engine/types.py), made without ``typing`` at run time
+(ratings/engine/named_tuple.py): a per-table run creates their classes on every start.
 """
 
-import datetime as dt
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from __future__ import annotations
 
 from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
-from ratings.engine.types import HandicapCode
+from ratings.engine.named_tuple import NamedTuple
 
 from .values import compared_on
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime as dt
     from fractions import Fraction
+    from typing import Literal
 
-Sign = Literal["+", "-", "=", "#"]
+    from ratings.engine.literals import HandicapCode
+
+    Sign = Literal["+", "-", "=", "#"]
+
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
 HANDICAP_CODES: dict[str, HandicapCode] = {code.upper(): code for code in ENGINE_HANDICAP_CODES}
 MAX_PLAYERS = 1000
@@ -41,7 +45,7 @@ class HandicapMark(NamedTuple):
 
     __eq__, __ne__, __hash__ = compared_on(2)
 
-    def mirrored(self) -> "HandicapMark":
+    def mirrored(self) -> HandicapMark:
         return HandicapMark(not self.received, self.code, self.spelling)
 
     def text(self) -> str:
@@ -66,7 +70,7 @@ class Cell(NamedTuple):
         """A game actually played, hence rated."""
         return self.opponent != 0
 
-    def mirrored(self, player: int) -> "Cell":
+    def mirrored(self, player: int) -> Cell:
         """The opponent's cell for this game, ``player`` being this cell's owner."""
         return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())  # type: ignore[arg-type]
 
@@ -150,7 +154,7 @@ class Turnering(NamedTuple):
         """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
         return any(c.opponent != 0 for c in self.all_cells(number))
 
-    def points(self, number: int) -> "Fraction":
+    def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
         from fractions import Fraction  # here: a run that prints no standings does not import fractions
 

@@ -3,10 +3,12 @@ source text, its spelling): two values read from different places are still equa
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
-_Methods = tuple[Callable[[Any, object], Any], Callable[[Any, object], Any], Callable[[Any], int]]
+    _Methods = tuple[Callable[[Any, object], Any], Callable[[Any, object], Any], Callable[[Any], int]]
 
 
 def compared_on(count: int) -> _Methods:

@@ -14,7 +14,8 @@ from ratings.engine import (
     TableInput,
     rate_table,
 )
-from ratings.engine.types import HandicapCode, PriorGradeKind, ResultPair
+from ratings.engine.literals import HandicapCode, PriorGradeKind
+from ratings.engine.types import ResultPair
 
 DAY = dt.date(2024, 5, 1)
 

@@ -21,7 +21,7 @@ from ratings.engine.constants import (
     rating_of,
     upper_bound,
 )
-from ratings.engine.types import HandicapCode
+from ratings.engine.literals import HandicapCode
 
 SEVEN_DAN = grade_of(7, "Dan")
 

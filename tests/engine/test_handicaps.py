@@ -13,7 +13,7 @@ from typing import get_args
 
 import pytest
 
-from ratings.engine.types import HandicapCode
+from ratings.engine.literals import HandicapCode
 
 from .builders import make_established, make_game, make_newcomer, rate
 

@@ -19,7 +19,7 @@ from ratings.engine import (
     TableResult,
     rate_table,
 )
-from ratings.engine.types import HandicapCode
+from ratings.engine.literals import HandicapCode
 
 from .builders import state_of
 from .oracle import solve_plainly

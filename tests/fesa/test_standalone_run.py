@@ -78,7 +78,17 @@ def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path)
     assert dashed.stderr.startswith("-work: not a directory")
 
 
-UNNEEDED = ("argparse", "pathlib", "anyascii", "calendar", "dataclasses", "inspect", "concurrent", "multiprocessing")
+UNNEEDED = (
+    "argparse",
+    "pathlib",
+    "anyascii",
+    "calendar",
+    "dataclasses",
+    "inspect",
+    "concurrent",
+    "multiprocessing",
+    "typing",
+)
 """What a per-table process would load for nothing: each is milliseconds of its start."""
 
 

@@ -1,0 +1,24 @@
+"""The engine's closed sets of words, as ``Literal`` types: handicap codes, prior-grade kinds, rating methods,
+promotion routes, categories and grade units.
+
+Only type checkers and code that reads the sets at run time (``typing.get_args``: tests, the demo) import this
+module. The engine's own modules import it under ``TYPE_CHECKING``, as they do ``typing``: a per-table FESA
+run starts an interpreter for every table and never imports ``typing`` (ratings/engine/named_tuple.py). The
+values themselves are defined where the rules use them (constants.py ``HANDICAP_CODES``, categories.py
+``CATEGORIES``); tests/engine/test_constants.py holds the two to the same words.
+"""
+
+from typing import Literal
+
+PriorGradeKind = Literal["kyu", "dan", "pro"]
+HandicapCode = Literal["S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"]
+Method = Literal["normal", "performance"]
+PromotionRoute = Literal[
+    "upper_bound",  # established test: rating reached UB of the next grade
+    "midpoint_run",  # established test: #MP ratings in a row at or above MP
+    "lower_bound_run",  # established test: #LB ratings in a row at or above LB, one of them above MP
+    "provisional",  # provisional test: rating reached UB of the grade after the next
+    "bound_to_get_it",  # 20 imaginary lost games would still promote
+]
+Category = Literal["unrated", "provisional", "established"]
+GradeUnit = Literal["Kyu", "Dan"]
