@@ -8,6 +8,7 @@ from typing import get_args
 import pytest
 
 from ratings.engine import grade_of
+from ratings.engine.categories import CATEGORIES
 from ratings.engine.constants import (
     HANDICAP_CODES,
     HANDICAPS,
@@ -21,7 +22,7 @@ from ratings.engine.constants import (
     rating_of,
     upper_bound,
 )
-from ratings.engine.literals import HandicapCode
+from ratings.engine.literals import Category, HandicapCode
 
 SEVEN_DAN = grade_of(7, "Dan")
 
@@ -80,6 +81,10 @@ def test_every_kyu_from_18_to_12_has_lb_in_steps_of_80_and_mp_40_above() -> None
 def test_handicap_codes_are_the_keys_of_the_handicap_values_and_the_type() -> None:
     assert tuple(HANDICAPS) == HANDICAP_CODES
     assert set(get_args(HandicapCode)) == set(HANDICAP_CODES)
+
+
+def test_categories_are_the_words_of_the_type() -> None:
+    assert get_args(Category) == CATEGORIES
 
 
 def test_handicap_values() -> None:
