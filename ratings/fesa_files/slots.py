@@ -373,7 +373,27 @@ def _games_text(state: PlayerState) -> str:
         return _integer(state.game_count)
     if not results:
         return "0"
-    return "(" + " ".join([f"({_integer(rating)} {_score_text(score)} 1)" for rating, score in results]) + ")"
+    # A performance-rated player's whole result list, printed on every table he plays: the scores' texts
+    # looked up, and the ratings (plain ints, unless a caller made them otherwise) printed in place.
+    try:
+        return (
+            "("
+            + " ".join(
+                [
+                    f"({rating if type(rating) is int else _integer(rating)} {_SCORE_TEXTS[score]} 1)"
+                    for rating, score in results
+                ]
+            )
+            + ")"
+        )
+    except KeyError:  # a score of no result: _score_text words the refusal
+        for _, score in results:
+            _score_text(score)
+        raise
+
+
+_SCORE_TEXTS: dict[float, str] = {1.0: "1", 0.0: "0", 0.5: "1/2"}
+"""``_score_text`` as a table (1 and True hash as 1.0 does, 0 and False as 0.0, so they print alike)."""
 
 
 def _score_text(score: float) -> str:
