@@ -353,14 +353,20 @@ def record_line(record: ListRecord, read: tuple[PlayerState, tuple[str, str, str
             mp = old_mp
     homes = "(" + " ".join([_home_line(h) for h in record.homes]) + ")" if record.homes else "NIL"
     return (
-        f"#S(PLAYER :LAST-NAME {print_string(record.last_name)} :FIRST-NAME {print_string(record.first_name)}"
+        f"#S(PLAYER :LAST-NAME {_quote(record.last_name)} :FIRST-NAME {_quote(record.first_name)}"
         f" :NATIONALITY-LIST {homes} :GRADE-LEVEL {0 if grade is None else _integer(grade[0])}"
-        f" :GRADE-NAME {print_string('' if grade is None else grade[1])}"
+        f" :GRADE-NAME {_quote('' if grade is None else grade[1])}"
         f" :NSR-GRADE-LEVEL {0 if prior is None else _integer(prior.level)}"
-        f" :NSR-GRADE-NAME {print_string('' if prior is None else prior.kind.capitalize())}"
+        f" :NSR-GRADE-NAME {_quote('' if prior is None else prior.kind.capitalize())}"
         f" :ELO-NUMBER {_integer(state.rating)} :GAMES {games} :LAST-PLAYED {played}"
         f" :LB-COUNT {lb} :MP-COUNT {mp} :BONUS-COUNT {_integer(state.bonus_count)})"
     )
+
+
+def _quote(value: str) -> str:
+    """``print_string(value)``, without its two replacements for a string with nothing to escape, as nearly
+    every name is: a record's line quotes six strings or more."""
+    return print_string(value) if '"' in value or "\\" in value else f'"{value}"'
 
 
 def _integer(value: int) -> str:
@@ -431,6 +437,6 @@ def _home_line(home: Home) -> str:
         if old != fresh and _safe(as_date, old, "LAST") == home.last:  # an equal form prints alike
             last = print_form(old)
     return (
-        f"#S(HOME :LIST #\\{home.list} :NATIONALITY {print_string(home.nationality)}"
-        f" :RESIDENS {print_string(home.residens)} :LAST {last})"
+        f"#S(HOME :LIST #\\{home.list} :NATIONALITY {_quote(home.nationality)}"
+        f" :RESIDENS {_quote(home.residens)} :LAST {last})"
     )
