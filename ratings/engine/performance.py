@@ -69,12 +69,33 @@ def _excess_and_slope(weights: Sequence[float], score: float, x: float) -> tuple
 
 
 def solve_root(weights: Sequence[float], score: float, guess: float) -> float:
-    """The root of ``score − Σ 1/(1 + weights_i·10^(−x/400))``; needs ``0 < score < len(weights)``."""
+    """The root of ``score − Σ 1/(1 + weights_i·10^(−x/400))``; needs ``0 < score < len(weights)``.
+
+    The sweeps' hot path: ``_excess_and_slope`` is written out in the loop (a call and a tuple per step
+    saved), with the same float operations in the same order, so the same root to the last bit
+    (tests/engine/test_performance.py compares the two): ``u·inverse`` is taken once for the fraction and
+    the slope (``u·inverse·inverse`` is ``(u·inverse)·inverse``), and the opponents below ``x`` are counted
+    and taken from ``score`` at once (every partial ``score − 1 − 1 …`` is a whole or half number, exact).
+    """
     x = guess
     lo = -math.inf
     hi = math.inf
     for _ in range(_MAX_ITERATIONS):
-        f, slope = _excess_and_slope(weights, score, x)
+        t = 10.0 ** (-x / 400.0)
+        below = 0
+        fraction = 0.0
+        slope = 0.0
+        for a in weights:
+            u = a * t
+            inverse = 1.0 / (1.0 + u)
+            w = u * inverse
+            if u < 1.0:
+                below += 1
+                fraction += w
+            else:
+                fraction -= inverse
+            slope += w * inverse
+        f = (score - below) + fraction
         if f == 0.0:
             return x
         if f > 0.0:

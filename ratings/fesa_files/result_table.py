@@ -56,7 +56,8 @@ def _points(table: Turnering, player: TablePlayer) -> str:
     ``5/2`` or ``3`` (no Fraction made: they were a third of the result table's time)."""
     if player.macmahon:
         return lisp_number(table.points(player.number))
-    halves = sum([HALVES[c.sign] for c in table.all_cells(player.number)])
+    cells = player.cells if not player.simul_giver else table.all_cells(player.number)  # all_cells, shortened
+    halves = sum([HALVES[c.sign] for c in cells])
     return f"{halves}/2" if halves % 2 else str(halves // 2)
 
 
@@ -100,7 +101,12 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
         outcome = outcomes.get(p.number)
         grade = grade_parts(record.state.grade)
         rating, change = _rating_columns(record, outcome)
-        cells = "" if p.simul_giver else "".join([_cell(c, handicap) for c in p.cells])
+        if p.simul_giver:
+            cells = ""
+        elif handicap:
+            cells = "".join([_cell(c, handicap) for c in p.cells])
+        else:  # _cell without handicap columns, written out: a call per cell of every table was a tenth of it
+            cells = "".join([f"{c.opponent:>2}{c.sign} " for c in p.cells])
         level, unit = ("  ", "") if grade is None else (f"{grade[0]:>2}", grade[1])
         start = f"{lisp_number(starts[p.number]):>2}" if macmahon else ""
         lines.append(

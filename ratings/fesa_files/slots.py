@@ -356,14 +356,20 @@ def record_line(record: ListRecord, read: tuple[PlayerState, tuple[str, str, str
             mp = old_mp
     homes = "(" + " ".join([_home_line(h) for h in record.homes]) + ")" if record.homes else "NIL"
     return (
-        f"#S(PLAYER :LAST-NAME {print_string(record.last_name)} :FIRST-NAME {print_string(record.first_name)}"
+        f"#S(PLAYER :LAST-NAME {_quote(record.last_name)} :FIRST-NAME {_quote(record.first_name)}"
         f" :NATIONALITY-LIST {homes} :GRADE-LEVEL {0 if grade is None else _integer(grade[0])}"
-        f" :GRADE-NAME {print_string('' if grade is None else grade[1])}"
+        f" :GRADE-NAME {_quote('' if grade is None else grade[1])}"
         f" :NSR-GRADE-LEVEL {0 if prior is None else _integer(prior.level)}"
-        f" :NSR-GRADE-NAME {print_string('' if prior is None else prior.kind.capitalize())}"
+        f" :NSR-GRADE-NAME {_quote('' if prior is None else prior.kind.capitalize())}"
         f" :ELO-NUMBER {_integer(state.rating)} :GAMES {games} :LAST-PLAYED {played}"
         f" :LB-COUNT {lb} :MP-COUNT {mp} :BONUS-COUNT {_integer(state.bonus_count)})"
     )
+
+
+def _quote(value: str) -> str:
+    """``print_string(value)``, without its two replacements for a string with nothing to escape, as nearly
+    every name is: a record's line quotes six strings or more."""
+    return print_string(value) if '"' in value or "\\" in value else f'"{value}"'
 
 
 def _integer(value: int) -> str:
@@ -376,7 +382,27 @@ def _games_text(state: PlayerState) -> str:
         return _integer(state.game_count)
     if not results:
         return "0"
-    return "(" + " ".join([f"({_integer(rating)} {_score_text(score)} 1)" for rating, score in results]) + ")"
+    # A performance-rated player's whole result list, printed on every table he plays: the scores' texts
+    # looked up, and the ratings (plain ints, unless a caller made them otherwise) printed in place.
+    try:
+        return (
+            "("
+            + " ".join(
+                [
+                    f"({rating if type(rating) is int else _integer(rating)} {_SCORE_TEXTS[score]} 1)"
+                    for rating, score in results
+                ]
+            )
+            + ")"
+        )
+    except KeyError:  # a score of no result: _score_text words the refusal
+        for _, score in results:
+            _score_text(score)
+        raise
+
+
+_SCORE_TEXTS: dict[float, str] = {1.0: "1", 0.0: "0", 0.5: "1/2"}
+"""``_score_text`` as a table (1 and True hash as 1.0 does, 0 and False as 0.0, so they print alike)."""
 
 
 def _score_text(score: float) -> str:
@@ -414,6 +440,6 @@ def _home_line(home: Home) -> str:
         if old != fresh and _safe(as_date, old, "LAST") == home.last:  # an equal form prints alike
             last = print_form(old)
     return (
-        f"#S(HOME :LIST #\\{home.list} :NATIONALITY {print_string(home.nationality)}"
-        f" :RESIDENS {print_string(home.residens)} :LAST {last})"
+        f"#S(HOME :LIST #\\{home.list} :NATIONALITY {_quote(home.nationality)}"
+        f" :RESIDENS {_quote(home.residens)} :LAST {last})"
     )

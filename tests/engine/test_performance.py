@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+import math
 
-from ratings.engine.performance import performance, performance_rating
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ratings.engine.performance import (
+    _excess_and_slope,
+    initial_guess,
+    performance,
+    performance_rating,
+    solve_root,
+    weight_of,
+)
 
 
 def excess(pairs: list[tuple[float, float]], x: float) -> float:
@@ -65,3 +76,41 @@ def test_solution_is_within_a_millionth() -> None:
 def test_needs_a_result() -> None:
     with pytest.raises(ValueError, match="at least one"):
         performance([])
+
+
+def _solve_root_by_steps(weights: list[float], score: float, guess: float) -> float:
+    """solve_root as first written, one ``_excess_and_slope`` call a step: the reference for the loop that
+    solve_root writes out."""
+    x, lo, hi = guess, -math.inf, math.inf
+    for _ in range(200):
+        f, slope = _excess_and_slope(weights, score, x)
+        if f == 0.0:
+            return x
+        if f > 0.0:
+            lo = x
+        else:
+            hi = x
+        slope *= math.log(10.0) / 400.0
+        step = f / slope if slope > 0.0 else math.copysign(800.0, f)
+        step = max(-800.0, min(800.0, step))
+        if abs(step) < 1e-7:
+            return x + step
+        new = x + step
+        if not lo < new < hi:
+            new = 0.5 * (lo + hi)
+        x = new
+    return x
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-3000, 6000), st.sampled_from([0.0, 0.5, 1.0])), min_size=1, max_size=40).filter(
+        lambda pairs: 0.0 < sum(s for _, s in pairs) < len(pairs)
+    ),
+    st.one_of(st.none(), st.floats(-4000.0, 9000.0)),
+)
+def test_solve_root_is_the_step_by_step_root_to_the_bit(pairs: list[tuple[int, float]], guess: float | None) -> None:
+    weights = [weight_of(o) for o, _ in pairs]
+    score = sum(s for _, s in pairs)
+    start = initial_guess(weights) if guess is None else guess
+    assert solve_root(weights, score, start).hex() == _solve_root_by_steps(weights, score, start).hex()

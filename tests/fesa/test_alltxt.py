@@ -78,3 +78,17 @@ def test_write_all_txt_transliterates_names_outside_latin1_and_keeps_the_columns
     assert lines[3].startswith("  1 Oeuvray           Zielinski ")
     assert lines[4].startswith("  2 Hébert            Dvorák    ")
     assert lines[3].index("1500") == lines[4].index("1500")
+
+
+def test_all_txt_text_lists_exactly_the_players_is_active_keeps() -> None:
+    # all_txt_text writes is_active out in its loop: the two must keep the same players, at every boundary.
+    lasts = [None, dt.date(2018, 6, 6), dt.date(2018, 6, 7), dt.date(2018, 6, 8), dt.date(2020, 6, 8)]
+    priors = [None, PriorGrade("pro", 1), PriorGrade("dan", 2), PriorGrade("kyu", 3)]
+    records = [
+        ListRecord(f"P{i}", f"Q{j}", (Home("E", "FR", "FR", last),), PlayerState(last_played=last, prior_grade=prior))
+        for i, last in enumerate(lasts)
+        for j, prior in enumerate(priors)
+    ]
+    for date in (dt.date(2020, 6, 7), dt.date(2020, 6, 6), dt.date(2020, 6, 8)):
+        listed = [row.split()[1:3] for row in all_txt_text(records, date).split("\n")[3:]]
+        assert listed == [[r.last_name, r.first_name] for r in records if is_active(r, date)]
