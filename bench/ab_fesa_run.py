@@ -9,7 +9,8 @@ back to back: ``python -c pass`` and ``python -m`` of a module that does nothing
 other checkout and this one, ``python -m ratings.fesa_files DIR`` once per folder of ``bench/out/fesa-run/000``
 and once over every folder of ``bench/out/fesa-run``, and for this one the same with ``--jobs 0``. Each row
 gives the minimum and the median over the rounds, per table, of the CPU time of the processes started (user +
-system) and of the wall clock. Modules are byte-compiled under ``bench/out/pycache`` as bench_fesa_run.py does.
+system) and of the wall clock, in folders cleared of the outputs of the run before (untimed). Modules are
+byte-compiled under ``bench/out/pycache`` as bench_fesa_run.py does.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_fesa_run import clear_outputs  # noqa: E402  (the path above must be set first)
+
 FOLDERS = ROOT / "bench" / "out" / "fesa-run"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENV["PYTHONPYCACHEPREFIX"] = str(ROOT / "bench" / "out" / "pycache")
 
 
-def timed(commands: Sequence[Sequence[str]], cwd: Path) -> tuple[float, float]:
-    """CPU seconds of the processes started and wall-clock seconds, running ``commands`` one after another."""
+def timed(commands: Sequence[Sequence[str]], cwd: Path, fresh: Sequence[str] = ()) -> tuple[float, float]:
+    """CPU seconds of the processes started and wall-clock seconds, running ``commands`` one after another,
+    in ``fresh`` folders cleared of an earlier run's outputs first (untimed: bench_fesa_run.clear_outputs)."""
+    clear_outputs(fresh)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     for command in commands:
@@ -63,14 +70,14 @@ def main() -> None:
     }
     for name, tree in (("other", args.other.resolve()), ("this", ROOT)):
         measures[f"{name}: one process per folder"] = (
-            lambda tree=tree: timed([[*run, d] for d in single], tree),
+            lambda tree=tree: timed([[*run, d] for d in single], tree, single),
             len(single),
         )
         measures[f"{name}: one call for {len(every)} folders"] = (
-            lambda tree=tree: timed([[*run, *every]], tree),
+            lambda tree=tree: timed([[*run, *every]], tree, every),
             len(every),
         )
-    measures["this: one call, --jobs 0"] = (lambda: timed([[*run, "-j", "0", *every]], ROOT), len(every))
+    measures["this: one call, --jobs 0"] = (lambda: timed([[*run, "-j", "0", *every]], ROOT, every), len(every))
     for measure, _ in measures.values():  # warm-up: writes the compiled modules of both checkouts
         measure()
     results: dict[str, list[tuple[float, float]]] = {label: [] for label in measures}
