@@ -14,7 +14,7 @@ from typing import Any
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
-from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
+from .lisp import NIL, Char, Form, Struct, Symbol, T, half, is_nil, print_form, print_string
 from .records import Home, ListRecord
 
 PLAYER_SLOTS = (
@@ -93,7 +93,7 @@ def _score(form: Form) -> float:
         return 1.0
     if form == 0:
         return 0.0
-    if form is HALF or form == HALF:
+    if form is half() or form == half():
         return 0.5
     raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
 
@@ -212,7 +212,7 @@ def _score_form(score: float) -> Form:
     if score == 0.0:
         return 0
     if score == 0.5:
-        return HALF
+        return half()
     raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
 
 
