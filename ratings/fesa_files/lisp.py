@@ -85,7 +85,6 @@ def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
     return cache(partial(re.compile, pattern, flags))
 
 
-_NEWLINE = _lazy("\n")
 _BLANK = _lazy(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
 _STRING = _lazy(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
 _ESCAPE = _lazy(r"\\(.)", re.DOTALL)
@@ -104,6 +103,10 @@ def _digits(text: str) -> bool:
 def _number(token: str) -> int | tuple[int, int] | None:
     """What ``token`` is as a number: an integer ``[+-]digits[.]``, a ratio ``[+-]digits/digits`` as its
     numerator and denominator (not made into a Fraction: the denominator may be zero), or None."""
+    if _digits(token):  # most numbers: ratings, counts
+        return int(token)
+    if token[:1] not in "+-0123456789":  # most other tokens: symbols and keywords
+        return None
     sign = token[:1] if token.startswith(("+", "-")) else ""
     unsigned = token[len(sign) :]
     if _digits(unsigned.removesuffix(".")):
@@ -116,22 +119,25 @@ def _number(token: str) -> int | tuple[int, int] | None:
 
 class _Reader:
     """A recursive reader over the whole text. Positions move by slices and regular expressions, and the
-    line is counted from the position only when asked (messages, list items): counting newlines on every
-    step was most of the time spent on a large list."""
+    line is counted only when asked (messages, list items), from where it was last asked: counting newlines
+    on every step was most of the time spent on a large list."""
 
     def __init__(self, text: str, file: str) -> None:
         self.text = text
         self.file = file
         self.pos = 0
-        self._newlines: list[int] | None = None
+        self._counted = 0  # the position whose line _line is
+        self._line = 1
+        self._blank = _BLANK().match  # the most used patterns, looked up once
+        self._token = _TOKEN().match
 
     @property
     def line(self) -> int:
-        from bisect import bisect_left  # here: only the general reader counts lines
-
-        if self._newlines is None:
-            self._newlines = [m.start() for m in _NEWLINE().finditer(self.text)]
-        return bisect_left(self._newlines, self.pos) + 1
+        if self.pos < self._counted:  # never so far: the position only moves forward
+            self._counted, self._line = 0, 1
+        self._line += self.text.count("\n", self._counted, self.pos)
+        self._counted = self.pos
+        return self._line
 
     def error(self, message: str, line: int | None = None) -> FesaFileError:
         return FesaFileError(self.file, self.line if line is None else line, message)
@@ -141,7 +147,7 @@ class _Reader:
 
     def skip_blank(self) -> None:
         """Skip whitespace and ``;`` comments."""
-        self.pos = _BLANK().match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
+        self.pos = self._blank(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
 
     def at_end(self) -> bool:
         self.skip_blank()
@@ -217,7 +223,7 @@ class _Reader:
         raise self.error(f"unsupported Lisp syntax '#{nxt}'")
 
     def read_token(self) -> Form:
-        end = _TOKEN().match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
+        end = self._token(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
         token = self.text[self.pos : end]
         number = _number(token)
         if isinstance(number, int):
