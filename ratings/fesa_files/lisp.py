@@ -13,16 +13,19 @@ The printer writes what the program's ``prin1`` writes for these values, on one 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable
-from fractions import Fraction
+from functools import cache, partial
 
 from ratings.engine.named_tuple import NamedTuple
 
 from .errors import FesaFileError
 
-TYPE_CHECKING = False
+# fractions (with decimal and numbers, a millisecond and a half of a run's start) is imported when a ratio is
+# first read or made (half, _ratio) or printed: most runs have none. So Form is the full union for type
+# checkers only; at run time it is just a name other modules import for their annotations.
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING: true for type checkers only
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 # Named tuples, not dataclasses: a per-table run creates these classes on every start, and a frozen dataclass
@@ -55,43 +58,88 @@ class Struct(NamedTuple):
         return any(k == key for k, _ in self.fields)
 
 
-Form = int | Fraction | str | Symbol | Char | Struct | list["Form"]
+if TYPE_CHECKING:
+    Form = int | Fraction | str | Symbol | Char | Struct | list["Form"]
+else:
+    Form = object
 
 NIL = Symbol("NIL")
 T = Symbol("T")
-HALF = Fraction(1, 2)
-"""The result of a drawn game. Every reader and writer uses this one object, so comparing two result lists
-finds equal halves by identity instead of through ``Fraction.__eq__``."""
 
-_NEWLINE = re.compile("\n")
-_BLANK = re.compile(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
-_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
-_CHAR_REST = re.compile(r"[^ \t\r\n\f()\";'`,]*")  # up to a delimiter
-_TOKEN = re.compile(r"[^ \t\r\n\f()\";'`,|]*")  # up to a delimiter or "|"
-# ASCII digits only, and at most nine: every number of the FESA files (ratings, counts, grades) is far
-# smaller, and a longer one would overflow the database's integer columns (or int()'s digit limit).
-_INTEGER = re.compile(r"[+-]?[0-9]{1,9}\.?")
-_RATIO = re.compile(r"[+-]?[0-9]{1,9}/[0-9]{1,9}")
+
+@cache
+def half() -> Fraction:
+    """``1/2``, the result of a drawn game. Every reader and writer uses this one object, so comparing two
+    result lists finds equal halves by identity instead of through ``Fraction.__eq__``."""
+    return _ratio(1, 2)
+
+
+def _ratio(numerator: int, denominator: int) -> Fraction:
+    from fractions import Fraction  # here: see TYPE_CHECKING above
+
+    return Fraction(numerator, denominator)
+
+
+def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
+    """A function returning ``pattern`` compiled, compiling it on its first call. A run is a process per table,
+    and compiling every reader's patterns at import was a tenth of its start: most runs read the state list
+    by spelling's patterns and a small new-player file by the scan below, and need none of the reader's."""
+    return cache(partial(re.compile, pattern, flags))
+
+
+_BLANK = _lazy(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
+_STRING = _lazy(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_ESCAPE = _lazy(r"\\(.)", re.DOTALL)
+_CHAR_REST = _lazy(r"[^ \t\r\n\f()\";'`,]*")  # up to a delimiter
+_TOKEN = _lazy(r"[^ \t\r\n\f()\";'`,|]*")  # up to a delimiter or "|"
 _CHAR_NAMES = {"SPACE": " ", "NEWLINE": "\n", "TAB": "\t"}
+
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is one to nine ASCII digits, as a number of the files is written. ASCII only, and at
+    most nine: every number of the FESA files (ratings, counts, grades) is far smaller, and a longer one
+    would overflow the database's integer columns (or int()'s digit limit)."""
+    return 0 < len(text) < 10 and text.isascii() and text.isdigit()
+
+
+def _number(token: str) -> int | tuple[int, int] | None:
+    """What ``token`` is as a number: an integer ``[+-]digits[.]``, a ratio ``[+-]digits/digits`` as its
+    numerator and denominator (not made into a Fraction: the denominator may be zero), or None."""
+    if _digits(token):  # most numbers: ratings, counts
+        return int(token)
+    if token[:1] not in "+-0123456789":  # most other tokens: symbols and keywords
+        return None
+    sign = token[:1] if token.startswith(("+", "-")) else ""
+    unsigned = token[len(sign) :]
+    if _digits(unsigned.removesuffix(".")):
+        return int(token.rstrip("."))
+    numerator, slash, denominator = unsigned.partition("/")
+    if slash and _digits(numerator) and _digits(denominator):
+        return int(sign + numerator), int(denominator)
+    return None
 
 
 class _Reader:
     """A recursive reader over the whole text. Positions move by slices and regular expressions, and the
-    line is counted from the position only when asked (messages, list items): counting newlines on every
-    step was most of the time spent on a large list."""
+    line is counted only when asked (messages, list items), from where it was last asked: counting newlines
+    on every step was most of the time spent on a large list."""
 
     def __init__(self, text: str, file: str) -> None:
         self.text = text
         self.file = file
         self.pos = 0
-        self._newlines: list[int] | None = None
+        self._counted = 0  # the position whose line _line is
+        self._line = 1
+        self._blank = _BLANK().match  # the most used patterns, looked up once
+        self._token = _TOKEN().match
 
     @property
     def line(self) -> int:
-        if self._newlines is None:
-            self._newlines = [m.start() for m in _NEWLINE.finditer(self.text)]
-        return bisect_left(self._newlines, self.pos) + 1
+        if self.pos < self._counted:  # never so far: the position only moves forward
+            self._counted, self._line = 0, 1
+        self._line += self.text.count("\n", self._counted, self.pos)
+        self._counted = self.pos
+        return self._line
 
     def error(self, message: str, line: int | None = None) -> FesaFileError:
         return FesaFileError(self.file, self.line if line is None else line, message)
@@ -101,7 +149,7 @@ class _Reader:
 
     def skip_blank(self) -> None:
         """Skip whitespace and ``;`` comments."""
-        self.pos = _BLANK.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
+        self.pos = self._blank(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
 
     def at_end(self) -> bool:
         self.skip_blank()
@@ -137,12 +185,12 @@ class _Reader:
             items.append(self.read())
 
     def read_string(self) -> str:
-        match = _STRING.match(self.text, self.pos)
+        match = _STRING().match(self.text, self.pos)
         if match is None:
             raise self.error("a string is not closed")
         self.pos = match.end()
         body = match.group(1)
-        return _ESCAPE.sub(r"\1", body) if "\\" in body else body
+        return _ESCAPE().sub(r"\1", body) if "\\" in body else body
 
     def read_dispatch(self) -> Form:
         nxt = self.text[self.pos + 1 : self.pos + 2]
@@ -151,7 +199,7 @@ class _Reader:
             if self.pos >= len(self.text):
                 raise self.error("character '#\\' without a character")
             # The first character is taken whatever it is; a longer name (Space) follows it.
-            end = _CHAR_REST.match(self.text, self.pos + 1).end()  # type: ignore[union-attr]  # matches ""
+            end = _CHAR_REST().match(self.text, self.pos + 1).end()  # type: ignore[union-attr]  # matches ""
             name = self.text[self.pos : end]
             if len(name) > 1 and name.upper() not in _CHAR_NAMES:
                 raise self.error(f"unknown character name #\\{name}")
@@ -177,17 +225,18 @@ class _Reader:
         raise self.error(f"unsupported Lisp syntax '#{nxt}'")
 
     def read_token(self) -> Form:
-        end = _TOKEN.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
+        end = self._token(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
         token = self.text[self.pos : end]
-        if _INTEGER.fullmatch(token):
+        number = _number(token)
+        if isinstance(number, int):
             self.advance(end - self.pos)
-            return int(token.rstrip("."))
-        if _RATIO.fullmatch(token):
-            num, den = token.split("/")
-            if int(den) == 0:
+            return number
+        if number is not None:
+            num, den = number
+            if den == 0:
                 raise self.error(f"ratio {token} divides by zero")
             self.advance(end - self.pos)
-            return Fraction(int(num), int(den))
+            return _ratio(num, den)
         if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
             raise self.error(f"unsupported number {token[:20]!r} (numbers have at most 9 digits)")
         self.advance(end - self.pos)
@@ -254,7 +303,7 @@ def _read_list_items(text: str, file: str) -> list[tuple[int, Form]]:
 # unsupported form, a bad structure) it gives up and the reader above reads the file again, so the
 # messages and what is accepted stay exactly the reader's.
 
-_SCAN = re.compile(
+_SCAN = _lazy(
     # Blanks before a token are taken with it, so most tokens are one match.
     r"""[ \t\r\f]*(?:(\n[ \t\r\n\f]*)|;[^\n]*"""  # 1 newlines and the blanks after them; a comment
     r"""|\(([0-9]{1,9}) (0|1|1/2) 1\)"""  # 2, 3 a game of a result list, (1740 1/2 1): most of a long list
@@ -267,19 +316,17 @@ _SCAN = re.compile(
 )
 
 
-_RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
-
-
 def _scan_atom(token: str, symbols: dict[str, Symbol]) -> Form | None:
     """What ``_Reader.read_token`` makes of ``token``, or None where it would raise."""
     symbol = symbols.get(token)
     if symbol is not None:
         return symbol
-    if _INTEGER.fullmatch(token):
-        return int(token.rstrip("."))
-    if _RATIO.fullmatch(token):
-        num, den = token.split("/")
-        return Fraction(int(num), int(den)) if int(den) else None
+    number = _number(token)
+    if isinstance(number, int):
+        return number
+    if number is not None:
+        num, den = number
+        return _ratio(num, den) if den else None
     if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
         return None
     if token.startswith(":"):
@@ -316,12 +363,12 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
     symbols: dict[str, Symbol] = {}
     outer: list[Form] | None = None
     line = 1
-    for newline, opponent, result, open_list, open_struct, close, string, char, atom, other in _SCAN.findall(text):
+    for newline, opponent, result, open_list, open_struct, close, string, char, atom, other in _SCAN().findall(text):
         if newline:
             line += newline.count("\n")
             continue
         if opponent and len(stack) > 1:
-            stack[-1].append([int(opponent), _RESULTS[result], 1])
+            stack[-1].append([int(opponent), half() if result == "1/2" else int(result), 1])
             continue
         if not (atom or string or open_list or open_struct or close or char or other or opponent):
             continue  # a comment
@@ -338,7 +385,7 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
             body = string[1:-1]
             if "\n" in body:
                 line += body.count("\n")
-            value = _ESCAPE.sub(r"\1", body) if "\\" in body else body
+            value = _ESCAPE().sub(r"\1", body) if "\\" in body else body
         elif open_list or open_struct:
             stack.append([])
             structs.append(bool(open_struct))
@@ -385,7 +432,6 @@ _PRINTERS: dict[type, Callable[[Any], str]] = {
     Char: lambda c: "#\\" + c.name,
     list: _print_list,
     Struct: _print_struct,
-    Fraction: lambda f: str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}",
 }
 
 
@@ -393,10 +439,19 @@ def print_form(form: Form) -> str:
     """The form as the program prints it, on one line (upper-case symbols, ``NIL`` for an empty list)."""
     printer = _PRINTERS.get(type(form))
     if printer is None:
-        if isinstance(form, bool):
-            raise TypeError("booleans are not Lisp forms; use T or NIL")
-        raise TypeError(f"not a Lisp form: {form!r}")
+        return _print_other(form)
     return printer(form)
+
+
+def _print_other(form: Form) -> str:
+    """A ratio (not in ``_PRINTERS``, so that fractions is not imported to fill it), or a refusal."""
+    from fractions import Fraction  # here: see TYPE_CHECKING above
+
+    if type(form) is Fraction:
+        return str(form.numerator) if form.denominator == 1 else f"{form.numerator}/{form.denominator}"
+    if isinstance(form, bool):
+        raise TypeError("booleans are not Lisp forms; use T or NIL")
+    raise TypeError(f"not a Lisp form: {form!r}")
 
 
 def is_nil(form: Form | None) -> bool:

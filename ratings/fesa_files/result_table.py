@@ -25,7 +25,6 @@ A player with no rated game takes no part (docs/rules.md §6), so his rating doe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 
 from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_parts
 
@@ -34,11 +33,19 @@ from .ratingliste import ListRecord
 from .turnering import Cell, TablePlayer, Turnering
 from .turnering_values import HALVES
 
+# fractions (with decimal and numbers, a millisecond and a half of a run's start) is imported for a table with
+# MacMahon start scores only: the others' points are printed from half points.
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING: true for type checkers only
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 
 def lisp_number(value: Fraction | int) -> str:
     """A rational as Lisp prints it: ``3`` or ``5/2``."""
     if isinstance(value, int):
         return str(value)
+    from fractions import Fraction  # here: see TYPE_CHECKING above
+
     value = Fraction(value)
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
@@ -59,6 +66,15 @@ def _points(table: Turnering, player: TablePlayer) -> str:
     cells = player.cells if not player.simul_giver else table.all_cells(player.number)  # all_cells, shortened
     halves = sum([HALVES[c.sign] for c in cells])
     return f"{halves}/2" if halves % 2 else str(halves // 2)
+
+
+def _start_scores(players: tuple[TablePlayer, ...]) -> dict[int, Fraction | int]:
+    """Each player's MacMahon start score, 0 without one."""
+    if not any(p.macmahon for p in players):
+        return {p.number: 0 for p in players}
+    from fractions import Fraction  # here: see TYPE_CHECKING above
+
+    return {p.number: Fraction(p.macmahon) if p.macmahon else 0 for p in players}
 
 
 def _header(table: Turnering, last_width: int, first_width: int, handicap: bool, macmahon: bool) -> str:
@@ -91,7 +107,7 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
     last_width = max(len(last) for last, _ in names.values())
     first_width = max(len(first) for _, first in names.values())
     handicap = any([c.handicap is not None for p in players for c in p.cells])
-    starts = {p.number: Fraction(p.macmahon) if p.macmahon else 0 for p in players}
+    starts = _start_scores(players)
     macmahon = any(s > 0 for s in starts.values())
     lines = [f"{table.name} : {table.date_text}", _header(table, last_width, first_width, handicap, macmahon)]
     promotions = []

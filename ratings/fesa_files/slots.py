@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
-from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
+from .lisp import NIL, Char, Form, Struct, Symbol, T, half, is_nil, print_form, print_string
 from .records import Home, ListRecord
 
 TYPE_CHECKING = False
@@ -96,7 +96,7 @@ def _score(form: Form) -> float:
         return 1.0
     if form == 0:
         return 0.0
-    if form is HALF or form == HALF:
+    if form is half() or form == half():
         return 0.5
     raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
 
@@ -215,7 +215,7 @@ def _score_form(score: float) -> Form:
     if score == 0.0:
         return 0
     if score == 0.5:
-        return HALF
+        return half()
     raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
 
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from ratings.engine.types import PlayerState, PriorGrade
 
-from .lisp import HALF, NIL, Char, Form, Struct, Symbol
+from .lisp import NIL, Char, Form, Struct, Symbol, half
 from .records import Home, ListRecord
 from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
@@ -41,7 +41,6 @@ def _game(g: str) -> str:
 
 
 _HOMES = re.compile(_home("("))
-_GAMES = re.compile(_game("("))
 RECORD = re.compile(
     rf"#S\(PLAYER :LAST-NAME {_STRING} :FIRST-NAME {_STRING}"
     rf" :NATIONALITY-LIST (NIL|\({_home('(?:')}(?: {_home('(?:')})*\))"
@@ -54,8 +53,6 @@ RECORD = re.compile(
 """One record as the program prints it; groups: the names, the HOME list, grade level and name, prior
 grade level and name, rating, GAMES, LAST-PLAYED, LB-COUNT, MP-COUNT and BONUS-COUNT, as text."""
 
-_END = re.compile(r"[ \t\r\n\f]*\)[ \t\r\n\f]*")
-_RESULTS: dict[str, Form] = {"0": 0, "1": 1, "1/2": HALF}
 _SCORES = {"0": 0.0, "1": 1.0, "1/2": 0.5}
 _LB = Symbol("LB", keyword=True)
 _MP = Symbol("MP", keyword=True)
@@ -68,8 +65,14 @@ def _date(text: str) -> Form:
 
 def _games(text: str) -> Form:
     if text[0] == "(":
-        return [[int(rating), _RESULTS[result], 1] for rating, result in _GAMES.findall(text)]
+        return [[int(rating), half() if result == "1/2" else int(result), 1] for rating, result, _ in _game_texts(text)]
     return NIL if text == "NIL" else int(text)
+
+
+def _game_texts(text: str) -> list[list[str]]:
+    """The rating, result and ``1`` of each game of a GAMES result list :data:`RECORD` matched,
+    ``((1740 1/2 1) (1800 0 1))``: games are separated by ``) (`` and their texts by single spaces."""
+    return [game.split(" ") for game in text[2:-2].split(") (")]
 
 
 def _run(text: str, keyword: Symbol) -> Form:
@@ -109,7 +112,7 @@ def _prior(level: str, unit: str) -> PriorGrade | None:
 def _results(text: str) -> tuple[tuple[tuple[int, float], ...] | None, int]:
     """(result list, game count) of a GAMES text, as slots._games reads its form."""
     if text[0] == "(":
-        return tuple([(int(rating), _SCORES[result]) for rating, result in _GAMES.findall(text)]), 0
+        return tuple([(int(rating), _SCORES[result]) for rating, result, _ in _game_texts(text)]), 0
     count = 0 if text == "NIL" else int(text)
     if count < 0:
         raise SlotError(f"GAMES must not be negative, not {count}")
@@ -237,7 +240,7 @@ def read_spelled(
                 end += 1
             run = "\n".join(lines[index:end])
             if end == len(lines):  # the run ends the file, so it must close the list
-                if _END.fullmatch(run):
+                if run.strip(" \t\r\n\f") == ")":  # blanks and the list's end
                     return tuple(records)
                 rest = None if general is None else general("(" + run, index)
                 return None if rest is None else (*records, *rest)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
@@ -66,9 +66,14 @@ __all__ = [
 # Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
-_MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
-_FIRST_PLAYER = re.compile(r"1(?!\d)", re.ASCII)
 _OPPONENT_DIGITS = len(str(MAX_PLAYERS))
+
+
+@cache
+def _macmahon() -> re.Pattern[str]:
+    """The pattern of a MacMahon start score, compiled for the first table that has start scores: most have
+    none, and every pattern compiled at import lengthens the start of a run (a process per table)."""
+    return re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
 
 
 def _holds_sign(line: str) -> bool:
@@ -190,7 +195,7 @@ def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
-    if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
+    if macmahon is not None and not _macmahon().fullmatch(macmahon):
         raise FesaFileError(
             file, lineno, f"the MacMahon start score must be a number such as 2 or -1.5, not {macmahon[:20]!r}"
         )
@@ -246,7 +251,7 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             stripped = line.lstrip()
             if not stripped[:1].isascii() or not stripped[:1].isdigit():
                 continue  # a header line such as [Time control: 30min + 30sec]
-            if not _FIRST_PLAYER.match(stripped):
+            if stripped[:1] != "1" or (stripped[1:2].isascii() and stripped[1:2].isdigit()):  # 2, 10, 12…
                 problems.append(FesaFileError(file, lineno, "the first player line must start with 1"))
         if len(players) == MAX_PLAYERS:
             raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")

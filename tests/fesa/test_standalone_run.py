@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from ratings.fesa_files.run import rate_files
+
 from .data import REPO, case_dir
 from .test_fesa_run import INPUTS, OUTPUTS, copy_inputs
 
@@ -79,21 +81,16 @@ def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path)
 
 
 UNNEEDED = (
-    "argparse",
-    "pathlib",
-    "anyascii",
-    "calendar",
-    "dataclasses",
-    "inspect",
-    "concurrent",
-    "multiprocessing",
-    "typing",
+    *("argparse", "pathlib", "anyascii", "calendar", "dataclasses", "inspect", "concurrent", "multiprocessing"),
+    *("typing", "fractions", "decimal", "bisect"),
 )
-"""What a per-table process would load for nothing: each is milliseconds of its start."""
+"""What a per-table process would load for nothing: each is a fraction of a millisecond or more of its start.
+(fractions is for ratios, which a run reads only for a drawn game of a new player, or a MacMahon table.)"""
 
 
-def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path) -> None:
-    work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "work")
+@pytest.mark.parametrize("case", ["sample-2016-01-07", "nekomadoken-13"])  # without and with new players
+def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path, case: str) -> None:
+    work = copy_inputs(case_dir(case), tmp_path / "work")
     code = (
         "import sys; from ratings.fesa_files.__main__ import main; status = main([" + repr(str(work)) + "]); "
         "print(sorted(set(" + repr(UNNEEDED) + ") & set(sys.modules))); sys.exit(status)"
@@ -101,6 +98,26 @@ def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path) -
     done = standalone("-c", code)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_standalone_run_of_ratios_escapes_and_start_scores_writes_what_a_run_in_this_process_writes(
+    tmp_path: Path,
+) -> None:
+    """What a run imports or compiles only when a file needs it (fractions for a drawn game, a ratio or start
+    scores; the patterns of escapes and start scores) works in a process that starts with it."""
+    work = copy_inputs(case_dir("nekomadoken-13"), tmp_path / "work")
+    table = (work / "turnering.txt").read_text(encoding="latin-1").replace("[0- 12+ 2+]", "[0- 12+ 2+] [1.5]")
+    (work / "turnering.txt").write_text(table, encoding="latin-1")
+    newcomer = '("O\\"Neil" "A" (#S(HOME :list #\\E :nationality "JP" :residens "JP")) 1 "Kyu" 1500 '
+    newcomer += '((1500 1/2 1) (1400 1 1) (1300 3/3 1)) "2017-01-01")\n)\n'
+    (work / "nye-spillere").write_text(
+        (work / "nye-spillere").read_text(encoding="latin-1").rstrip().removesuffix(")") + newcomer, encoding="latin-1"
+    )
+    expected = rate_files(*((work / name).read_bytes() for name in INPUTS)).files()
+    assert b"MMS" in expected["result.txt"] and b':LAST-NAME "O\\"Neil"' in expected["ratingliste.post"]
+    done = standalone("-m", "ratings.fesa_files", str(work))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert {name: (work / name).read_bytes() for name in expected} == expected
 
 
 def test_folders_shared_among_workers_are_reported_in_order_as_one_process_reports_them(tmp_path: Path) -> None:
