@@ -52,11 +52,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("other", type=Path, help="the other checkout (e.g. a worktree of the commit before)")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--where", type=Path, default=FOLDERS, help="the folders bench_fesa_run.py made there")
     args = parser.parse_args()
-    single = sorted(str(p) for p in (FOLDERS / "000").iterdir())
-    every = sorted(str(p) for p in FOLDERS.glob("*/*") if p.is_dir())
+    single = sorted(str(p) for p in (args.where / "000").iterdir())
+    every = sorted(str(p) for p in args.where.glob("*/*") if p.is_dir())
     if not single:
-        sys.exit(f"no folders under {FOLDERS}: run bench/bench_fesa_run.py first")
+        sys.exit(f"no folders under {args.where}: run bench/bench_fesa_run.py first")
     python = sys.executable
     noop = Path(tempfile.mkdtemp())
     (noop / "noop.py").write_text("")
