@@ -8,8 +8,14 @@ imported only for an option (``--help``) or a mistake.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
+
+if __name__ == "__main__":
+    # No garbage collection while the run's modules load: their objects live as long as the process, and the
+    # collector's passes over them were a tenth of the imports' CPU. It is turned back on below, before main().
+    gc.disable()
 
 from .folders import JOBS_HELP, available_cpus, failure_summary, run_directories
 
@@ -45,14 +51,6 @@ def main(argv: list[str] | None = None) -> int:
     def err(line: str) -> None:
         sys.stderr.write(line + "\n")
 
-    # The cyclic garbage collector, left as it is, would pass every few hundred objects made, and a run makes
-    # them by the hundred thousand (a table's values are tuples): about 3% of a run's CPU. Collected
-    # more rarely, as a run's objects are freed by their counts when each folder is done, and without the
-    # modules' own objects, which live as long as the process (``freeze``).
-    import gc  # here, as argparse is: a builtin module, imported when it is used
-
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
     failed = run_directories(directories, out, err, jobs)
     if failed:
         # Worded as manage.py fesa_run reports it, so scripts that read either see the same line.
@@ -62,6 +60,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # The cyclic garbage collector, left as it is, would pass every few hundred objects made, and a run makes
+    # them by the hundred thousand (a table's values are tuples): about 3% of a run's CPU. Collected
+    # more rarely, as a run's objects are freed by their counts when each folder is done, and without the
+    # modules' own objects, which live as long as the process (``freeze``). Set here, for the program only:
+    # main() called from other code leaves its collector alone.
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+    gc.enable()
     status = main()
     # End without the interpreter's teardown, which frees every module and object one by one: about a tenth
     # of a per-folder run's CPU, and nothing a finished run needs (its files are closed; the output is

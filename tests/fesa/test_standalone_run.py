@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from ratings.fesa_files.__main__ import main
 from ratings.fesa_files.run import rate_files
 
 from .data import REPO, case_dir
@@ -174,3 +176,11 @@ def test_a_worker_that_dies_fails_the_folders_it_left_and_the_run_ends(tmp_path:
         assert len({(folder / name).exists() for name in ("all.txt", "ratingliste.post", "result.txt")}) == 1
     assert lines[1][0] == "err" and not (dies / "all.txt").exists()
     assert failed == sum(stream == "err" for stream, _ in lines) >= 4
+
+
+def test_main_called_from_other_code_leaves_the_garbage_collector_alone(tmp_path: Path) -> None:
+    """Only the program (``python -m``) tunes the collector for its run; a caller of main() keeps its own."""
+    work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "work")
+    before = (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count())
+    assert main([str(work)]) == 0
+    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before
