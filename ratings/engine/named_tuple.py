@@ -27,8 +27,18 @@ if TYPE_CHECKING:
 else:
     # What a class body may not set, as with typing.NamedTuple: the named tuple's own machinery.
     _RESERVED = frozenset(
-        {"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults", "_make", "_replace"}
-        | {"_asdict", "_source"}
+        [
+            "__new__",
+            "__init__",
+            "__slots__",
+            "__getnewargs__",
+            "_fields",
+            "_field_defaults",
+            "_make",
+            "_replace",
+            "_asdict",
+            "_source",
+        ]
     )
     _NOT_COPIED = frozenset({"__module__", "__annotations__"})
 

@@ -116,7 +116,7 @@ def _normal_details(
     The Elo part is that of the plain reading of §4 (``run_normal`` in tests/engine/oracle.py), operation for
     operation, so every number is the same to the last
     bit; it is written out here to build each GameDetail as its numbers come, without an intermediate step
-    record (tests/engine/test_build.py compares the two on random tables).
+    record (tests/engine/test_values.py compares the two on random tables).
     """
     before_table = table.states[i]
     post = solver.post

@@ -43,29 +43,21 @@ def is_active(record: ListRecord, date: dt.date) -> bool:
     return (last.year, last.month, last.day) >= (date.year - 2, date.month, date.day)
 
 
-def all_txt_text(records: Iterable[ListRecord], date: dt.date) -> str:
-    """The list of ``date`` from ``records`` in the given order (the order of ``ratingliste.post``).
+def _prior_label(record: ListRecord) -> str:
+    prior = record.state.prior_grade
+    return "" if prior is None else f"{prior.level} {prior.kind.capitalize()}"
 
-    Every record of the list passes here on every run: :func:`is_active` and :func:`_prior_label` are written
-    out in the loop, the day two years earlier taken once, and each grade's label made once
-    (tests/fesa/test_alltxt.py holds the rows to :func:`is_active`).
-    """
-    since = (date.year - 2, date.month, date.day)
-    labels: dict[int, str] = {}
+
+def all_txt_text(records: Iterable[ListRecord], date: dt.date) -> str:
+    """The list of ``date`` from ``records`` in the given order (the order of ``ratingliste.post``)."""
     rows: list[str] = []
     for record in records:
-        state = record.state
-        last = state.last_played
-        prior = state.prior_grade
-        if last is None or (prior is not None and prior.kind == "pro") or (last.year, last.month, last.day) < since:
-            continue  # not is_active(record, date)
-        grade = labels.get(state.grade)
-        if grade is None:
-            grade = labels[state.grade] = grade_label(state.grade)
-        prior_label = "" if prior is None else f"{prior.level} {prior.kind.capitalize()}"
+        if not is_active(record, date):
+            continue
         rows.append(
             f"{len(rows) + 1:>3} {latin1_text(record.last_name):<17} {latin1_text(record.first_name):<15} "
-            f"{grade:>6} {prior_label:>6} {state.rating:>4} {state.games:>3}     {record.list_nationality()}"
+            f"{grade_label(record.state.grade):>6} {_prior_label(record):>6} "
+            f"{record.state.rating:>4} {record.state.games:>3}     {record.list_nationality()}"
         )
     return f"Elo list for {date.isoformat()}\n\n{HEADER}" + "".join("\n" + row for row in rows)
 

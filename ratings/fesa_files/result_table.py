@@ -29,9 +29,9 @@ from collections.abc import Mapping
 from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_parts
 
 from .encoding import encode_text, latin1_text
+from .lisp import print_form
 from .ratingliste import ListRecord
 from .turnering import Cell, TablePlayer, Turnering
-from .turnering_values import HALVES
 
 # fractions (with decimal and numbers, a millisecond and a half of a run's start) is imported for a table with
 # MacMahon start scores only: the others' points are printed from half points.
@@ -46,8 +46,7 @@ def lisp_number(value: Fraction | int) -> str:
         return str(value)
     from fractions import Fraction  # here: see TYPE_CHECKING above
 
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return print_form(Fraction(value))
 
 
 def _cell(cell: Cell, handicap_columns: bool) -> str:
@@ -59,12 +58,11 @@ def _cell(cell: Cell, handicap_columns: bool) -> str:
 
 
 def _points(table: Turnering, player: TablePlayer) -> str:
-    """``lisp_number(table.points(number))``; without a start score summed in half points, whose text is
-    ``5/2`` or ``3`` (no Fraction made: they were a third of the result table's time)."""
+    """``lisp_number(table.points(number))``; without a start score printed from the half points, ``5/2`` or
+    ``3`` (no Fraction made: they were a third of the result table's time)."""
     if player.macmahon:
         return lisp_number(table.points(player.number))
-    cells = player.cells if not player.simul_giver else table.all_cells(player.number)  # all_cells, shortened
-    halves = sum([HALVES[c.sign] for c in cells])
+    halves = table.half_points(player.number)
     return f"{halves}/2" if halves % 2 else str(halves // 2)
 
 
@@ -117,12 +115,7 @@ def result_table_text(table: Turnering, records: Mapping[int, ListRecord], resul
         outcome = outcomes.get(p.number)
         grade = grade_parts(record.state.grade)
         rating, change = _rating_columns(record, outcome)
-        if p.simul_giver:
-            cells = ""
-        elif handicap:
-            cells = "".join([_cell(c, handicap) for c in p.cells])
-        else:  # _cell without handicap columns, written out: a call per cell of every table was a tenth of it
-            cells = "".join([f"{c.opponent:>2}{c.sign} " for c in p.cells])
+        cells = "" if p.simul_giver else "".join([_cell(c, handicap) for c in p.cells])
         level, unit = ("  ", "") if grade is None else (f"{grade[0]:>2}", grade[1])
         start = f"{lisp_number(starts[p.number]):>2}" if macmahon else ""
         lines.append(

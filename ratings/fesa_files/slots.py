@@ -324,7 +324,7 @@ def record_struct(record: ListRecord) -> Struct:
 #
 # A run prints every player of its table and every new player; building each one's structure (record_struct)
 # and walking it with the generic printer was a fifth of a run. record_line writes the same text directly
-# (tests/fesa/test_spelling.py compares the two on every reference record and on generated changes).
+# (tests/fesa/test_record_line.py compares the two on every reference record and on generated changes).
 
 
 def record_line(record: ListRecord, read: tuple[PlayerState, tuple[str, str, str]] | None = None) -> str:
@@ -395,24 +395,15 @@ def _games_text(state: PlayerState) -> str:
             )
             + ")"
         )
-    except KeyError:  # a score of no result: _score_text words the refusal
+    except KeyError:  # a score of no result: _score_form words the refusal, as record_struct's path does
         for _, score in results:
-            _score_text(score)
+            _score_form(score)
         raise
 
 
 _SCORE_TEXTS: dict[float, str] = {1.0: "1", 0.0: "0", 0.5: "1/2"}
-"""``_score_text`` as a table (1 and True hash as 1.0 does, 0 and False as 0.0, so they print alike)."""
-
-
-def _score_text(score: float) -> str:
-    if score == 1.0:
-        return "1"
-    if score == 0.0:
-        return "0"
-    if score == 0.5:
-        return "1/2"
-    raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
+"""The printed forms of ``_score_form``, as a table (1 and True hash as 1.0 does, 0 and False as 0.0, so they
+print alike)."""
 
 
 def _same_games(state: PlayerState, old: PlayerState) -> bool:

@@ -37,7 +37,6 @@ from .encoding import decode_lenient, encode_text
 from .errors import FesaFileError, raise_collected
 from .turnering_checks import check_consistency, checked_table
 from .turnering_values import (
-    HALVES,
     HANDICAP_CODES,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -332,7 +331,7 @@ def engine_table(table: Turnering, states: Mapping[int, PlayerState]) -> EngineT
             handicap = None
             if cell.handicap is not None:
                 handicap = Handicap(cell.handicap.code, opponent if cell.handicap.received else number)
-            games.append(Game(key, number, opponent, HALVES[cell.sign] / 2, handicap))  # the score as a float
+            games.append(Game(key, number, opponent, cell.score, handicap))
     return EngineTable(
         TableInput(
             name=table.name,

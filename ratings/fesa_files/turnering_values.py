@@ -29,8 +29,8 @@ MAX_PLAYERS = 1000
 at once, so that a runaway file (tens of thousands of lines) is not matched and rated line by line."""
 MAX_ROUNDS = 30
 """The most rounds a table may have: a double round robin of sixteen players; real tables have five to ten."""
-_SCORES: dict[str, float] = {"+": 1.0, "-": 0.0, "=": 0.5, "#": 0.0}
 HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
+_SCORES: dict[str, float] = {sign: halves / 2 for sign, halves in HALVES.items()}
 _MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
 
 
@@ -154,11 +154,14 @@ class Turnering(NamedTuple):
         """The player played at least one game (so takes part in the rating, docs/rules.md §6)."""
         return any(c.opponent != 0 for c in self.all_cells(number))
 
+    def half_points(self, number: int) -> int:
+        """The results of every cell (byes included) in half points, without the MacMahon start score: summed
+        as integers, as adding Fractions one cell at a time was a tenth of a result table's time."""
+        return sum([HALVES[c.sign] for c in self.all_cells(number)])
+
     def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
         from fractions import Fraction  # here: a run that prints no standings does not import fractions
 
-        # Summed in half points: adding Fractions one cell at a time was a tenth of a result table's time.
-        halves = sum(HALVES[c.sign] for c in self.all_cells(number))
         start = self.player(number).macmahon
-        return Fraction(halves, 2) + (Fraction(start) if start else 0)
+        return Fraction(self.half_points(number), 2) + (Fraction(start) if start else 0)

@@ -81,7 +81,7 @@ def test_write_all_txt_transliterates_names_outside_latin1_and_keeps_the_columns
 
 
 def test_all_txt_text_lists_exactly_the_players_is_active_keeps() -> None:
-    # all_txt_text writes is_active out in its loop: the two must keep the same players, at every boundary.
+    # all.txt lists the players is_active keeps, at every boundary of the two years and for a professional.
     lasts = [None, dt.date(2018, 6, 6), dt.date(2018, 6, 7), dt.date(2018, 6, 8), dt.date(2020, 6, 8)]
     priors = [None, PriorGrade("pro", 1), PriorGrade("dan", 2), PriorGrade("kyu", 3)]
     records = [
