@@ -42,16 +42,22 @@ def test_fesa_files_module_imports_no_django(path: Path) -> None:
 
 INTERFACES = (
     "ratings.views",
-    "ratings.views_files",
-    "ratings.views_downloads",
-    "ratings.feeds",
+    "ratings.web.views.files",
+    "ratings.web.views.downloads",
+    "ratings.web.feeds",
     "ratings.api",
     "ratings.admin",
     "ratings.tasks",
 )
 LOWER_LAYERS = {
     "ratings/models": {"ratings.services", "ratings.selectors", *INTERFACES},
-    "ratings/selectors": {"ratings.services", *INTERFACES, "ratings.tables", "ratings.filters", "ratings.forms"},
+    "ratings/selectors": {
+        "ratings.services",
+        *INTERFACES,
+        "ratings.web.tables",
+        "ratings.web.filters",
+        "ratings.forms",
+    },
 }
 
 
@@ -66,7 +72,7 @@ def test_lower_layer_does_not_import_upper_layers(relative: str) -> None:
 
 @pytest.mark.parametrize("path", python_files(RATINGS / "services"), ids=lambda p: p.name)
 def test_services_do_not_import_interfaces(path: Path) -> None:
-    interfaces = (*INTERFACES, "ratings.tables", "ratings.filters", "ratings.forms", "ratings.management")
+    interfaces = (*INTERFACES, "ratings.web.tables", "ratings.web.filters", "ratings.forms", "ratings.management")
     bad = {m for m in imported_modules(path) if m.startswith(interfaces)}
     assert not bad, f"{path.name} imports {sorted(bad)}: services sit below the interfaces"
 
