@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 

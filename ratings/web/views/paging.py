@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
-from django.http import (
-    HttpRequest,
-)
+from django.http import HttpRequest
 from django_tables2 import RequestConfig, Table
 
 PER_PAGE_CHOICES = (25, 50, 100, 200)

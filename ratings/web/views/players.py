@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponsePermanentRedirect,
-)
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _

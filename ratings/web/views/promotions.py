@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ratings import selectors

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from ratings.selectors.search import player_search

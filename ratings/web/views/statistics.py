@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _

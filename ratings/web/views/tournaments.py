@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-)
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
