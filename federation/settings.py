@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
+    "corsheaders",
     "django_tables2",
     "django_filters",
     "django_countries",
@@ -71,6 +73,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",  # first: every log line of the request carries its id
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -213,6 +216,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
     "UNAUTHENTICATED_USER": None,
 }
+# Other sites' pages (a club's web app) may read the read-only data: the API, the feeds, the downloads and the
+# files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_URLS_REGEX = (
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+)
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "FESA ratings API",
     "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
