@@ -35,6 +35,8 @@ try:
     # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
     PAGE_CACHE = env_bool("PAGE_CACHE", True)
     PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+    # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
+    SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
     PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
@@ -57,6 +59,9 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django.contrib.sitemaps",
     "corsheaders",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "django_tables2",
     "django_filters",
     "django_countries",
@@ -83,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): a code was given this session
+    "ratings.admin.second_factor.require_second_factor",  # officers give one before the admin opens
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -216,6 +223,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
     "UNAUTHENTICATED_USER": None,
 }
+OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside the code
+
 # Other sites' pages (a club's web app) may read the read-only data: the API, the feeds, the downloads and the
 # files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
 CORS_ALLOW_ALL_ORIGINS = True

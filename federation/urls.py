@@ -16,6 +16,7 @@ from ratings.web.sitemaps import SITEMAPS
 from ratings.web.views.robots import robots_txt
 
 urlpatterns = [
+    path(settings.ADMIN_URL + "second-factor/", include("ratings.admin.second_factor")),
     path(settings.ADMIN_URL, admin.site.urls),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
