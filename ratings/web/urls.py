@@ -11,6 +11,7 @@ from ratings.web.caching import public_page
 from ratings.web.views import (
     calculator,
     downloads,
+    embed,
     files,
     lists,
     official,
@@ -50,6 +51,8 @@ urlpatterns = [
     path("export.json", lists.rating_list_export, {"fmt": "json"}, name="rating_list_json"),
     path("players/<str:federation_id>/", players.player_detail, name="player"),
     path("players/<str:federation_id>/tables/<int:table_id>/", players.player_table, name="player_table"),
+    path("players/<str:federation_id>/badge.svg", embed.player_badge, name="player_badge"),
+    path("embed/top/", embed.top_list, name="embed_top"),
     path("tables/<int:pk>/", tables.table_detail, name="table"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
