@@ -234,7 +234,7 @@ OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside 
 # files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = (
-    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
 )
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
