@@ -34,7 +34,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django_countries import countries
 
 from ratings import engine
@@ -369,11 +368,7 @@ def _check_dates(
         named += " " + _("and %(count)s more") % {"count": len(late) - MAX_NAMED}
     plan.problem(
         date_line,
-        ngettext(
-            "the table's date %(date)s is before the last rated table of %(count)s of its players: %(players)s",
-            "the table's date %(date)s is before the last rated table of %(count)s of its players: %(players)s",
-            len(late),
-        )
+        _("the table's date %(date)s is before the last rated table of %(count)s of its players: %(players)s")
         % {"date": date.isoformat(), "count": len(late), "players": named},
     )
 
