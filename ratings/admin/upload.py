@@ -2,12 +2,13 @@
 
 1. **Upload** (``admin:ratings_upload_turnering``, ``?tournament=<id>`` preselects the tournament): the
    file, the tournament it belongs to (or a new one named, placed and dated after the file), optionally the program's
-   ``nye-spillere`` file that comes with it (its players are created first, then matched), a sequence and
-   a name.
+   ``nye-spillere`` file that comes with it (its players are matched, and created with the table; a
+   director's grades in it are proposals for a rating officer), a sequence and a name.
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
    namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
-   nationality and prior grade), the rating effect computed in a transaction that is rolled back
-   (ratings/services/fesa_import.py), and every problem with its line number. The file travels in a
+   nationality and prior grade), the players of ``nye-spillere`` and what becomes of their grades, the
+   rating effect computed in memory (ratings/services/fesa_import.py: a preview writes nothing), and every
+   problem with its file and line. The file travels in a
    signed hidden field, so the preview can be redone with other choices without uploading it again, and
    nobody can change it in between.
 3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.

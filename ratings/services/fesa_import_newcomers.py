@@ -203,7 +203,9 @@ def newcomers_create(*, newcomers: Sequence[Newcomer], user: Any, note: str) -> 
         if n.arrives and not is_plain_newcomer(n.record)
     ]
     OpeningState.objects.bulk_create(openings)
-    players_refresh([player.pk for player in created] + [o.player_id for o in openings])
+    # A new player without an opening state has the derived columns of a player who never played: the
+    # model's defaults. Only those with one need theirs computed.
+    players_refresh([o.player_id for o in openings])
     return ids
 
 
