@@ -19,6 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from ratings.fesa_files.run import rate_files
+from ratings.fesa_files.turnering import read_turnering
 from ratings.models import ListArrival, Player, PriorGradeProposal, Table, TableStatus
 from ratings.services.fesa_import import turnering_import
 from ratings.services.fesa_state import fesa_state_export
@@ -257,3 +258,31 @@ def test_a_date_problem_of_many_players_is_told_once_naming_their_lines(
     assert len(dated) == 1 and dated[0].line == 2
     assert all(f"line {n}" in dated[0].message for n in (3, 4, 5, 6))
     assert len(plan.problems) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", case_names_with_new_players()[:4])
+@pytest.mark.parametrize("uploader", [make_director, make_rating_officer])
+def test_preview_with_nye_spillere_is_what_submitting_stores(
+    name: str, uploader: object, django_capture_on_commit_callbacks: object
+) -> None:
+    """The preview rates in memory what the save then stores: newcomers from the grade they will have (none
+    while a director's grade is only proposed), recognised players from their state."""
+    from ratings.models import RatingRow
+
+    case = case_dir(name)
+    opening_balance((case / "ratingliste.pre").read_bytes())
+    user = uploader()  # type: ignore[operator]
+    turnering, nye = (case / "turnering.txt").read_bytes(), (case / "nye-spillere").read_bytes()
+    date = read_turnering(turnering).date
+    tournament = make_tournament(date=date, directors=[user])
+    options = {"data": turnering, "tournament": tournament, "user": user, "nye_spillere": nye, "today": date}
+    preview = turnering_import(**options, create_new=True)  # type: ignore[arg-type]
+    assert preview.ok, preview.problems
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        done = turnering_import(**options, create_new=True, commit=True, submit=True)  # type: ignore[arg-type]
+    table = Table.objects.get(pk=done.table_id)
+    assert table.status == TableStatus.RATED
+    seat = {e.player_id: e.seat for e in table.entries.all()}
+    stored = {seat[r.player_id]: (r.rating_before, r.rating_after) for r in RatingRow.objects.filter(table=table)}
+    assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}
