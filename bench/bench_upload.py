@@ -1,7 +1,7 @@
 """Benchmark of a director's upload in the admin: the first preview and the confirmation (not a test).
 
     python bench/bench_upload.py                        # every case, each in a fresh process, SQLite under bench/out/
-    python bench/bench_upload.py --case table-1000-new  # one case
+    python bench/bench_upload.py --case table-1000-half-new --profile  # one case, with a profile
     DATABASE_URL=postgres://... python bench/bench_upload.py
 
 The budget: the first preview of any upload the limits admit costs at most 2 s of CPU (the process's own
