@@ -13,7 +13,7 @@ it: one request to the upload form (untimed, it loads the admin), then
 2. the confirmation of that preview (POST with the signed payload and ``confirm``), rolled back afterwards so
    that every case starts from the same database.
 
-The cases, at the limits the upload admits (ratings/services/fesa_tables.py): a table of the reader's maximum of
+The cases, at the limits the upload admits (ratings/services/fesa/tables.py): a table of the reader's maximum of
 players, all of them known or half of them new (each new line gets its own selects), a small table with a
 ``nye-spillere`` of the most players it admits, and one over that limit (refused: the time to say so).
 The federation (2,000 players, a director and his tournament) is built once into bench/out/bench_upload.sqlite3
@@ -79,10 +79,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from ratings.access import TOURNAMENT_DIRECTORS  # noqa: E402
 from ratings.fesa_files.turnering import MAX_PLAYERS  # noqa: E402
 from ratings.models import Player, Tournament  # noqa: E402
-from ratings.roles import TOURNAMENT_DIRECTORS  # noqa: E402
-from ratings.services.fesa_tables import MAX_NEW_PLAYERS  # noqa: E402
+from ratings.services.fesa.tables import MAX_NEW_PLAYERS  # noqa: E402
 
 URL = "/admin/ratings/upload/turnering/"
 

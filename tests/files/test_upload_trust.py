@@ -20,11 +20,11 @@ from django.test.utils import CaptureQueriesContext
 
 from ratings.fesa_files.run import rate_files
 from ratings.fesa_files.turnering import read_turnering
-from ratings.models import ListArrival, Player, PriorGradeProposal, Table, TableStatus
-from ratings.services.fesa_import import turnering_import
-from ratings.services.fesa_state import fesa_state_export
-from ratings.services.fesa_tables import MAX_NEW_PLAYERS
-from ratings.services.tables import table_submit
+from ratings.models import ListArrival, Player, PriorGradeProposal, RatingRow, Table, TableStatus
+from ratings.services.fesa.state import fesa_state_export, fesa_state_import
+from ratings.services.fesa.tables import MAX_NEW_PLAYERS
+from ratings.services.fesa.turnering import turnering_import
+from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table, make_tournament
 from tests.files.fesa_cases import case_dir, case_names_with_new_players, records_by_name, without_rated_game
 from tests.files.test_import_turnering import FOUR, four_players
@@ -44,8 +44,6 @@ def nekomadoken() -> tuple[bytes, bytes, bytes]:
 
 
 def opening_balance(pre: bytes, nye: bytes | None = None) -> None:
-    from ratings.services.fesa_state import fesa_state_import
-
     fesa_state_import(ratingliste=pre, new_players=nye)
 
 
@@ -268,8 +266,6 @@ def test_preview_with_nye_spillere_is_what_submitting_stores(
 ) -> None:
     """The preview rates in memory what the save then stores: newcomers from the grade they will have (none
     while a director's grade is only proposed), recognised players from their state."""
-    from ratings.models import RatingRow
-
     case = case_dir(name)
     opening_balance((case / "ratingliste.pre").read_bytes())
     user = uploader()  # type: ignore[operator]
