@@ -4,6 +4,9 @@ Every player of the list becomes a player of the site with his state as the open
 history, bonus count, FESA grade, prior grade, promotion runs, nationality, last played); tables imported
 afterwards are rated from exactly that state (ratings/services/fesa_state.py). All or nothing: a bad record
 stops the import with its file and line, and nothing is saved.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations
