@@ -3,7 +3,8 @@ gunicorn alike (gunicorn.conf.py uses :func:`log_config` too).
 
 Each line holds ``time`` (ISO 8601 with the offset from UTC, so lines from hosts in different zones sort
 together), ``level``, ``logger``, ``message`` and ``request_id``. gunicorn's access lines add the request's
-``method``, ``path``, ``status``, ``bytes``, ``duration_ms``, ``client`` and ``user_agent`` as fields of their own.
+``method``, ``path``, ``status``, ``bytes``, ``duration_ms``, ``client`` (the proxy, behind one),
+``forwarded_for`` (the address the proxy saw) and ``user_agent`` as fields of their own.
 A page that is not found is an INFO line, not a WARNING: scanners ask for thousands, and a WARNING should mean
 something an operator looks at. Nothing here imports Django's settings: gunicorn's master reads it before the
 site is loaded.
@@ -36,6 +37,7 @@ class SiteJsonFormatter(JsonFormatter):
                 bytes=atoms.get("B"),
                 duration_ms=atoms.get("M"),
                 client=atoms.get("h"),
+                forwarded_for=atoms.get("{x-forwarded-for}i") if atoms.get("{x-forwarded-for}i") != "-" else None,
                 user_agent=atoms.get("a"),
             )
             # The access line is written after the response, where the request's id is no longer current:

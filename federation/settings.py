@@ -86,6 +86,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "federation.replica.replica_reads",  # anonymous page reads on DATABASE_REPLICA_URL, when it has caught up
     "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
@@ -125,6 +126,22 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
     )
 }
+try:
+    # The password as it is, so that one with @ : / # needs no URL-escaping (compose passes POSTGRES_PASSWORD here).
+    DATABASE_PASSWORD = env_str("DATABASE_PASSWORD", "")
+    DATABASE_REPLICA_URL = env_url("DATABASE_REPLICA_URL", {"postgres", "postgresql", "pgsql"})
+except ImproperlyConfiguredValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+if DATABASE_PASSWORD:
+    DATABASES["default"]["PASSWORD"] = DATABASE_PASSWORD
+if DATABASE_REPLICA_URL:
+    # Anonymous visitors' page reads, when the replica has caught up with the primary's data version
+    # (federation/replica.py); tests read the primary through it.
+    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    if DATABASE_PASSWORD and not DATABASES["replica"].get("PASSWORD"):
+        DATABASES["replica"]["PASSWORD"] = DATABASE_PASSWORD
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["federation.replica.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins, so a re-rate that reads, then writes, is never
     # refused half-way by another writer; they wait for each other instead.
@@ -199,6 +216,7 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the worker and beat log as LOGGING says: JSON lines like the web's
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # A broker that is down must not hold up the edit that queues a task: give up on it within about a second
 # (the pending re-rate mark is already committed; the beat or the worker's start picks it up).
