@@ -16,6 +16,7 @@ from federation.translations import catalogues_compile
 
 class Command(BaseCommand):
     help = "Compile the translation catalogues (.po into .mo) with Babel; no GNU gettext needed."
+    requires_system_checks = []  # one of the checks is that this command has been run
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--stale", action="store_true", help="only those missing or older than their .po")
