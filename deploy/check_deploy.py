@@ -25,6 +25,7 @@ one, so no network is needed; default: this checkout's .venv when there is one).
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import os
 import re
@@ -539,11 +540,12 @@ def check_french(places: Places, base: str) -> None:
     if status != 200:
         raise SystemExit(f"the home page answered {status}")
     status, _, french = http(f"{base}/", headers={**headers, "Accept-Language": "fr"})
-    words = french_words(places.site, english.decode())
+    words = french_words(places.site, html.unescape(english.decode()))
+    french_text = html.unescape(french.decode())
     if len(words) < 3:
         raise SystemExit(f"too few translated texts found on the English page to compare: {words}")
-    missing = {en: fr for en, fr in words.items() if fr not in french.decode()}
-    if status != 200 or 'lang="fr"' not in french.decode() or missing:
+    missing = {en: fr for en, fr in words.items() if fr not in french_text}
+    if status != 200 or 'lang="fr"' not in french_text or missing:
         raise SystemExit(f"the French page is not French (status {status}); untranslated: {missing}")
     print(f"the French page is French ({len(words)} texts compared)", flush=True)
 
