@@ -555,11 +555,11 @@ def check_proxy(https_port: int, site: Site) -> None:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    url = f"https://127.0.0.1:{https_port}/players/?from-proxy-check=1"
+    url = f"https://127.0.0.1:{https_port}/?from-proxy-check=1"
     headers = {"Host": HOST, "Accept-Encoding": "gzip", "X-Forwarded-For": "198.51.100.77"}
     status, response_headers, body = wait_for("nginx", lambda: http(url, headers=headers, context=context))
     if status != 200:
-        raise SystemExit(f"through nginx the players page answered {status}")
+        raise SystemExit(f"through nginx the home page answered {status}")
     if response_headers.get("Content-Encoding") != "gzip" or not gzip.decompress(body):
         raise SystemExit("nginx did not compress the page")
     time.sleep(1)  # the access line is written after the response
