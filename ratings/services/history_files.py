@@ -164,6 +164,8 @@ def history_files_refresh() -> None:
 
     def queue() -> None:
         try:
+            if HISTORY_TASK not in celery_app.tasks:  # a command or web process may not have imported the tasks yet
+                celery_app.loader.import_default_modules()
             celery_app.tasks[HISTORY_TASK].delay()
         except Exception:  # an unreachable broker fails in many ways
             log.warning("could not queue the rating history downloads", exc_info=True)
