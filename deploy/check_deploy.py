@@ -337,15 +337,18 @@ def downloads_true(site: Site) -> dict[str, object]:
 
 
 ROOT_WARNING = ("SecurityWarning: You're running the worker with superuser privileges", "_warn_or_raise_security_error")
+# Celery writes this to the console itself, not through logging, when the worker is stopped.
+CELERY_CONSOLE = re.compile(r"^(worker: (Warm|Cold) shutdown \(MainProcess\))?$")
 
 
 def json_log_lines(site: Site, name: str) -> list[dict[str, object]]:
     lines = site.log_lines(name)
-    if os.geteuid() == 0 and any(ROOT_WARNING[0] in line for line in lines):
+    while os.geteuid() == 0 and any(ROOT_WARNING[0] in line for line in lines):
         # Celery's warning, printed as text, when the check itself runs as root (CI); the units run as fesa.
         start = next(n for n, line in enumerate(lines) if ROOT_WARNING[0] in line)
         end = next(n for n, line in enumerate(lines) if ROOT_WARNING[1] in line)
         lines = lines[:start] + lines[end + 1 :]
+    lines = [line for line in lines if not CELERY_CONSOLE.match(line)]
     entries = []
     for line in lines:
         try:
