@@ -121,3 +121,20 @@ def test_settings_malformed_proxy_or_storage_stops_startup(variables: dict[str, 
     result = _check({"DEBUG": "1", **variables})
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def test_settings_database_password_needs_no_escaping() -> None:
+    """compose passes POSTGRES_PASSWORD as it is: one with @ : / # must reach the driver unchanged."""
+    password = "p@ss:w/rd#1%"
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DATABASES['default'])"
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="federation.settings",
+        DEBUG="0",
+        SECRET_KEY=GOOD_KEY,
+        DATABASE_URL="postgres://fesa@db:5432/fesa",
+        DATABASE_PASSWORD=password,
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert f"'PASSWORD': {password!r}" in result.stdout and "'HOST': 'db'" in result.stdout
