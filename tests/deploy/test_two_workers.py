@@ -21,7 +21,7 @@ from ratings.models import Game, PendingRerate, RerateRun
 from ratings.selectors.history_dump import history_tables
 from ratings.services.history_files import JSON_NAME
 from ratings.services.rerate import rerate_check
-from ratings.services.tables import table_changed
+from ratings.services.tables.submit import table_changed
 from tests.pipeline.conftest import RedisForTests, Worker, process_env, redis_for_tests, wait_for
 from tests.pipeline.test_worker import rated_history
 
