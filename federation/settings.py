@@ -37,6 +37,8 @@ try:
     # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
     PAGE_CACHE = env_bool("PAGE_CACHE", True)
     PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+    # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
+    METRICS_TOKEN = env_str("METRICS_TOKEN", "")
     # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
     SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
     PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
@@ -61,6 +63,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django.contrib.sitemaps",
     "corsheaders",
+    "django_prometheus",
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
@@ -78,7 +81,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django_guid.middleware.guid_middleware",  # first: every log line of the request carries its id
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
+    "django_guid.middleware.guid_middleware",  # every log line of the request carries its id
     "federation.middleware.health_without_host_check",  # probes by IP: answered before the Host header is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
@@ -97,7 +101,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "federation.replica.replica_reads",  # anonymous page reads on DATABASE_REPLICA_URL, when it has caught up
-    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
+    "axes.middleware.AxesMiddleware",  # last of the site's own, as django-axes requires
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -282,7 +287,7 @@ OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside 
 # files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = (
-    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
 )
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
