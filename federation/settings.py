@@ -286,7 +286,10 @@ OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside 
 # Other sites' pages (a club's web app) may read the read-only data: the API, the feeds, the downloads and the
 # files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
 CORS_ALLOW_ALL_ORIGINS = True
-CORS_URLS_REGEX = r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+CORS_URLS_REGEX = (
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$"
+    r"|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+)
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
 
