@@ -8,17 +8,20 @@ become (a moved prior grade or FESA opening state). Nothing is written.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 from ratings import engine
 from ratings.models import LIVE_PROMOTION_STATUSES, Game, OpeningState, Player, Promotion, RatingRow, TableEntry
-from ratings.selectors.states import prior_grade_of
+from ratings.selectors.states import prior_grade_of, states_before
 from ratings.services.rerate.replay import History, Position
 from ratings.states import state_from_json
 
 from .correction_preview import CorrectionPreview, player_changes, replay_preview
 from .merge_moves import MergeChange, MergeRefused, merge_facts, merge_refusal, merge_start
+
+LAST = 1 << 62  # a place after every table of a day
 
 
 def merge_preview(change: MergeChange) -> CorrectionPreview:
@@ -36,7 +39,7 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
     start, _tables = merge_start(moved, kept=facts["kept"])
     starting = _starting_states(facts, owner, other)
     if start is None:
-        return CorrectionPreview(players=player_changes(starting))
+        return CorrectionPreview(players=player_changes(_unreplayed(starting)))
     history = History(start)
     tables = set(TableEntry.objects.filter(pk__in=moved["entries"]).values_list("table_id", flat=True))
     tables |= set(
@@ -51,6 +54,16 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
     overrides = {pid: state for pid, state in starting.items() if not _rows_before(pid, start)}
     owners = {pk: owner for pk in _moving_promotions(moved["promotions"], owner)}
     return replay_preview(start, history, overrides, also=[owner, other], owners=owners)
+
+
+def _unreplayed(starting: dict[int, engine.PlayerState]) -> dict[int, engine.PlayerState]:
+    """The players' states when the merge redoes no rated table: a player with rated tables stays at his latest
+    (``players_refresh`` reads it), whatever starting state moved; only one without takes his new starting
+    state. (Comparing a player's opening balance with his current rating previewed a change the merge never
+    makes.)"""
+    played = set(RatingRow.objects.filter(player_id__in=list(starting)).values_list("player_id", flat=True))
+    latest = states_before(date=dt.date.max, sequence=LAST, player_ids=played) if played else {}
+    return {pid: latest.get(pid, state) for pid, state in starting.items()}
 
 
 def _moving_promotions(ids: list[int], owner: int) -> list[int]:
