@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -81,3 +83,10 @@ def rerate_and_check() -> None:
     """Run the pending re-rate as the worker would, and require the database to be what the history gives."""
     rerate_pending()
     assert rerate_check() == []
+
+
+def hidden(response: Any, name: str) -> str:
+    """The value of a hidden field of a page, read from its HTML as a browser posts it."""
+    found = re.search(rf'<input type="hidden" name="{re.escape(name)}" value="([^"]*)"', response.content.decode())
+    assert found, f"no hidden field {name}"
+    return html.unescape(found[1])
