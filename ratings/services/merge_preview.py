@@ -38,8 +38,13 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
     other = facts["kept"] if owner == facts["duplicate"] else facts["duplicate"]
     start, _tables = merge_start(moved, kept=facts["kept"])
     starting = _starting_states(facts, owner, other)
+    moving = _moving_promotions(moved["promotions"], owner)
+    # The records that make a Dan grade public go with the rows (an approved promotion, the FESA opening state).
+    held = {("promotion", pk): owner for pk in moving}
+    if moved["opening_state"]:
+        held[("opening", moved["opening_state"])] = owner
     if start is None:
-        return CorrectionPreview(players=player_changes(_unreplayed(starting)))
+        return CorrectionPreview(players=player_changes(_unreplayed(starting), held=held))
     history = History(start)
     tables = set(TableEntry.objects.filter(pk__in=moved["entries"]).values_list("table_id", flat=True))
     tables |= set(
@@ -52,8 +57,8 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
         history.entries[table_id] = [owner if pid == other else pid for pid in history.entries.get(table_id, [])]
         history.games[table_id] = [_given(g, other, owner) for g in history.games.get(table_id, [])]
     overrides = {pid: state for pid, state in starting.items() if not _rows_before(pid, start)}
-    owners = {pk: owner for pk in _moving_promotions(moved["promotions"], owner)}
-    return replay_preview(start, history, overrides, also=[owner, other], owners=owners)
+    owners = dict.fromkeys(moving, owner)
+    return replay_preview(start, history, overrides, also=[owner, other], owners=owners, held=held)
 
 
 def _unreplayed(starting: dict[int, engine.PlayerState]) -> dict[int, engine.PlayerState]:
