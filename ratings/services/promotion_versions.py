@@ -57,7 +57,7 @@ def _changes_since(promotion: Promotion, since: dt.datetime | None) -> list[str]
     grade = engine.grade_label(promotion.grade)
 
     def what(record: Any) -> str:
-        said = record.history_change_reason or _("changed by a re-rate")
+        said = record.history_change_reason or _("changed")
         return f"{grade}: {record.get_status_display()} ({said})"
 
     lines = history_lines(list(records)[-10:], what=what)

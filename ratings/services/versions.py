@@ -41,7 +41,7 @@ class ChangedMeanwhile(Exception):
         self.changes = list(changes)
         text = _("This changed since you loaded it, so nothing was saved: reload it and make your change again.")
         if self.changes:
-            text = " ".join([text, _("Changed meanwhile:"), "; ".join(self.changes)])
+            text = " ".join([text, _("Changed meanwhile: %(changes)s") % {"changes": "; ".join(self.changes)}])
         super().__init__(text)
 
 
