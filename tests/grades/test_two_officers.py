@@ -13,7 +13,10 @@ from django.urls import reverse
 from ratings.models import Correction, Player, Promotion, PromotionStatus, ProposalStatus
 from ratings.services.correction_facts import PriorGradeChange
 from ratings.services.corrections import correction_make
-from ratings.services.versions import VERSION_FIELD
+from ratings.services.grade_revisions import promotion_revise
+from ratings.services.grades import promotion_reject
+from ratings.services.promotion_versions import promotion_version
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 from tests.corrections.helpers import hidden
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 from tests.grades.test_decisions import one_dan  # noqa: F401 - a fixture
@@ -82,3 +85,17 @@ def test_a_proposal_confirmed_over_a_prior_grade_set_meanwhile_is_refused() -> N
         2,
     )
     assert Correction.objects.count() == 1
+
+
+def test_a_revision_over_a_decision_taken_since_the_page_was_shown_is_refused(one_dan) -> None:  # noqa: F811
+    """Rejected, then shown to A for revision; meanwhile B revises it to approved: A's revision, from the
+    rejected record he saw, is refused and names B."""
+    promotion_reject(promotion=one_dan, user=make_grade_officer(username="carl"), reason="Weak opposition")
+    shown = promotion_version(one_dan)
+    promotion_revise(promotion=one_dan, user=make_grade_officer(username="bruno"), reason="Complaint upheld")
+    stale = Promotion.objects.get(pk=one_dan.pk)
+    stale.status = PromotionStatus.REJECTED  # A's request still holds the record as he loaded it
+    with pytest.raises(ChangedMeanwhile, match="bruno"):
+        promotion_revise(promotion=stale, user=make_grade_officer(username="anna"), reason="Late", expected=shown)
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.APPROVED and one_dan.decided_by.username == "bruno"
