@@ -28,7 +28,8 @@ from ratings.admin.corrections import (
 )
 from ratings.models import Player
 from ratings.selectors.corrections import player_has_played
-from ratings.services.correction_facts import (
+from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.facts import (
     IDENTITY_FIELDS,
     PRIOR_GRADE_FIELDS,
     Change,
@@ -36,9 +37,8 @@ from ratings.services.correction_facts import (
     PriorGradeChange,
     planned_lines,
 )
-from ratings.services.correction_preview import CorrectionPreview
-from ratings.services.correction_versions import change_lock_check, loaded_version
-from ratings.services.corrections import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.preview import CorrectionPreview
+from ratings.services.corrections.versions import change_lock_check, loaded_version
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 FORM_PRIOR_FIELDS = tuple(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)

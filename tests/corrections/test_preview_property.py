@@ -20,8 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.models import Correction, Player, Table, TableEntry
-from ratings.services.correction_facts import PriorGradeChange
-from ratings.services.corrections import (
+from ratings.services.corrections.apply import (
     MergeChange,
     MergeRefused,
     NothingToCorrect,
@@ -31,8 +30,9 @@ from ratings.services.corrections import (
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.table_replace import ReplaceRefused, table_replace_change
-from ratings.services.table_save import TableRefused
+from ratings.services.corrections.facts import PriorGradeChange
+from ratings.services.tables.replace import ReplaceRefused, table_replace_change
+from ratings.services.tables.save import TableRefused
 from tests.corrections.helpers import (
     player_columns,
     previewed,

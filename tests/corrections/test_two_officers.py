@@ -19,9 +19,9 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Game, GameResult, Table
-from ratings.services.correction_facts import PriorGradeChange
-from ratings.services.correction_versions import change_version, loaded_version
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
+from ratings.services.corrections.facts import PriorGradeChange
+from ratings.services.corrections.versions import change_version, loaded_version
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 from tests.admin.helpers import page_form_data, set_row
 from tests.admin.test_grid import grid_data, grid_url, set_cell

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from ratings.models import GameResult
-from ratings.services.merge import player_merge, player_merge_preview
+from ratings.services.merge.apply import player_merge, player_merge_preview
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
 from tests.factories import make_player, make_rating_officer
 from tests.grades.conftest import START, opponent, play, rate, seasoned

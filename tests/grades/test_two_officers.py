@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Player, Promotion, PromotionStatus, ProposalStatus
-from ratings.services.correction_facts import PriorGradeChange
-from ratings.services.corrections import correction_make
-from ratings.services.grade_revisions import promotion_revise
-from ratings.services.grades import promotion_reject
-from ratings.services.promotion_versions import promotion_version
+from ratings.services.corrections.apply import correction_make
+from ratings.services.corrections.facts import PriorGradeChange
+from ratings.services.grades.promotions import promotion_reject
+from ratings.services.grades.revisions import promotion_revise
+from ratings.services.grades.versions import promotion_version
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 from tests.corrections.helpers import hidden
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
