@@ -60,7 +60,7 @@ edits = st.one_of(
     st.tuples(st.just("move"), index, index),
     st.tuples(st.just("replace"), index, index, index),
     st.tuples(st.just("prior"), index, st.integers(min_value=0, max_value=8)),
-    st.tuples(st.just("merge"), index, index),
+    st.tuples(st.just("merge"), st.sampled_from([(1, 0), (0, 1), (3, 2), (2, 3)])),
     st.tuples(st.just("undo"), index),
 )
 
@@ -92,8 +92,8 @@ def change_of(edit: tuple[Any, ...], players: list[int], tables: list[int]) -> A
             raise IndexError("nothing to undo")
         correction = open_[args[0] % len(open_)]
         return correction, correction_undo_change(correction)
-    if kind == "merge":
-        duplicate, kept = (Player.objects.get(pk=players[i % PLAYERS]) for i in args)
+    if kind == "merge":  # the two records of one person, either way round: the merges that are not refused
+        duplicate, kept = (Player.objects.get(pk=players[i]) for i in args[0])
         return None, MergeChange(duplicate=duplicate, kept=kept)
     if kind == "prior":
         player = Player.objects.get(pk=players[args[0] % PLAYERS])
