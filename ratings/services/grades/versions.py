@@ -32,8 +32,9 @@ FIELDS = (
 
 
 def _facts(promotion_id: int, *, lock: bool) -> dict[str, Any] | None:
-    records = Promotion.objects.select_for_update() if lock else Promotion.objects
-    return records.filter(pk=promotion_id).values(*FIELDS).first()
+    # No ordering: the model's orders by the table's date, an outer join PostgreSQL cannot lock.
+    records = Promotion.objects.filter(pk=promotion_id).order_by()
+    return (records.select_for_update(of=("self",)) if lock else records).values(*FIELDS).first()
 
 
 def promotion_version(promotion: Promotion) -> str:
