@@ -71,6 +71,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_guid.middleware.guid_middleware",  # first: every log line of the request carries its id
     "django.middleware.security.SecurityMiddleware",
+    # Compresses what the client accepts compressed (pages, JSON, CSV), after every middleware that writes the
+    # body. Django's randomises the gzip header against BREACH; the public pages carry no CSRF token anyway.
+    "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
