@@ -147,3 +147,14 @@ def test_promotion_page_queries_do_not_grow_with_promotions(
     three = queries(client, url)
     # the data version, tables count and page, their promotions, their players' namesakes, pending count and page
     assert (one, three) == (7, 7)
+
+
+def test_the_list_order_is_read_once_per_data_version(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    rated_players(2, rated_round_robin, first_day=100)
+    url = reverse("ratings:rating_list")
+    assert queries(client, url) == 6
+    # Another page of the same list (not in the page cache): the order is the one the shared cache keeps.
+    assert queries(client, url, {"country": "FR"}) == 6  # filtered: the count, but no order
+    assert queries(client, url, {"sort": "name"}) == 6
+    rated_players(1, rated_round_robin, first_day=50)  # a re-rate: a new data version, the order read again
+    assert queries(client, url, {"sort": "name"}) == 7
