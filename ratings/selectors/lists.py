@@ -336,7 +336,7 @@ def list_filter(
     grade_max: int | None = None,
     category: str = "",
 ) -> Any:
-    """The rows matching the filters of the page (ratings/filters.py): every word of ``q`` in the name, accents,
+    """The rows matching the filters of the page (ratings/web/filters.py): every word of ``q`` in the name, accents,
     case and German spellings ignored (the search's rule), or ``q`` the federation id; the country; the grade
     range; the category. In SQL for the rating list, in memory for rows read elsewhere."""
     if isinstance(rows, RatingList):
