@@ -10,7 +10,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from federation import health
+from federation import health, metrics
 from ratings.web import urls as web
 from ratings.web.sitemaps import SITEMAPS
 from ratings.web.views.robots import robots_txt
@@ -20,6 +20,7 @@ urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
+    path("metrics", metrics.metrics, name="metrics"),
     # The footer's language choice. Without a CSRF token: a forged request can only change a visitor's language,
     # and a token would give every public page a cookie of its own, so no cache could share them.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
