@@ -89,6 +89,9 @@ MIDDLEWARE = [
     "federation.middleware.health_without_host_check",  # probes by IP: answered before the Host header is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
+    # Compresses what the client accepts compressed (pages, JSON, CSV), after every middleware that writes the
+    # body. Django's randomises the gzip header against BREACH; the public pages carry no CSRF token anyway.
+    "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
