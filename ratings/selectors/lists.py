@@ -4,7 +4,9 @@ The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who
 the same day two years before the list's date ("active", as ratings/fesa_files/alltxt.py ``is_active`` decides it),
 professionals left out, highest rating first; among equal ratings in the order of the FESA program's state list
 (``Player.list_order``, then id). Every row carries its rank on the list and its rank within its country, so a
-filtered list shows the ranks of the whole list.
+filtered list shows the ranks of the whole list. ``rank`` numbers every line as FESA's all.txt does;
+``public_rank`` and ``public_country_rank`` number only the players whose rating rests on enough games
+(``ratings.engine.categories.is_ranked``, docs/rules.md §8): the page shows those, and nothing for the others.
 
 A list is read from the database once per date and version of the data (ratings/selectors/versions.py) and
 kept, in each process, as plain rows: filtering, sorting and paging a list of 20,000 players in memory costs
@@ -25,6 +27,7 @@ from django.utils import timezone
 from django_countries import countries
 from django_countries.fields import Country
 
+from ratings.engine.categories import is_ranked
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_search_key
@@ -65,6 +68,8 @@ class ListRow:
     list_pending_grade: int | None = None
     rank: int = 0
     country_rank: int = 0
+    public_rank: int | None = None
+    public_country_rank: int | None = None
 
     @property
     def nationality(self) -> Country:
@@ -196,8 +201,19 @@ def _read(date: dt.date, active: bool) -> list[ListRow]:
         by_country[row.nationality_code] = row.country_rank = by_country.get(row.nationality_code, 0) + 1
         if not row.search_name:  # written without save(): the key is made here
             row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
+    _rank_public(rows)
     _attach_pending(rows, date)
     return rows
+
+
+def _rank_public(rows: Sequence[ListRow]) -> None:
+    """The ranks the public sees: players still rated by performance are passed over (docs/rules.md §8)."""
+    rank, by_country = 0, dict[str, int]()
+    for row in rows:
+        if is_ranked(row.list_category):
+            rank += 1
+            row.public_rank = rank
+            by_country[row.nationality_code] = row.public_country_rank = by_country.get(row.nationality_code, 0) + 1
 
 
 def _attach_pending(rows: Sequence[ListRow], date: dt.date) -> None:

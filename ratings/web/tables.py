@@ -47,13 +47,13 @@ class RatingListTable(tables.Table):
 
     rank = tables.Column(
         verbose_name=_("Rank"),
-        accessor="rank",
+        accessor="public_rank",
         order_by=LIST_ORDER,
         attrs=NUM,
     )
     country_rank = tables.Column(
         verbose_name=_("In country"),
-        accessor="country_rank",
+        accessor="public_country_rank",
         order_by=("nationality_code", *LIST_ORDER),
         attrs=EXTRA_NUM,
     )
