@@ -194,7 +194,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
         lines = [line for line in describe(correction.kind, correction.after, correction.before)]
         return preview_page(
             request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview, carried=[],
-            error=error, reason="", cancel_url=back,
+            error=error, reason="", cancel_url=back, submit_label=_("Undo the correction"),
         )  # fmt: skip
 
     def change_view(

@@ -37,7 +37,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django_countries import countries
 
 from ratings import access
@@ -356,7 +356,12 @@ def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> Htt
     else:
         messages.success(request, _("%(table)s was saved and submitted; it will be rated shortly.") % {"table": table})
     if plan.created_players:
-        messages.info(request, _("%(count)s new players were created.") % {"count": plan.created_players})
+        count = plan.created_players
+        messages.info(
+            request,
+            ngettext("%(count)s new player was created.", "%(count)s new players were created.", count)
+            % {"count": count},
+        )
     return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[table.pk]))
 
 

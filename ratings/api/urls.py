@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from ratings.api import views, views_official
+from ratings.api import views, views_index, views_official
 
 app_name = "api-v1"
 
@@ -19,6 +19,7 @@ class DocsView(SpectacularSwaggerSplitView):
 
 
 urlpatterns = [
+    path("", views_index.IndexView.as_view(), name="index"),
     path("players/", views.PlayerListView.as_view(), name="players"),
     path("players/<str:federation_id>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<str:federation_id>/history/", views.PlayerHistoryView.as_view(), name="player_history"),

@@ -93,6 +93,8 @@ class _SearchIndex:
         self.by_id: dict[str, int] = {}  # federation id -> position
         for pk, federation_id, search_name, family, given in rows:
             key = search_name or name_search_key(f"{family} {given}")
+            if " " in family.strip():  # "de Vries" is also typed "devries", "van der Meer" "vandermeer"
+                key = f"{key} {name_search_key(family).replace(' ', '')}"
             for pair, single in GERMAN_FOLDS:
                 key = key.replace(pair, single)
             self.by_id[federation_id] = len(self.pks)

@@ -77,3 +77,10 @@ def test_search_without_a_match_says_so(client: Client) -> None:
 def test_every_public_page_has_the_search_box(client: Client) -> None:
     for url in (reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:search")):
         assert 'action="/search/"' in client.get(url).content.decode(), url
+
+
+@pytest.mark.parametrize(("query", "family"), [("devries", "de Vries"), ("vandermeer", "van der Meer")])
+def test_search_finds_a_family_name_of_several_words_typed_as_one(query: str, family: str) -> None:
+    wanted = make_player(family, "Jan")
+    make_player("Vries", "Anna")
+    assert [p.pk for p in player_search(query).players] == [wanted.pk]
