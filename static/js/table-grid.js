@@ -39,6 +39,7 @@
       body.insertAdjacentHTML("beforeend", html);
       total.value = String(index + 1);
       var row = body.lastElementChild;
+      row.querySelector(".grid-number").textContent = String(index + 1);
       var select = row.querySelector("select");
       var label = select && row.querySelector("label[for='" + select.id + "']");
       if (select && label) {
