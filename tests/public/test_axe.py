@@ -94,6 +94,7 @@ def test_axe_finds_no_violation_on_the_public_pages(static_from_source: None, li
         ),
         "search": "/search/?q=martin",
         "downloads": "/downloads/",
+        "embed-top": "/embed/top/",
     }
     found = check_pages(browser, live_server.url, pages, source)
     assert found == {}, json.dumps(found, indent=1)
