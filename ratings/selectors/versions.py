@@ -16,7 +16,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 
 from ratings.models import OfficialList, Player, Promotion, RerateRun, Table, Tournament
@@ -58,10 +58,12 @@ def _query(vendor: str) -> str:
     return "SELECT " + ", ".join(parts)
 
 
-def data_version() -> DataVersion:
-    """The version of everything the public pages show. One query, each part read from a primary key's end."""
-    with connection.cursor() as cursor:
-        cursor.execute(_query(connection.vendor))
+def data_version(using: str = "default") -> DataVersion:
+    """The version of everything the public pages show. One query, each part read from a primary key's end.
+    ``using`` names another database (a replica, federation/replica.py, compares its version with this one)."""
+    db = connections[using]
+    with db.cursor() as cursor:
+        cursor.execute(_query(db.vendor))
         values = cursor.fetchone()
     times = [t for t in (_as_datetime(v) for v in values[1::2]) if t is not None]
     key = hashlib.sha1(repr(values).encode(), usedforsecurity=False).hexdigest()[:16]
