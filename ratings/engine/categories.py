@@ -26,6 +26,18 @@ ESTABLISHED_FROM: Final = 18
 """The game number from which a player is established and his games face the established test."""
 
 
+RANKED_CATEGORIES: Final[tuple[Category, ...]] = (PROVISIONAL, ESTABLISHED)
+"""The categories the public list ranks: a rating that rests on enough games (docs/rules.md §8). A player still
+rated by performance is listed without a rank; FESA's own files (all.txt) number every line as the program does."""
+TOP_CATEGORIES: Final[tuple[Category, ...]] = (ESTABLISHED,)
+"""The categories the top lists and the federation's statistics count."""
+
+
+def is_ranked(category: str) -> bool:
+    """Whether a player of ``category`` takes a rank on the public list."""
+    return category in RANKED_CATEGORIES
+
+
 def category_of_games(games: int, *, on_result_list: bool) -> Category:
     """The category of a player with ``games`` games, still rated by performance or not."""
     if on_result_list:

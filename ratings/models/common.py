@@ -64,6 +64,14 @@ def name_search_key(text: str) -> str:
     return " ".join(folded.split())
 
 
+def player_search_key(family_name: str, given_name: str) -> str:
+    """A player's stored search key: his name's key, and a family name of several words once more as one word,
+    since "de Vries" is also typed "devries" and "van der Meer" "vandermeer"."""
+    key = name_search_key(f"{family_name} {given_name}")
+    family = name_search_key(family_name)
+    return f"{key} {family.replace(' ', '')}" if " " in family else key
+
+
 GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
 """German names written without umlauts or ß, in the order they are folded: a name search folds both the query
 and the stored key with them, so that "mueller", "müller" and "muller" all read "muller"."""
