@@ -29,7 +29,7 @@ from django.utils import timezone
 from django_countries import countries
 from django_countries.fields import Country
 
-from ratings.engine.categories import is_ranked
+from ratings.engine.categories import RANKED_CATEGORIES, is_ranked
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_fold_key, name_search_key
@@ -124,6 +124,10 @@ class ListOrder:
         i = self._position(pk)
         return (0, 0) if i is None else (i + 1, self.country_ranks[i])
 
+    def ranked_pks(self) -> array:  # type: ignore[type-arg]
+        """The players the public list ranks, in list order."""
+        return array("q", (pk for pk, rank in zip(self.pks, self.public_ranks, strict=True) if rank))
+
     def public_ranks_of(self, pk: int) -> tuple[int | None, int | None]:
         """(public rank, public rank in the country) of the player ``pk``; None for a player not ranked."""
         i = self._position(pk)
@@ -155,6 +159,7 @@ class RatingList:
         condition: Q | None = None,
         fields: tuple[str, ...] = (),
         names: tuple[str, ...] = (),
+        ranked: bool = False,
     ):
         self.date = date
         self.active = active
@@ -162,6 +167,7 @@ class RatingList:
         self._condition = condition
         self._fields = fields
         self._names = names  # name filters, applied by the search's rule
+        self.ranked = ranked  # only the players the public list ranks (docs/rules.md §8)
         self._count: int | None = None
         self._rows: list[ListRow] | None = None
 
@@ -170,7 +176,7 @@ class RatingList:
         if condition is not None:
             both = condition if both is None else both & condition
         names = (*self._names, name) if name else self._names
-        return RatingList(self.date, self.active, self.version, both, self._fields, names)
+        return RatingList(self.date, self.active, self.version, both, self._fields, names, self.ranked)
 
     def filter(self, condition: Q) -> RatingList:
         return self._where(condition)
@@ -179,8 +185,14 @@ class RatingList:
         """The players whose name holds every word of ``text`` or whose federation id it is (the search's rule)."""
         return self._where(name=text)
 
+    def ranked_only(self) -> RatingList:
+        """The players of this list the public list ranks (provisional and established), with their ranks."""
+        return RatingList(self.date, self.active, self.version, self._condition, self._fields, self._names, True)
+
     def order_by(self, *fields: str) -> RatingList:
-        return RatingList(self.date, self.active, self.version, self._condition, tuple(fields), self._names)
+        return RatingList(
+            self.date, self.active, self.version, self._condition, tuple(fields), self._names, self.ranked
+        )
 
     @property
     def query(self) -> SimpleNamespace:
@@ -195,6 +207,8 @@ class RatingList:
     def queryset(self) -> QuerySet[Player]:
         """The list's players with their ``list_*`` values, filtered and sorted (without ranks)."""
         qs = _members(self.date, self.active)
+        if self.ranked:
+            qs = qs.filter(list_category__in=RANKED_CATEGORIES)
         if self._condition is not None:
             qs = qs.filter(self._condition)
         for text in self._names:
@@ -206,9 +220,13 @@ class RatingList:
         """The whole list's players in list order (from the shared cache)."""
         return list_order(self.date, self.active, self.version)
 
+    def _plain_pks(self) -> array:  # type: ignore[type-arg]
+        order = self.order()
+        return order.ranked_pks() if self.ranked else order.pks
+
     def count(self) -> int:
         if self._count is None:
-            self._count = len(self.order().pks) if self._plain else self.queryset().count()
+            self._count = len(self._plain_pks()) if self._plain else self.queryset().count()
         return self._count
 
     def __len__(self) -> int:
@@ -230,7 +248,7 @@ class RatingList:
         if not isinstance(index, slice):
             return self[index : index + 1][0]
         if self._plain:
-            pks = list(self.order().pks[index])
+            pks = list(self._plain_pks()[index])
             by_pk = {v[0]: v for v in list_values(self.date).filter(pk__in=pks).values_list(*_VALUES)}
             rows = [ListRow(*by_pk[pk]) for pk in pks if pk in by_pk]
         else:

@@ -6,7 +6,6 @@ import datetime as dt
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -14,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import selectors
-from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM, RANKED_CATEGORIES
+from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from ratings.models import Player
 from ratings.selectors.list_spreadsheets import XLSX_CONTENT_TYPE, xlsx_bytes
 from ratings.web.caching import public_page
@@ -74,9 +73,9 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     if not filterset.form.cleaned_data.get("category"):
         # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
         # filter, so that the list read from the top is the ranked list.
-        ranked = Q(list_category__in=RANKED_CATEGORIES)
-        context["unranked"] = filtered.filter(~ranked).count()
-        filtered = filtered.filter(ranked)
+        ranked = filtered.ranked_only()
+        context["unranked"] = filtered.count() - ranked.count()
+        filtered = ranked
     date = None if filtered.date == timezone.localdate() else filtered.date
     table = RatingListTable(filtered)
     per_page = int_param(request, "per_page", 50, PER_PAGE_CHOICES)
