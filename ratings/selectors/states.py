@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
@@ -47,21 +48,45 @@ def before_position(date: dt.date, sequence: int) -> Q:
 
 def states_before(*, date: dt.date, sequence: int, player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """Each player's state as it stood before the table position (date, sequence)."""
-    ids = list(set(player_ids))
-    latest = (
-        RatingRow.objects.filter(before_position(date, sequence), player_id__in=ids)
-        .annotate(
-            rank=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("date").desc(), F("sequence").desc()],
-            )
-        )
-        .filter(rank=1)
-        .values_list("player_id", "state_after")
-    )
-    out = {pid: state_from_json(state) for pid, state in latest}
-    missing = [pid for pid in ids if pid not in out]
+    ids = set(player_ids)
+    out = {pid: state_from_json(state) for pid, state in states_before_json(date, sequence, ids).items()}
+    missing = ids - out.keys()
     if missing:
         out.update(starting_states(missing))
+    return out
+
+
+def states_before_json(date: dt.date, sequence: int, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The state after (as stored JSON) of each player's latest rating row before the position (date,
+    sequence); a player with no such row is left out (his state is his starting state).
+
+    The row a player's state before the position comes from is valid on the position's date: its
+    ``valid_until``, the date of his next row, is on or after it (ratings/services/rerate/validity.py). So it
+    is found by one short range of the validity index per player, instead of a sort of every row he has before
+    the position; a correction one year back asks this for the thousands of players of the later tables. A
+    player found that way is not looked for again; the others (most of them have no row before the position at
+    all) by their latest row, which also covers a row whose next row was deleted and not re-rated yet.
+    """
+    ids = list(set(player_ids))
+    out: dict[int, dict[str, Any]] = {}
+    at: dict[int, tuple[dt.date, int]] = {}
+    valid = RatingRow.objects.filter(before_position(date, sequence), player_id__in=ids, valid_until__gte=date)
+    for pid, row_date, row_sequence, state in valid.values_list("player_id", "date", "sequence", "state_after"):
+        if pid not in at or (row_date, row_sequence) > at[pid]:
+            at[pid], out[pid] = (row_date, row_sequence), state
+    missing = [pid for pid in ids if pid not in out]
+    if missing:
+        latest = (
+            RatingRow.objects.filter(before_position(date, sequence), player_id__in=missing)
+            .annotate(
+                rank=Window(
+                    RowNumber(),
+                    partition_by=[F("player_id")],
+                    order_by=[F("date").desc(), F("sequence").desc()],
+                )
+            )
+            .filter(rank=1)
+            .values_list("player_id", "state_after")
+        )
+        out.update(latest)
     return out

@@ -39,11 +39,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
 from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
+from ratings.services.bulk_write import rows_update
 from ratings.services.players import players_refresh
 
 DECIDE_PERMISSION = "ratings.change_promotion"
@@ -104,7 +105,7 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
 
         new: list[Promotion] = []
         moved: list[Promotion] = []
-        moved_fields: set[str] = set()
+        audited: list[Promotion] = []
         for (pid, grade), (table_id, p) in wanted.items():
             record = existing.get((pid, grade))
             if record is None:
@@ -125,13 +126,20 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
                 changed = _record_found(record, table_id, p)
                 if changed:
                     moved.append(record)
-                    moved_fields.update(changed)
+                    if set(changed) != {"rating"}:
+                        audited.append(record)
         if moved:
-            # One statement per batch, not one save per record: a correction moves the interpolated rating
-            # of nearly every promotion downstream of it.
-            bulk_update_with_history(
-                moved, Promotion, sorted(moved_fields), batch_size=500, default_change_reason="moved by re-rating"
-            )
+            # Set-based, not one save (or one CASE WHEN) per record: a correction moves the interpolated
+            # rating of nearly every promotion downstream of it. A record whose rating alone moved gets no
+            # audit row: that is the history's arithmetic, not a change anyone needs to review, and a merge of
+            # a long career wrote 10^4 of them. A record moved to another game or table, or supported again,
+            # does, all in one bulk insert.
+            attributes = [Promotion._meta.get_field(name).attname for name in FOUND_FIELDS]
+            rows_update(Promotion, FOUND_FIELDS, [(r.pk, *(getattr(r, a) for a in attributes)) for r in moved])
+            if audited:
+                Promotion.history.bulk_history_create(
+                    audited, batch_size=1000, update=True, default_change_reason="moved by re-rating"
+                )
             summary.updated = len(moved)
         if new:
             bulk_create_with_history(new, Promotion, batch_size=1000, default_change_reason="found by re-rating")
@@ -146,6 +154,13 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
             elif outcome == PromotionStatus.APPROVED:
                 summary.flagged += 1
     return summary
+
+
+FOUND_FIELDS = (
+    "table", "round", "game_number", "route", "rating", "supported", "flag_reason", "reviewed_by", "reviewed_at",
+    "review_reason",
+)  # fmt: skip
+"""The fields ``_record_found`` may change."""
 
 
 def _record_found(record: Promotion, table_id: int, p: engine.Promotion) -> list[str]:

@@ -29,7 +29,7 @@ from ratings.models import (
     Table,
 )
 from ratings.selectors.derived import players_differing
-from ratings.selectors.states import starting_states, states_before
+from ratings.selectors.states import starting_states, states_before_json
 from ratings.services.grades import promotions_sync
 from ratings.services.players import players_refresh
 
@@ -234,18 +234,23 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         for chunk in chunks(table_ids):
             refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
     players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
-    if start is None:
-        initial = chunked(starting_states, players)
-    else:
-        initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
+    entered: dict[int, dict[str, Any]] = {}
+    if start is not None:
+        # As stored JSON: made engine states only for the players of the tables the replay redoes.
+        entered = chunked(lambda ids: states_before_json(start[0], start[1], ids), players)
+    initial = chunked(starting_states, players - entered.keys())
     outcome.seconds["load"] = time.perf_counter() - clock
 
     replay = Replay(history, initial, stored, texts=True)
+    replay.enter(entered)
     with gc_paused(), RowWriter(replace_all=start is None) as writer:
         for table, items in replay.run():
             writer.add(table, items)
+    if start is not None:
+        refresh |= _left_behind(start, replay)
     if not writer.linked:
-        rating_rows_link(since=None if start is None else start[0])
+        # Only the rows of players whose rows this run wrote or deleted can point to the wrong next row.
+        rating_rows_link(since=None if start is None else start[0], players=replay.touched | refresh)
     if start is None and connection.vendor == "postgresql":
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
         # for a scan of them all (autovacuum catches up only later, if it runs at all).
@@ -302,8 +307,8 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         states.update(chunked(starting_states, others))
         peaks = writer.peaks
     else:
-        # A table deleted since it was rated leaves its players' columns behind where nothing later shows it.
-        refresh.update(Player.objects.filter(last_played__gte=start[0]).values_list("pk", flat=True))
+        # Only the players of the redone tables, and those whose rows went with a table (``refresh``), can
+        # have changed: every other player of the range entered each of his tables as before.
         states = {pid: replay.state_of(pid) for pid in replay.touched | (refresh & replay.state.keys())}
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
@@ -314,6 +319,13 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
     refresh.update(players_differing(states, peaks))
     for chunk in chunks(sorted(refresh)):
         players_refresh(chunk)
+
+
+def _left_behind(start: Position, replay: Replay) -> set[int]:
+    """Players a table deleted since it was rated leaves behind: they last played on or after the start, yet
+    have no table in the range. Their columns, and the validity of their last row, still count that table."""
+    since = Player.objects.filter(last_played__gte=start[0]).values_list("pk", flat=True)
+    return set(since) - replay.state.keys()
 
 
 def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool) -> None:

@@ -9,11 +9,14 @@ column right with one set-based UPDATE after it has written its rows (:func:`rat
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
 
 from ratings.models import VALID_FOREVER, RatingRow
+
+_CHUNK = 5000  # player ids per UPDATE: SQLite takes at most 32766 parameters a statement
 
 
 def _names() -> dict[str, str]:
@@ -34,14 +37,19 @@ def _date(value: dt.date) -> Any:
     return connection.ops.adapt_datefield_value(value)
 
 
-def _chain(since: dt.date | None) -> tuple[str, list[Any]]:
+def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple[str, list[Any]]:
     """SELECT id, the stored and the right valid_until of the rows whose next row may have changed on or after
     ``since`` (None: every row). Those are, for each player with a row on or after ``since`` or pointing to
-    one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it."""
+    one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it.
+    ``players``: only these players' rows (with ``since``)."""
     n = _names()
     forever = _date(VALID_FOREVER)
     scope, params = "", [forever]
-    if since is not None:
+    if since is not None and players is not None:
+        marks = ", ".join(["%s"] * len(players))
+        scope = f"WHERE {n['valid']} >= %s AND {n['player']} IN ({marks})"
+        params += [_date(since), *players]
+    elif since is not None:
         scope = (
             f"WHERE {n['valid']} >= %s AND {n['player']} IN (SELECT {n['player']} FROM {n['table']} "  # noqa: S608
             f"WHERE {n['date']} >= %s OR ({n['valid']} >= %s AND {n['valid']} < %s))"
@@ -55,18 +63,30 @@ def _chain(since: dt.date | None) -> tuple[str, list[Any]]:
     return sql, params
 
 
-def rating_rows_link(*, since: dt.date | None = None) -> int:
+def rating_rows_link(*, since: dt.date | None = None, players: Iterable[int] | None = None) -> int:
     """Set ``valid_until`` of every row whose next row may have changed on or after ``since`` (None: all);
-    returns the number of rows changed. One UPDATE, in the caller's transaction."""
+    returns the number of rows changed. In the caller's transaction.
+
+    ``players`` (with ``since``): only these players' rows, one UPDATE per few thousand of them. A partial
+    re-rate names the players whose rows it wrote or deleted: the others' rows are linked already, and a
+    correction one year back would otherwise read again every row since then of every player active since.
+    """
     n = _names()
-    chain, params = _chain(since)
+    groups: list[Sequence[int] | None] = [None]
+    if players is not None and since is not None:
+        ids = sorted(set(players))
+        groups = [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
+    changed = 0
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
-            f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
-            params,
-        )
-        return int(cursor.rowcount)
+        for group in groups:
+            chain, params = _chain(since, group)
+            cursor.execute(
+                f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
+                f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
+                params,
+            )
+            changed += int(cursor.rowcount)
+    return changed
 
 
 def rating_rows_link_differences() -> list[tuple[int, int, dt.date, dt.date]]:
