@@ -34,7 +34,18 @@ from ratings.services.grades import promotions_sync
 from ratings.services.players import players_refresh
 
 from .marks import tables_mark
-from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, gc_paused, raw_values, stored_rows
+from .replay import (
+    RATED_STATUSES,
+    History,
+    Position,
+    Replay,
+    StoredRows,
+    chunked,
+    chunks,
+    gc_paused,
+    raw_values,
+    stored_rows,
+)
 from .rows import RowWriter
 from .validity import rating_rows_link
 
@@ -227,18 +238,8 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         refresh.update(stray.values_list("player_id", flat=True))
         stray.delete()
 
-    history = History(start)
-    table_ids = [t.pk for t in history.tables]
-    stored = stored_rows(table_ids) if start is not None and skip_unchanged else {}
-    if start is not None and not skip_unchanged:
-        for chunk in chunks(table_ids):
-            refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
-    entered: dict[int, dict[str, Any]] = {}
-    if start is not None:
-        # As stored JSON: made engine states only for the players of the tables the replay redoes.
-        entered = chunked(lambda ids: states_before_json(start[0], start[1], ids), players)
-    initial = chunked(starting_states, players - entered.keys())
+    with gc_paused():  # 10^5..10^6 objects made and kept: the collector would walk them again and again
+        history, stored, initial, entered = _loaded(start, skip_unchanged, refresh)
     outcome.seconds["load"] = time.perf_counter() - clock
 
     replay = Replay(history, initial, stored, texts=True)
@@ -294,6 +295,25 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     return outcome
 
 
+def _loaded(
+    start: Position | None, skip_unchanged: bool, refresh: set[int]
+) -> tuple[History, StoredRows, dict[int, engine.PlayerState], dict[int, dict[str, Any]]]:
+    """The history from ``start``, the stored rows the replay compares with, and the players' states before
+    ``start``: as engine states, or as stored JSON (made engine states only for the players of the tables the
+    replay redoes). With ``skip_unchanged`` off, the players of the stored rows go to ``refresh``."""
+    history = History(start)
+    table_ids = [t.pk for t in history.tables]
+    stored = stored_rows(table_ids) if start is not None and skip_unchanged else {}
+    if start is not None and not skip_unchanged:
+        for chunk in chunks(table_ids):
+            refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
+    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    entered: dict[int, dict[str, Any]] = {}
+    if start is not None:
+        entered = chunked(lambda ids: states_before_json(start[0], start[1], ids), players)
+    return history, stored, chunked(starting_states, players - entered.keys()), entered
+
+
 def _players_update(start: Position | None, replay: Replay, writer: RowWriter, refresh: set[int]) -> None:
     """Bring the players' derived columns up to date: those of every player the run may have changed.
 
@@ -324,7 +344,7 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
 def _left_behind(start: Position, replay: Replay) -> set[int]:
     """Players a table deleted since it was rated leaves behind: they last played on or after the start, yet
     have no table in the range. Their columns, and the validity of their last row, still count that table."""
-    since = Player.objects.filter(last_played__gte=start[0]).values_list("pk", flat=True)
+    since = Player.objects.filter(last_played__gte=start[0]).order_by().values_list("pk", flat=True)
     return set(since) - replay.state.keys()
 
 
