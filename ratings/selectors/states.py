@@ -57,9 +57,12 @@ def states_before(*, date: dt.date, sequence: int, player_ids: Iterable[int]) ->
     return out
 
 
-def states_before_json(date: dt.date, sequence: int, player_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
+def states_before_json(
+    date: dt.date, sequence: int, player_ids: Iterable[int], links: dict[int, dt.date | None] | None = None
+) -> dict[int, dict[str, Any]]:
     """The state after (as stored JSON) of each player's latest rating row before the position (date,
-    sequence); a player with no such row is left out (his state is his starting state).
+    sequence); a player with no such row is left out (his state is his starting state). ``links``, if given,
+    gets each found row's ``valid_until`` by player (None: found only by the search for his latest row).
 
     The row a player's state before the position comes from is valid on the position's date: its
     ``valid_until``, the date of his next row, is on or after it (ratings/services/rerate/validity.py). So it
@@ -77,13 +80,15 @@ def states_before_json(date: dt.date, sequence: int, player_ids: Iterable[int]) 
     for chunk in _chunks(ids):
         players, params = ids_condition(n["player"], chunk)
         rows = _fetch(
-            f"SELECT {n['player']}, {n['date']}, {n['sequence']}, {n['after']} FROM {n['table']} "  # noqa: S608
-            f"WHERE {players} AND {n['valid']} >= %s AND {before}",
+            f"SELECT {n['player']}, {n['date']}, {n['sequence']}, {n['valid']}, {n['after']} "  # noqa: S608
+            f"FROM {n['table']} WHERE {players} AND {n['valid']} >= %s AND {before}",
             [*params, day, day, day, sequence],
         )
-        for pid, row_date, row_sequence, state in rows:
+        for pid, row_date, row_sequence, valid, state in rows:
             if pid not in at or (row_date, row_sequence) > at[pid]:
                 at[pid], out[pid] = (row_date, row_sequence), state
+                if links is not None:
+                    links[pid] = valid if isinstance(valid, dt.date) else dt.date.fromisoformat(valid)
     missing = [pid for pid in ids if pid not in out]
     for chunk in _chunks(missing):
         players, params = ids_condition(n["player"], chunk)
@@ -94,6 +99,8 @@ def states_before_json(date: dt.date, sequence: int, player_ids: Iterable[int]) 
             [*params, day, day, sequence],
         )
         out.update(rows)
+        if links is not None:
+            links.update((pid, None) for pid, _state in rows)
     return out
 
 

@@ -79,8 +79,9 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
 
     ``found`` holds (player id, table id, promotion) for every promotion of every redone table. Records of
     tables that were not redone are left alone: their tables produced the same outcome as before. Call
-    inside the re-rate's transaction; the live records of the players concerned are locked (PostgreSQL) so a
-    grade officer's decision either lands before and is seen, or waits and then finds the new state.
+    inside the re-rate's transaction; the live records it may change are locked (PostgreSQL) and read again
+    under the lock, so a grade officer's decision either lands before and is seen, or waits and then finds the
+    new state.
     """
     redone = set(tables)
     wanted: dict[tuple[int, int], tuple[int, engine.Promotion]] = {
@@ -93,13 +94,22 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
         for start in range(0, len(table_ids), _ID_BATCH):
             batch = table_ids[start : start + _ID_BATCH]
             players.update(Promotion.objects.filter(table_id__in=batch).values_list("player_id", flat=True))
-        existing: dict[tuple[int, int], Promotion] = {}
-        ids = sorted(players)
+        # Only the records the sync may change (of a grade found again, or of a redone table) are read whole
+        # and locked: a merge of a long career reaches thousands of players, whose other records, ten times
+        # as many, it leaves alone.
+        live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+        ids, concerned = sorted(players), []
         for start in range(0, len(ids), _ID_BATCH):
+            batch = live.filter(player_id__in=ids[start : start + _ID_BATCH])
+            for pk, pid, grade, table_id in batch.values_list("pk", "player_id", "grade", "table_id"):
+                if (pid, grade) in wanted or table_id in redone:
+                    concerned.append(pk)
+        existing: dict[tuple[int, int], Promotion] = {}
+        for start in range(0, len(concerned), _ID_BATCH):
             for record in (
-                Promotion.objects.select_for_update(of=("self",))
+                live.select_for_update(of=("self",))
                 .select_related("table")
-                .filter(player_id__in=ids[start : start + _ID_BATCH], status__in=LIVE_PROMOTION_STATUSES)
+                .filter(pk__in=concerned[start : start + _ID_BATCH])
             ):
                 existing[(record.player_id, record.grade)] = record
 

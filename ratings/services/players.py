@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.db.models import Max
 
+from ratings import engine
 from ratings.models import VALID_FOREVER, OpeningState, Player, RatingRow
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
@@ -20,8 +21,8 @@ def players_refresh(player_ids: Iterable[int]) -> None:
     """Recompute the players' derived columns (rating, games, category, grades, peak, last played,
     place among equal ratings).
 
-    Reads each player's latest rating row, or his starting state if he has none; writes the columns of all of
-    them in one set-based UPDATE (ratings/services/bulk_write.py).
+    Reads each player's latest rating row, or his starting state if he has none, and his peak; then
+    ``players_write``.
     """
     ids = list(set(player_ids))
     if not ids:
@@ -36,6 +37,17 @@ def players_refresh(player_ids: Iterable[int]) -> None:
     )
     states = {pid: state_from_json(s) for pid, s in latest.items()}
     states.update(starting_states([pid for pid in ids if pid not in states]))
+    players_write(states, peaks)
+
+
+def players_write(states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]) -> None:
+    """Write the derived columns of the players of ``states`` from their latest states and their highest
+    rating after a table (``peaks``; missing: none), in one set-based UPDATE (ratings/services/bulk_write.py).
+
+    For a caller that has both at hand already (a re-rate: its replay's final states); ``players_refresh``
+    reads them first.
+    """
+    ids = list(states)
     grades = public_grades({pid: s.grade for pid, s in states.items()})
     orders = dict(OpeningState.objects.filter(player_id__in=ids).values_list("player_id", "state__fesa__order"))
     rows = []

@@ -1,9 +1,12 @@
 """Each rating row's validity: ``valid_until``, the date of the player's next row (ratings/models.py).
 
 A list of a past date reads, for every player, the one row with ``date <= D < valid_until``: an indexed range
-read instead of a search for each player's latest row (ratings/selectors/list_values.py). The re-rate keeps the
-column right with one set-based UPDATE after it has written its rows (:func:`rating_rows_link`), and
-``rerate --check`` compares it with what the rows give (:func:`rating_rows_link_differences`).
+read instead of a search for each player's latest row (ratings/selectors/list_values.py). A full re-rate writes
+the rows linked (ratings/services/rerate/rows.py). A partial one writes each new row with the link the player's
+old row in that table had, and relinks with one set-based UPDATE (:func:`rating_rows_link`) only the players
+whose rows came or went, or whose stored links no longer hold (a table of theirs deleted or moved since:
+``replay.links_broken``); ``rerate --check`` compares the column with what the rows give
+(:func:`rating_rows_link_differences`).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from typing import Any
 from django.db import connection
 
 from ratings.models import VALID_FOREVER, RatingRow
+from ratings.selectors.states import ids_condition
 
-_CHUNK = 5000  # player ids per UPDATE: SQLite takes at most 32766 parameters a statement
+_CHUNK = 5000  # player ids per UPDATE on SQLite: it takes at most 32766 parameters a statement
 
 
 def _names() -> dict[str, str]:
@@ -46,9 +50,9 @@ def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple
     forever = _date(VALID_FOREVER)
     scope, params = "", [forever]
     if since is not None and players is not None:
-        marks = ", ".join(["%s"] * len(players))
-        scope = f"WHERE {n['valid']} >= %s AND {n['player']} IN ({marks})"
-        params += [_date(since), *players]
+        condition, ids = ids_condition(n["player"], players)
+        scope = f"WHERE {n['valid']} >= %s AND {condition}"
+        params += [_date(since), *ids]
     elif since is not None:
         scope = (
             f"WHERE {n['valid']} >= %s AND {n['player']} IN (SELECT {n['player']} FROM {n['table']} "  # noqa: S608
@@ -75,7 +79,8 @@ def rating_rows_link(*, since: dt.date | None = None, players: Iterable[int] | N
     groups: list[Sequence[int] | None] = [None]
     if players is not None and since is not None:
         ids = sorted(set(players))
-        groups = [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
+        size = max(len(ids), 1) if connection.vendor == "postgresql" else _CHUNK  # an array has no such limit
+        groups = [ids[i : i + size] for i in range(0, len(ids), size)]
     changed = 0
     with connection.cursor() as cursor:
         for group in groups:
