@@ -65,17 +65,17 @@ from django.db.models import Max, Min  # noqa: E402
 
 from federation.celery import app as celery_app  # noqa: E402
 from ratings.models import Game, PendingRerate, Player, Promotion, RatingRow, Table, TableEntry  # noqa: E402
-from ratings.services.correction_facts import TableChange  # noqa: E402
-from ratings.services.corrections import (  # noqa: E402
+from ratings.services.corrections.apply import (  # noqa: E402
     correction_make,
     correction_preview,
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.merge import MergeChange, merge_refusal  # noqa: E402
+from ratings.services.corrections.facts import TableChange  # noqa: E402
+from ratings.services.merge.moves import MergeChange, merge_refusal  # noqa: E402
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
-from ratings.services.table_save import EntryFacts, GameEdit  # noqa: E402
-from ratings.services.tables import GameFacts  # noqa: E402
+from ratings.services.tables.save import EntryFacts, GameEdit  # noqa: E402
+from ratings.services.tables.submit import GameFacts  # noqa: E402
 
 FLIP = {"first": "second", "second": "first"}
 

@@ -8,11 +8,11 @@ from django.db.models import Max
 
 from ratings import engine
 from ratings.models import VALID_FOREVER, OpeningState, Player, RatingRow
+from ratings.models.states import state_from_json
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.states import starting_states, states_before_json
 from ratings.services.bulk_write import rows_update
-from ratings.states import state_from_json
 
 COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played", "list_order")
 

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from ratings.models import Game, Player, RatingRow
 from ratings.services.rerate import rerate_check
-from ratings.services.tables import table_changed, table_delete
+from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import make_player
 from tests.pipeline.test_service import rated_table, week
 

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from ratings.models import RatingRow, Table
+from ratings.models.states import state_from_json
 from ratings.selectors.states import starting_states, states_before
-from ratings.services.tables import table_delete
-from ratings.states import state_from_json
+from ratings.services.tables.submit import table_delete
 from tests.pipeline.histories import START, make_players, random_table, submit
 
 pytestmark = pytest.mark.django_db

@@ -24,8 +24,8 @@ from django.db.models import Q, QuerySet
 from ratings import engine
 from ratings.engine.scores import first_score
 from ratings.models import VALID_FOREVER, Game, RatingRow, Table, TableEntry, TableResolution, TableStatus
+from ratings.models.states import state_from_json, state_to_json
 from ratings.selectors.states import ids_condition, json_value
-from ratings.states import state_from_json, state_to_json
 
 log = logging.getLogger(__name__)
 
