@@ -35,6 +35,9 @@ try:
     # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
     PAGE_CACHE = env_bool("PAGE_CACHE", True)
     PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+    # The licence of the published data (the downloads, the files and the API say it).
+    DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
+    DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
     # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
     METRICS_TOKEN = env_str("METRICS_TOKEN", "")
     # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
@@ -234,7 +237,8 @@ OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside 
 # files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
 CORS_ALLOW_ALL_ORIGINS = True
 CORS_URLS_REGEX = (
-    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$"
+    r"|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
 )
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
@@ -242,8 +246,9 @@ CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposit
 SPECTACULAR_SETTINGS = {
     "TITLE": "FESA ratings API",
     "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
-    "and promotions. Anonymous clients may make API_ANON_RATE requests (120 a minute unless the site sets "
-    "otherwise); past that the answer is 429 with a Retry-After header.",
+    f"and promotions. Anonymous clients may make {API_ANON_RATE.replace('/', ' a ')} requests; past that the answer "
+    f"is 429 with a Retry-After header. The data are published under {DATA_LICENCE_NAME} ({DATA_LICENCE_URL}).",
+    "LICENSE": {"name": DATA_LICENCE_NAME, "url": DATA_LICENCE_URL},
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",  # the assets ship in drf-spectacular-sidecar: served from this site

@@ -18,6 +18,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
+from django.conf import settings
+
 from ratings import engine
 from ratings.engine import grade_label
 from ratings.fesa_files.alltxt import write_all_txt
@@ -92,6 +94,7 @@ def csv_lines(rows: Iterable[ListRow], grades: Grades = "public", *, for_excel: 
 
 def json_document(rows: RatingList, *, active: bool, grades: Grades = "public") -> bytes:
     document = {
+        "licence": {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL},
         "date": rows.date.isoformat(),
         "active_only": active,
         "grades": grades,

@@ -58,3 +58,17 @@ def test_only_the_embeds_may_be_framed_by_another_site(client: Client, rated: li
     assert "frame-ancestors *" in embed["Content-Security-Policy"]
     page = client.get(reverse("ratings:player", args=[rated[0].federation_id]))
     assert page["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in page["Content-Security-Policy"]
+
+
+def test_the_data_licence_is_stated_on_the_downloads_the_api_docs_and_the_json_files(client: Client) -> None:
+    from django.conf import settings
+
+    downloads = client.get(reverse("downloads:index")).content.decode()
+    assert f'href="{settings.DATA_LICENCE_URL}" rel="license"' in downloads
+    docs = client.get(reverse("api-v1:docs")).content.decode()
+    assert settings.DATA_LICENCE_NAME in docs and f'href="{reverse("ratings:rating_list")}"' in docs
+    schema = client.get(reverse("api-v1:schema")).json()
+    assert schema["info"]["license"] == {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL}
+    assert "API_ANON_RATE" not in schema["info"]["description"]
+    listed = client.get(reverse("ratings:rating_list_json")).json()
+    assert listed["licence"] == {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL}
