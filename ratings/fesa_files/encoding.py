@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from anyascii import anyascii
+
 from .errors import FesaFileError
 
 ENCODING = "iso-8859-1"
@@ -18,10 +20,6 @@ UNKNOWN = "?"
 
 
 def _transliterated(char: str, following: str) -> str:
-    # anyascii loads importlib.resources (tempfile, shutil, random...): about 5 ms of every start of a run
-    # that writes only ISO-8859-1 names, which is nearly every run.
-    from anyascii import anyascii  # imported here for start-up speed: see above
-
     text = anyascii(char) or UNKNOWN
     # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or
     # alone it is "OE" (ŒUVRAY, Œ).

@@ -11,44 +11,31 @@ reports come in the folders' order all the same.
 
 from __future__ import annotations
 
-import contextlib
 import os
+import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 from .errors import FesaFileError, FesaFileErrors
 from .run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
 
 Folder = str | os.PathLike[str]
-"""A folder as a ``str`` or a ``Path``: handled with ``os`` alone, since importing ``pathlib`` (and with it
-``urllib.parse`` and ``ipaddress``) would cost a per-folder process more than a few milliseconds."""
-
-
-def _read_bytes(path: str) -> bytes:
-    """The file's bytes, read with ``os`` calls, not ``open()``: a file object costs a few system calls more
-    per file (its terminal test, its position, a second status) and Python layers of its own, paid three
-    times a folder. OSError as ``open()`` raises it (FileNotFoundError when missing; a directory opens,
-    and fails on reading)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        data = os.read(fd, os.fstat(fd).st_size + 1)  # sized by the file, as open().read() sizes its read
-        while chunk := os.read(fd, 1 << 16):  # until the end: a short read, or a file that grew meanwhile
-            data += chunk
-        return data
-    finally:
-        os.close(fd)
+"""A folder as a ``str`` or a ``Path``."""
 
 
 def _read(directory: Folder, name: str) -> bytes:
     try:
-        return _read_bytes(os.path.join(directory, name))
+        return Path(directory, name).read_bytes()
     except OSError as exc:
         raise FesaFileError(name, None, f"cannot be read: {exc.strerror or exc}") from exc
 
 
 def _read_optional(directory: Folder, name: str) -> bytes | None:
-    """``_read``, or None for a missing file (without a status call first to ask)."""
+    """``_read``, or None for a missing file."""
     try:
-        return _read_bytes(os.path.join(directory, name))
+        return Path(directory, name).read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -58,32 +45,23 @@ def _read_optional(directory: Folder, name: str) -> bytes | None:
 def _write_all(directory: Folder, files: dict[str, bytes]) -> None:
     """Write every file to a temporary file in ``directory``, then rename them all into place.
 
-    The temporary files are opened exclusively under fresh names, so they get the usual permissions (the
-    process's umask) rather than the private ones of ``tempfile.mkstemp``. Their names hold 128 random
-    bits, as a uuid4 would (``uuid`` alone costs a per-folder process more than the rest of its imports),
-    one draw for the folder's files (their names differ already). Written with ``os`` calls, as ``_read``
-    reads.
+    The temporary files are created exclusively (``"xb"``) under fresh names, so they get the usual
+    permissions (the process's umask) rather than the private ones of ``tempfile.mkstemp``.
     """
-    temporary: dict[str, str] = {}
-    token = os.urandom(16).hex()
+    temporary: dict[str, Path] = {}
+    token = uuid.uuid4().hex
     try:
         for name, data in files.items():
-            tmp = os.path.join(directory, f".{name}.{token}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-            temporary[name] = tmp
-            try:
-                view = memoryview(data)
-                while view:  # a regular file takes all at once, but write() may say otherwise
-                    view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
+            tmp = Path(directory, f".{name}.{token}.tmp")
+            with tmp.open("xb") as file:
+                temporary[name] = tmp
+                file.write(data)
         for name, tmp in list(temporary.items()):
-            os.replace(tmp, os.path.join(directory, name))
-            del temporary[name]  # nothing left to remove: a failed unlink per file is a cost per folder
+            tmp.replace(Path(directory, name))
+            del temporary[name]
     finally:
         for tmp in temporary.values():
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            tmp.unlink(missing_ok=True)
 
 
 def run_directory(directory: Folder) -> list[str]:
@@ -134,9 +112,6 @@ def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[
     if jobs <= 1 or len(directories) <= 1:
         yield from map(_run_reported, directories)
         return
-    from concurrent.futures import ProcessPoolExecutor  # here: a run of one folder per process must not pay
-    from concurrent.futures.process import BrokenProcessPool  # for the workers' modules
-
     workers = min(jobs, len(directories))
     chunk = max(1, len(directories) // (workers * 4))
     done = 0
