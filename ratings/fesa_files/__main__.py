@@ -13,8 +13,9 @@ from .folders import JOBS_HELP, available_cpus, failure_summary, run_directories
 
 
 def _parse(argv: list[str]) -> tuple[list[str], int]:
-    """The folders and the number of worker processes. ``argparse`` answers ``--help``, refuses what it does
-    not know and takes ``--`` before a folder whose name starts with ``-``."""
+    """The folders and the number of worker processes of a command line with an option (or none): ``argparse``
+    answers ``--help``, refuses what it does not know and takes ``--`` before a folder whose name starts with
+    ``-``."""
     parser = argparse.ArgumentParser(
         prog="python -m ratings.fesa_files",
         description=(
@@ -31,7 +32,12 @@ def _parse(argv: list[str]) -> tuple[list[str], int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    directories, jobs = _parse(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    # FESA runs the program with one folder and no option, once per table. Setting up a parser costs such a
+    # run a tenth of its CPU (the help formatter loads shutil, and it bz2 and lzma): the budget of
+    # bench/README.md.
+    options = not args or any(arg.startswith("-") for arg in args)
+    directories, jobs = _parse(args) if options else (args, 1)
     failed = run_directories(directories, print, lambda line: print(line, file=sys.stderr), jobs)
     if failed:
         # Worded as manage.py fesa_run reports it, so scripts that read either see the same line.

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from anyascii import anyascii
-
 from .errors import FesaFileError
 
 ENCODING = "iso-8859-1"
@@ -20,6 +18,10 @@ UNKNOWN = "?"
 
 
 def _transliterated(char: str, following: str) -> str:
+    # anyascii loads importlib.resources (pathlib, tempfile, shutil...), a quarter of a per-table run's CPU,
+    # for the rare name outside ISO-8859-1: within the budget of bench/README.md only when imported here.
+    from anyascii import anyascii  # imported on first use: see above
+
     text = anyascii(char) or UNKNOWN
     # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or
     # alone it is "OE" (ŒUVRAY, Œ).

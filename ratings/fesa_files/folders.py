@@ -11,12 +11,9 @@ reports come in the folders' order all the same.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import uuid
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 
 from .errors import FesaFileError, FesaFileErrors
 from .run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
@@ -25,9 +22,14 @@ Folder = str | os.PathLike[str]
 """A folder as a ``str`` or a ``Path``."""
 
 
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
 def _read(directory: Folder, name: str) -> bytes:
     try:
-        return Path(directory, name).read_bytes()
+        return _read_bytes(os.path.join(directory, name))
     except OSError as exc:
         raise FesaFileError(name, None, f"cannot be read: {exc.strerror or exc}") from exc
 
@@ -35,7 +37,7 @@ def _read(directory: Folder, name: str) -> bytes:
 def _read_optional(directory: Folder, name: str) -> bytes | None:
     """``_read``, or None for a missing file."""
     try:
-        return Path(directory, name).read_bytes()
+        return _read_bytes(os.path.join(directory, name))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -48,20 +50,21 @@ def _write_all(directory: Folder, files: dict[str, bytes]) -> None:
     The temporary files are created exclusively (``"xb"``) under fresh names, so they get the usual
     permissions (the process's umask) rather than the private ones of ``tempfile.mkstemp``.
     """
-    temporary: dict[str, Path] = {}
-    token = uuid.uuid4().hex
+    temporary: dict[str, str] = {}
+    token = os.urandom(16).hex()  # 128 random bits, as a uuid4's
     try:
         for name, data in files.items():
-            tmp = Path(directory, f".{name}.{token}.tmp")
-            with tmp.open("xb") as file:
+            tmp = os.path.join(directory, f".{name}.{token}.tmp")
+            with open(tmp, "xb") as file:
                 temporary[name] = tmp
                 file.write(data)
         for name, tmp in list(temporary.items()):
-            tmp.replace(Path(directory, name))
+            os.replace(tmp, os.path.join(directory, name))
             del temporary[name]
     finally:
         for tmp in temporary.values():
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(tmp)
 
 
 def run_directory(directory: Folder) -> list[str]:
@@ -112,15 +115,19 @@ def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[
     if jobs <= 1 or len(directories) <= 1:
         yield from map(_run_reported, directories)
         return
+    # concurrent.futures loads logging and threading, and its pool multiprocessing: as much again as a
+    # per-table run's own imports, for a run of many folders only (the budget of bench/README.md).
+    import concurrent.futures  # imported for --jobs only: see above
+
     workers = min(jobs, len(directories))
     chunk = max(1, len(directories) // (workers * 4))
     done = 0
     try:
-        with ProcessPoolExecutor(workers) as pool:
+        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
             for report in pool.map(_run_reported, directories, chunksize=chunk):
                 done += 1
                 yield report
-    except BrokenProcessPool as exc:
+    except concurrent.futures.BrokenExecutor as exc:  # a worker process died: BrokenProcessPool
         for directory in directories[done:]:
             yield False, [f"{directory}: not run to the end: a worker process stopped ({exc})"]
 
