@@ -49,12 +49,13 @@ run: demo messages-compile
 	@echo "Site: http://127.0.0.1:$(PORT)/  admin: http://127.0.0.1:$(PORT)/admin/ (see README for the demo logins)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# The tests run in PYTEST_WORKERS processes (pytest-xdist; each has its own test database), a file's tests in
-# one process. `make test` leaves out the tests marked slow (a worker, a browser, whole histories): `make
-# test-slow` runs only those, `make test-all` everything. CI runs `make test`, `make test-slow` and
-# `make test-postgres` (everything on PostgreSQL).
+# The tests run in PYTEST_WORKERS processes (pytest-xdist; each has its own test database). They are handed
+# out in pytest-django's order (`--dist load`), which runs every transactional test after the others: such a
+# test empties its process's database when it ends. `make test` leaves out the tests marked slow (a worker, a
+# browser, whole histories): `make test-slow` runs only those, `make test-all` everything. CI runs `make
+# test`, `make test-slow` and `make test-postgres` (everything on PostgreSQL).
 PYTEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist load
 
 test: setup-dev messages-compile
 	$(PYTEST) -m "not slow"
