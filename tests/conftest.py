@@ -64,11 +64,11 @@ def _fresh_rating_lists() -> None:
     """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
     from django.core.cache import caches  # imported here: Django is set up by pytest-django first
 
-    from ratings.page_cache import PAGE_CACHE  # imported here: Django is set up by pytest-django first
     from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
     from ratings.selectors.official_lists import official_list_forget  # imported here: as above
     from ratings.selectors.search import search_index_forget  # imported here: Django is set up first
     from ratings.selectors.stats import federation_by_year_forget  # imported here: Django is set up first
+    from ratings.web.caching import PAGE_CACHE  # imported here: Django is set up by pytest-django first
 
     rating_list_forget()
     official_list_forget()

@@ -1,12 +1,12 @@
-"""Filters of the API's own lists; the rating list and the tournaments reuse the pages' (ratings/filters.py)."""
+"""Filters of the API's own lists; the rating list and the tournaments reuse the pages' (ratings/web/filters.py)."""
 
 from __future__ import annotations
 
 import django_filters
 from django.db.models import QuerySet
 
-from ratings.filters import MAX_QUERY, country_choices, name_search
 from ratings.models import Player, Table
+from ratings.web.filters import MAX_QUERY, country_choices, name_search
 
 
 class PlayerSearchFilter(django_filters.FilterSet):
