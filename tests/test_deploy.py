@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts production processes
+
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "a-test-only-key-" + secrets.token_urlsafe(48)
 

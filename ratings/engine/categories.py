@@ -7,13 +7,10 @@ which promotion test a game faces (§7): from game 9 the provisional test, from 
 
 from __future__ import annotations
 
+from typing import Final
+
+from .literals import Category
 from .types import PlayerState
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import Category
 
 UNRATED: Final = "unrated"
 PROVISIONAL: Final = "provisional"

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Final
 
 from .grades import SEVEN_DAN
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import HandicapCode
+from .literals import HandicapCode
 
 # --- K (R1) -----------------------------------------------------------------------------------------------
 

@@ -13,8 +13,9 @@ table), and a table on the same date as a player's last one is allowed (the prog
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ratings.engine import InvalidTable, TableDidNotSettle, rate_table
-from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import TableResult
 
 from .alltxt import write_all_txt
@@ -41,8 +42,7 @@ RESULT_TXT = "result.txt"
 
 
 class RunOutput(NamedTuple):
-    """The files of a run, as bytes, and what they were made from. A named tuple, not a dataclass: creating
-    a frozen dataclass costs a per-table process half a millisecond."""
+    """The files of a run, as bytes, and what they were made from."""
 
     ratingliste_post: bytes
     all_txt: bytes

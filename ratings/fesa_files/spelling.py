@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from ratings.engine.types import PlayerState, PriorGrade
 
-from .lisp import NIL, Char, Form, Struct, Symbol, half
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol
 from .records import Home, ListRecord
 from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
@@ -65,7 +65,7 @@ def _date(text: str) -> Form:
 
 def _games(text: str) -> Form:
     if text[0] == "(":
-        return [[int(rating), half() if result == "1/2" else int(result), 1] for rating, result, _ in _game_texts(text)]
+        return [[int(rating), HALF if result == "1/2" else int(result), 1] for rating, result, _ in _game_texts(text)]
     return NIL if text == "NIL" else int(text)
 
 

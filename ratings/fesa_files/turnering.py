@@ -28,9 +28,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
+from typing import NamedTuple
 
-from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
@@ -66,14 +66,8 @@ __all__ = [
 # Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
+_MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)  # a MacMahon start score
 _OPPONENT_DIGITS = len(str(MAX_PLAYERS))
-
-
-@cache
-def _macmahon() -> re.Pattern[str]:
-    """The pattern of a MacMahon start score, compiled for the first table that has start scores: most have
-    none, and every pattern compiled at import lengthens the start of a run (a process per table)."""
-    return re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
 
 
 def _holds_sign(line: str) -> bool:
@@ -195,7 +189,7 @@ def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
-    if macmahon is not None and not _macmahon().fullmatch(macmahon):
+    if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
         raise FesaFileError(
             file, lineno, f"the MacMahon start score must be a number such as 2 or -1.5, not {macmahon[:20]!r}"
         )
@@ -327,8 +321,7 @@ def write_turnering(table: Turnering) -> bytes:
 
 class EngineTable(NamedTuple):
     """A table ready for the engine. Keys are player numbers (line positions). ``round_of`` maps the
-    engine's round numbers back to the table's rounds. (A named tuple: cheaper to create than a dataclass,
-    for a per-table process.)"""
+    engine's round numbers back to the table's rounds."""
 
     table: TableInput
     round_of: Mapping[int, int]

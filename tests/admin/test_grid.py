@@ -89,6 +89,7 @@ def enter_big_table(client: Client, table: Table, players: list[Player]) -> tupl
 
 
 @pytest.mark.parametrize("role", ["director", "rating officer"])
+@pytest.mark.slow
 def test_grid_enters_edits_and_previews_a_500_game_table(client: Client, many: list[Player], role: str) -> None:
     user = make_director() if role == "director" else make_rating_officer()
     table = make_table([], tournament=make_tournament(date=DAY, directors=[user]), date=DAY)

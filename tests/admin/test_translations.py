@@ -68,6 +68,7 @@ def admin_pages() -> Iterator[tuple[str, str]]:
         yield "promotion", reverse("admin:ratings_promotion_change", args=[promotion.pk])
 
 
+@pytest.mark.slow
 def test_the_admins_own_screens_are_translated(client: Client, official: OfficialList) -> None:
     officer = make_user(superuser=True)
     make_rating_officer()

@@ -36,6 +36,7 @@ def test_adding_a_player_of_another_country_is_not_warned(client: Client) -> Non
     assert response.status_code == 302 and Player.objects.count() == 2
 
 
+@pytest.mark.slow
 def test_the_merge_screen_previews_then_saves_with_a_reason(client: Client) -> None:
     kept, duplicate, _others, _tables = twice_entered()
     client.force_login(make_rating_officer())

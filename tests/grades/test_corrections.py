@@ -177,6 +177,7 @@ def test_rejected_promotion_stays_rejected_through_corrections(play, correct, of
     assert records(player) == [(21, PromotionStatus.REJECTED, True)]  # no new request: the decision stands
 
 
+@pytest.mark.slow
 def test_correction_moving_a_promotion_to_a_later_table_keeps_the_decision(play, rate, correct, officer) -> None:
     # Two tables: a win at 1795 promotes in the first. Corrected to a loss (about 1783), the second table's
     # two wins against 1900s (about +16 each at K = 24) reach 1800 there instead: same grade, new table.
@@ -196,6 +197,7 @@ def test_correction_moving_a_promotion_to_a_later_table_keeps_the_decision(play,
     assert record.decided_by == officer
 
 
+@pytest.mark.slow
 def test_deleted_table_withdraws_its_pending_promotion_and_flags_an_approved_one(
     play, officer, django_capture_on_commit_callbacks
 ) -> None:

@@ -63,6 +63,7 @@ LIST_PAGES = [
 
 
 @pytest.mark.parametrize(("name", "params", "expected"), LIST_PAGES)
+@pytest.mark.slow
 def test_rating_list_queries_do_not_grow_with_rows(
     client: Client, rated_round_robin: Callable[..., Table], name: str, params: dict[str, str], expected: int
 ) -> None:
@@ -107,6 +108,7 @@ def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round
     assert queries(client, reverse("ratings:table", args=[large.pk])) == 10
 
 
+@pytest.mark.slow
 def test_tournament_list_queries_do_not_grow_with_tournaments(
     client: Client, rated_round_robin: Callable[..., Table]
 ) -> None:

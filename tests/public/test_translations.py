@@ -229,6 +229,7 @@ def _get(client: Client, url: str, lang: str) -> str:
     return response.content.decode()
 
 
+@pytest.mark.slow
 def test_every_public_page_is_fully_translated(client: Client, official: OfficialList) -> None:
     vocabulary, data = english_vocabulary(), data_texts()
     revised = reverse("ratings:official_list_revised", args=[official.date.isoformat()])
