@@ -20,7 +20,7 @@ UNKNOWN = "?"
 def _transliterated(char: str, following: str) -> str:
     # anyascii loads importlib.resources (pathlib, tempfile, shutil...), a quarter of a per-table run's CPU,
     # for the rare name outside ISO-8859-1: within the budget of bench/README.md only when imported here.
-    from anyascii import anyascii  # imported on first use: see above
+    from anyascii import anyascii  # noqa: PLC0415 - imported on first use: see above
 
     text = anyascii(char) or UNKNOWN
     # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or

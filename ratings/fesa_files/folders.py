@@ -117,7 +117,7 @@ def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[
         return
     # concurrent.futures loads logging and threading, and its pool multiprocessing: as much again as a
     # per-table run's own imports, for a run of many folders only (the budget of bench/README.md).
-    import concurrent.futures  # imported for --jobs only: see above
+    import concurrent.futures  # noqa: PLC0415 - imported for --jobs only: see above
 
     workers = min(jobs, len(directories))
     chunk = max(1, len(directories) // (workers * 4))
