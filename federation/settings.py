@@ -86,7 +86,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
     "django_guid.middleware.guid_middleware",  # every log line of the request carries its id
-    "federation.middleware.health_without_host_check",  # probes by IP: answered before the Host header is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
     # Compresses what the client accepts compressed (pages, JSON, CSV), after every middleware that writes the
@@ -94,6 +93,9 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Probes by IP: answered before anything below reads the Host header (CommonMiddleware does), after the
+    # middlewares that give every answer its security headers.
+    "federation.middleware.health_without_host_check",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "federation.middleware.reject_hostile_query",  # 400 for NUL bytes and the like, before any view reads them
     "django.contrib.sessions.middleware.SessionMiddleware",
