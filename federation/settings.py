@@ -114,6 +114,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        # A kept connection that the database or the network dropped is found out before a request uses it,
+        # and replaced, instead of giving that request a 500.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -185,7 +188,12 @@ except ImproperlyConfiguredValue as exc:
 # process counts its own (a development site has one).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "api-throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # A Redis that is down or unreachable must cost a request little: the throttle then counts in the process.
+    "api-throttle": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle"},
     # The key of a stored page holds the data version, so a change of the data is shown at once, never stale.
@@ -211,6 +219,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"api-anon": API_ANON_RATE},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
+    "EXCEPTION_HANDLER": "ratings.api.errors.exception_handler",  # one error shape (docs/api.md)
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {
@@ -319,7 +328,10 @@ DJANGO_GUID = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
+    "filters": {
+        "request_id": {"()": "django_guid.log_filters.CorrelationId"},
+        "client_mistakes": {"()": "federation.logs.ClientMistakes"},
+    },
     "formatters": {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -337,7 +349,7 @@ LOGGING = {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
-            "filters": ["request_id"],
+            "filters": ["request_id", "client_mistakes"],
             "formatter": LOG_FORMAT,
         }
     },

@@ -11,6 +11,11 @@ from django.views.i18n import set_language
 
 from federation import health
 
+# Under /api/v1/ errors are the API's JSON (ratings/api/errors.py); elsewhere the site's error pages.
+handler400 = "ratings.api.errors.bad_request"
+handler404 = "ratings.api.errors.page_not_found"
+handler500 = "ratings.api.errors.server_error"
+
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("health/live", health.live, name="health-live"),
