@@ -35,6 +35,7 @@ from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
 from .errors import FesaFileError, raise_collected
+from .names import name_problem
 from .turnering_checks import check_consistency, checked_table
 from .turnering_values import (
     HANDICAP_CODES,
@@ -188,10 +189,21 @@ def _parse_handicap(text: str, round_: int, line: int, file: str) -> HandicapMar
     return HandicapMark(side == "+", HANDICAP_CODES[code], compact[1:])
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of a file as its editor shows them: ended by ``\n`` or ``\r\n`` only. ``str.splitlines`` would
+    also end a line at form feeds, U+0085 and Unicode's line and paragraph separators (U+2028, U+2029), and
+    every later line number in a message would then be off."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
 def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer:
     texts, spans = _brackets(line, lineno, file)
     if len(texts) < 3:
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
+    for what, name in (("family name", texts[0]), ("given name", texts[1])):
+        problem = name_problem(name)
+        if problem is not None:
+            raise FesaFileError(file, lineno, f"the {what} {name!r} {problem}")
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
     if macmahon is not None and not _macmahon().fullmatch(macmahon):
@@ -223,7 +235,7 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
     unread: set[int] = set()  # the numbers of the players whose line could not be read
     ended_at: int | None = None  # the first line after the player block
     problems: list[FesaFileError] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(file_lines(text), start=1):
         if not line or line.lstrip().startswith(";"):
             continue  # as in the program, an empty line does not end the player lines
         if name is None or date is None:
@@ -235,6 +247,9 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
                     problems.append(exc)
                 if name is None:
                     name = (lineno, texts[0] or "")
+                    problem = name_problem(name[1])
+                    if problem is not None:
+                        problems.append(FesaFileError(file, lineno, f"the table's name {name[1]!r} {problem}"))
                 else:
                     date = (lineno, texts[0])
             continue
