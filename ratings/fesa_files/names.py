@@ -21,6 +21,8 @@ REFUSED_CATEGORIES = {
 
 
 def _first_refused(text: str) -> tuple[str, str] | None:
+    if text.isprintable():  # in C, and true of almost every name: none of the refused categories is printable
+        return None
     for char in text:
         kind = REFUSED_CATEGORIES.get(unicodedata.category(char))
         if kind is not None:
