@@ -62,6 +62,7 @@ check: setup-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Django's deployment checks with the production variables of docs/deploy.md (CI runs it).
 check-deploy: setup-dev

@@ -58,11 +58,11 @@ from django.db import connection  # noqa: E402
 
 from federation.celery import app as celery_app  # noqa: E402
 from ratings.models import Game, PendingRerate, Player, RatingRow, Table, TableEntry  # noqa: E402
-from ratings.services.correction_facts import TableChange  # noqa: E402
-from ratings.services.corrections import correction_make, correction_preview, correction_undo  # noqa: E402
+from ratings.services.corrections.apply import correction_make, correction_preview, correction_undo  # noqa: E402
+from ratings.services.corrections.facts import TableChange  # noqa: E402
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
-from ratings.services.table_save import EntryFacts, GameEdit  # noqa: E402
-from ratings.services.tables import GameFacts  # noqa: E402
+from ratings.services.tables.save import EntryFacts, GameEdit  # noqa: E402
+from ratings.services.tables.submit import GameFacts  # noqa: E402
 
 FLIP = {"first": "second", "second": "first"}
 

@@ -52,8 +52,8 @@ from ratings.demo.names import COUNTRIES  # noqa: E402
 from ratings.demo.sim import Knobs  # noqa: E402
 from ratings.models import Player, TableEntry, name_search_key, new_federation_id  # noqa: E402
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of  # noqa: E402
-from ratings.services.corrections import correction_preview, correction_undo, correction_undo_change  # noqa: E402
-from ratings.services.merge import merge_refusal, player_merge, player_merge_preview  # noqa: E402
+from ratings.services.corrections.apply import correction_preview, correction_undo, correction_undo_change  # noqa: E402
+from ratings.services.merge.apply import merge_refusal, player_merge, player_merge_preview  # noqa: E402
 from ratings.services.rerate import rerate_check, rerate_pending  # noqa: E402
 from tests.factories import make_rating_officer  # noqa: E402
 

@@ -62,7 +62,7 @@ from ratings.models import (  # noqa: E402
     Table,
 )
 from ratings.services.rerate import ROW_COLUMNS, rating_rows_insert, rerate_from, rerate_pending  # noqa: E402
-from ratings.services.tables import table_changed  # noqa: E402
+from ratings.services.tables.submit import table_changed  # noqa: E402
 
 UNTIL = dt.date(2024, 12, 31)  # fixed, so that the federation does not move with the calendar
 YEARS = 20

@@ -18,7 +18,7 @@ p95 and max latency in milliseconds. Any answer other than 200 stops the run. Th
 printed before and after: on a shared machine it says how much of the CPU the site really had. The URLs
 (``url_list``): the rating list filtered, sorted, paged and of a past date, its exports, a player, a table, the
 tournaments and one tournament, the promotions, the name search, the top lists, the calculator, the JSON API
-and the Atom feeds. The site keeps each page in its page cache (ratings/page_cache.py, in each worker's memory
+and the Atom feeds. The site keeps each page in its page cache (ratings/web/caching.py, in each worker's memory
 here) after its first request; the API's limit per client address is lifted for the run (``API_ANON_RATE``).
 ``bench/page_cpu.py`` measures the same URLs' CPU time in process, made afresh and from the page cache.
 """

@@ -57,7 +57,7 @@ def main() -> None:
     from load_rating_list import url_list  # needs django.setup()
 
     try:
-        from ratings.page_cache import PAGE_CACHE  # needs django.setup()
+        from ratings.web.caching import PAGE_CACHE  # needs django.setup()
     except ImportError:  # the site from before the page cache: every page is made afresh
         PAGE_CACHE = "default"
 

@@ -31,7 +31,7 @@ try:
     # Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
     DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
     API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
-    # The public pages as anonymous visitors get them (ratings/page_cache.py): in this process's memory unless
+    # The public pages as anonymous visitors get them (ratings/web/caching.py): in this process's memory unless
     # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
     PAGE_CACHE = env_bool("PAGE_CACHE", True)
     PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})

@@ -15,6 +15,15 @@ if "DOWNLOADS_DIR" not in os.environ:
     os.environ["DOWNLOADS_DIR"] = tempfile.mkdtemp(prefix="fesa-test-downloads-")
     atexit.register(shutil.rmtree, os.environ["DOWNLOADS_DIR"], ignore_errors=True)
 
+# A process the tests start (a Celery worker) runs on the tests' clock from the moment they give (tests/conftest.py
+# fixes the suite's "today"), so that times written by one process mean the same to the other.
+if os.environ.get("TESTS_CLOCK"):
+    import datetime as _dt
+
+    import time_machine
+
+    time_machine.travel(_dt.datetime.fromisoformat(os.environ["TESTS_CLOCK"]), tick=True).start()
+
 from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -10,6 +10,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
 from federation import health
+from ratings.web import urls as web
 
 # Under /api/v1/ errors are the API's JSON (ratings/api/errors.py); elsewhere the site's error pages.
 handler400 = "ratings.api.errors.bad_request"
@@ -23,9 +24,9 @@ urlpatterns = [
     # The footer's language choice. Without a CSRF token: a forged request can only change a visitor's language,
     # and a token would give every public page a cookie of its own, so no cache could share them.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
-    path("files/", include("ratings.urls_files")),
+    path("files/", include((web.files_urlpatterns, "files"))),
     path("api/v1/", include("ratings.api.urls")),
-    path("feeds/", include("ratings.urls_feeds")),
-    path("downloads/", include("ratings.urls_downloads")),
-    path("", include("ratings.urls")),
+    path("feeds/", include((web.feeds_urlpatterns, "feeds"))),
+    path("downloads/", include((web.downloads_urlpatterns, "downloads"))),
+    path("", include(web)),
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -17,6 +20,23 @@ def skip_or_fail(reason: str) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"required service missing: {reason}")
     pytest.skip(reason)
+
+
+# The suite's "today": every test sees the clock start at this instant and run on from it, so the demo, the
+# activity rule ("played in the last two years"), date checks and counts give the same answer on any day the
+# suite runs. Processes the tests start (a Celery worker, the standalone FESA run) keep the real clock: what they
+# compute never depends on the day. The instant lies in the past, so no date the tests make is in the future
+# for those processes. FIXED_NOW is importable for tests that name the day.
+FIXED_NOW = dt.datetime(2026, 6, 15, 10, 0, tzinfo=ZoneInfo("Europe/Paris"))
+_CLOCK = time_machine.travel(FIXED_NOW, tick=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _CLOCK.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _CLOCK.stop()
 
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -37,11 +57,11 @@ def _fresh_rating_lists() -> None:
     """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
     from django.core.cache import caches  # imported here: Django is set up by pytest-django first
 
-    from ratings.page_cache import PAGE_CACHE  # imported here: Django is set up by pytest-django first
     from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
     from ratings.selectors.official_lists import official_list_forget  # imported here: as above
     from ratings.selectors.search import search_index_forget  # imported here: Django is set up first
     from ratings.selectors.stats import federation_by_year_forget  # imported here: Django is set up first
+    from ratings.web.caching import PAGE_CACHE  # imported here: Django is set up by pytest-django first
 
     rating_list_forget()
     official_list_forget()

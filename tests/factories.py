@@ -8,14 +8,14 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import Group, User
 
+from ratings.access import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
-from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
 
 _counter = itertools.count(1)
 
 
 def make_user(role: str | None = None, *, username: str | None = None, superuser: bool = False) -> User:
-    """A staff user in ``role`` (one of ratings.roles' group names), or a plain user for None."""
+    """A staff user in ``role`` (one of ratings.access' group names), or a plain user for None."""
     name = username or f"user{next(_counter)}"
     user = User.objects.create_user(
         username=name, password="pw", is_staff=role is not None or superuser, is_superuser=superuser

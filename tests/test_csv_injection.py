@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ratings.spreadsheet import csv_cell
+from ratings.selectors.spreadsheet import csv_cell
 from tests.public.conftest import seasoned
 
 HOSTILE_NAMES = ['=HYPERLINK("x")', "+1", "-2+3", "@SUM(A1)", "\tTab", "\rReturn"]

@@ -119,7 +119,7 @@ def test_demo_dan_approvals_knob(approvals: bool) -> None:
 
 @pytest.mark.parametrize("seed", [1, 3, 7])
 def test_world_tables_lie_within_their_tournaments_and_not_after_until(seed: int) -> None:
-    """The demo builds only what the table date rule allows (ratings/services/table_dates.py)."""
+    """The demo builds only what the table date rule allows (ratings/services/tables/dates.py)."""
     world = world_build(seed=seed, **SIZE)
     for table in world.tables:
         tournament = world.tournaments[table.tournament]

@@ -21,7 +21,7 @@ def test_migrations_missing_none() -> None:
 def test_roles_migration_creates_the_three_groups() -> None:
     from django.contrib.auth.models import Group
 
-    from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
+    from ratings.access import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
 
     groups = {g.name: g for g in Group.objects.prefetch_related("permissions")}
     assert {TOURNAMENT_DIRECTORS, RATING_OFFICERS, GRADE_OFFICERS} <= groups.keys()

@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from ratings.forms import PlayerForm, TournamentForm
+from ratings.admin.forms.players import PlayerForm
+from ratings.admin.forms.tournaments import TournamentForm
 from ratings.models import Player, Tournament
 from tests.factories import make_player, make_rating_officer, make_tournament
 
@@ -47,7 +48,7 @@ def test_names_in_any_script_are_kept(name: str) -> None:
     assert Player.objects.get(pk=player.pk).family_name == name
 
 
-def test_the_sites_forms_show_the_error_on_the_field() -> None:
+def test_the_desks_forms_show_the_error_on_the_field() -> None:
     form = PlayerForm(data={"family_name": "Ros\u200bsi", "given_name": "Anna", "nationality": "IT"})
     assert not form.is_valid()
     assert "U+200B ZERO WIDTH SPACE" in form.errors["family_name"][0]

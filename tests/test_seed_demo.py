@@ -17,7 +17,7 @@ from ratings.demo.build import tables_replay
 from ratings.demo.world import world_build
 from ratings.models import Game, GameResult, Player, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.rerate import rerate_check
-from ratings.services.tables import table_validate
+from ratings.services.tables.submit import table_validate
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.engine import PlayerState, PriorGrade
-from ratings.states import state_from_json, state_to_json
+from ratings.models.states import state_from_json, state_to_json
 
 scores = st.sampled_from([0.0, 0.5, 1.0])
 pairs = st.tuples(st.integers(min_value=400, max_value=3000), scores)

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import GameResult, Table
-from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, table_check, table_save
-from ratings.services.tables import GameFacts
+from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, table_check, table_save
+from ratings.services.tables.submit import GameFacts
 from ratings.services.tournaments import tournament_save
 from tests.admin.helpers import post_page
 from tests.factories import make_director, make_player, make_table, make_tournament

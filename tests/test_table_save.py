@@ -11,8 +11,8 @@ from django.db import transaction
 
 from ratings.models import Game, GameResult, PendingRerate, Player, RatingRow, Table, TableEntry, TableStatus
 from ratings.services.rerate import rerate_from
-from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, table_check, table_save
-from ratings.services.tables import GameFacts
+from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, table_check, table_save
+from ratings.services.tables.submit import GameFacts
 from tests.factories import add_game, make_player, make_table, make_tournament
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.exceptions import ValidationError
 
+from ratings.access import RATING_OFFICERS, TOURNAMENT_DIRECTORS
 from ratings.models import Tournament
-from ratings.roles import RATING_OFFICERS, TOURNAMENT_DIRECTORS
 from ratings.services.tournaments import tournament_save
 
 pytestmark = pytest.mark.django_db

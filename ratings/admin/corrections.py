@@ -2,7 +2,7 @@
 
 Saving the change form of a submitted or rated table as a rating officer does not save at once: the form is
 validated as always, then ``TableCorrectionViews`` shows what the correction would change (computed in memory,
-ratings/services/correction_preview.py) with the form's data carried along, and asks for the reason. Posting
+ratings/services/corrections/preview.py) with the form's data carried along, and asks for the reason. Posting
 that page saves the same data through ``correction_make``. Undoing a correction is previewed the same way.
 """
 
@@ -21,16 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Correction, Table
-from ratings.services.correction_facts import (
-    Change,
-    TableChange,
-    describe,
-    table_change_check,
-    table_change_snapshot,
-    table_snapshot,
-)
-from ratings.services.correction_preview import CorrectionPreview
-from ratings.services.corrections import (
+from ratings.services.corrections.apply import (
     NothingToCorrect,
     UndoRefused,
     can_correct,
@@ -39,7 +30,16 @@ from ratings.services.corrections import (
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.table_save import TableRefused
+from ratings.services.corrections.facts import (
+    Change,
+    TableChange,
+    describe,
+    table_change_check,
+    table_change_snapshot,
+    table_snapshot,
+)
+from ratings.services.corrections.preview import CorrectionPreview
+from ratings.services.tables.save import TableRefused
 
 from .read_only import ReadOnlyAdmin
 

@@ -2,7 +2,7 @@
 
 The list opens on what waits for a grade officer: pending Dan promotions and approved grades a correction
 left unsupported (flagged). Filters: grade, country, waiting time (days since the table that earned the
-promotion; ratings/services/grades.py explains why not the player's age), status, flag, route.
+promotion; ratings/services/grades/promotions.py explains why not the player's age), status, flag, route.
 
 Everyone with the view permission reads the list and the records; nobody edits a record by hand. Grade
 officers and superusers (``can_decide``) also get the decision forms: approve (with the NSR's consent for
@@ -31,8 +31,7 @@ from ratings.engine import grade_label
 from ratings.engine.grades import NSR_CONSENT_FROM
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.selectors.grades import waiting_days, waiting_since
-from ratings.services.grade_revisions import can_revise, promotion_revise
-from ratings.services.grades import (
+from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
     can_decide,
@@ -41,6 +40,7 @@ from ratings.services.grades import (
     promotion_reject,
     promotion_revoke,
 )
+from ratings.services.grades.revisions import can_revise, promotion_revise
 
 # --- Decision forms ---------------------------------------------------------------------------------------------
 

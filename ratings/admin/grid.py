@@ -3,7 +3,7 @@
 Each row is a player (chosen by autocomplete) and his rounds in FESA's cell notation in one text box; a
 turnering.txt crosstable may be pasted instead. The page posts one form of about two fields per player, so
 a 500-game table stays far below the 1,000 fields a request may carry (the change page's inlines take about
-eleven per game). The rows are read and saved by ``ratings.services.table_grid`` through ``table_save``:
+eleven per game). The rows are read and saved by ``ratings.services.tables.grid`` through ``table_save``:
 the same rules, and every problem named by its row, round and players. "Save and preview" then shows the
 existing rating preview. A rating officer's change to a submitted or rated table is a correction, as on the
 table's change form (ratings/admin/corrections.py): the page shows what it would change and asks for the
@@ -25,14 +25,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.admin.corrections import PreviewNeeded, correction_wanted, table_correction_save, table_preview_response
+from ratings.admin.forms.tables import GridPasteForm, GridRowFormSet
 from ratings.admin.rerate_notice import report_rerate
-from ratings.forms import GridPasteForm, GridRowFormSet
 from ratings.models import Table, TableEntry
-from ratings.services.correction_facts import TableChange
-from ratings.services.table_grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
-from ratings.services.table_save import TableRefused
+from ratings.services.corrections.facts import TableChange
+from ratings.services.tables.grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
+from ratings.services.tables.save import TableRefused
 
 BLANK_ROWS = 5  # room for a late entry without asking for more rows
 MAX_ROWS = 400  # far above any real table (the WOSC has 107 players)
@@ -113,9 +113,7 @@ class TableGridViews(admin.ModelAdmin):
                 grid = [GridRow(_pk(f.cleaned_data.get("player")), f.cleaned_data.get("cells") or "") for f in rows]
             if correction_wanted(request, table) and table_correction_save(request, _grid_change(table, grid)):
                 return None
-            saved = table_grid_save(
-                table=table, rows=grid, strict_dates=not permissions.is_rating_officer(request.user)
-            )
+            saved = table_grid_save(table=table, rows=grid, strict_dates=not access.is_rating_officer(request.user))
         except TableRefused as exc:
             return exc.problems
         messages.success(

@@ -1,9 +1,9 @@
 """Duplicate players in the admin: the add form's warning, the "Merge into…" screen and the staff's report.
 
 ``DuplicatesAdmin`` is mixed into the player admin: a new player whose name matches existing ones is created
-only once the director ticked "create anyway" (ratings/forms_duplicates.py); the action "Merge into another
+only once the director ticked "create anyway" (ratings/admin/forms/duplicates.py); the action "Merge into another
 player…" leads a rating officer to the merge screen, which previews what the merge changes
-(ratings/services/merge_preview.py) and saves it with a reason as a correction, undone from the corrections'
+(ratings/services/merge/preview.py) and saves it with a reason as a correction, undone from the corrections'
 list. The report lists every likely pair of the federation, with a link to merge them.
 """
 
@@ -22,13 +22,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.admin.corrections import CONFIRM, REASON, preview_page
-from ratings.forms_duplicates import CREATE_ANYWAY, duplicate_checked
+from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
 from ratings.selectors.players import player_names
-from ratings.services.corrections import can_correct
-from ratings.services.merge import MergeRefused, player_merge, player_merge_preview
-from ratings.services.merge_moves import describe_merge, merge_facts
+from ratings.services.corrections.apply import can_correct
+from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
+from ratings.services.merge.moves import describe_merge, merge_facts
 
 REPORT_LIMIT = 500  # pairs shown at once: the first by name; merging them brings the next ones up
 

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.forms_official import PublishListForm
+from ratings.admin.forms.official import PublishListForm
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
 from ratings.services.official_lists import ListRefused, can_publish, official_list_check, official_list_publish

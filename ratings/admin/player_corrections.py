@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from ratings.admin.corrections import CARRIED_NOT, CONFIRM, REASON, PreviewNeeded, preview_page
 from ratings.models import Player
 from ratings.selectors.corrections import player_has_played
-from ratings.services.correction_facts import (
+from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.facts import (
     IDENTITY_FIELDS,
     PRIOR_GRADE_FIELDS,
     Change,
@@ -27,8 +28,7 @@ from ratings.services.correction_facts import (
     PriorGradeChange,
     planned_lines,
 )
-from ratings.services.correction_preview import CorrectionPreview
-from ratings.services.corrections import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.preview import CorrectionPreview
 
 FORM_PRIOR_FIELDS = tuple(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)
 

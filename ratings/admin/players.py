@@ -19,8 +19,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.forms.players import PlayerForm
 from ratings.admin.merge import DuplicatesAdmin
 from ratings.admin.player_corrections import (
     PlayerCorrectionViews,
@@ -32,11 +33,10 @@ from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.admin.rerate_notice import report_rerate
 from ratings.engine import grade_label
-from ratings.forms import PlayerForm
 from ratings.models import Player
 from ratings.selectors.search import name_matches
-from ratings.services.prior_grade_proposals import prior_grade_propose
-from ratings.services.prior_grades import player_set_prior_grade
+from ratings.services.grades.prior import player_set_prior_grade
+from ratings.services.grades.proposals import prior_grade_propose
 
 PRIOR_GRADE_FIELDS = (
     "prior_grade_kind",
@@ -100,7 +100,7 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
                         "residence",
                         "is_professional",
                         # Private (docs/privacy.md): nobody but a rating officer sees it, or enters it.
-                        *(("date_of_birth",) if permissions.can_handle_personal_data(request.user) else ()),
+                        *(("date_of_birth",) if access.can_handle_personal_data(request.user) else ()),
                     )
                 },
             ),
@@ -125,11 +125,11 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
         return fieldsets
 
     def has_personal_data_permission(self, request: HttpRequest) -> bool:
-        return permissions.can_handle_personal_data(request.user)
+        return access.can_handle_personal_data(request.user)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
         readonly = (*DERIVED_FIELDS, "proposals")
-        if obj is not None and not permissions.can_change_prior_grade(request.user):
+        if obj is not None and not access.can_change_prior_grade(request.user):
             readonly += PRIOR_GRADE_FIELDS
         return readonly
 
@@ -145,7 +145,7 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
             and player_correction_save(request, player_changes(obj, form))
         ):
             return
-        if not change and obj.prior_grade_kind and not permissions.can_change_prior_grade(request.user):
+        if not change and obj.prior_grade_kind and not access.can_change_prior_grade(request.user):
             self._save_with_proposal(request, obj)
             return
         prior_changed = change and any(name in form.changed_data for name in PRIOR_GRADE_FIELDS)

@@ -19,10 +19,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
-from ratings.services.prior_grade_proposals import (
+from ratings.services.grades.proposals import (
     ProposalConflict,
     prior_grade_proposal_confirm,
     prior_grade_proposal_reject,
@@ -97,12 +97,12 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[PriorGradeProposal]:
         queryset = super().get_queryset(request)
-        if permissions.sees_everything(request.user):
+        if access.sees_everything(request.user):
             return queryset
         return queryset.filter(proposed_by=request.user)  # a director: his own proposals
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
-        if not permissions.can_change_prior_grade(request.user):
+        if not access.can_change_prior_grade(request.user):
             return {}
         return super().get_actions(request)
 

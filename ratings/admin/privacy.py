@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.models import Player, PrivacyAction
 from ratings.services.privacy import player_erase, player_export
 
@@ -116,7 +116,7 @@ class PrivacyActionAdmin(ReadOnlyAdmin):
     list_select_related = ("player", "done_by")
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return permissions.can_handle_personal_data(request.user)
+        return access.can_handle_personal_data(request.user)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return permissions.can_handle_personal_data(request.user)
+        return access.can_handle_personal_data(request.user)

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from ratings import permissions
+from ratings import access
 from ratings.models import PendingRerate, RerateRun
 from ratings.services.rerate import RerateBusy, rerate_pending
 
@@ -25,7 +25,7 @@ class PendingRerateAdmin(ReadOnlyAdmin):
     actions = ("run_now",)
 
     def has_rerate_permission(self, request: HttpRequest) -> bool:
-        return permissions.is_rating_officer(request.user)
+        return access.is_rating_officer(request.user)
 
     @admin.action(description=gettext_lazy("Re-rate now"), permissions=("rerate",))
     def run_now(self, request: HttpRequest, queryset: QuerySet[PendingRerate]) -> None:

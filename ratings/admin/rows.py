@@ -1,4 +1,4 @@
-"""Row-level permissions for ModelAdmins, from the plain rules of ratings/permissions.py."""
+"""Row-level permissions for ModelAdmins, from the plain rules of ratings/access.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.http import HttpRequest
 
 
 class RowPermissionsMixin:
-    r"""The model permissions of a ModelAdmin, narrowed to the rows ratings/permissions.py allows the user.
+    r"""The model permissions of a ModelAdmin, narrowed to the rows ratings/access.py allows the user.
 
     Subclasses name the three row rules as ``staticmethod``\ s of ``(user, obj)``; with no object, the model
     permission alone decides, as for the change list (whose rows ``get_queryset`` narrows).

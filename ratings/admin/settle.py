@@ -17,10 +17,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.models import Table, TableResolution, UnsettledTable
 from ratings.selectors.settle import cycle_rows, live_resolution_ids
-from ratings.services.settle import CannotResolve, table_resolve
+from ratings.services.tables.settle import CannotResolve, table_resolve
 
 from .read_only import ReadOnlyAdmin
 
@@ -65,7 +65,7 @@ class UnsettledTableAdmin(ReadOnlyAdmin):
         )
 
     def has_resolve_permission(self, request: HttpRequest) -> bool:
-        return permissions.is_rating_officer(request.user)
+        return access.is_rating_officer(request.user)
 
     @admin.action(description=gettext_lazy("Resolve by the rule"), permissions=("resolve",))
     def resolve_by_rule(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:

@@ -18,10 +18,10 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from ratings import permissions
+from ratings import access
 from ratings.admin.preview import preview_lines
 from ratings.models import Table, TableStatus
-from ratings.services.tables import TableInvalid, table_preview, table_submit
+from ratings.services.tables.submit import TableInvalid, table_preview, table_submit
 
 
 class TableRatingViews(admin.ModelAdmin):
@@ -62,7 +62,7 @@ class TableRatingViews(admin.ModelAdmin):
     def submit_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """GET: the preview with a confirmation button; POST: submit (table_submit) and say what happened."""
         table = self._visible_table(request, object_id)
-        if not (self.has_change_permission(request, table) and permissions.can_submit_table(request.user, table)):
+        if not (self.has_change_permission(request, table) and access.can_submit_table(request.user, table)):
             raise PermissionDenied
         if request.method != "POST":
             return self._render_preview(request, table, confirm=True)
@@ -79,7 +79,7 @@ class TableRatingViews(admin.ModelAdmin):
     def submit_for_rating(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         submitted: list[Table] = []
         for table in queryset.select_related("tournament").order_by("date", "sequence"):
-            if not permissions.can_submit_table(request.user, table):
+            if not access.can_submit_table(request.user, table):
                 messages.warning(
                     request, _("%(table)s is not a draft you may submit; left as it is.") % {"table": table}
                 )
@@ -130,7 +130,7 @@ class TableRatingViews(admin.ModelAdmin):
             preview, problems = preview_lines(table, table_preview(table)), []
         except TableInvalid as exc:
             preview, problems = None, exc.problems
-        can_submit = self.has_change_permission(request, table) and permissions.can_submit_table(request.user, table)
+        can_submit = self.has_change_permission(request, table) and access.can_submit_table(request.user, table)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

@@ -21,10 +21,10 @@ from django.utils.translation import gettext_lazy
 
 from ratings.admin.corrections import CONFIRM, REASON, preview_page
 from ratings.models import Player, Table
-from ratings.services.correction_facts import describe, table_change_snapshot, table_snapshot
-from ratings.services.corrections import NothingToCorrect, can_correct, correction_make, correction_preview
-from ratings.services.table_replace import ReplaceRefused, table_replace_change
-from ratings.services.table_save import TableRefused
+from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.facts import describe, table_change_snapshot, table_snapshot
+from ratings.services.tables.replace import ReplaceRefused, table_replace_change
+from ratings.services.tables.save import TableRefused
 
 
 class TableReplaceViews(admin.ModelAdmin):

@@ -1,9 +1,9 @@
 """Tables in the admin: entries and games entered inline, a preview of the rating, submission for rating.
 
-A table's entries and games are checked together with the table (ratings/forms.py asks ``table_check``) and
+A table's entries and games are checked together with the table (ratings/admin/forms/ asks ``table_check``) and
 saved by ``table_save`` in the one transaction of the admin's change form, which asks for a re-rate in that
 same transaction when a submitted or rated table changed; deleting one goes through ``table_delete``. Who may
-see, change, submit or delete what is decided in ratings/permissions.py; the services decide everything else.
+see, change, submit or delete what is decided in ratings/access.py; the services decide everything else.
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
 from ratings.admin.corrections import TableCorrectionViews, correction_wanted, table_correction_save
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.forms.tables import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.admin.grid import TableGridViews, grid_url
 from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.admin.table_replace import TableReplaceViews
-from ratings.forms import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
-from ratings.services.correction_facts import TableChange
-from ratings.services.table_save import EntryFacts, GameEdit, RowChanges, table_save
-from ratings.services.tables import GameFacts, table_delete
+from ratings.services.corrections.facts import TableChange
+from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table_save
+from ratings.services.tables.submit import GameFacts, table_delete
 
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
@@ -48,7 +48,7 @@ def _table_edit(request: HttpRequest) -> TableEdit:
     """The state the table form's formsets share during this request (created on first use)."""
     edit: TableEdit | None = getattr(request, "_ratings_table_edit", None)
     if edit is None:
-        officer = permissions.is_rating_officer(request.user)
+        officer = access.is_rating_officer(request.user)
         edit = TableEdit(strict_dates=not officer, sequence_from_form=officer)
         request._ratings_table_edit = edit  # type: ignore[attr-defined]
     return edit
@@ -64,7 +64,7 @@ class TableChildInline(admin.TabularInline):
     """Rows of a table: editable exactly when the table is (permissions.can_change_table)."""
 
     def _table_allows(self, request: HttpRequest, obj: Table | None) -> bool:
-        return obj is None or permissions.can_change_table(request.user, obj)
+        return obj is None or access.can_change_table(request.user, obj)
 
     def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
         return super().has_add_permission(request, obj) and self._table_allows(request, obj)
@@ -185,14 +185,14 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
         qs = super().get_queryset(request).annotate(player_total=Count("entries", distinct=True))
-        return permissions.tables_visible(request.user, qs)
+        return access.tables_visible(request.user, qs)
 
-    row_can_view = staticmethod(permissions.can_view_table)
-    row_can_change = staticmethod(permissions.can_change_table)
-    row_can_delete = staticmethod(permissions.can_delete_table)
+    row_can_view = staticmethod(access.can_view_table)
+    row_can_change = staticmethod(access.can_change_table)
+    row_can_delete = staticmethod(access.can_delete_table)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
-        if permissions.is_rating_officer(request.user):
+        if access.is_rating_officer(request.user):
             return STATUS_FIELDS
         return (*STATUS_FIELDS, "sequence")  # tables of one day are ordered by the rating officers
 
@@ -206,7 +206,7 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "tournament":
-            kwargs["queryset"] = permissions.tournaments_for_new_tables(request.user)
+            kwargs["queryset"] = access.tournaments_for_new_tables(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -219,7 +219,7 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
         initial = super().get_changeform_initial_data(request)
         tournament_id = initial.get("tournament")
         if tournament_id and "date" not in initial:
-            tournament = permissions.tournaments_for_new_tables(request.user).filter(pk=tournament_id).first()
+            tournament = access.tournaments_for_new_tables(request.user).filter(pk=tournament_id).first()
             if tournament is not None:
                 initial["date"] = tournament.end_date
         return initial
@@ -234,7 +234,7 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
     def player_count(self, table: Table) -> int:
         return table.player_total  # type: ignore[attr-defined]
 
-    # Saving: one transaction (the admin's change form), validated together in ratings/forms.py
+    # Saving: one transaction (the admin's change form), validated together in ratings/admin/forms/
 
     def get_formset_kwargs(self, request: HttpRequest, obj: Any, inline: Any, prefix: str) -> dict[str, Any]:
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
@@ -288,7 +288,7 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         tables = list(queryset)
-        if not all(permissions.can_delete_table(request.user, t) for t in tables):
+        if not all(access.can_delete_table(request.user, t) for t in tables):
             raise PermissionDenied
         for table in tables:
             table_delete(table=table)
@@ -296,7 +296,7 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, Any, Any, Any]:
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         tables = list(objs)
-        if not all(permissions.can_delete_table(request.user, t) for t in tables):
+        if not all(access.can_delete_table(request.user, t) for t in tables):
             perms_needed.add(str(Table._meta.verbose_name))
         # A rated table's promotions only protect it from a bare delete: table_delete removes them, and the
         # re-rate that follows withdraws or flags whatever they stood for.
@@ -316,10 +316,10 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
         obj: Table | None = None,
     ) -> HttpResponse:
         if obj is not None:
-            context["can_submit"] = self.has_change_permission(request, obj) and permissions.can_submit_table(
+            context["can_submit"] = self.has_change_permission(request, obj) and access.can_submit_table(
                 request.user, obj
             )
-            context["rated_edit"] = permissions.is_rated(obj) and self.has_change_permission(request, obj)
+            context["rated_edit"] = access.is_rated(obj) and self.has_change_permission(request, obj)
             context["grid_url"] = grid_url(obj)
             context["inlines_fit"] = inlines_fit(obj)
         return super().render_change_form(request, context, add, change, form_url, obj)

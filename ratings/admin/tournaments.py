@@ -2,7 +2,7 @@
 
 Directors see only the tournaments they direct and change one until any of its tables has been rated; the
 director who creates a tournament becomes one of its directors. Rating officers see, change and assign
-everything; grade officers read. The rules are in ratings/permissions.py.
+everything; grade officers read. The rules are in ratings/access.py.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
-from ratings import permissions
+from ratings import access
+from ratings.access import TOURNAMENT_DIRECTORS
 from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.forms.tournaments import TournamentForm
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.tables import TableAdmin, tournament_tables_url
 from ratings.admin.widgets import DATE_FIELDS
-from ratings.forms import TournamentForm
 from ratings.models import Table, Tournament
-from ratings.roles import TOURNAMENT_DIRECTORS
 from ratings.services.tournaments import tournament_save
 
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
@@ -67,7 +67,7 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
         main = ["name", "city", "country", "start_date", "end_date", "time_control"]
-        if obj is not None or permissions.is_rating_officer(request.user):
+        if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
         if obj is not None:
@@ -76,7 +76,7 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
         readonly: tuple[str, ...] = ("add_table_link",)
-        if not permissions.is_rating_officer(request.user):
+        if not access.is_rating_officer(request.user):
             readonly += ("directors",)  # a director becomes one by creating the tournament
         return readonly
 
@@ -87,11 +87,11 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
             .annotate(table_total=Count("tables", distinct=True))
             .prefetch_related("directors")
         )
-        return permissions.tournaments_visible(request.user, qs)
+        return access.tournaments_visible(request.user, qs)
 
-    row_can_view = staticmethod(permissions.can_view_tournament)
-    row_can_change = staticmethod(permissions.can_change_tournament)
-    row_can_delete = staticmethod(permissions.can_delete_tournament)
+    row_can_view = staticmethod(access.can_view_tournament)
+    row_can_change = staticmethod(access.can_change_tournament)
+    row_can_delete = staticmethod(access.can_delete_tournament)
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "directors":

@@ -7,15 +7,15 @@
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
    namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
    nationality and prior grade), the rating effect computed in a transaction that is rolled back
-   (ratings/services/fesa_import.py), and every problem with its line number. The file travels in a
+   (ratings/services/fesa/turnering.py), and every problem with its line number. The file travels in a
    signed hidden field, so the preview can be redone with other choices without uploading it again, and
    nobody can change it in between.
 3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.
    The payload is bound to the user who uploaded it and carries a token that one confirmation uses up
-   (ratings/services/upload_confirmations.py): a replayed or double-clicked confirmation saves nothing and
+   (ratings/services/tables/uploads.py): a replayed or double-clicked confirmation saves nothing and
    goes to the table saved the first time.
 
-Who may: a user who may add tables, to the tournaments ratings/permissions.py lets him add tables to;
+Who may: a user who may add tables, to the tournaments ratings/access.py lets him add tables to;
 new players need the permission to add players, a new tournament the permission to add tournaments.
 
 The views are added to the admin site's URLs from here (the site's ``get_urls`` is wrapped once at import),
@@ -40,10 +40,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_countries import countries
 
-from ratings import permissions
+from ratings import access
 from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
 from ratings.models import Table, TableStatus, Tournament
-from ratings.services.fesa_import import (
+from ratings.services.fesa.turnering import (
     MAX_UPLOAD_BYTES,
     NEW,
     Choice,
@@ -53,7 +53,7 @@ from ratings.services.fesa_import import (
     TurneringRejected,
     turnering_import,
 )
-from ratings.services.upload_confirmations import (
+from ratings.services.tables.uploads import (
     upload_confirmation_claim,
     upload_confirmation_done,
     upload_token_new,
@@ -104,7 +104,7 @@ class UploadForm(forms.Form):
         self.user = user
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = permissions.tournaments_for_new_tables(user).order_by("-end_date", "name")
+        field.queryset = access.tournaments_for_new_tables(user).order_by("-end_date", "name")
         if not user.has_perm("ratings.add_tournament"):
             field.required = True
 
@@ -283,7 +283,7 @@ def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournamen
         raise PermissionDenied(_("This upload was previewed by another user; upload the file again."))
     tournament = None
     if content["tournament"] is not None:
-        tournament = permissions.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
+        tournament = access.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
         if tournament is None:
             raise PermissionDenied
     elif not request.user.has_perm("ratings.add_tournament"):
@@ -340,9 +340,9 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
 
 
 def _may_submit(user: Any, tournament: Tournament | None) -> bool:
-    if permissions.is_rating_officer(user):
+    if access.is_rating_officer(user):
         return True
-    return permissions.is_director(user) and (tournament is None or permissions.directs(user, tournament))
+    return access.is_director(user) and (tournament is None or access.directs(user, tournament))
 
 
 def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""Filters of the API's lists. They choose what the pages' filters choose (ratings/filters.py), held to what the
+"""Filters of the API's lists. They choose what the pages' filters choose (ratings/web/filters.py), held to what the
 OpenAPI schema promises a client: dates written ``YYYY-MM-DD`` only, years and numbers as whole numbers, and a
 value out of the schema refused with a 400 naming the parameter rather than read some other way."""
 
@@ -14,8 +14,8 @@ from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from ratings.filters import MAX_QUERY, RatingListFilter, TournamentFilter, country_choices, name_search
 from ratings.models import Player, Table
+from ratings.web.filters import MAX_QUERY, RatingListFilter, TournamentFilter, country_choices, name_search
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")

@@ -13,7 +13,7 @@ from typing import Any
 
 from django_countries import countries
 
-from ratings.filters import MAX_QUERY
+from ratings.selectors.search import MAX_QUERY
 
 NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001F\\u007F]*$"
 TEXT_LENGTH = {"q": MAX_QUERY}

@@ -28,13 +28,12 @@ from ratings.api import serializers
 from ratings.api.filters import ApiRatingListFilter, ApiTournamentFilter, PlayerSearchFilter, RatedTableFilter
 from ratings.api.params import check_query
 from ratings.api.serializers_official import PlayerDetailSerializer
-from ratings.conditional import page_cache_key
-from ratings.filters import filtered_rating_list
 from ratings.models import Player, Promotion, Table, Tournament
-from ratings.page_cache import cached_page, store_page
 from ratings.selectors.api import players_search, rated_tables
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
+from ratings.web.caching import cached_page, page_cache_key, store_page
+from ratings.web.filters import filtered_rating_list
 
 MOVED = OpenApiResponse(description="A record merged into another player: Location is the kept player's answer.")
 CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
@@ -48,7 +47,7 @@ class _Kept(Exception):  # not an error: carries the kept answer past the view's
 
 class PublicReadMixin:
     """ETag and 304 for unchanged answers, Cache-Control on successful ones (not on errors or 429s). A
-    successful answer is kept in the page cache (ratings/page_cache.py: keyed by the data version, the
+    successful answer is kept in the page cache (ratings/web/caching.py: keyed by the data version, the
     language and the URL) and given again, once the client's request has been counted against its limit."""
 
     @method_decorator(conditional_get)

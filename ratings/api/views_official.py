@@ -17,10 +17,10 @@ from rest_framework.response import Response
 from ratings.api.pagination import ApiPagination
 from ratings.api.serializers_official import OfficialListEntrySerializer, OfficialListSerializer
 from ratings.api.views import PublicReadMixin
-from ratings.filters import MAX_QUERY, country_choices
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors import list_filter
 from ratings.selectors.official_lists import official_list_for_page, official_list_rows, official_lists
+from ratings.web.filters import MAX_QUERY, country_choices
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):

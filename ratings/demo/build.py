@@ -35,8 +35,8 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from ratings.access import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS, ensure_roles
 from ratings.models import Game, GameResult, Player, Promotion, Table, TableStatus, Tournament
-from ratings.roles import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS, ensure_roles
 from ratings.services.rerate import RerateOutcome, rerate_from
 
 from . import write

@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import Model
 from django.utils import timezone
 
+from ratings.access import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
 from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import (
     Game,
@@ -31,9 +32,8 @@ from ratings.models import (
     Tournament,
     name_search_key,
 )
-from ratings.roles import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
-from ratings.services.grades import promotion_approve
-from ratings.states import state_to_json
+from ratings.models.states import state_to_json
+from ratings.services.grades.promotions import promotion_approve
 
 from .play import table_games
 from .sim import SimTable, World

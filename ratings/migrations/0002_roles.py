@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.management import create_permissions
 from django.db import migrations
 
-from ratings.roles import ROLE_PERMISSIONS, ensure_roles
+from ratings.access import ROLE_PERMISSIONS, ensure_roles
 
 
 def create_roles(apps, schema_editor):  # type: ignore[no-untyped-def]

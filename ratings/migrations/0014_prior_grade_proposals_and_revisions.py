@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.management import create_permissions
 from django.db import migrations, models
 
-from ratings.roles import ensure_roles
+from ratings.access import ensure_roles
 
 
 def update_roles(apps, schema_editor):  # type: ignore[no-untyped-def]

@@ -37,7 +37,8 @@ LIVE_PROMOTION_STATUSES = ["effective", "pending", "approved", "rejected"]
 
 
 class Promotion(models.Model):
-    """A promotion the engine found, and what the grade officers decided about it (ratings/services/grades.py).
+    """A promotion the engine found, and what the grade officers decided about it
+    (ratings/services/grades/promotions.py).
 
     ``table`` is empty only when the table it was earned in was deleted: the record, and any decision on it,
     stays until re-rating finds the grade elsewhere. ``reviewed_*`` hold the grade officer's decision on an

@@ -15,7 +15,7 @@ from ratings.models.tables import Table
 class RatingRow(models.Model):
     """A player's rating through one table: states before and after, and how each game moved him.
 
-    ``state_before``/``state_after`` are engine PlayerStates as JSON (ratings/states.py); ``detail`` is the
+    ``state_before``/``state_after`` are engine PlayerStates as JSON (ratings/models/states.py); ``detail`` is the
     per-game explanation (opponent rating used, expected score, K, change, bonus). Replaced as a whole by
     every re-rate that reaches the table.
     """
@@ -178,7 +178,7 @@ class Correction(models.Model):
 
     ``before`` and ``after`` hold the facts changed as they were and became (ids, for undoing them through
     the same services); ``summary`` says it in people's words, with names. An undo is a correction too, whose
-    ``undoes`` is the correction it reverses (ratings/services/corrections.py).
+    ``undoes`` is the correction it reverses (ratings/services/corrections/apply.py).
     """
 
     class Kind(models.TextChoices):

@@ -67,15 +67,15 @@ class Player(models.Model):
 
     # The player's place among equal ratings on the rating list, as the FESA program keeps its state list:
     # his position in the imported list plus one; 0 for a player who came otherwise (a newcomer), and those
-    # come first, by id (ratings/services/fesa_state.py). Set from the opening state by players_refresh.
+    # come first, by id (ratings/services/fesa/state.py). Set from the opening state by players_refresh.
     list_order = models.PositiveIntegerField(_("list order"), default=0, editable=False)
 
-    # Derived from the names on every save (name search, ratings/filters.py); rows written without save()
+    # Derived from the names on every save (name search, ratings/web/filters.py); rows written without save()
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
     search_name = models.CharField(_("search name"), max_length=201, blank=True, default="", editable=False)
 
     # Set when a rating officer merged this record into another one of the same person
-    # (ratings/services/merge.py): hidden from lists, search and the API; its page redirects there.
+    # (ratings/services/merge/apply.py): hidden from lists, search and the API; its page redirects there.
     merged_into = models.ForeignKey(
         "self",
         null=True,
@@ -161,7 +161,7 @@ class ProposalStatus(models.TextChoices):
 
 
 class PriorGradeProposal(models.Model):
-    """A prior grade a tournament director proposed for a new player (ratings/services/prior_grade_proposals.py).
+    """A prior grade a tournament director proposed for a new player (ratings/services/grades/proposals.py).
 
     It does not count for rating: the player's own prior-grade fields do, and only a rating officer sets them,
     by confirming the proposal (which re-rates what follows) or directly.

@@ -28,9 +28,9 @@ from ratings.models import (
     TableEntry,
     TableStatus,
 )
+from ratings.models.states import state_from_json
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES, SHOWN_PROMOTION_STATUSES
 from ratings.selectors.states import states_before
-from ratings.states import state_from_json
 
 
 def table_for_page(pk: int) -> Table:
@@ -54,7 +54,7 @@ def shown_grade(computed: int, held: int) -> int:
     """The grade the public sees for a computed grade of the past: Kyu grades as computed, a Dan grade only as
     far as it is approved (docs/rules.md §8)."""
     # ``held`` (approved, or brought from the migrated list) is never taken away silently, even when a
-    # correction left the history short of it: the grade officers decide that (ratings/services/grades.py).
+    # correction left the history short of it: the grade officers decide that (ratings/services/grades/promotions.py).
     return public_grade(computed, held)
 
 

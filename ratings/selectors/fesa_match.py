@@ -15,7 +15,7 @@ A line gives (family name, given name) as the director typed them. In order:
    one is not created unseen;
 4. **none** — a new player.
 
-Reads only; creating players is ratings/services/fesa_import.py's job.
+Reads only; creating players is ratings/services/fesa/turnering.py's job.
 """
 
 from __future__ import annotations

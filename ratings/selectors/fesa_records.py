@@ -1,9 +1,9 @@
 """Reads of the FESA program's records: a player's list record, a saved table as ``turnering.txt``, and a rated
-table's result table (docs/fesa-files.md). The state list's import and export are ratings/services/fesa_state.py;
+table's result table (docs/fesa-files.md). The state list's import and export are ratings/services/fesa/state.py;
 the rating list's files ratings/selectors/list_files.py.
 
 A player migrated from FESA keeps what his list record needs to be written back byte for byte under the key
-``"fesa"`` of his opening state's JSON (ratings/services/fesa_state.py describes it).
+``"fesa"`` of his opening state's JSON (ratings/services/fesa/state.py describes it).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from ratings.models import (
     TableEntry,
     TableStatus,
 )
+from ratings.models.states import state_from_json
 from ratings.selectors.states import states_before
-from ratings.states import state_from_json
 
 FESA_KEY = "fesa"
 _SIGN_OF_NO_GAME = {GameResult.BYE: "+", GameResult.ABSENT: "-", GameResult.HALF_BYE: "=", GameResult.NO_SHOW: "#"}

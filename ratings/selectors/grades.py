@@ -1,4 +1,5 @@
-"""The grade the public sees, and the Dan grades waiting for a grade officer (ratings/services/grades.py decides).
+"""The grade the public sees, and the Dan grades waiting for a grade officer
+(ratings/services/grades/promotions.py decides).
 
 The queue's "age" is the waiting time: days since the date of the table that earned the promotion
 (``waiting_days``), not since the record was written: a table entered weeks after it was played, or a re-rate,
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, NO_GRADE, public_grade
 from ratings.models import OpeningState, Promotion, PromotionStatus
-from ratings.states import state_from_json
+from ratings.models.states import state_from_json
 
 _ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
 

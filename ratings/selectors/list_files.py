@@ -3,7 +3,7 @@
 
 Grades: ``grades="fesa"`` shows the grade the rules computed, as the FESA program prints it (what a federation
 compares while it runs both systems side by side); ``grades="public"`` the grade the public sees, Dan grades only
-once approved (ratings/services/grades.py). The site's pages and downloads show the latter.
+once approved (ratings/services/grades/promotions.py). The site's pages and downloads show the latter.
 
 Nationality: the page's country code; in all.txt, for a player migrated from FESA whose list nationality is no
 country code the site knows, the code of his FESA record, as the program prints it.
@@ -24,7 +24,7 @@ from ratings.fesa_files.alltxt import write_all_txt
 from ratings.fesa_files.ratingliste import Home, ListRecord
 from ratings.models import OpeningState
 from ratings.selectors.lists import ListRow, RatingList, rating_list
-from ratings.spreadsheet import csv_cell
+from ratings.selectors.spreadsheet import csv_cell
 
 Format = Literal["all.txt", "csv", "json"]
 Grades = Literal["fesa", "public"]

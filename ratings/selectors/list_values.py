@@ -54,7 +54,7 @@ def active_cutoff(date: dt.date) -> dt.date:
 
 def public_players() -> QuerySet[Player]:
     """Players the public lists may show: not professionals (by flag or by a professional prior grade), nor
-    records merged into another (ratings/services/merge.py)."""
+    records merged into another (ratings/services/merge/apply.py)."""
     return Player.objects.filter(is_professional=False, merged_into__isnull=True).exclude(prior_grade_kind="pro")
 
 

@@ -230,7 +230,7 @@ def list_filter(
     grade_max: int | None = None,
     category: str = "",
 ) -> RatingList:
-    """The rows matching the filters of the page (ratings/filters.py): every word of ``q`` in the name, accents
+    """The rows matching the filters of the page (ratings/web/filters.py): every word of ``q`` in the name, accents
     and case ignored, or ``q`` the federation id; the country; the grade range; the category."""
     if q.strip():
         words = name_search_key(q).split()

@@ -20,8 +20,8 @@ from ratings.models import (
     RatingRow,
     Table,
 )
+from ratings.models.states import state_from_json
 from ratings.selectors.list_values import pending_dan
-from ratings.states import state_from_json
 
 
 def player_for_page(federation_id: str) -> Player:
@@ -136,7 +136,7 @@ def player_table_entry(player: Player, table_id: int) -> HistoryEntry | None:
 
 def player_historical_rows(player: Player) -> list[HistoricalRow]:
     """The player's published results from before the opening balance (historical tables), oldest first:
-    FESA's numbers as printed, never rated here (ratings/services/fesa_history.py)."""
+    FESA's numbers as printed, never rated here (ratings/services/fesa/history.py)."""
     return list(
         HistoricalRow.objects.filter(player=player).select_related("table__tournament").order_by("date", "sequence")
     )

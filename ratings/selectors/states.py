@@ -10,7 +10,7 @@ from django.db.models.functions import RowNumber
 
 from ratings import engine
 from ratings.models import OpeningState, Player, RatingRow
-from ratings.states import state_from_json
+from ratings.models.states import state_from_json
 
 
 def prior_grade_of(player: Player) -> engine.PriorGrade | None:

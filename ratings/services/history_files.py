@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from federation.celery import app as celery_app
 from ratings.selectors.history_dump import history_tables
-from ratings.spreadsheet import csv_cell
+from ratings.selectors.spreadsheet import csv_cell
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ class ListRefused(ValueError):
 
 
 def can_publish(user: Any) -> bool:
-    """Rating officers (and superusers): the role that carries the permission to publish (ratings/roles.py)."""
+    """Rating officers (and superusers): the role that carries the permission to publish (ratings/access.py)."""
     return bool(user is not None and user.is_active and user.has_perm(PUBLISH_PERMISSION))
 
 

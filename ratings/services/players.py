@@ -8,10 +8,10 @@ from django.db.models import F, Max, Window
 from django.db.models.functions import RowNumber
 
 from ratings.models import OpeningState, Player, RatingRow
+from ratings.models.states import state_from_json
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.states import starting_states
-from ratings.states import state_from_json
 
 
 def players_refresh(player_ids: Iterable[int]) -> None:

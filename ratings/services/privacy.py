@@ -26,7 +26,7 @@ from ratings.fesa_files.lisp import Struct, print_form, read_one
 from ratings.models import Correction, OpeningState, Player, PrivacyAction, name_search_key
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
-from ratings.services.correction_facts import IDENTITY_FIELDS, describe
+from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
 

@@ -1,7 +1,7 @@
 """Saving a tournament: the one write path of the admin and the FESA upload.
 
 A tournament cannot end before it starts, nor move its dates away from its tables' dates (a table's date
-lies within its tournament's: ratings/services/table_dates.py); a tournament director who creates one becomes
+lies within its tournament's: ratings/services/tables/dates.py); a tournament director who creates one becomes
 one of its directors (rating officers and superusers assign directors by name). The database's own check
 refuses reversed dates too, but only here does the refusal name the field.
 """
@@ -16,9 +16,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings.access import is_director
 from ratings.models import Tournament
-from ratings.permissions import is_director
-from ratings.services.table_dates import tournament_table_problems
+from ratings.services.tables.dates import tournament_table_problems
 
 
 def tournament_check(*, tournament: Tournament | None, start_date: dt.date, end_date: dt.date) -> None:

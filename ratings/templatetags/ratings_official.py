@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 
 from ratings.selectors.lists import ListRow
 from ratings.selectors.official_lists import RevisedRow
-from ratings.tables import CATEGORY_LABELS, grade_text
+from ratings.web.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engine import grade_label
 from ratings.engine.grades import is_dan
-from ratings.tables import CATEGORY_LABELS, grade_text
+from ratings.web.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
 
@@ -57,7 +57,7 @@ def points(value: float | None) -> str:
 
 @register.simple_tag
 def rating_list_rows(table: Any) -> SafeString:
-    """The rating list's rows (``table.paginated_rows``), in the columns of ratings.tables.RatingListTable.
+    """The rating list's rows (``table.paginated_rows``), in the columns of ratings.web.tables.RatingListTable.
 
     Written in Python rather than in the template: fifty rows through the template engine cost about as much
     as the rest of the page together, and the rating list is the page everyone opens. Every text is escaped

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings import permissions
+from ratings import access
 from ratings.models import GameResult, PendingRerate, Player, Table, TableStatus, Tournament
 from ratings.services.rerate import rerate_from
 from tests.admin.helpers import errors_of, page_form_data, post_page, set_row
@@ -169,9 +169,9 @@ def test_director_loses_a_table_once_rated_even_if_a_rerate_failed_since() -> No
     Table.objects.filter(pk=table.pk).update(status=TableStatus.SUBMITTED, rating_error="did not settle")
     table.refresh_from_db()
 
-    assert permissions.can_view_table(director, table)
-    assert not permissions.can_change_table(director, table)
-    assert permissions.can_change_table(make_rating_officer(), table)
+    assert access.can_view_table(director, table)
+    assert not access.can_change_table(director, table)
+    assert access.can_change_table(make_rating_officer(), table)
 
 
 # A rating officer's change to a rated table is a correction: confirmed on its preview page, with a reason.
@@ -242,8 +242,8 @@ def test_grade_officer_reads_every_tournament_and_changes_none(client: Client, t
 def test_staff_without_a_role_sees_no_tournament() -> None:
     user = make_user(None)
     make_tournament()
-    assert not permissions.tournaments_visible(user).exists()
-    assert not permissions.tables_visible(user).exists()
+    assert not access.tournaments_visible(user).exists()
+    assert not access.tables_visible(user).exists()
 
 
 def test_director_who_creates_a_tournament_directs_it(client: Client) -> None:

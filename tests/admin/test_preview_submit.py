@@ -23,7 +23,7 @@ from ratings.models import (
     TableEntry,
     TableStatus,
 )
-from ratings.states import state_to_json
+from ratings.models.states import state_to_json
 from tests.factories import add_game, make_director, make_player, make_table, make_tournament, round_robin
 
 pytestmark = pytest.mark.django_db

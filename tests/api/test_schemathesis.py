@@ -4,11 +4,14 @@ so that the suite keeps the API to its schema's promises in well under a minute.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_started
+from django.db import close_old_connections
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given
@@ -31,9 +34,18 @@ def api_schema(client: Client, federation: Federation, settings: Any) -> Any:
     return schemathesis.openapi.from_dict(response.json())
 
 
+@pytest.fixture
+def app() -> Iterator[WSGIHandler]:
+    """The site as a WSGI application, its requests kept on the test's database connection, as Django's test
+    client keeps them: a request's start would otherwise close that connection (CONN_MAX_AGE, on the suite's
+    fixed clock) under the test's transaction."""
+    request_started.disconnect(close_old_connections)
+    yield WSGIHandler()
+    request_started.connect(close_old_connections)
+
+
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
-def test_the_api_keeps_its_schemas_promises(api_schema: Any, mode: GenerationMode) -> None:
-    app = WSGIHandler()
+def test_the_api_keeps_its_schemas_promises(api_schema: Any, app: WSGIHandler, mode: GenerationMode) -> None:
 
     @given(case=api_schema.as_strategy(mode))
     @hypothesis_settings(

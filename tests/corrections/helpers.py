@@ -7,11 +7,11 @@ from dataclasses import replace
 from typing import Any
 
 from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, PromotionStatus, Table
-from ratings.services.correction_facts import TableChange
-from ratings.services.correction_preview import CorrectionPreview, PromotionChange
+from ratings.services.corrections.facts import TableChange
+from ratings.services.corrections.preview import CorrectionPreview, PromotionChange
 from ratings.services.rerate import rerate_check, rerate_pending
-from ratings.services.table_save import EntryFacts, GameEdit
-from ratings.services.tables import GameFacts
+from ratings.services.tables.save import EntryFacts, GameEdit
+from ratings.services.tables.submit import GameFacts
 
 DAY = dt.date(2024, 3, 2)
 """The date of the corrections tests' rated table (the ``rated`` fixture)."""

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, GameResult
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
 from tests.admin.helpers import page_form_data, set_row
 from tests.corrections.helpers import player_columns, rerate_and_check, result_flipped
 from tests.factories import make_rating_officer

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from ratings.models import Correction, Game, GameResult, Table
-from ratings.services.corrections import correction_undo
+from ratings.services.corrections.apply import correction_undo
 from tests.admin.test_grid import grid_data, grid_url, set_cell
 from tests.corrections.helpers import DAY, player_columns, rerate_and_check
 from tests.factories import add_game, make_director, make_rating_officer, make_table, make_tournament

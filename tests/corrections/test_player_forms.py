@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Player, Table
-from ratings.services.correction_facts import IdentityChange
-from ratings.services.corrections import correction_make, correction_undo
-from ratings.services.prior_grade_proposals import prior_grade_proposal_confirm, prior_grade_propose
+from ratings.services.corrections.apply import correction_make, correction_undo
+from ratings.services.corrections.facts import IdentityChange
+from ratings.services.grades.proposals import prior_grade_proposal_confirm, prior_grade_propose
 from ratings.services.privacy import player_erase
 from tests.admin.helpers import page_form_data
 from tests.corrections.helpers import (

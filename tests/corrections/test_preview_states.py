@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from ratings.models.states import state_from_json
 from ratings.selectors.states import states_before
-from ratings.services.correction_preview import _initial_states, _table_history
-from ratings.services.corrections import correction_make, correction_preview
+from ratings.services.corrections.apply import correction_make, correction_preview
+from ratings.services.corrections.preview import _initial_states, _table_history
 from ratings.services.rerate.replay import stored_rows
-from ratings.states import state_from_json
 from tests.corrections.helpers import (
     player_columns,
     previewed,

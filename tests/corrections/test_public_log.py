@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
 from tests.corrections.helpers import rerate_and_check, result_flipped
 from tests.factories import add_game, make_player, make_rating_officer, make_table
 from tests.pipeline.histories import submit

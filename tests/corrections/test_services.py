@@ -9,9 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from ratings.models import Correction, GameResult, Player, Promotion, PromotionStatus, TableStatus
-from ratings.services.correction_facts import IdentityChange, PriorGradeChange
-from ratings.services.correction_preview import PromotionChange
-from ratings.services.corrections import (
+from ratings.services.corrections.apply import (
     NothingToCorrect,
     UndoRefused,
     correction_make,
@@ -19,9 +17,11 @@ from ratings.services.corrections import (
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.grades import promotion_approve
+from ratings.services.corrections.facts import IdentityChange, PriorGradeChange
+from ratings.services.corrections.preview import PromotionChange
+from ratings.services.grades.promotions import promotion_approve
 from ratings.services.rerate import rerate_pending
-from ratings.services.table_save import EntryFacts, TableRefused
+from ratings.services.tables.save import EntryFacts, TableRefused
 from tests.corrections.helpers import (
     player_columns,
     previewed,

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from selenium.webdriver.support.ui import WebDriverWait
 
-from ratings.roles import ensure_roles
+from ratings.access import ensure_roles
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_rating_officer
 from tests.public.test_browser import ARTIFACTS, browser, static_from_source  # noqa: F401 - fixtures

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.selectors.search import player_search
-from ratings.services.merge import player_merge
+from ratings.services.merge.apply import player_merge
 from tests.admin.test_player_search import autocomplete
 from tests.factories import make_director, make_player, make_rating_officer
 

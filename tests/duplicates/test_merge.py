@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from ratings.models import Correction, Game, HistoricalRow, Player, Promotion, TableEntry, TableStatus
-from ratings.services.corrections import UndoRefused, correction_preview, correction_undo, correction_undo_change
-from ratings.services.merge import MergeRefused, player_merge, player_merge_preview
+from ratings.services.corrections.apply import UndoRefused, correction_preview, correction_undo, correction_undo_change
+from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
 from tests.duplicates.helpers import twice_entered
 from tests.factories import add_game, make_director, make_player, make_rating_officer, make_table

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Game, Player, TableEntry
-from ratings.services.corrections import correction_make, correction_preview, correction_undo
-from ratings.services.table_replace import ReplaceRefused, table_replace_change
+from ratings.services.corrections.apply import correction_make, correction_preview, correction_undo
+from ratings.services.tables.replace import ReplaceRefused, table_replace_change
 from tests.corrections.helpers import player_columns, previewed, promotion_records, rerate_and_check, stored_changes
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_director, make_player, make_rating_officer

@@ -21,9 +21,9 @@ from ratings.fesa_files.ratingliste import read_ratingliste
 from ratings.fesa_files.run import rate_files
 from ratings.fesa_files.turnering import read_turnering, write_turnering
 from ratings.models import Game, GameResult, Player, Table, TableStatus
-from ratings.services.fesa_state import fesa_state_export
+from ratings.services.fesa.state import fesa_state_export
 from ratings.services.rerate import rerate_check
-from ratings.services.tables import table_changed
+from ratings.services.tables.submit import table_changed
 from tests.files.fesa_cases import case_dir, case_names_with_new_players, without_rated_game
 from tests.files.test_side_by_side import later
 

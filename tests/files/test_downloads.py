@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ratings import views_files
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.run import rate_files
 from ratings.models import Player, Promotion, PromotionStatus, Table
+from ratings.web.views import files as views_files
 from tests.factories import make_player, make_table
 from tests.files.fesa_cases import case_dir
 

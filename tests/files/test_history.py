@@ -1,6 +1,6 @@
 """FESA's published result tables imported as historical tables: stored, shown, never rated.
 
-ratings/services/fesa_history.py: the table's players, games and the published ratings are kept as
+ratings/services/fesa/history.py: the table's players, games and the published ratings are kept as
 printed (HistoricalRow); the re-rate leaves them alone, ``rerate --check`` stays clean, the program's
 list the site writes is what it was, and the player's page and chart show them, marked as imported.
 """
@@ -19,7 +19,7 @@ from django.test import Client
 from ratings.fesa_files.run import rate_files
 from ratings.fesa_files.turnering import read_turnering, write_turnering
 from ratings.models import Game, HistoricalRow, Player, RatingRow, Table, TableStatus
-from ratings.services.fesa_state import fesa_state_export
+from ratings.services.fesa.state import fesa_state_export
 from ratings.services.rerate import rerate_check, rerate_from
 from tests.factories import make_player
 from tests.fesa.data import published_result_table

@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
-from ratings.services.fesa_import import NEW, turnering_import
-from ratings.services.fesa_tables import tournament_header
-from ratings.services.tables import table_submit
+from ratings.services.fesa.tables import tournament_header
+from ratings.services.fesa.turnering import NEW, turnering_import
+from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_player, make_table, make_tournament
 
 FOUR = """[Nekomado-ken]
@@ -390,7 +390,7 @@ def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_co
 def test_import_turnering_sequence_taken_meanwhile_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two uploads for the same date at once: the second is refused by table_save's check (or, closer still, by
     the unique (date, sequence) on insert)."""
-    import ratings.services.fesa_import as service
+    import ratings.services.fesa.turnering as service
 
     four_players()
     make_table([make_player("Other", "One")], date=dt.date(2016, 1, 7), sequence=1)

@@ -21,7 +21,7 @@ from ratings.fesa_files.ratingliste import read_ratingliste
 from ratings.fesa_files.run import rate_files
 from ratings.models import ListArrival, OpeningState, Player, RatingRow, Table
 from ratings.selectors.states import starting_states
-from ratings.services.fesa_import import turnering_import
+from ratings.services.fesa.turnering import turnering_import
 from tests.factories import make_director, make_tournament
 from tests.files.fesa_cases import case_dir
 from tests.files.test_upload_admin import URL, payload_of

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from ratings.fesa_files.run import rate_files
 from ratings.models import Table, TableStatus
 from ratings.selectors.fesa_records import table_result_txt
-from ratings.services.fesa_state import fesa_state_export
+from ratings.services.fesa.state import fesa_state_export
 from ratings.services.rerate import rerate_check
 from tests.files.fesa_cases import all_txt_rows, case_dir, records_by_name, without_rated_game
 

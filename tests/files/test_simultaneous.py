@@ -7,7 +7,7 @@ import pytest
 from ratings import engine
 from ratings.fesa_files.turnering import engine_table, read_turnering
 from ratings.models import Game, Table
-from ratings.services.fesa_import import turnering_import
+from ratings.services.fesa.turnering import turnering_import
 
 SIMUL = b"""[Simul]
 [2016-01-07]

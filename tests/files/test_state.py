@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from ratings.fesa_files.ratingliste import read_ratingliste
 from ratings.models import OpeningState, Player
 from ratings.selectors.states import starting_states
-from ratings.services.fesa_state import fesa_state_export, fesa_state_import
+from ratings.services.fesa.state import fesa_state_export, fesa_state_import
 from tests.factories import add_game, make_player, make_table
 from tests.files.fesa_cases import case_dir, case_names
 
@@ -94,7 +94,7 @@ def test_state_import_takes_player_entered_before_the_migration() -> None:
 
 @pytest.mark.django_db
 def test_state_import_refuses_player_with_rated_tables(django_capture_on_commit_callbacks: object) -> None:
-    from ratings.services.tables import table_submit
+    from ratings.services.tables.submit import table_submit
 
     a, b = make_player("Ishikawa", "Musashi"), make_player("Other", "One")
     table = make_table([a, b], date=dt.date(2012, 1, 1))

@@ -14,10 +14,10 @@ import pytest
 
 from ratings import engine
 from ratings.models import GameResult, OpeningState, Player, Table, TableStatus
+from ratings.models.states import state_to_json
 from ratings.services.players import players_refresh
-from ratings.services.table_save import GameEdit, table_save
-from ratings.services.tables import GameFacts, table_submit
-from ratings.states import state_to_json
+from ratings.services.tables.save import GameEdit, table_save
+from ratings.services.tables.submit import GameFacts, table_submit
 from tests.factories import add_game, make_player, make_table
 
 START = dt.date(2024, 1, 1)

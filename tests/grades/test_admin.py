@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from ratings.models import Promotion, PromotionStatus, Table
 from ratings.selectors.grades import waiting_between, waiting_days, waiting_since
-from ratings.services.grades import promotion_approve
+from ratings.services.grades.promotions import promotion_approve
 from tests.factories import make_director, make_grade_officer, make_rating_officer
 from tests.grades.conftest import LOST, WON, opponent, seasoned
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from ratings import engine
 from ratings.models import Promotion, PromotionStatus
 from ratings.selectors.grades import players_with_pending
-from ratings.services.grades import (
+from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
     SyncSummary,

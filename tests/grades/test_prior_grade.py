@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from ratings.models import PendingRerate, Player, RatingRow
-from ratings.services.prior_grades import player_set_prior_grade
+from ratings.services.grades.prior import player_set_prior_grade
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer, make_user
 from tests.grades.conftest import DRAW, seasoned
 

@@ -11,13 +11,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.models import Player, PriorGradeProposal, ProposalStatus, RatingRow
-from ratings.services.prior_grade_proposals import (
+from ratings.services.grades.prior import player_set_prior_grade
+from ratings.services.grades.proposals import (
     ProposalConflict,
     prior_grade_proposal_confirm,
     prior_grade_proposal_reject,
     prior_grade_propose,
 )
-from ratings.services.prior_grades import player_set_prior_grade
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 from tests.grades.conftest import DRAW, seasoned
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
-from ratings.services.grade_revisions import can_revise, promotion_revise
-from ratings.services.grades import PromotionConflict, PromotionInvalid, promotion_approve, promotion_reject
+from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid, promotion_approve, promotion_reject
+from ratings.services.grades.revisions import can_revise, promotion_revise
 from tests.factories import make_director, make_grade_officer, make_rating_officer, make_user
 from tests.grades.conftest import DRAW, WON, opponent, seasoned
 

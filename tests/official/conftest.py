@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from ratings.models import OfficialList, Player, Table
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
 from ratings.services.official_lists import official_list_publish
 from ratings.services.rerate import rerate_pending
 from tests.corrections.helpers import result_flipped

@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings import views_official
 from ratings.models import OfficialList
 from ratings.selectors.official_lists import official_list_all_txt
 from ratings.services.official_lists import official_list_publish
+from ratings.web.views import official as views_official
 from tests.official.conftest import Federation, correct_first_table
 from tests.public.conftest import days_ago
 

@@ -14,7 +14,7 @@ from ratings.selectors import all_txt, rating_list
 from ratings.selectors.official_lists import official_list_all_txt, official_list_revision, official_list_rows
 from ratings.services.official_lists import ListRefused, official_list_publish
 from ratings.services.privacy import player_erase
-from ratings.services.tables import table_submit
+from ratings.services.tables.submit import table_submit
 from tests.factories import make_director, make_grade_officer, make_table, make_user, round_robin
 from tests.official.conftest import Federation, correct_first_table
 from tests.public.conftest import days_ago

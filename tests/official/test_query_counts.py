@@ -81,7 +81,7 @@ def test_a_published_list_asked_again_is_the_one_this_process_keeps(
 ) -> None:
     url = reverse("ratings:official_list", args=[listed(2, rated_round_robin, 50).date.isoformat()])
     assert queries(client, url) == 3
-    assert queries(client, url) == 1  # the data version: the page is kept for it (ratings/page_cache.py)
+    assert queries(client, url) == 1  # the data version: the page is kept for it (ratings/web/caching.py)
     # Another page of the same list (not in the page cache): the data version and the list; its entries are
     # kept in this process for this version (ratings/selectors/official_lists.py).
     assert queries(client, url + "?q=a") == 2

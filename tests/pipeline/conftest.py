@@ -43,6 +43,7 @@ import kombu.pools
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from tests.conftest import skip_or_fail
 
@@ -74,6 +75,9 @@ def process_env(**extra: str) -> dict[str, str]:
     """The environment of another Django process on the test database (test settings, no broker)."""
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
     env.update(DJANGO_SETTINGS_MODULE="federation.test_settings", DATABASE_URL=database_url(), PYTHONPATH=str(REPO))
+    # The other process reads the clock the tests run on (tests/conftest.py), from this moment: a worker compares
+    # the times the test process wrote (a re-rate's request time) with its own.
+    env["TESTS_CLOCK"] = timezone.now().isoformat()
     env.update(extra)
     return env
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus
-from ratings.services.prior_grades import player_set_prior_grade
-from ratings.services.table_save import EntryFacts, GameEdit, TableRefused, table_save
-from ratings.services.tables import GameFacts, table_delete, table_submit
+from ratings.services.grades.prior import player_set_prior_grade
+from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, table_save
+from ratings.services.tables.submit import GameFacts, table_delete, table_submit
 from tests.factories import add_game, make_player, make_table
 
 HANDICAPS = ["S", "L", "B", "R", "2p"]

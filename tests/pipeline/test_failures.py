@@ -26,7 +26,7 @@ from django.db import connection, connections, transaction
 
 from ratings.models import Game, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
 from ratings.services.rerate import RerateBusy, rerate_check, rerate_pending
-from ratings.services.tables import table_changed
+from ratings.services.tables.submit import table_changed
 from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.conftest import REPO, celery_pointed_at, closed_port, process_env, wait_for
 from tests.pipeline.histories import submit

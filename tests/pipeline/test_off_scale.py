@@ -8,8 +8,8 @@ import datetime as dt
 import pytest
 
 from ratings.models import GameResult, OpeningState, Player, RatingRow, Table, TableStatus
+from ratings.models.states import state_to_json
 from ratings.services.rerate import rerate_check
-from ratings.states import state_to_json
 from tests.engine.builders import make_established
 from tests.factories import add_game, make_player, make_table
 from tests.pipeline.histories import submit

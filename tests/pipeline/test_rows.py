@@ -13,10 +13,10 @@ import random
 import pytest
 
 from ratings.models import Game, RatingRow
+from ratings.models.states import state_to_json
 from ratings.services.rerate.replay import History
 from ratings.services.rerate.rows import detail_json
-from ratings.services.tables import GameFacts, engine_games, table_preview
-from ratings.states import state_to_json
+from ratings.services.tables.submit import GameFacts, engine_games, table_preview
 from tests.pipeline.histories import START, make_players, random_table, submit
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from django.db import transaction
 
 from ratings.engine import PlayerState
 from ratings.models import Game, OpeningState, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
+from ratings.models.states import state_to_json
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending, rerate_request
-from ratings.services.tables import table_changed, table_delete
-from ratings.states import state_to_json
+from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import add_game, make_player, make_table, round_robin
 from tests.pipeline.histories import submit
 

@@ -9,10 +9,10 @@ from django.db import transaction
 
 from ratings.engine import SETTLE_RULE
 from ratings.models import Game, GameResult, OpeningState, Player, RatingRow, Table, TableResolution, TableStatus
+from ratings.models.states import state_to_json
 from ratings.services.rerate import rerate_check
-from ratings.services.settle import CannotResolve, table_resolve
-from ratings.services.tables import table_changed
-from ratings.states import state_to_json
+from ratings.services.tables.settle import CannotResolve, table_resolve
+from ratings.services.tables.submit import table_changed
 from tests.engine.builders import make_established
 from tests.factories import add_game, make_player, make_rating_officer, make_table
 from tests.pipeline.histories import submit

@@ -19,7 +19,7 @@ from django.urls import reverse
 from ratings.models import Game, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
 from ratings.services.rerate import rerate_check
 from ratings.services.rerate.run import RERATE_LOCK_KEY
-from ratings.services.tables import table_changed
+from ratings.services.tables.submit import table_changed
 from tests.factories import make_director, make_player, make_table, make_tournament, round_robin
 from tests.pipeline.conftest import (
     RedisForTests,

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from ratings.models import Game, OpeningState, Player, PrivacyAction, Promotion, RatingRow, Table
 from ratings.services.privacy import player_erase, player_export
-from ratings.services.tables import table_submit
+from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_rating_officer, make_table, make_tournament, round_robin
 from tests.files.test_downloads import rated_case
 

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from ratings import engine
 from ratings.models import OpeningState, Player, Table
+from ratings.models.states import state_to_json
 from ratings.services.players import players_refresh
-from ratings.services.tables import table_submit
-from ratings.states import state_to_json
+from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_table, round_robin
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from ratings.models import Player
-from ratings.services.table_grid import GridRow, table_grid_save
-from ratings.services.tables import table_submit
+from ratings.services.tables.grid import GridRow, table_grid_save
+from ratings.services.tables.submit import table_submit
 from tests.admin.test_grid import crosstable
 from tests.conftest import skip_or_fail
 from tests.factories import make_player, make_table, round_robin

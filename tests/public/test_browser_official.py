@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
 from ratings.services.official_lists import official_list_publish
 from ratings.services.rerate import rerate_pending
 from tests.corrections.helpers import result_flipped

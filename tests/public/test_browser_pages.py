@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ratings.models import GameResult
-from ratings.services.tables import table_submit
+from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_table, make_tournament
 from tests.public.conftest import days_ago, seasoned
 from tests.public.test_browser import ARTIFACTS, browser, csp_violations, static_from_source

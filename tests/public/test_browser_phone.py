@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ratings.models import Promotion, PromotionStatus
-from ratings.services.tables import table_submit
+from ratings.services.tables.submit import table_submit
 from tests.factories import make_table, round_robin
 from tests.public.conftest import days_ago
 from tests.public.test_browser import browser, csp_violations, static_from_source

@@ -1,4 +1,4 @@
-"""HTTP caching of the public pages (ratings/conditional.py): validators that change with the data, 304s."""
+"""HTTP caching of the public pages (ratings/web/caching.py): validators that change with the data, 304s."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Promotion, PromotionStatus, Table
-from ratings.services.grades import promotion_approve
+from ratings.services.grades.promotions import promotion_approve
 from tests.factories import make_grade_officer
 from tests.public.conftest import days_ago, seasoned
 

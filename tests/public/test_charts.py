@@ -6,7 +6,7 @@ import datetime as dt
 import re
 import xml.etree.ElementTree as ET
 
-from ratings.charts import ChartPoint, _nice_step, _x_ticks, rating_chart
+from ratings.web.charts import ChartPoint, _nice_step, _x_ticks, rating_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,4 +1,4 @@
-"""Markup written in Python for speed (ratings/templatetags/ratings_public.py, ratings/widgets.py) is the markup
+"""Markup written in Python for speed (ratings/templatetags/ratings_public.py, ratings/web/widgets.py) is the markup
 Django's templates wrote before."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from django.template.loader import get_template
 from django.test import RequestFactory
 
 from ratings import selectors
-from ratings.filters import DateInput
 from ratings.models import Promotion, Table
 from ratings.selectors.search import player_search
-from ratings.tables import PendingPromotionTable, TournamentTable
 from ratings.templatetags.ratings_public import search_rows
-from ratings.widgets import QuickSelect, QuickTextInput
+from ratings.web.filters import DateInput
+from ratings.web.tables import PendingPromotionTable, TournamentTable
+from ratings.web.widgets import QuickSelect, QuickTextInput
 from tests.factories import make_player, make_tournament
 from tests.public.conftest import days_ago, seasoned
 

@@ -1,4 +1,4 @@
-"""The server-side cache of the public pages (ratings/page_cache.py): anonymous visitors share a page made once
+"""The server-side cache of the public pages (ratings/web/caching.py): anonymous visitors share a page made once
 per data version, URL and language; a change of the data shows at once; officers are never served from it."""
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings import page_cache
 from ratings.models import Promotion, PromotionStatus, Table
-from ratings.page_cache import PAGE_CACHE
 from ratings.selectors.search import player_search
-from ratings.services.grades import promotion_approve
+from ratings.services.grades.promotions import promotion_approve
+from ratings.web import caching as page_cache
+from ratings.web.caching import PAGE_CACHE
 from tests.factories import make_grade_officer, make_player, make_rating_officer
 from tests.public.conftest import days_ago, seasoned
 

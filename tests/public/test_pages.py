@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import GameResult, Player, Promotion, RatingRow, Table, TableStatus
-from ratings.services.tables import table_submit
+from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_table, make_tournament
 from tests.public.conftest import days_ago, seasoned
 
@@ -55,7 +55,7 @@ def test_table_page_prints_the_crosstable_as_fesa_does(client: Client, small_tab
     html = response.content.decode()
     assert f"{stored[n.pk].rating_after}*" in html
     assert "2+(-R)" in html and "0+" in html
-    # the FESA file of the table, where the site has that download (ratings/urls_files.py)
+    # the FESA file of the table, where the site has that download (ratings/web/urls.py)
     assert response.context["result_txt_url"] in (None, f"/files/tables/{table.pk}/result.txt")
     assert ("Download FESA result table" in html) == (response.context["result_txt_url"] is not None)
 

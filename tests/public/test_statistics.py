@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.charts import bar_chart
 from ratings.models import Promotion, Table
 from ratings.selectors.stats import federation_by_year, most_active, top_players
+from ratings.web.charts import bar_chart
 from tests.factories import make_player
 from tests.public.conftest import days_ago, seasoned
 

@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 from django_countries import countries
 
 from ratings.models import Correction, OfficialList, Player, Table, TableStatus, Tournament
-from ratings.services.corrections import correction_make
+from ratings.services.corrections.apply import correction_make
 from ratings.services.official_lists import official_list_publish
 from ratings.services.rerate import rerate_pending
 from tests.corrections.helpers import result_flipped

@@ -2,7 +2,7 @@
 
 Writes every player's current state (or as of the end of date D) as the program's state list
 (ISO-8859-1), readable by the FESA program, so a federation can run both side by side
-(ratings/services/fesa_state.py). ``FILE`` ``-`` writes to standard output. ``--result-tables DIR``
+(ratings/services/fesa/state.py). ``FILE`` ``-`` writes to standard output. ``--result-tables DIR``
 also writes each rated table's result table as ``DIR/<date>-<sequence>-<table id>.txt``.
 """
 
@@ -18,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
 from ratings.selectors.fesa_records import table_has_result, table_result_txt
-from ratings.services.fesa_state import fesa_state_export
+from ratings.services.fesa.state import fesa_state_export
 
 
 def parse_date(text: str) -> dt.date:

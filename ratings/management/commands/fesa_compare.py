@@ -20,7 +20,7 @@ from ratings.fesa_files.ratingliste import read_ratingliste, write_ratingliste
 from ratings.management.commands.export_fesa_state import parse_date
 from ratings.management.commands.import_fesa_state import read_file
 from ratings.selectors.fesa_compare import players_with_only_byes
-from ratings.services.fesa_state import fesa_state_records
+from ratings.services.fesa.state import fesa_state_records
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 Every player of the list becomes a player of the site with his state as the opening balance (rating,
 history, bonus count, FESA grade, prior grade, promotion runs, nationality, last played); tables imported
-afterwards are rated from exactly that state (ratings/services/fesa_state.py). All or nothing: a bad record
+afterwards are rated from exactly that state (ratings/services/fesa/state.py). All or nothing: a bad record
 stops the import with its file and line, and nothing is saved.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.fesa_files.errors import FesaFileError
-from ratings.services.fesa_state import fesa_state_import
+from ratings.services.fesa.state import fesa_state_import
 
 
 def read_file(path: Path) -> bytes:

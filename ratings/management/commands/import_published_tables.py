@@ -2,7 +2,7 @@
 
 Each FILE is a result table as FESA's season pages publish it (text, UTF-8 or ISO-8859-1); each becomes a
 historical table, shown on its players' pages and charts, marked as imported and never rated
-(ratings/services/fesa_history.py). Give them oldest first; each is all or nothing, and the command stops
+(ratings/services/fesa/history.py). Give them oldest first; each is all or nothing, and the command stops
 at the first that fails (exit status 1), keeping those before it.
 """
 
@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.fesa_files.errors import FesaFileError
 from ratings.management.commands.import_fesa_state import read_file
-from ratings.services.fesa_history import published_table_import
+from ratings.services.fesa.history import published_table_import
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """``manage.py import_turnering FILE [--new-players NYE] [--tournament ID] [--submit]``: a director's table
 from the command line.
 
-The same service as the admin upload (ratings/services/fesa_import.py), with the command line's rules:
+The same service as the admin upload (ratings/services/fesa/turnering.py), with the command line's rules:
 only exact names are taken; ``--new-players`` creates the players of the program's ``nye-spillere`` file
 first, as the program reads them (names, nationality, prior grade, any stored rating and games); a name
 nobody has is an error unless ``--create-new`` (new players get the nationality the file gives, no prior
@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.management.commands.import_fesa_state import read_file
 from ratings.models import Tournament
-from ratings.services.fesa_import import TurneringPlan, TurneringRejected, turnering_import
+from ratings.services.fesa.turnering import TurneringPlan, TurneringRejected, turnering_import
 
 
 class Command(BaseCommand):

@@ -24,7 +24,7 @@ from django.db.models import Q, QuerySet
 from ratings import engine
 from ratings.engine.scores import first_score
 from ratings.models import Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
-from ratings.states import state_from_json, state_to_json
+from ratings.models.states import state_from_json, state_to_json
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from ratings.models import (
 )
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before
-from ratings.services.grades import promotions_sync
+from ratings.services.grades.promotions import promotions_sync
 from ratings.services.players import players_refresh
 
 from .marks import tables_mark

@@ -1,0 +1,183 @@
+"""The federation's roles as Django groups, and what each may do.
+
+Created by a data migration (0002_roles) and kept in step by ``ensure_roles`` (also called by seed_demo).
+Row-level rules (a director only sees his own tournaments, nobody but a rating officer changes a rated table)
+are enforced in ratings/access.py on top of these model permissions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from ratings.models import Table, TableStatus, Tournament
+
+TOURNAMENT_DIRECTORS = "Tournament directors"
+RATING_OFFICERS = "Rating officers"
+GRADE_OFFICERS = "Grade officers"
+
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    TOURNAMENT_DIRECTORS: [
+        "add_tournament", "change_tournament", "view_tournament",
+        "add_table", "change_table", "delete_table", "view_table",
+        "add_tableentry", "change_tableentry", "delete_tableentry", "view_tableentry",
+        "add_game", "change_game", "delete_game", "view_game",
+        "add_player", "view_player",
+        "view_ratingrow", "view_promotion", "view_priorgradeproposal",
+    ],
+    RATING_OFFICERS: [
+        "add_tournament", "change_tournament", "delete_tournament", "view_tournament",
+        "add_table", "change_table", "delete_table", "view_table",
+        "add_tableentry", "change_tableentry", "delete_tableentry", "view_tableentry",
+        "add_game", "change_game", "delete_game", "view_game",
+        "add_player", "change_player", "view_player",
+        "view_ratingrow", "view_promotion", "view_openingstate",
+        "view_pendingrerate", "view_reraterun",
+        "view_unsettledtable", "view_tableresolution",
+        "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
+        "add_officiallist", "view_officiallist", "view_officiallistentry",
+    ],
+    GRADE_OFFICERS: [
+        "view_player", "view_tournament", "view_table", "view_ratingrow",
+        "view_promotion", "change_promotion", "view_promotionrevision",
+    ],
+}  # fmt: skip
+
+
+def ensure_roles(group_model: Any, permission_model: Any) -> None:
+    """Create the groups and give each exactly its permissions; works with historical models too."""
+    for name, codenames in ROLE_PERMISSIONS.items():
+        group, _ = group_model.objects.get_or_create(name=name)
+        permissions = permission_model.objects.filter(content_type__app_label="ratings", codename__in=codenames)
+        group.permissions.set(permissions)
+
+
+User = Any  # a django.contrib.auth user, or AnonymousUser
+
+
+def _in_group(user: User, name: str) -> bool:
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        return False
+    # Cached per user object: the admin asks many times per page.
+    cache: dict[str, bool] | None = getattr(user, "_ratings_groups", None)
+    if cache is None:
+        cache = {}
+        user._ratings_groups = cache
+    if name not in cache:
+        cache[name] = user.groups.filter(name=name).exists()
+    return cache[name]
+
+
+def is_rating_officer(user: User) -> bool:
+    """Superusers count as rating officers: they may do everything."""
+    if getattr(user, "is_superuser", False) and user.is_active:
+        return True
+    return _in_group(user, RATING_OFFICERS)
+
+
+def is_director(user: User) -> bool:
+    return _in_group(user, TOURNAMENT_DIRECTORS)
+
+
+def is_grade_officer(user: User) -> bool:
+    return _in_group(user, GRADE_OFFICERS)
+
+
+def sees_everything(user: User) -> bool:
+    return is_rating_officer(user) or is_grade_officer(user)
+
+
+def directs(user: User, tournament: Tournament) -> bool:
+    """Whether ``user`` is one of the tournament's directors (a tournament not saved yet has none)."""
+    if tournament.pk is None or not getattr(user, "is_authenticated", False):
+        return False
+    return tournament.directors.filter(pk=user.pk).exists()
+
+
+def tournaments_visible(user: User, queryset: QuerySet[Tournament] | None = None) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may see: all for officers, his own for a director, none for anyone else."""
+    qs = Tournament.objects.all() if queryset is None else queryset
+    if sees_everything(user):
+        return qs
+    if is_director(user):
+        return qs.filter(directors=user)
+    return qs.none()
+
+
+def tournaments_for_new_tables(user: User) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may add a table to: all for rating officers, his own for a director."""
+    if is_rating_officer(user):
+        return Tournament.objects.all()
+    if is_director(user):
+        return Tournament.objects.filter(directors=user)
+    return Tournament.objects.none()
+
+
+def has_been_rated(tournament: Tournament) -> bool:
+    """Whether any of its tables is rated, or was rated once (see ``is_rated``)."""
+    return tournament.tables.filter(Q(first_rated_at__isnull=False) | Q(status=TableStatus.RATED)).exists()
+
+
+def can_view_tournament(user: User, tournament: Tournament) -> bool:
+    if sees_everything(user):
+        return True
+    return is_director(user) and directs(user, tournament)
+
+
+def can_change_tournament(user: User, tournament: Tournament) -> bool:
+    """Rating officers always; its directors until one of its tables has been rated."""
+    if is_rating_officer(user):
+        return True
+    return is_director(user) and directs(user, tournament) and not has_been_rated(tournament)
+
+
+def can_delete_tournament(user: User, tournament: Tournament) -> bool:
+    return is_rating_officer(user)
+
+
+def tables_visible(user: User, queryset: QuerySet[Table] | None = None) -> QuerySet[Table]:
+    """The tables ``user`` may see: those of the tournaments he may see."""
+    qs = Table.objects.all() if queryset is None else queryset
+    if sees_everything(user):
+        return qs
+    if is_director(user):
+        directed = Tournament.directors.through.objects.filter(tournament_id=OuterRef("tournament_id"), user=user)
+        return qs.filter(Exists(directed))
+    return qs.none()
+
+
+def is_rated(table: Table) -> bool:
+    """Rated now, or rated once and waiting to be re-rated: either way its numbers are public."""
+    return table.status == TableStatus.RATED or table.first_rated_at is not None
+
+
+def can_view_table(user: User, table: Table) -> bool:
+    return can_view_tournament(user, table.tournament)
+
+
+def can_change_table(user: User, table: Table) -> bool:
+    """Rating officers always; the tournament's directors while the table is a draft or waits to be rated."""
+    if is_rating_officer(user):
+        return True
+    return is_director(user) and not is_rated(table) and directs(user, table.tournament)
+
+
+def can_delete_table(user: User, table: Table) -> bool:
+    return can_change_table(user, table)
+
+
+def can_submit_table(user: User, table: Table) -> bool:
+    """Submitting moves a draft on; a submitted or rated table is re-rated by saving it instead."""
+    return table.status == TableStatus.DRAFT and can_change_table(user, table)
+
+
+def can_change_prior_grade(user: User) -> bool:
+    """A prior grade decides a newcomer's first rating, so correcting one is a rating officer's decision."""
+    return is_rating_officer(user)
+
+
+def can_handle_personal_data(user: User) -> bool:
+    """Only rating officers see a player's date of birth, and export or erase his personal data
+    (docs/privacy.md)."""
+    return is_rating_officer(user)

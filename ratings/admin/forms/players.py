@@ -1,0 +1,47 @@
+"""The player form of the admin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+
+from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
+from ratings.models import Player
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = [
+            "family_name",
+            "given_name",
+            "nationality",
+            "residence",
+            "is_professional",
+            "date_of_birth",
+            "prior_grade_kind",
+            "prior_grade_level",
+            "prior_grade_source",
+            "prior_grade_note",
+            "prior_grade_date",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind, level = data.get("prior_grade_kind"), data.get("prior_grade_level")
+        if kind and level is None:
+            self.add_error("prior_grade_level", _("Give the level of the prior grade (3 for 3 Kyu, say)."))
+        elif level is not None and not kind:
+            self.add_error("prior_grade_kind", _("Say whether the level is Kyu, amateur Dan or professional Dan."))
+        elif kind:
+            low, high = PRIOR_GRADE_LEVELS[kind]
+            if not low <= level <= high:
+                self.add_error(
+                    "prior_grade_level",
+                    _("A prior grade of this kind goes from %(low)s to %(high)s.") % {"low": low, "high": high},
+                )
+        if kind and not data.get("prior_grade_source"):
+            self.add_error("prior_grade_source", _("Say where the prior grade comes from."))
+        return data

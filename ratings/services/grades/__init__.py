@@ -1,0 +1,1 @@
+"""Grades: promotions and their decisions, revisions, prior grades and their proposals."""

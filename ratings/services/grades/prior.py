@@ -1,0 +1,68 @@
+"""A player's prior grade: set, corrected or cleared; it decides a newcomer's first rating, so a change re-rates."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ratings.models import OpeningState, Player, RatingRow
+from ratings.models.states import state_from_json
+from ratings.selectors.states import prior_grade_of
+from ratings.services.players import players_refresh
+from ratings.services.rerate import rerate_request
+
+
+def player_set_prior_grade(
+    *,
+    player: Player,
+    kind: str,
+    level: int | None,
+    source: str,
+    note: str = "",
+    date: dt.date | None = None,
+    user: Any = None,
+) -> bool:
+    """Set, correct or clear (``kind=""``) a player's prior grade and its source; save the player.
+
+    A prior grade decides a newcomer's first rating (docs/rules.md §6), so when the grade differs from the one his
+    first rated table used, the history is re-rated from that table (on commit, through the pending mark).
+    The comparison is with what the engine used, not with the row before this call, so it does not matter
+    whether the caller (an admin form, say) saved the new values already. A player migrated from a FESA list
+    starts from his opening state, which holds his prior grade as the list had it: for him the grade is
+    recorded only. Returns True when a re-rate was requested.
+
+    ``user``, when given, must be allowed to change players (rating officers); directors and grade officers
+    are refused with PermissionDenied. ``None`` is for trusted callers (imports, commands).
+    Raises ValidationError for a grade that does not exist (11 Dan) or a grade without its source.
+    """
+    if user is not None and not (user.is_active and user.has_perm("ratings.change_player")):
+        raise PermissionDenied(_("Only rating officers change prior grades."))
+    if not kind:
+        level, source, note, date = None, "", "", None
+    elif not source:
+        raise ValidationError({"prior_grade_source": _("Say where the prior grade comes from.")})
+    with transaction.atomic():
+        player.prior_grade_kind = kind
+        player.prior_grade_level = level
+        player.prior_grade_source = source
+        player.prior_grade_note = note
+        player.prior_grade_date = date
+        own = {"prior_grade_kind", "prior_grade_level", "prior_grade_source", "prior_grade_note", "prior_grade_date"}
+        # Only the prior-grade fields: an unrelated field of an old record must not block this correction.
+        player.clean_fields(exclude=[f.name for f in Player._meta.fields if f.name not in own])
+        player.validate_constraints()
+        if user is not None:
+            player._history_user = user  # type: ignore[attr-defined]
+        player.save()
+        first = RatingRow.objects.filter(player=player).order_by("date", "sequence").first()
+        if first is not None and not OpeningState.objects.filter(player=player).exists():
+            used = state_from_json(first.state_before).prior_grade
+            if used != prior_grade_of(player):
+                rerate_request(date=first.date, sequence=first.sequence, table_ids=[first.table_id])
+                return True
+        players_refresh([player.pk])
+        return False

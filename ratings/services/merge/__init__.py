@@ -1,0 +1,1 @@
+"""Merging a duplicate player into the one kept: its refusals, preview, the moves and the undo."""

@@ -1,0 +1,1 @@
+"""Tables: saving and checking them, submitting, the crosstable grid, replacing a player, settling."""

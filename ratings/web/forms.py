@@ -1,0 +1,119 @@
+"""Forms of the public pages: the rating calculator (who starts, a player or a rating and a game count, and the
+planned games) and the choice of a top list.
+
+Only the shape of the input is checked here; the rating itself is the engine's (ratings/selectors/calculator.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from ratings.engine.categories import PROVISIONAL_FROM
+from ratings.engine.constants import HANDICAP_CODES
+from ratings.models import GRADE_CHOICES, HandicapCode, Player
+from ratings.selectors.calculator import PlannedGame
+from ratings.selectors.search import MAX_QUERY
+from ratings.web.filters import country_choices
+
+GAME_ROWS = 10
+GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
+RESULTS = [("1", _("win")), ("0.5", _("draw")), ("0", _("loss"))]
+SIDES = [("received", _("I receive it")), ("given", _("I give it"))]
+HANDICAPS = [("", _("none")), *[(code, HandicapCode(code).label) for code in HANDICAP_CODES]]
+
+
+def _federation_id(value: str | None) -> str:
+    return (value or "").strip().upper()
+
+
+class StartForm(forms.Form):
+    """Where the player starts: his own current state, or a rating with a game count."""
+
+    player = forms.CharField(label=_("Player (federation id)"), required=False, max_length=12)
+    rating = forms.IntegerField(label=_("or a rating"), required=False, min_value=1, max_value=3500)
+    games = forms.IntegerField(label=_("and a game count"), required=False, min_value=0, max_value=10000)
+
+    def clean_player(self) -> str:
+        return _federation_id(self.cleaned_data.get("player"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("player") or self.errors:
+            return data
+        rating, games = data.get("rating"), data.get("games")
+        if games is None or (games > 0 and rating is None):
+            raise forms.ValidationError(
+                _("Pick a player, or give a rating and a game count (a game count of 0 for a newcomer).")
+            )
+        if 0 < games < PROVISIONAL_FROM:
+            raise forms.ValidationError(
+                _("With fewer than %(n)s games a player is rated by his results so far: pick him from the players."),
+                params={"n": PROVISIONAL_FROM},
+            )
+        return data
+
+
+class PlannedGameForm(forms.Form):
+    """One planned game; a row with neither an opponent nor a rating is left out."""
+
+    opponent = forms.CharField(label=_("Opponent (federation id)"), required=False, max_length=12)
+    opponent_rating = forms.IntegerField(label=_("or his rating"), required=False, min_value=1, max_value=3500)
+    result = forms.ChoiceField(label=_("Result"), choices=RESULTS, initial="1")
+    handicap = forms.ChoiceField(label=_("Handicap"), choices=HANDICAPS, required=False)
+    side = forms.ChoiceField(label=_("Handicap side"), choices=SIDES, required=False, initial="received")
+
+    def has_changed(self) -> bool:
+        """A row counts once it names an opponent; the result and handicap alone leave it empty."""
+        return any(self.data.get(self.add_prefix(name), "").strip() for name in ("opponent", "opponent_rating"))
+
+    def clean_opponent(self) -> str:
+        return _federation_id(self.cleaned_data.get("opponent"))
+
+    def planned(self, players: dict[str, Player]) -> PlannedGame | None:
+        """The game, its opponent looked up in ``players`` (by federation id); None for an empty row."""
+        data = self.cleaned_data
+        if not data.get("opponent") and data.get("opponent_rating") is None:
+            return None
+        opponent = players.get(data["opponent"]) if data.get("opponent") else None
+        return PlannedGame(
+            score=float(data["result"]),
+            opponent=opponent,
+            opponent_rating=None if opponent is not None else data.get("opponent_rating"),
+            handicap=data.get("handicap") or "",
+            handicap_given=data.get("side") == "given",
+        )
+
+
+PlannedGameFormSet = forms.formset_factory(PlannedGameForm, extra=GAME_ROWS, max_num=GAME_ROWS, absolute_max=GAME_ROWS)
+
+
+class TopListForm(forms.Form):
+    """Which top list: of one country, of one grade, or overall."""
+
+    country = forms.ChoiceField(label=_("Country"), required=False)
+    grade = forms.ChoiceField(label=_("Grade"), required=False, choices=[("", _("All grades")), *GRADES])
+
+    def __init__(self, *args: Any, countries: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", _("All countries")), *countries]
+
+
+def _country_choices() -> list[tuple[str, str]]:
+    return [("", ""), *country_choices()]
+
+
+class OfficialListForm(forms.Form):
+    q = forms.CharField(
+        label=_("Name"),
+        required=False,
+        max_length=MAX_QUERY,
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
+    )
+    country = forms.ChoiceField(label=_("Country"), required=False, choices=_country_choices)
+
+
+class RevisedListForm(OfficialListForm):
+    changed = forms.BooleanField(label=_("Only changed rows"), required=False)

@@ -1,0 +1,76 @@
+"""The public site's URLs. federation/urls.py mounts each list under its own prefix and namespace:
+``urlpatterns`` at the root ("ratings"), ``files_urlpatterns`` under /files/ (the FESA program's files),
+``feeds_urlpatterns`` under /feeds/ and ``downloads_urlpatterns`` under /downloads/."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from ratings.web import feeds
+from ratings.web.caching import public_page
+from ratings.web.views import (
+    calculator,
+    downloads,
+    files,
+    lists,
+    official,
+    players,
+    promotions,
+    search,
+    statistics,
+    tables,
+    tournaments,
+)
+
+app_name = "ratings"
+
+urlpatterns = [
+    path("", lists.rating_list, name="rating_list"),
+    # Before "lists/<date>/", which would take "official" for a date.
+    path("lists/official/", official.official_list_archive, name="official_lists"),
+    path("lists/official/<str:list_date>/", official.official_list, name="official_list"),
+    path("lists/official/<str:list_date>/revised/", official.official_list_revised, name="official_list_revised"),
+    path(
+        "lists/official/<str:list_date>/all.txt",
+        official.official_list_file,
+        {"fmt": "all.txt"},
+        name="official_list_txt",
+    ),
+    path(
+        "lists/official/<str:list_date>/list.csv", official.official_list_file, {"fmt": "csv"}, name="official_list_csv"
+    ),
+    path(
+        "lists/official/<str:list_date>/list.json",
+        official.official_list_file,
+        {"fmt": "json"},
+        name="official_list_json",
+    ),
+    path("lists/<str:list_date>/", lists.rating_list, name="rating_list_of"),
+    path("export.csv", lists.rating_list_export, {"fmt": "csv"}, name="rating_list_csv"),
+    path("export.json", lists.rating_list_export, {"fmt": "json"}, name="rating_list_json"),
+    path("players/<str:federation_id>/", players.player_detail, name="player"),
+    path("players/<str:federation_id>/tables/<int:table_id>/", players.player_table, name="player_table"),
+    path("tables/<int:pk>/", tables.table_detail, name="table"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("promotions/", promotions.promotion_list, name="promotions"),
+    path("search/", search.search, name="search"),
+    path("calculator/", calculator.calculator, name="calculator"),
+    path("statistics/", statistics.statistics, name="statistics"),
+]
+
+files_urlpatterns = [
+    path("tables/<int:pk>/result.txt", files.table_result_txt_view, name="table_result_txt"),
+    path("rating-list", files.rating_list_view, name="rating_list"),
+]
+
+feeds_urlpatterns = [
+    # Validators and the page cache as every public page (ratings/web/caching.py): feed readers poll.
+    path("tables.atom", public_page(feeds.RatedTablesFeed()), name="tables"),
+    path("promotions.atom", public_page(feeds.PromotionsFeed()), name="promotions"),
+]
+
+downloads_urlpatterns = [
+    path("", downloads.downloads, name="index"),
+    path("<str:name>", downloads.history_file, name="file"),
+]

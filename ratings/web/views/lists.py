@@ -1,0 +1,101 @@
+"""The front page: the rating list of today or of a past date, and its exports."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings import selectors
+from ratings.engine.categories import ESTABLISHED_FROM
+from ratings.models import Player
+from ratings.web.caching import public_page
+from ratings.web.filters import RatingListFilter, filtered_rating_list
+from ratings.web.tables import RatingListTable
+from ratings.web.views.paging import PER_PAGE_CHOICES, int_param, paginate_table
+
+
+def _parse_list_date(text: str) -> dt.date:
+    """An official list's date from the URL: a date of a rated table, in ISO form; anything else is a 404."""
+    try:
+        date = dt.date.fromisoformat(text)
+    except ValueError:
+        raise Http404(_("There is no list of that date.")) from None
+    if len(text) != 10 or not selectors.is_list_date(date):
+        raise Http404(_("There is no list of that date."))
+    return date
+
+
+def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingListFilter:
+    data = request.GET.copy()
+    data.setdefault("active", "active")
+    if list_date is not None:
+        data["date"] = _parse_list_date(list_date).isoformat()
+    return RatingListFilter(data, queryset=Player.objects.none())
+
+
+def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[selectors.RatingList, bool]:
+    """(the filtered list, active only) of a valid filterset, of the data version the validators read."""
+    return filtered_rating_list(filterset.form.cleaned_data, getattr(request, "data_version", None))
+
+
+@public_page
+def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpResponse:
+    """The front page: the FESA rating list of today, or of the date asked for, filtered and sorted. Every row
+    shows its rank on the whole list and in its country, whatever the filters and the sorting."""
+    filterset = _rating_list_filter(request, list_date)
+    context: dict[str, Any] = {
+        "filter": filterset,
+        "list_dates": selectors.list_dates(),
+        "today": timezone.localdate(),
+        "export_query": request.GET.urlencode(),
+        "section": "list",
+        "countries": selectors.list_countries(),
+        "established_from": ESTABLISHED_FROM,
+        # The less used filters fold away (a <details>) unless one is in use or wrong.
+        "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
+        or request.GET.get("active", "active") != "active"
+        or list_date is not None,
+    }
+    if not filterset.form.is_valid():
+        context["more_filters"] = True
+        return render(request, "ratings/rating_list.html", context, status=400)
+    filtered, active = _filtered_list(request, filterset)
+    date = None if filtered.date == timezone.localdate() else filtered.date
+    table = RatingListTable(filtered)
+    per_page = int_param(request, "per_page", 50, PER_PAGE_CHOICES)
+    paginate_table(table, request, per_page=per_page)
+    export = request.GET.copy()
+    for name in ("page", "sort", "per_page"):
+        export.pop(name, None)
+    if list_date is not None:
+        export["date"] = list_date
+    all_txt = reverse("files:rating_list") + "?" + urlencode({"format": "all.txt", "date": filtered.date.isoformat()})
+    context.update(table=table, list_date=date, active=active, export_query=export.urlencode(), all_txt_url=all_txt)
+    return render(request, "ratings/rating_list.html", context)
+
+
+@public_page
+def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    """The filtered rating list, every row, as CSV or JSON (ratings/selectors/list_files.py: the columns of
+    every file of the list); malformed filters give a 400 with the messages."""
+    filterset = _rating_list_filter(request, None)
+    if not filterset.form.is_valid():
+        errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
+        return JsonResponse({"errors": errors}, status=400)
+    filtered, active = _filtered_list(request, filterset)
+    filename = f"fesa-rating-list-{filtered.date.isoformat()}.{fmt}"
+    if fmt == "json":
+        response: HttpResponse = HttpResponse(
+            selectors.json_document(filtered, active=active), content_type="application/json; charset=utf-8"
+        )
+    else:
+        response = StreamingHttpResponse(selectors.csv_lines(filtered), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

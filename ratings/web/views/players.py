@@ -1,0 +1,64 @@
+"""A player's page and how one table moved him."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from ratings import selectors
+from ratings.models import Player
+from ratings.selectors.duplicates import merged_into_id_of
+from ratings.selectors.official_lists import player_official_lists
+from ratings.web.caching import public_page
+from ratings.web.charts import ChartPoint, rating_chart
+
+
+def _player_or_404(federation_id: str) -> Player:
+    try:
+        return selectors.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        raise Http404(_("No player has that federation id.")) from None
+
+
+@public_page
+def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
+    """A player's standing, his rating over time, his tables (newest first) with each game explained, and
+    his grade history. A record merged into another redirects there for good."""
+    try:
+        player = selectors.player_for_page(federation_id)
+    except Player.DoesNotExist:
+        kept = merged_into_id_of(federation_id)  # asked only when no shown player has the id
+        if not kept:
+            raise Http404(_("No player has that federation id.")) from None
+        return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
+    history = selectors.player_history(player)
+    historical = selectors.player_historical_rows(player)
+    points = [
+        ChartPoint(date=h.date, rating=h.rating_after, label=str(h.table), href=f"#table-{h.table_id}", imported=True)
+        for h in historical
+    ] + [
+        ChartPoint(date=e.row.date, rating=e.row.rating_after, label=str(e.row.table), href=f"#table-{e.row.table_id}")
+        for e in history
+    ]
+    context = {
+        "player": player,
+        "history": history[::-1],
+        "historical": historical[::-1],
+        "grade_steps": selectors.player_grade_history(player),
+        "chart": rating_chart(points),
+        "games_before_records": selectors.games_before_records(player),
+        "official_lists": player_official_lists(player),
+    }
+    return render(request, "ratings/player_detail.html", context)
+
+
+@public_page
+def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
+    """How one table moved one player, game by game."""
+    player = _player_or_404(federation_id)
+    entry = selectors.player_table_entry(player, table_id)
+    if entry is None:
+        raise Http404(_("The player has no rated game in that table."))
+    return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
