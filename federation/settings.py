@@ -35,6 +35,13 @@ try:
     # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
     PAGE_CACHE = env_bool("PAGE_CACHE", True)
     PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+    # The licence of the published data (the downloads, the files and the API say it).
+    DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
+    DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
+    # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
+    METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+    # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
+    SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
     PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
@@ -55,6 +62,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
+    "corsheaders",
+    "django_prometheus",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "django_tables2",
     "django_filters",
     "django_countries",
@@ -69,8 +82,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django_guid.middleware.guid_middleware",  # first: every log line of the request carries its id
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
+    "django_guid.middleware.guid_middleware",  # every log line of the request carries its id
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -80,10 +95,13 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): a code was given this session
+    "ratings.admin.second_factor.require_second_factor",  # officers give one before the admin opens
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
+    "axes.middleware.AxesMiddleware",  # last of the site's own, as django-axes requires
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -222,11 +240,24 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "ratings.api.errors.exception_handler",  # one error shape (docs/api.md)
     "UNAUTHENTICATED_USER": None,
 }
+OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside the code
+
+# Other sites' pages (a club's web app) may read the read-only data: the API, the feeds, the downloads and the
+# files, from any origin, without cookies (django-cors-headers). Everything else keeps the same-origin rule.
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_URLS_REGEX = (
+    r"^/(api/v1/|feeds/|downloads/|files/|export\.(csv|json|xlsx|excel\.csv)$"
+    r"|lists/official/[^/]+/(all\.txt|list\.csv|list\.json)$)"
+)
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "FESA ratings API",
     "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
-    "and promotions. Anonymous clients may make API_ANON_RATE requests (120 a minute unless the site sets "
-    "otherwise); past that the answer is 429 with a Retry-After header.",
+    f"and promotions. Anonymous clients may make {API_ANON_RATE.replace('/', ' a ')} requests; past that the answer "
+    f"is 429 with a Retry-After header. The data are published under {DATA_LICENCE_NAME} ({DATA_LICENCE_URL}).",
+    "LICENSE": {"name": DATA_LICENCE_NAME, "url": DATA_LICENCE_URL},
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",  # the assets ship in drf-spectacular-sidecar: served from this site

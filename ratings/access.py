@@ -1,15 +1,18 @@
-"""The federation's roles as Django groups, and what each may do.
+"""Who may do what: the federation's roles as Django groups with their model permissions, and the row rules on
+top of them (a director only sees his own tournaments, nobody but a rating officer changes a rated table, who
+must confirm his login with a second factor).
 
-Created by a data migration (0002_roles) and kept in step by ``ensure_roles`` (also called by seed_demo).
-Row-level rules (a director only sees his own tournaments, nobody but a rating officer changes a rated table)
-are enforced in ratings/access.py on top of these model permissions.
+The groups are created by a data migration (0002_roles) and kept in step by ``ensure_roles`` (also called by
+seed_demo). The admin and the services ask the row rules below; nothing else restates them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django_otp import user_has_device
 
 from ratings.models import Table, TableStatus, Tournament
 
@@ -181,3 +184,14 @@ def can_handle_personal_data(user: User) -> bool:
     """Only rating officers see a player's date of birth, and export or erase his personal data
     (docs/privacy.md)."""
     return is_rating_officer(user)
+
+
+def needs_second_factor(user: User) -> bool:
+    """Whether the user must confirm his login with a one-time code before the admin lets him in: rating and
+    grade officers and superusers (they can change any player's rating or grade) while the site requires it
+    (SECOND_FACTOR_REQUIRED), and anyone, a director too, who has set up an authenticator of his own."""
+    if settings.SECOND_FACTOR_REQUIRED and (
+        user.is_superuser or _in_group(user, RATING_OFFICERS) or _in_group(user, GRADE_OFFICERS)
+    ):
+        return True
+    return bool(user_has_device(user))

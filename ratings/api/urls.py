@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.urls import path
+from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from ratings.api import views, views_official
 
@@ -16,6 +22,13 @@ class DocsView(SpectacularSwaggerSplitView):
 
     template_name = "api/swagger_ui.html"
     url_name = "api-v1:schema"
+
+    @extend_schema(exclude=True)  # the page is no endpoint of the API
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response: Response = super().get(request, *args, **kwargs)
+        if isinstance(response.data, dict):  # the page, not the set-up script
+            response.data.update(licence_name=settings.DATA_LICENCE_NAME, licence_url=settings.DATA_LICENCE_URL)
+        return response
 
 
 urlpatterns = [

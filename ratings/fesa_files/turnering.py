@@ -60,6 +60,7 @@ __all__ = [
     "engine_table",
     "read_cells",
     "read_turnering",
+    "read_turnering_checked",
     "write_turnering",
 ]
 
@@ -196,14 +197,19 @@ def file_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
+def _name_problems(player: TablePlayer, file: str) -> list[FesaFileError]:
+    found = []
+    for what, name in (("family name", player.last_name), ("given name", player.first_name)):
+        problem = name_problem(name)
+        if problem is not None:
+            found.append(FesaFileError(file, player.line, f"the {what} {name!r} {problem}"))
+    return found
+
+
 def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer:
     texts, spans = _brackets(line, lineno, file)
     if len(texts) < 3:
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
-    for what, name in (("family name", texts[0]), ("given name", texts[1])):
-        problem = name_problem(name)
-        if problem is not None:
-            raise FesaFileError(file, lineno, f"the {what} {name!r} {problem}")
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
     if macmahon is not None and not _macmahon().fullmatch(macmahon):
@@ -228,7 +234,28 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
     """Read and check a table; bytes are decoded by :func:`~.encoding.decode_lenient`. Raises FesaFileError,
     FesaFileErrors with every problem of the file in line order: a director fixing it wants them all at once.
     A line that cannot be read is left out of the checks between lines (the cells naming it are not compared)."""
-    text = decode_lenient(data) if isinstance(data, bytes) else data
+    table, problems = read_turnering_checked(data, file)
+    raise_collected(problems)
+    assert table is not None
+    return table
+
+
+def read_turnering_checked(
+    data: bytes | str, file: str = "turnering.txt"
+) -> tuple[Turnering | None, list[FesaFileError]]:
+    """:func:`read_turnering` without raising: the table as far as it could be read, and every problem in line
+    order. The table is None when the file has no name, date or player line, or more players than a table
+    may have; a line that cannot be read is a player without names or cells, a date that cannot be read is
+    ``date.min`` (so is a missing one), and lines of uneven rounds are kept unchecked (the checks between
+    lines need the rounds).
+    For the upload's preview, which checks the players and the date of a file the reader refuses, too."""
+    try:
+        return _read(decode_lenient(data) if isinstance(data, bytes) else data, file)
+    except FesaFileError as exc:  # more players than a table may have: the reading stopped there
+        return None, [exc]
+
+
+def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
     name: tuple[int, str] | None = None
     date: tuple[int, str | None] | None = None  # None: the line could not be read
     players: list[TablePlayer] = []
@@ -271,6 +298,7 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")
         try:
             players.append(_parse_player(line, len(players) + 1, lineno, file))
+            problems.extend(_name_problems(players[-1], file))  # the line is still read: its cells are checked
         except FesaFileError as exc:
             # The line still holds its number, so later lines keep theirs.
             problems.append(exc)
@@ -290,11 +318,20 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             problems.append(exc)
     table = None
     if name is not None and players:
-        table = checked_table(name[1], table_date, (date[1] or "") if date else "", players, unread, file, problems)
+        date_text = (date[1] or "") if date else ""
+        table = checked_table(name[1], table_date, date_text, players, unread, file, problems)
+        if table is None:  # no rounds to check against: the lines as read
+            rounds = max(len(p.cells) for p in players)
+            table = Turnering(
+                name=name[1],
+                date=table_date,
+                date_text=date_text.strip(),
+                players=tuple(players),
+                rounds=rounds,
+                file=file,
+            )
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    raise_collected(problems)
-    assert table is not None
-    return table
+    return table, problems
 
 
 def write_turnering(table: Turnering) -> bytes:

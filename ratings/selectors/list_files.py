@@ -18,6 +18,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
+from django.conf import settings
+
 from ratings import engine
 from ratings.engine import grade_label
 from ratings.fesa_files.alltxt import write_all_txt
@@ -72,12 +74,15 @@ def export_record(row: ListRow, grades: Grades = "public") -> dict[str, Any]:
     }
 
 
-def csv_lines(rows: Iterable[ListRow], grades: Grades = "public") -> Iterator[str]:
-    """The CSV file, a header row and one line per row, line by line (for a streaming response)."""
+def csv_lines(rows: Iterable[ListRow], grades: Grades = "public", *, for_excel: bool = False) -> Iterator[str]:
+    """The CSV file, a header row and one line per row, line by line (for a streaming response).
+
+    ``for_excel``: the dialect Excel opens by a double click where the decimal separator is a comma (French,
+    German): semicolons, CRLF and a byte order mark, without which it reads UTF-8 as Windows-1252."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, delimiter=";" if for_excel else ",", lineterminator="\r\n" if for_excel else "\n")
     writer.writerow(EXPORT_FIELDS)
-    yield out.getvalue()
+    yield ("\ufeff" if for_excel else "") + out.getvalue()
     for row in rows:
         out.seek(0)
         out.truncate()
@@ -89,6 +94,7 @@ def csv_lines(rows: Iterable[ListRow], grades: Grades = "public") -> Iterator[st
 
 def json_document(rows: RatingList, *, active: bool, grades: Grades = "public") -> bytes:
     document = {
+        "licence": {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL},
         "date": rows.date.isoformat(),
         "active_only": active,
         "grades": grades,

@@ -9,6 +9,7 @@ from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.names import name_problem
 from ratings.fesa_files.ratingliste import read_nye_spillere, read_ratingliste
 from ratings.fesa_files.turnering import file_lines, read_turnering
+from ratings.services.fesa.tables import read_upload_checked
 
 from .data import case_dir
 
@@ -85,3 +86,11 @@ def test_a_ratingliste_with_such_a_name_is_refused_with_its_line(keep_text: bool
         3,
         refused.value.message[: len("LAST-NAME 'Heb\\x07ert' holds a control character (U+0007")],
     )
+
+
+def test_an_upload_numbers_its_lines_as_the_reader_does() -> None:
+    """The upload's own check of control characters counts lines at newlines only, as the reader does: a
+    U+2028 in the table's name line leaves the bell on line 4 reported on line 4."""
+    text = "[Cup\u2028Final]\n[2016-01-07]\n1 [Ishikawa] [Musashi] [2+]\n2 [Ould Ahmed] [Samy] [1-] \x07\n"
+    _table, problems = read_upload_checked(text.encode("utf-8"), "turnering.txt")
+    assert [(p.line, "U+2028" in p.message or "U+0007" in p.message) for p in problems] == [(1, True), (4, True)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -49,5 +50,7 @@ def downloads(request: HttpRequest) -> HttpResponse:
         "today": timezone.localdate(),
         "csv_columns": CSV_COLUMNS,
         "section": "downloads",
+        "licence_name": settings.DATA_LICENCE_NAME,
+        "licence_url": settings.DATA_LICENCE_URL,
     }
     return render(request, "ratings/downloads.html", context)

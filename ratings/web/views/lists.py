@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from ratings import selectors
 from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.models import Player
+from ratings.selectors.list_spreadsheets import XLSX_CONTENT_TYPE, xlsx_bytes
 from ratings.web.caching import public_page
 from ratings.web.filters import RatingListFilter, filtered_rating_list
 from ratings.web.tables import RatingListTable
@@ -83,19 +84,25 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
 
 @public_page
 def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
-    """The filtered rating list, every row, as CSV or JSON (ratings/selectors/list_files.py: the columns of
-    every file of the list); malformed filters give a 400 with the messages."""
+    """The filtered rating list, every row, as CSV, JSON, an Excel workbook, or the CSV that Excel opens in French
+    or German (ratings/selectors/list_files.py: the columns of every file of the list); malformed filters give a
+    400 with the messages."""
     filterset = _rating_list_filter(request, None)
     if not filterset.form.is_valid():
         errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
     filtered, active = _filtered_list(request, filterset)
-    filename = f"fesa-rating-list-{filtered.date.isoformat()}.{fmt}"
+    name = f"fesa-rating-list-{filtered.date.isoformat()}"
+    response: HttpResponse
     if fmt == "json":
-        response: HttpResponse = HttpResponse(
-            selectors.json_document(filtered, active=active), content_type="application/json; charset=utf-8"
-        )
+        body = selectors.json_document(filtered, active=active)
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    elif fmt == "xlsx":
+        response = HttpResponse(xlsx_bytes(filtered, date=filtered.date), content_type=XLSX_CONTENT_TYPE)
+    elif fmt == "excel.csv":
+        lines = selectors.csv_lines(filtered, for_excel=True)
+        response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     else:
         response = StreamingHttpResponse(selectors.csv_lines(filtered), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
