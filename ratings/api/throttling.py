@@ -16,7 +16,10 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from redis.exceptions import RedisError
+from rest_framework.request import Request
 from rest_framework.throttling import AnonRateThrottle
+
+from federation.proxy import client_address
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +29,7 @@ _last_warning = [float("-inf")]
 
 
 class ApiAnonThrottle(AnonRateThrottle):
-    """Counts per client address (behind the documented proxy, the address it saw: ``NUM_PROXIES``)."""
+    """Counts per client address: behind a trusted proxy the address it saw (federation/proxy.py)."""
 
     scope = "api-anon"
 
@@ -34,6 +37,9 @@ class ApiAnonThrottle(AnonRateThrottle):
         # Read at each request rather than when the class is defined, so that the site's setting, and a
         # test's override of it, is the one in force.
         return str(settings.API_ANON_RATE)
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request._request)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.cache = caches["api-throttle"]  # the site's, looked up at each request as settings are

@@ -5,6 +5,9 @@ history, bonus count, FESA grade, prior grade, promotion runs, nationality, last
 afterwards are rated from exactly that state (ratings/services/fesa/state.py). All or nothing: a bad record
 stops the import with its file and line, and nothing is saved. A player the site has already (by name, with
 no state yet) keeps his prior grade: a note names each one whose grade differs from the file's.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ grade); namesakes and close names are errors naming the line (the
 admin upload lets a director choose). Without ``--tournament`` a tournament named after the file is
 created. ``--dry-run`` shows the rating effect and saves nothing. Exit status 1 on any problem; then
 nothing is saved.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations
