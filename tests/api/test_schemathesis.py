@@ -56,6 +56,7 @@ def test_the_api_keeps_its_schemas_promises(api_schema: Any, app: WSGIHandler, m
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
     def answer_as_promised(case: Any) -> None:
-        case.call_and_validate(app=app)
+        # Uncompressed: the WSGI transport hands the checks the body as the site sends it.
+        case.call_and_validate(app=app, headers={"Accept-Encoding": "identity"})
 
     answer_as_promised()
