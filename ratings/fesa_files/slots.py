@@ -16,6 +16,7 @@ from typing import Any
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
+from .names import name_problem
 from .records import Home, ListRecord
 
 PLAYER_SLOTS = (
@@ -50,6 +51,15 @@ def as_string(form: Form | None, what: str) -> str:
     if not isinstance(form, str):
         raise SlotError(f"{what} must be a string, not {show(form)}")
     return form
+
+
+def as_name(form: Form | None, what: str) -> str:
+    """A name: a string without the characters no name may hold (ratings/fesa_files/names.py)."""
+    text = as_string(form, what)
+    problem = name_problem(text)
+    if problem is not None:
+        raise SlotError(f"{what} {text!r} {problem}")
+    return text
 
 
 def as_integer(form: Form | None, what: str) -> int:

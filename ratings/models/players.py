@@ -17,6 +17,7 @@ from ratings.models.common import (
     Category,
     PriorGradeKind,
     PriorGradeSource,
+    check_names,
     new_federation_id,
     player_search_key,
     prior_grade_condition,
@@ -120,6 +121,10 @@ class Player(models.Model):
         if update_fields is not None and {"family_name", "given_name"} & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "search_name"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        check_names(self, "family_name", "given_name")
 
     @property
     def prior_grade_label(self) -> str:

@@ -23,7 +23,7 @@ from django.db.models import Q, QuerySet
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import VALID_FOREVER, Game, RatingRow, Table, TableEntry, TableResolution, TableStatus
+from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
 from ratings.models.states import state_from_json, state_to_json
 from ratings.selectors.states import ids_condition, json_value
 
@@ -135,6 +135,17 @@ class History:
 def cycle_json(error: engine.TableDidNotSettle) -> dict[str, Any]:
     """A cycle as ``Table.cycle_states`` and ``TableResolution.states`` hold it (compared as such)."""
     return {"players": list(error.players), "states": [list(state) for state in error.cycle]}
+
+
+def off_scale_message(table: TableInfo, error: engine.RatingOffScale) -> str:
+    """The engine's refusal of a runaway rating, naming the player as the rating officer knows him."""
+    player = Player.objects.filter(pk=error.player).values_list("federation_id", "family_name", "given_name").first()
+    name = f"{player[1]} {player[2]} ({player[0]})" if player else f"player {error.player}"
+    return (
+        f"table {table.label!r} cannot be rated: {name}'s rating would reach {error.rating:g}, at or above the end "
+        "of the handicap scale (9999), where the rules give no grade to convert a handicap from; the FESA program "
+        "stops on it too. Its players pass into later tables unchanged until the table is corrected"
+    )
 
 
 def live_resolutions() -> dict[int, dict[str, Any]]:
@@ -276,6 +287,8 @@ class Replay:
                     self.errors[table.pk] = (
                         f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
                     )
+                elif isinstance(exc, engine.RatingOffScale):
+                    self.errors[table.pk] = off_scale_message(table, exc)
                 elif isinstance(exc, engine.EngineError):
                     self.errors[table.pk] = str(exc)
                 else:
