@@ -43,6 +43,16 @@ try:
     # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
     SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
     PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
+    # The federation's season (ratings/services/season/): a tournament is registered this many days before it
+    # starts, plays at least one of the minimum time controls ("MINUTES+SECONDS": Fischer increment, byoyomi) and
+    # sends its results within this many days after its last day.
+    SEASON_NOTICE_DAYS = env_int("SEASON_NOTICE_DAYS", 14)
+    SEASON_MIN_FISCHER = env_str("SEASON_MIN_FISCHER", "30+30")
+    SEASON_MIN_BYOYOMI = env_str("SEASON_MIN_BYOYOMI", "20+40")
+    SEASON_RESULTS_DEADLINE_DAYS = env_int("SEASON_RESULTS_DEADLINE_DAYS", 14)
+    for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
+        if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
+            raise ImproperlyConfiguredValue(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 

@@ -31,6 +31,7 @@ from ratings.models.official import OfficialList, OfficialListEntry
 from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
 from ratings.models.tables import (
     PAIRED_RESULTS,
+    AnnouncementStatus,
     Game,
     GameResult,
     HandicapCode,
@@ -50,6 +51,7 @@ __all__ = [
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
     "VALID_FOREVER",
+    "AnnouncementStatus",
     "Category",
     "Correction",
     "Game",
