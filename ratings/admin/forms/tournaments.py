@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 
 from ratings.models import Tournament
@@ -30,7 +31,7 @@ class TournamentForm(forms.ModelForm):
         fields = ["name", "city", "country", "start_date", "end_date", "time_control", "directors", *REGISTRATION]
 
     announcement_url = forms.URLField(
-        label=Tournament._meta.get_field("announcement_url").verbose_name,
+        label=capfirst(Tournament._meta.get_field("announcement_url").verbose_name),
         help_text=Tournament._meta.get_field("announcement_url").help_text,
         required=False,
         assume_scheme="https",

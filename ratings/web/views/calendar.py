@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dates import MONTHS
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_countries import countries
@@ -25,7 +26,13 @@ ICAL_DAYS_BACK = 365  # a subscribed calendar keeps the past season, not every y
 
 class CalendarForm(forms.Form):
     year = forms.IntegerField(label=gettext_lazy("Year"), min_value=1990, max_value=2200, required=False)
-    month = forms.IntegerField(label=gettext_lazy("Month"), min_value=1, max_value=12, required=False)
+    month = forms.TypedChoiceField(
+        label=gettext_lazy("Month"),
+        choices=[("", "–"), *MONTHS.items()],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
     country = forms.ChoiceField(label=gettext_lazy("Country"), required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
