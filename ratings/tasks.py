@@ -12,6 +12,7 @@ from django.utils import timezone
 from ratings.services.history_files import history_files_write
 from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
+from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,8 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     if outcome is None:
         return None
     _queue_history_files()
+    if outcome.run_id is not None:
+        run_directors_notify(run_id=outcome.run_id)
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
