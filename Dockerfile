@@ -12,11 +12,12 @@ COPY . .
 RUN pybabel compile -d locale -D django
 # The hashed static files are part of the image; the key is only for this one command.
 RUN SECRET_KEY=collectstatic-only-$(python -c 'import secrets; print(secrets.token_urlsafe(48))') \
-    python manage.py collectstatic --noinput -v 0
+    DATABASE_URL=sqlite:////tmp/collectstatic-only.sqlite3 python manage.py collectstatic --noinput -v 0
 
 RUN useradd --system --uid 1000 --home-dir /app federation \
     && mkdir -p /srv/downloads && chown federation /srv/downloads  # the bulk downloads' volume (compose.yaml)
 USER federation
 
 EXPOSE 8000
-CMD ["gunicorn", "federation.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4", "--access-logfile", "-"]
+# gunicorn.conf.py (in /app, the working folder) sets the JSON logs.
+CMD ["gunicorn", "federation.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4"]

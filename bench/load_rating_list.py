@@ -26,6 +26,7 @@ here) after its first request; the API's limit per client address is lifted for 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import http.client
 import json
@@ -36,7 +37,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -132,61 +133,10 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    OUT.mkdir(parents=True, exist_ok=True)
-    builder = "demo" if args.builder == "auto" else args.builder
-    db_file = OUT / f"load-{builder}-{args.players}.sqlite3"
-    env = dict(os.environ)
-    env.setdefault("DATABASE_URL", f"sqlite:///{db_file}")
-    env.update(
-        DEBUG="0",
-        SECRET_KEY="bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else",  # DEBUG=0 wants 50+
-        SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, as behind a proxy that terminates TLS
-        ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SETTINGS_MODULE="federation.settings",
-        API_ANON_RATE="1000000/minute",  # the load comes from one address: the API's limit is not measured
-    )
-    python = sys.executable
-    manage = [python, str(ROOT / "manage.py")]
-    sqlite = env["DATABASE_URL"].startswith("sqlite")
-    if env["DATABASE_URL"].startswith("sqlite:///"):  # a SQLite file of the caller's: built only if missing
-        db_file = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
-    if args.rebuild and sqlite and db_file.exists():
-        db_file.unlink()
-    fresh = (sqlite and not db_file.exists()) or args.rebuild
-    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT)
-    if fresh:
-        command = [*manage, "seed_demo", "--players", str(args.players), "--years", "8", "--seed", str(args.seed)]
-        subprocess.run([*command, *(HARSHER if builder == "own" else []), "--flush"], env=env, check=True, cwd=ROOT)
-    if fresh and not sqlite:
-        # A fresh PostgreSQL database has no planner statistics until autovacuum comes by; a running site has.
-        analyze = "from django.db import connection; connection.cursor().execute('ANALYZE')"
-        subprocess.run([*manage, "shell", "-c", analyze], env=env, check=True, cwd=ROOT)
+    env = bench_database(args.players, args.seed, args.builder, rebuild=args.rebuild)
     if args.build_only:
         return
-    subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT)
-
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(Path(python).parent / "gunicorn"),
-            "federation.wsgi",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
-    try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("HEAD", "/")
-                break
-            except OSError:
-                time.sleep(0.1)
+    with served(env, args.workers) as (port, _):
         urls = bench_urls(port)
         client = args.client if args.client != "auto" else ("wrk" if shutil.which("wrk") else "python")
         bound = f"{args.seconds} s per URL" if client == "wrk" else f"{args.requests} requests per URL"
@@ -205,6 +155,65 @@ def main() -> None:
                 p50, p95, most = percentile(latencies, 50), percentile(latencies, 95), max(latencies)
             print(f"{path[:56]:56} {done:8d} {rate:7.1f} {p50:7.1f} {p95:7.1f} {most:7.1f}", flush=True)
         print(f"load average after {os.getloadavg()[0]:.1f}")
+
+
+def bench_database(players: int, seed: int, builder: str = "auto", *, rebuild: bool = False) -> dict[str, str]:
+    """The environment of the benchmark's site (DEBUG off, the API's limit lifted), its database migrated and,
+    if missing or ``rebuild``, built by the demo generator: a SQLite file in bench/out/ unless ``DATABASE_URL``
+    names another database."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    builder = "demo" if builder == "auto" else builder
+    db_file = OUT / f"load-{builder}-{players}.sqlite3"
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", f"sqlite:///{db_file}")
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else",  # DEBUG=0 wants 50+
+        SECURE_SSL_REDIRECT="0",  # plain HTTP on loopback, as behind a proxy that terminates TLS
+        ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_SETTINGS_MODULE="federation.settings",
+        API_ANON_RATE="1000000/minute",  # the load comes from one address: the API's limit is not measured
+    )
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    sqlite = env["DATABASE_URL"].startswith("sqlite")
+    if env["DATABASE_URL"].startswith("sqlite:///"):  # a SQLite file of the caller's: built only if missing
+        db_file = Path(env["DATABASE_URL"].removeprefix("sqlite:///"))
+    if rebuild and sqlite and db_file.exists():
+        db_file.unlink()
+    fresh = (sqlite and not db_file.exists()) or rebuild
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=env, check=True, cwd=ROOT)
+    if fresh:
+        command = [*manage, "seed_demo", "--players", str(players), "--years", "8", "--seed", str(seed)]
+        subprocess.run([*command, *(HARSHER if builder == "own" else []), "--flush"], env=env, check=True, cwd=ROOT)
+    if fresh and not sqlite:
+        # A fresh PostgreSQL database has no planner statistics until autovacuum comes by; a running site has.
+        analyze = "from django.db import connection; connection.cursor().execute('ANALYZE')"
+        subprocess.run([*manage, "shell", "-c", analyze], env=env, check=True, cwd=ROOT)
+    return env
+
+
+@contextlib.contextmanager
+def served(env: dict[str, str], workers: int, root: Path = ROOT) -> Iterator[tuple[int, int]]:
+    """The site of ``env`` served by gunicorn with ``workers`` sync workers on a free port of 127.0.0.1, until
+    the block ends; yields the port and gunicorn's process id. ``root``: the checkout whose code is served."""
+    subprocess.run(
+        [sys.executable, str(root / "manage.py"), "collectstatic", "--noinput", "-v", "0"],
+        env=env,
+        check=True,
+        cwd=root,
+    )
+    port = free_port()
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    command = [gunicorn, "federation.wsgi", "--workers", str(workers), "--bind", f"127.0.0.1:{port}"]
+    server = subprocess.Popen([*command, "--log-level", "warning"], env=env, cwd=root)
+    try:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("HEAD", "/")
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port, server.pid
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -139,3 +139,8 @@ class FederationAdminSite(admin.AdminSite):
 
 class FederationAdminConfig(AdminConfig):
     default_site = "federation.admin.FederationAdminSite"
+
+    def ready(self) -> None:
+        super().ready()
+        # The site's own system checks, registered once the apps are loaded (this is the site's first app).
+        from federation import translations  # noqa: F401 - registers its check on import

@@ -9,8 +9,9 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_ready
+from celery.signals import beat_init, worker_ready
 
+from federation.beat_guard import beat_guard_take
 from federation.heartbeat import heartbeat_record
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
@@ -34,3 +35,9 @@ def queue_pending_rerate(sender: Any = None, **kwargs: Any) -> None:
 def worker_heartbeat() -> None:
     """Queued by beat; the readiness probe reads when a worker last ran it (federation/health.py)."""
     heartbeat_record()
+
+
+@beat_init.connect
+def one_beat_only(sender: Any = None, **kwargs: Any) -> None:
+    """A second beat stops here, before it queues anything (federation/beat_guard.py)."""
+    beat_guard_take()

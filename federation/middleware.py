@@ -1,4 +1,7 @@
-"""Query strings no page of this site could have made are refused with a 400 before any view reads them.
+"""Two middlewares that run before the views: the health endpoints answered whatever the Host header says
+(:func:`health_without_host_check`), and query strings no page could have made refused (below).
+
+Query strings no page of this site could have made are refused with a 400 before any view reads them.
 
 A NUL byte cannot go into a PostgreSQL string (the driver raises, a 500), other control characters and
 values of thousands of characters only ever come from scanners, and a long enough search makes SQLite's
@@ -13,6 +16,8 @@ from collections.abc import Callable
 
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
+
+from federation import health
 
 MAX_QUERY_VALUE = 1000
 """Longer than any name, date or filter a page offers (a player's search is at most 100 characters)."""
@@ -40,6 +45,26 @@ def reject_hostile_query(get_response: Callable[[HttpRequest], HttpResponse]) ->
         problem = hostile_query_problem(request)
         if problem is not None:
             raise HostileQuery(problem)
+        return get_response(request)
+
+    return middleware
+
+
+def health_without_host_check(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """Answer the health endpoints before anything reads the Host header.
+
+    Probes address the process by its IP (compose's healthcheck, a load balancer, a monitor inside the network):
+    under the site's ``ALLOWED_HOSTS`` Django would answer them 400 and log an ERROR each time. Their answers
+    name no host and hold no personal data, so any Host may ask; every other path keeps the host check.
+    """
+    views = {"/health/live": health.live, "/health/ready": health.ready}
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        view = views.get(request.path_info)
+        if view is not None:
+            return view(request)
         return get_response(request)
 
     return middleware

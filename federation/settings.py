@@ -9,6 +9,7 @@ Malformed values stop the start-up with a message naming the variable (federatio
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
 from .env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_str, env_url, secret_key_problem
+from .logs import log_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -109,8 +111,12 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
     "django_guid.middleware.guid_middleware",  # every log line of the request carries its id
+    "federation.middleware.health_without_host_check",  # probes by IP: answered before the Host header is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
+    # Compresses what the client accepts compressed (pages, JSON, CSV), after every middleware that writes the
+    # body. Django's randomises the gzip header against BREACH; the public pages carry no CSRF token anyway.
+    "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -125,6 +131,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "federation.replica.replica_reads",  # anonymous page reads on DATABASE_REPLICA_URL, when it has caught up
     "axes.middleware.AxesMiddleware",  # last of the site's own, as django-axes requires
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
@@ -153,12 +160,34 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "federation.wsgi.application"
 
+if DATABASE_URL is None and not DEBUG:
+    # A shell or unit that lost the site's variables must not start on an empty SQLite file beside the code.
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be set (DEBUG is off): postgres://user:password@host:5432/name, or sqlite:///path "
+        "to use a SQLite file on purpose; run manage.py through deploy/fesa-manage to get the site's variables"
+    )
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
     )
 }
+try:
+    # The password as it is, so that one with @ : / # needs no URL-escaping (compose passes POSTGRES_PASSWORD here).
+    DATABASE_PASSWORD = env_str("DATABASE_PASSWORD", "")
+    DATABASE_REPLICA_URL = env_url("DATABASE_REPLICA_URL", {"postgres", "postgresql", "pgsql"})
+except ImproperlyConfiguredValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+if DATABASE_PASSWORD:
+    DATABASES["default"]["PASSWORD"] = DATABASE_PASSWORD
+if DATABASE_REPLICA_URL:
+    # Anonymous visitors' page reads, when the replica has caught up with the primary's data version
+    # (federation/replica.py); tests read the primary through it.
+    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    if DATABASE_PASSWORD and not DATABASES["replica"].get("PASSWORD"):
+        DATABASES["replica"]["PASSWORD"] = DATABASE_PASSWORD
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["federation.replica.ReplicaRouter"]
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins, so a re-rate that reads, then writes, is never
     # refused half-way by another writer; they wait for each other instead.
@@ -190,7 +219,33 @@ STORAGES = {
         if DEBUG
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
+    # The derived files (the rating history downloads), rebuilt from the database: federation/storage.py.
+    "derived": {"BACKEND": "federation.storage.AtomicFileSystemStorage"},
 }
+try:
+    DOWNLOADS_STORAGE = env_str("DOWNLOADS_STORAGE", "file")
+    if DOWNLOADS_STORAGE == "s3":
+        # Any S3-compatible store (AWS, MinIO, Garage, a host's object storage) through django-storages. The
+        # keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which boto3 reads itself. The bucket stays
+        # private: the site serves the files under its own URLs.
+        STORAGES["derived"] = {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": env_str("DOWNLOADS_S3_BUCKET", ""),
+                "endpoint_url": env_url("DOWNLOADS_S3_ENDPOINT_URL", {"http", "https"}),
+                "region_name": env_str("DOWNLOADS_S3_REGION", "") or None,
+                "location": env_str("DOWNLOADS_S3_PREFIX", "downloads"),
+                "default_acl": None,
+                "querystring_auth": True,
+                "file_overwrite": True,
+            },
+        }
+        if not STORAGES["derived"]["OPTIONS"]["bucket_name"]:
+            raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
+    elif DOWNLOADS_STORAGE != "file":
+        raise ImproperlyConfigured(f"DOWNLOADS_STORAGE={DOWNLOADS_STORAGE!r}: expected file or s3")
+except ImproperlyConfiguredValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 
 LOGIN_URL = "admin:login"
 
@@ -207,6 +262,7 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the worker and beat log as LOGGING says: JSON lines like the web's
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 # A broker that is down must not hold up the edit that queues a task: give up on it within about a second
 # (the pending re-rate mark is already committed; the beat or the worker's start picks it up).
@@ -303,6 +359,9 @@ try:
     # header only where such a proxy sets it (and strips a client's own), as in the documented layout.
     TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", not DEBUG)
     AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1 if TRUST_X_FORWARDED_PROTO else 0)
+    # The addresses (or networks) of the reverse proxies whose X-Forwarded-For the API throttle believes
+    # (federation/proxy.py): the documented proxy runs on the same machine.
+    TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
     AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
     AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 30) / 60  # hours, as django-axes counts them
     LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
@@ -313,8 +372,11 @@ except ImproperlyConfiguredValue as exc:
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
 
-# The API throttles per client address: the one the documented proxy saw, not one a client claims.
-REST_FRAMEWORK["NUM_PROXIES"] = AXES_IPWARE_PROXY_COUNT
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or a network") from None
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
 if TRUST_X_FORWARDED_PROTO:
@@ -373,41 +435,16 @@ DJANGO_GUID = {
     "RETURN_HEADER": True,
     "INTEGRATIONS": [CeleryIntegration(use_django_logging=True, log_parent=True)],
 }
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "django_guid.log_filters.CorrelationId"}},
-    "formatters": {
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "format": "%(asctime)s %(levelname)s %(name)s %(message)s %(correlation_id)s",
-            "rename_fields": {
-                "asctime": "time",
-                "levelname": "level",
-                "name": "logger",
-                "correlation_id": "request_id",
-            },
-        },
-        "text": {"format": "%(asctime)s %(levelname)s [%(correlation_id)s] %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "stderr": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
-            "filters": ["request_id"],
-            "formatter": LOG_FORMAT,
-        }
-    },
-    # The root logger catches Django's own: a server error is logged by "django.request" with its traceback.
-    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {
+LOGGING = log_config(log_format=LOG_FORMAT, level=LOG_LEVEL)
+LOGGING["loggers"].update(
+    {
         "django": {"level": LOG_LEVEL, "propagate": True},
         "django.db.backends": {"level": "INFO", "propagate": True},  # never the SQL of every query
         # Their start-up and per-request INFO lines say nothing a site's operator needs.
         "axes": {"level": "WARNING", "propagate": True},
         "django_guid": {"level": "WARNING", "propagate": True},
-    },
-}
+    }
+)
 
 if SENTRY_DSN:
     sentry_sdk.init(

@@ -53,21 +53,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rating_lists() -> None:
-    """Each test reads its own rating lists: a rolled-back transaction may give a data version again."""
+def _fresh_shared_cache() -> None:
+    """Each test starts with an empty shared cache (pages, and what is built once per data version): a
+    rolled-back transaction may give a data version again. The test settings keep it in this process's memory,
+    never in Redis."""
     from django.core.cache import caches  # imported here: Django is set up by pytest-django first
 
-    from ratings.selectors import rating_list_forget  # imported here: Django is set up by pytest-django first
-    from ratings.selectors.official_lists import official_list_forget  # imported here: as above
-    from ratings.selectors.search import search_index_forget  # imported here: Django is set up first
-    from ratings.selectors.stats import federation_by_year_forget  # imported here: Django is set up first
-    from ratings.web.caching import PAGE_CACHE  # imported here: Django is set up by pytest-django first
+    from ratings.selectors.versions import CACHE  # imported here: Django is set up by pytest-django first
 
-    rating_list_forget()
-    official_list_forget()
-    federation_by_year_forget()
-    search_index_forget()
-    caches[PAGE_CACHE].clear()  # the test settings keep pages in this process's memory, never in Redis
+    caches[CACHE].clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -26,7 +28,7 @@ def production_env(**extra: str) -> dict[str, str]:
     unset = {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "LOG_FORMAT", "DJANGO_SETTINGS_MODULE"}
     env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update(SECRET_KEY=SECRET, ALLOWED_HOSTS="ratings.example.org", PYTHONPATH=str(ROOT))
-    env.update(STATIC_ROOT=str(STATIC_ROOT))
+    env.update(STATIC_ROOT=str(STATIC_ROOT), DATABASE_URL=f"sqlite:///{STATIC_ROOT.parent / 'production.sqlite3'}")
     env.update(extra)
     return env
 
@@ -133,3 +135,60 @@ def test_admin_url_is_configurable() -> None:
     )
     assert run_python(code, ADMIN_URL="office/").stdout.strip() == "/office/"
     assert run_python(code).stdout.strip() == "/admin/"
+
+
+# A request as a monitor inside the network makes it: by the process's address, over plain HTTP.
+REQUEST_BY_ADDRESS = """
+import django, os
+os.environ["DJANGO_SETTINGS_MODULE"] = "federation.settings"
+django.setup()
+from django.test import Client
+client = Client(raise_request_exception=False, HTTP_HOST="10.1.2.3:8000")
+for path in ("/health/live", "/health/ready", "/"):
+    print("STATUS", path, client.get(path).status_code)
+print("STATUS 404", Client(HTTP_HOST="ratings.example.org").get("/no-such-page/", secure=True).status_code)
+"""
+
+
+def test_production_health_answers_by_address_without_an_error_logged(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    migrated = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=production_env(DATABASE_URL=database),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert migrated.returncode == 0, migrated.stderr
+    result = run_python(REQUEST_BY_ADDRESS, DATABASE_URL=database)
+    assert "STATUS /health/live 200" in result.stdout, result.stderr
+    assert "STATUS /health/ready 200" in result.stdout  # no broker configured: the checks that apply pass
+    assert "STATUS / 400" in result.stdout  # every other path keeps Django's host check
+    assert "STATUS 404 404" in result.stdout
+    logged = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    host_errors = [e for e in logged if e["level"] == "ERROR" and "10.1.2.3" in e["message"]]
+    assert len(host_errors) == 1 and "'/'" in host_errors[0].get("request", ""), logged  # the page, not the probes
+    (not_found,) = [e for e in logged if e["logger"] == "django.request" and e.get("status_code") == 404]
+    assert not_found["level"] == "INFO"
+    # Times carry their offset from UTC: lines of hosts in different zones sort together.
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d", not_found["time"])
+
+
+def test_production_start_refuses_uncompiled_translations(tmp_path: Path) -> None:
+    """A site whose catalogues were never compiled would serve English to French and German visitors."""
+    locale = tmp_path / "locale"
+    shutil.copytree(ROOT / "locale", locale, ignore=shutil.ignore_patterns("*.mo"))
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'federation.settings'; django.setup();"
+        f"from django.conf import settings; settings.LOCALE_PATHS = [{str(locale)!r}];"
+        "from django.core.management import call_command; call_command('check')"
+    )
+    refused = run_python(code)
+    assert refused.returncode != 0
+    assert "federation.E001" in refused.stderr and "compile_translations" in refused.stderr
+    compiled = run_python(
+        code.replace("call_command('check')", "call_command('compile_translations'); call_command('check')")
+    )
+    assert compiled.returncode == 0, compiled.stderr
+    assert sorted(p.parent.parent.name for p in locale.glob("*/LC_MESSAGES/django.mo")) == ["de", "fr"]

@@ -92,3 +92,49 @@ def test_settings_malformed_api_rate_stops_startup() -> None:
     result = _check({"DEBUG": "1", "API_ANON_RATE": "lots"})
     assert result.returncode != 0
     assert "API_ANON_RATE='lots'" in result.stderr
+
+
+GOOD_KEY = "a-test-only-key-" + "k3y" * 20
+
+
+def test_settings_production_without_database_url_stops_startup() -> None:
+    """A shell or unit without the site's variables must not run on an empty SQLite file beside the code."""
+    result = _check({"DEBUG": "0", "SECRET_KEY": GOOD_KEY})
+    assert result.returncode != 0
+    assert "DATABASE_URL must be set (DEBUG is off)" in result.stderr
+
+
+def test_settings_production_with_a_sqlite_url_given_on_purpose_starts(tmp_path: Path) -> None:
+    result = _check({"DEBUG": "0", "SECRET_KEY": GOOD_KEY, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"})
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variables", "message"),
+    [
+        ({"TRUSTED_PROXIES": "127.0.0.1,proxy.example.org"}, "TRUSTED_PROXIES: 'proxy.example.org'"),
+        ({"DOWNLOADS_STORAGE": "ftp"}, "DOWNLOADS_STORAGE='ftp'"),
+        ({"DOWNLOADS_STORAGE": "s3"}, "DOWNLOADS_S3_BUCKET must be set"),
+    ],
+)
+def test_settings_malformed_proxy_or_storage_stops_startup(variables: dict[str, str], message: str) -> None:
+    result = _check({"DEBUG": "1", **variables})
+    assert result.returncode != 0
+    assert message in result.stderr
+
+
+def test_settings_database_password_needs_no_escaping() -> None:
+    """compose passes POSTGRES_PASSWORD as it is: one with @ : / # must reach the driver unchanged."""
+    password = "p@ss:w/rd#1%"
+    code = "import django; django.setup(); from django.conf import settings; print(settings.DATABASES['default'])"
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="federation.settings",
+        DEBUG="0",
+        SECRET_KEY=GOOD_KEY,
+        DATABASE_URL="postgres://fesa@db:5432/fesa",
+        DATABASE_PASSWORD=password,
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert f"'PASSWORD': {password!r}" in result.stdout and "'HOST': 'db'" in result.stdout

@@ -8,6 +8,7 @@ that page saves the same data through ``correction_make``. Undoing a correction 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -39,12 +40,14 @@ from ratings.services.corrections.facts import (
     table_snapshot,
 )
 from ratings.services.corrections.preview import CorrectionPreview
+from ratings.services.corrections.versions import change_lock_check, undo_version
 from ratings.services.tables.save import TableRefused
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 from .read_only import ReadOnlyAdmin
 
 REASON, CONFIRM = "_correction_reason", "_correction_confirm"
-CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}
+CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}  # the version is carried: the confirmation checks it
 
 
 class PreviewNeeded(Exception):
@@ -71,12 +74,14 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
     saved = table_snapshot(Table.objects.get(pk=change.table.pk))
     if not describe("table", saved, table_change_snapshot(change, sequence=sequence)):
         return False
+    expected = posted_version(request)
     reason = request.POST.get(REASON, "").strip()
     if request.POST.get(CONFIRM) != "yes" or not reason:
+        change_lock_check(change, expected, lock=False)  # a preview of a stale form would mislead too
         error = _("Say why the correction is made.") if request.POST.get(CONFIRM) == "yes" else ""
         raise PreviewNeeded(change, error)
     try:
-        correction_make(user=request.user, reason=reason, change=change)
+        correction_make(user=request.user, reason=reason, change=change, expected=expected)
     except NothingToCorrect:
         messages.info(request, _("Nothing changed."))
     else:
@@ -86,6 +91,23 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
             queued=_("The correction is recorded; the table and those after it will be re-rated."),
         )
     return True
+
+
+def posted_version(request: HttpRequest) -> str | None:
+    """The version of what the posted page showed (ratings/services/versions.py); None if it carried none."""
+    return request.POST.get(VERSION_FIELD) or None
+
+
+def form_version(request: HttpRequest, loaded: Callable[[], str]) -> str:
+    """The version a form page carries: the one posted with it (a form shown again with its errors still
+    starts from what was first loaded), else that of what it shows now."""
+    return request.POST.get(VERSION_FIELD, "") if request.method == "POST" else loaded()
+
+
+def changed_meanwhile(request: HttpRequest, exc: ChangedMeanwhile, url: str) -> HttpResponse:
+    """Tell who changed what since the page was loaded, and show the object again as it is now."""
+    messages.error(request, str(exc))
+    return HttpResponseRedirect(url)
 
 
 def preview_page(
@@ -133,6 +155,8 @@ class TableCorrectionViews(admin.ModelAdmin):
             return super().changeform_view(request, object_id, form_url, extra_context)
         except PreviewNeeded as needed:
             return table_preview_response(request, needed)
+        except ChangedMeanwhile as exc:
+            return changed_meanwhile(request, exc, request.path)
 
 
 @admin.register(Correction)
@@ -173,28 +197,34 @@ class CorrectionAdmin(ReadOnlyAdmin):
         if not can_correct(request.user):
             raise PermissionDenied
         back = reverse("admin:ratings_correction_change", args=[pk])
+        version = posted_version(request) or undo_version(correction)  # shown again: as first shown
+        error = ""
         try:
-            change = correction_undo_change(correction)
             if request.method == "POST" and request.POST.get(CONFIRM) == "yes":
-                correction_undo(correction=correction, user=request.user, reason=request.POST.get(REASON, ""))
-                report_rerate(
-                    request,
-                    done=_("The correction is undone; what it changed was re-rated."),
-                    queued=_("The correction is undone; what it changed will be re-rated."),
-                )
-                return HttpResponseRedirect(reverse("admin:ratings_correction_changelist"))
-            preview = correction_preview(change)
-        except (UndoRefused, TableRefused, NothingToCorrect) as exc:
+                try:  # the version first: who changed what since the page was shown says more than a refusal
+                    correction_undo(
+                        correction=correction,
+                        user=request.user,
+                        reason=request.POST.get(REASON, ""),
+                        expected=posted_version(request),
+                    )
+                except ValidationError:
+                    error = _("Say why the correction is undone.")
+                else:
+                    report_rerate(
+                        request,
+                        done=_("The correction is undone; what it changed was re-rated."),
+                        queued=_("The correction is undone; what it changed will be re-rated."),
+                    )
+                    return HttpResponseRedirect(reverse("admin:ratings_correction_changelist"))
+            preview = correction_preview(correction_undo_change(correction))
+        except (UndoRefused, TableRefused, NothingToCorrect, ChangedMeanwhile) as exc:
             messages.error(request, str(exc))
             return HttpResponseRedirect(back)
-        except ValidationError:
-            preview, error = correction_preview(change), _("Say why the correction is undone.")
-        else:
-            error = ""
         lines = [line for line in describe(correction.kind, correction.after, correction.before)]
         return preview_page(
-            request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview, carried=[],
-            error=error, reason="", cancel_url=back,
+            request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview,
+            carried=[(VERSION_FIELD, version)], error=error, reason="", cancel_url=back,
         )  # fmt: skip
 
     def change_view(

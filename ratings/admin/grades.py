@@ -41,6 +41,8 @@ from ratings.services.grades.promotions import (
     promotion_revoke,
 )
 from ratings.services.grades.revisions import can_revise, promotion_revise
+from ratings.services.grades.versions import promotion_lock_check, promotion_version
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 # --- Decision forms ---------------------------------------------------------------------------------------------
 
@@ -303,20 +305,25 @@ class PromotionAdmin(admin.ModelAdmin):
         )
         change_url = reverse(f"{self.admin_site.name}:ratings_promotion_change", args=[promotion.pk])
         if action not in decisions_open(promotion):
-            self.message_user(
-                request,
-                _("This promotion is %(status)s now: “%(action)s” no longer applies.")
-                % {"status": promotion.get_status_display(), "action": DECISIONS[action][0]},
-                messages.WARNING,
-            )
+            try:  # decided since the page was shown: say by whom and when
+                promotion_lock_check(promotion, request.POST.get(VERSION_FIELD) or None, lock=False)
+            except ChangedMeanwhile as exc:
+                said = str(exc)
+            else:
+                said = _("This promotion is %(status)s now: “%(action)s” no longer applies.") % {
+                    "status": promotion.get_status_display(),
+                    "action": DECISIONS[action][0],
+                }
+            self.message_user(request, said, messages.WARNING)
             return HttpResponseRedirect(change_url)
         form_class = {"approve": ApproveForm, "revise": ReviseForm}.get(action, ReasonForm)
         kwargs: dict[str, Any] = {"promotion": promotion} if action in ("approve", "revise") else {}
         form = form_class(request.POST or None, **kwargs)
+        version = request.POST.get(VERSION_FIELD, "") if request.method == "POST" else promotion_version(promotion)
         if request.method == "POST" and form.is_valid():
             try:
-                self._decide(request, promotion, action, form.cleaned_data)
-            except PromotionConflict as exc:
+                self._decide(request, promotion, action, {**form.cleaned_data, "expected": version or None})
+            except (PromotionConflict, ChangedMeanwhile) as exc:
                 self.message_user(request, str(exc), messages.ERROR)
                 return HttpResponseRedirect(change_url)
             except PromotionInvalid as exc:
@@ -341,6 +348,8 @@ class PromotionAdmin(admin.ModelAdmin):
             "change_url": change_url,
             "needs_nsr": "nsr_consent" in form.fields,
             "revision": _revision_text(promotion) if action == "revise" else "",
+            "version_field": VERSION_FIELD,
+            "version": version,
         }
         return TemplateResponse(request, "admin/ratings/promotion/decide.html", context)
 
@@ -354,9 +363,10 @@ class PromotionAdmin(admin.ModelAdmin):
                 nsr_consent=bool(data.get("nsr_consent")),
                 nsr_consent_date=data.get("nsr_consent_date"),
                 nsr_reference=data.get("nsr_reference", ""),
+                expected=data["expected"],
             )
         else:
-            service(promotion=promotion, user=request.user, reason=data["reason"])
+            service(promotion=promotion, user=request.user, reason=data["reason"], expected=data["expected"])
 
 
 def _revision_text(promotion: Promotion) -> str:

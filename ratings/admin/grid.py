@@ -26,13 +26,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import access
-from ratings.admin.corrections import PreviewNeeded, correction_wanted, table_correction_save, table_preview_response
+from ratings.admin.corrections import (
+    PreviewNeeded,
+    changed_meanwhile,
+    correction_wanted,
+    form_version,
+    table_correction_save,
+    table_preview_response,
+)
 from ratings.admin.forms.tables import GridPasteForm, GridRowFormSet
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Table, TableEntry
 from ratings.services.corrections.facts import TableChange
+from ratings.services.corrections.versions import loaded_version
 from ratings.services.tables.grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
 from ratings.services.tables.save import TableRefused
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 BLANK_ROWS = 5  # room for a late entry without asking for more rows
 MAX_ROWS = 400  # far above any real table (the WOSC has 107 players)
@@ -74,6 +83,8 @@ class TableGridViews(admin.ModelAdmin):
                 problems = self._save(request, table, rows, paste)
             except PreviewNeeded as needed:  # a correction: nothing is saved before its preview and reason
                 return table_preview_response(request, needed)
+            except ChangedMeanwhile as exc:  # another officer corrected it since this page was loaded
+                return changed_meanwhile(request, exc, request.path)
             if problems is None:
                 target = "preview" if "_preview" in request.POST else "grid"
                 return HttpResponseRedirect(reverse(f"admin:ratings_table_{target}", args=[table.pk]))
@@ -93,6 +104,8 @@ class TableGridViews(admin.ModelAdmin):
             "rows": rows,
             "paste": paste,
             "problems": problems,
+            "version_field": VERSION_FIELD,
+            "version": form_version(request, lambda: loaded_version(table=table)),
             "can_change": can_change,
             "is_correction": can_change and correction_wanted(request, table),
             "media": self.media + rows.media,

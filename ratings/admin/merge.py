@@ -21,14 +21,16 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.admin.corrections import CONFIRM, REASON, preview_page
+from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted_version, preview_page
 from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
 from ratings.selectors.players import player_names
 from ratings.services.corrections.apply import can_correct
+from ratings.services.corrections.versions import loaded_version
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge.moves import describe_merge, merge_facts
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 REPORT_LIMIT = 500  # pairs shown at once: the first by name; merging them brings the next ones up
 
@@ -93,9 +95,16 @@ def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
         if request.GET.get("kept") or request.POST.get("kept"):
             messages.error(request, _("No player has that federation id."))
         return _choose_page(request, duplicate)
+    version = posted_version(request) or loaded_version(players=[duplicate, kept])  # as first shown
     try:
         if request.method == "POST" and request.POST.get(CONFIRM) == "yes":
-            player_merge(user=request.user, duplicate=duplicate, kept=kept, reason=request.POST.get(REASON, ""))
+            player_merge(
+                user=request.user,
+                duplicate=duplicate,
+                kept=kept,
+                reason=request.POST.get(REASON, ""),
+                expected=posted_version(request),
+            )
             messages.info(
                 request,
                 _("%(duplicate)s is merged into %(kept)s; the tables concerned will be re-rated.")
@@ -106,6 +115,8 @@ def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
     except MergeRefused as exc:
         messages.error(request, str(exc))
         return HttpResponseRedirect(back)
+    except ChangedMeanwhile as exc:  # the preview shown is not what would be saved: show the new one
+        return changed_meanwhile(request, exc, f"{back}?kept={kept.pk}")
     except ValidationError:
         preview, error = player_merge_preview(duplicate=duplicate, kept=kept), _("Say why the players are merged.")
     before, after = merge_facts(duplicate, kept)
@@ -114,7 +125,7 @@ def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
         title=_("Merge %(duplicate)s into %(kept)s") % {"duplicate": duplicate, "kept": kept},
         lines=describe_merge(before, after, player_names([duplicate.pk, kept.pk])),
         preview=preview,
-        carried=[("kept", kept.federation_id)],
+        carried=[("kept", kept.federation_id), (VERSION_FIELD, version)],
         error=error,
         reason=request.POST.get(REASON, ""),
         cancel_url=back,

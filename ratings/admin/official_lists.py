@@ -18,7 +18,14 @@ from django.utils.translation import gettext_lazy
 from ratings.admin.forms.official import PublishListForm
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
-from ratings.services.official_lists import ListRefused, can_publish, official_list_check, official_list_publish
+from ratings.services.official_lists import (
+    ListRefused,
+    can_publish,
+    official_list_check,
+    official_list_publish,
+    official_list_version,
+)
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 from .read_only import ReadOnlyAdmin
 
@@ -64,7 +71,10 @@ class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             date, title, note = (form.cleaned_data[k] for k in ("date", "title", "note"))
             try:
                 if request.POST.get("confirmed") == "yes":
-                    official = official_list_publish(date=date, user=request.user, title=title, note=note)
+                    expected = request.POST.get(VERSION_FIELD) or None
+                    official = official_list_publish(
+                        date=date, user=request.user, title=title, note=note, expected=expected
+                    )
                     self.message_user(
                         request,
                         _("The list of %(date)s is published, with %(count)s players.")
@@ -72,10 +82,12 @@ class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                     )
                     return HttpResponseRedirect(reverse("admin:ratings_officiallist_change", args=[official.pk]))
                 official_list_check(date=date)
-            except ListRefused as exc:
+            except (ListRefused, ChangedMeanwhile) as exc:  # changed: shown again as it stands now
                 form.add_error("date", str(exc))
             else:
                 context["confirm"] = {"date": date, "count": len(rating_list(date=date, active=True))}
+                context["version_field"] = VERSION_FIELD
+                context["version"] = official_list_version(date=date)
         return TemplateResponse(request, "admin/ratings/officiallist/publish.html", context)
 
 

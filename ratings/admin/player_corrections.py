@@ -16,7 +16,16 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from ratings.admin.corrections import CARRIED_NOT, CONFIRM, REASON, PreviewNeeded, preview_page
+from ratings.admin.corrections import (
+    CARRIED_NOT,
+    CONFIRM,
+    REASON,
+    PreviewNeeded,
+    changed_meanwhile,
+    form_version,
+    posted_version,
+    preview_page,
+)
 from ratings.models import Player
 from ratings.selectors.corrections import player_has_played
 from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
@@ -29,6 +38,8 @@ from ratings.services.corrections.facts import (
     planned_lines,
 )
 from ratings.services.corrections.preview import CorrectionPreview
+from ratings.services.corrections.versions import change_lock_check, loaded_version
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 FORM_PRIOR_FIELDS = tuple(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)
 
@@ -64,15 +75,20 @@ def player_correction_save(request: HttpRequest, changes: list[Change]) -> bool:
     Returns False, doing nothing, when there is nothing to correct (the caller saves as usual)."""
     if not changes:
         return False
+    expected = posted_version(request)
     reason = request.POST.get(REASON, "").strip()
     if request.POST.get(CONFIRM) != "yes" or not reason:
+        change_lock_check(changes[0], expected, lock=False)  # a preview of a stale form would mislead too
         error = _("Say why the correction is made.") if request.POST.get(CONFIRM) == "yes" else ""
         raise PreviewNeeded(changes[0], error, *changes[1:])
     for change in changes:
         try:
-            correction_make(user=request.user, reason=reason, change=change)
+            # The first checks the version and locks the player for the admin's transaction: the second
+            # starts from what the first left, which no one else can change in between.
+            correction_make(user=request.user, reason=reason, change=change, expected=expected)
         except NothingToCorrect:
             continue
+        expected = None
     rerates = any(isinstance(c, PriorGradeChange) for c in changes)
     messages.info(
         request,
@@ -109,7 +125,12 @@ class PlayerCorrectionViews(admin.ModelAdmin):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
+        if object_id.isdigit():
+            version = form_version(request, lambda: loaded_version(players=[Player(pk=int(object_id))]))
+            extra_context = {**(extra_context or {}), "version_field": VERSION_FIELD, "version": version}
         try:
             return super().change_view(request, object_id, form_url, extra_context)
         except PreviewNeeded as needed:
             return player_preview_response(request, needed)
+        except ChangedMeanwhile as exc:
+            return changed_meanwhile(request, exc, request.path)

@@ -26,7 +26,9 @@ from ratings.services.grades.proposals import (
     ProposalConflict,
     prior_grade_proposal_confirm,
     prior_grade_proposal_reject,
+    proposal_version,
 )
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class ProposalStatusFilter(admin.SimpleListFilter):
@@ -108,12 +110,13 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("player"), ordering="player__family_name")
     def player_column(self, obj: PriorGradeProposal) -> str:
+        # The version of the proposal as this list shows it, posted with an action on it (confirm, reject).
+        version = format_html('<input type="hidden" name="{}" value="{}">', _version_name(obj), proposal_version(obj))
         try:
-            return format_html(
-                '<a href="{}">{}</a>', reverse("admin:ratings_player_change", args=[obj.player_id]), obj.player
-            )
+            url = reverse("admin:ratings_player_change", args=[obj.player_id])
         except NoReverseMatch:
-            return str(obj.player)
+            return format_html("{}{}", obj.player, version)
+        return format_html('<a href="{}">{}</a>{}', url, obj.player, version)
 
     @admin.display(description=gettext_lazy("decided"))
     def decided(self, obj: PriorGradeProposal) -> str:
@@ -132,12 +135,13 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
     def _answer(self, request: HttpRequest, queryset: QuerySet[PriorGradeProposal], *, confirm: bool) -> None:
         done = rerated = 0
         for proposal in queryset.select_related("player", "proposed_by"):
+            expected = request.POST.get(_version_name(proposal)) or None
             try:
                 if confirm:
-                    rerated += prior_grade_proposal_confirm(proposal=proposal, user=request.user)
+                    rerated += prior_grade_proposal_confirm(proposal=proposal, user=request.user, expected=expected)
                 else:
-                    prior_grade_proposal_reject(proposal=proposal, user=request.user)
-            except (ProposalConflict, ValidationError) as exc:
+                    prior_grade_proposal_reject(proposal=proposal, user=request.user, expected=expected)
+            except (ProposalConflict, ValidationError, ChangedMeanwhile) as exc:
                 self.message_user(request, f"{proposal.player}: {exc}", messages.WARNING)
             else:
                 done += 1
@@ -149,3 +153,7 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
                 done=_("%(count)s players' tables were re-rated.") % {"count": rerated},
                 queued=_("%(count)s players' tables will be re-rated.") % {"count": rerated},
             )
+
+
+def _version_name(proposal: PriorGradeProposal) -> str:
+    return f"{VERSION_FIELD}_{proposal.pk}"

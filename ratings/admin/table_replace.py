@@ -19,12 +19,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.admin.corrections import CONFIRM, REASON, preview_page
+from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted_version, preview_page
 from ratings.models import Player, Table
 from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
 from ratings.services.corrections.facts import describe, table_change_snapshot, table_snapshot
+from ratings.services.corrections.versions import loaded_version
 from ratings.services.tables.replace import ReplaceRefused, table_replace_change
 from ratings.services.tables.save import TableRefused
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class TableReplaceViews(admin.ModelAdmin):
@@ -72,16 +74,22 @@ def replace_view(request: HttpRequest, pk: int) -> HttpResponse:
                 "asked": bool(request.GET.get("right") or request.POST.get("right")),
             },
         )
+    version = posted_version(request) or loaded_version(table=table)  # shown again: as first shown
     try:
         change = table_replace_change(table=table, wrong=wrong, right=right)
         if request.method == "POST" and request.POST.get(CONFIRM) == "yes":
-            correction_make(user=request.user, reason=request.POST.get(REASON, ""), change=change)
+            correction_make(
+                user=request.user, reason=request.POST.get(REASON, ""), change=change, expected=posted_version(request)
+            )
             messages.info(request, _("The correction is recorded; the table and those after it will be re-rated."))
             return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[pk]))
         preview, error = correction_preview(change), ""
     except (ReplaceRefused, TableRefused, NothingToCorrect) as exc:
         messages.error(request, str(exc))
         return HttpResponseRedirect(back)
+    except ChangedMeanwhile as exc:  # the preview shown is not what would be saved: show the new one
+        query = f"?wrong={wrong.federation_id}&right={right.federation_id}"
+        return changed_meanwhile(request, exc, back + query)
     except ValidationError:
         preview, error = correction_preview(change), _("Say why the correction is made.")
     after = table_change_snapshot(change, sequence=table.sequence)
@@ -90,7 +98,7 @@ def replace_view(request: HttpRequest, pk: int) -> HttpResponse:
         title=_("Replace %(wrong)s with %(right)s in %(table)s") % {"wrong": wrong, "right": right, "table": table},
         lines=describe("table", table_snapshot(table), after),
         preview=preview,
-        carried=[("wrong", wrong.federation_id), ("right", right.federation_id)],
+        carried=[("wrong", wrong.federation_id), ("right", right.federation_id), (VERSION_FIELD, version)],
         error=error,
         reason=request.POST.get(REASON, ""),
         cancel_url=back,

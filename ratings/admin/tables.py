@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import access
-from ratings.admin.corrections import TableCorrectionViews, correction_wanted, table_correction_save
+from ratings.admin.corrections import TableCorrectionViews, correction_wanted, form_version, table_correction_save
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.forms.tables import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
 from ratings.admin.grid import TableGridViews, grid_url
@@ -30,8 +30,10 @@ from ratings.admin.submission import TableRatingViews
 from ratings.admin.table_replace import TableReplaceViews
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.corrections.facts import TableChange
+from ratings.services.corrections.versions import loaded_version
 from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table_save
 from ratings.services.tables.submit import GameFacts, table_delete
+from ratings.services.versions import VERSION_FIELD
 
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
@@ -322,6 +324,8 @@ class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, T
             context["rated_edit"] = access.is_rated(obj) and self.has_change_permission(request, obj)
             context["grid_url"] = grid_url(obj)
             context["inlines_fit"] = inlines_fit(obj)
+            context["version_field"] = VERSION_FIELD
+            context["version"] = form_version(request, lambda: loaded_version(table=obj))
         return super().render_change_form(request, context, add, change, form_url, obj)
 
 

@@ -2,12 +2,13 @@
 
 1. **Upload** (``admin:ratings_upload_turnering``, ``?tournament=<id>`` preselects the tournament): the
    file, the tournament it belongs to (or a new one named, placed and dated after the file), optionally the program's
-   ``nye-spillere`` file that comes with it (its players are created first, then matched), a sequence and
-   a name.
+   ``nye-spillere`` file that comes with it (its players are matched, and created with the table; a
+   director's grades in it are proposals for a rating officer), a sequence and a name.
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
    namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
-   nationality and prior grade), the rating effect computed in a transaction that is rolled back
-   (ratings/services/fesa/turnering.py), and every problem with its line number. The file travels in a
+   nationality and prior grade), the players of ``nye-spillere`` and what becomes of their grades, the
+   rating effect computed in memory (ratings/services/fesa/turnering.py: a preview writes nothing), and every
+   problem with its file and line. The file travels in a
    signed hidden field, so the preview can be redone with other choices without uploading it again, and
    nobody can change it in between.
 3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.
@@ -36,6 +37,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, URLResolver, path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_countries import countries
@@ -51,6 +54,7 @@ from ratings.services.fesa.turnering import (
     NewPlayerFacts,
     TurneringPlan,
     TurneringRejected,
+    may_set_prior_grades,
     turnering_import,
 )
 from ratings.services.tables.uploads import (
@@ -124,12 +128,14 @@ class UploadForm(forms.Form):
 
 
 class ChoicesForm(forms.Form):
-    """One select per line that needs or allows a choice, and the new players' nationality and prior grade."""
+    """One select per line that needs or allows a choice of player; the new players' nationality and prior
+    grade are selects too, rendered by :meth:`rows` from one list of options each (a preview may hold a
+    thousand new players: a form field and its widget template each would cost seconds)."""
 
     def __init__(self, *args: Any, plan: TurneringPlan, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.plan = plan
-        country_choices = [("", "—"), *countries]
+        self.details: dict[int, NewPlayerFacts] = {}  # the lines that take a new player's details
         for line in plan.lines:
             options: list[tuple[str, str]] = [(str(c.player_id), c.label) for c in line.match.candidates]
             if options and _needs_choice(line):
@@ -141,31 +147,42 @@ class ChoicesForm(forms.Form):
                 )
             if not (options and _needs_choice(line)) and line.choice != NEW:
                 continue  # a unique exact match: nothing to choose, no new player's details
-            facts = line.new_player or NewPlayerFacts(nationality=_file_country(line))
-            self.fields[f"nationality_{line.number}"] = forms.ChoiceField(
-                choices=country_choices, required=False, initial=facts.nationality
-            )
-            prior = f"{facts.prior_kind}:{facts.prior_level}" if facts.prior_kind else ""
-            self.fields[f"prior_{line.number}"] = forms.ChoiceField(
-                choices=PRIOR_CHOICES, required=False, initial=prior
-            )
+            self.details[line.number] = line.new_player or NewPlayerFacts(nationality=_file_country(line))
+
+    @property
+    def has_choices(self) -> bool:
+        return bool(self.fields or self.details)
 
     def rows(self) -> list[dict[str, Any]]:
-        """Per line: the line and its bound fields, for the template."""
+        """Per line: the line, its bound select of players and its new player's selects, for the template."""
+        countries_html = _options_html([("", "—"), *countries])
+        priors_html = _options_html(PRIOR_CHOICES)
         out = []
         for line in self.plan.lines:
             n = line.number
             match = self[f"match_{n}"] if f"match_{n}" in self.fields else None
-            out.append(
-                {
-                    "line": line,
-                    "match": match,
-                    "nationality": self[f"nationality_{n}"] if f"nationality_{n}" in self.fields else None,
-                    "prior": self[f"prior_{n}"] if f"prior_{n}" in self.fields else None,
-                    "fixed": _fixed_label(line) if match is None else "",
-                }
-            )
+            facts = self.details.get(n)
+            row: dict[str, Any] = {"line": line, "match": match, "nationality": None, "prior": None}
+            row["fixed"] = _fixed_label(line) if match is None else ""
+            if facts is not None:
+                prior = f"{facts.prior_kind}:{facts.prior_level}" if facts.prior_kind else ""
+                row["nationality"] = _select(f"nationality_{n}", countries_html, facts.nationality)
+                row["prior"] = _select(f"prior_{n}", priors_html, prior)
+            out.append(row)
         return out
+
+
+def _options_html(choices: Any) -> str:
+    return format_html_join("", '<option value="{}">{}</option>', ((str(v), str(label)) for v, label in choices))
+
+
+def _select(name: str, options_html: str, value: str) -> dict[str, str]:
+    """A select named ``name`` with ``value`` chosen, as Django's Select renders it; ``id`` for its label."""
+    chosen = format_html('<option value="{}">', value)
+    options = options_html.replace(chosen, chosen[:-1] + " selected>", 1)
+    safe = mark_safe(options)  # noqa: S308 - the options and the marker were escaped by format_html above
+    html = format_html('<select name="{}" id="id_{}">{}</select>', name, name, safe)
+    return {"html": html, "id": f"id_{name}"}
 
 
 def _needs_choice(line: LinePlan) -> bool:
@@ -199,7 +216,7 @@ def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlaye
         if kind == "match" and value:
             if value == NEW:
                 choices[number] = NEW
-            elif value.isdigit():
+            elif value.removeprefix("-").isdigit():  # below zero: a player of nye-spillere, not created yet
                 choices[number] = int(value)
     for number in {int(k.partition("_")[2]) for k in data if k.startswith("nationality_") and k[12:].isdigit()}:
         prior = data.get(f"prior_{number}", "")
@@ -330,7 +347,8 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "form": form,
         "rows": form.rows(),
         # "Preview again" only when a select could change the preview: a file's own problems need a new file.
-        "has_choices": bool(form.fields),
+        "has_choices": form.has_choices,
+        "may_set_prior_grades": may_set_prior_grades(request.user),
         "payload": payload,
         "tournament": tournament,
         "may_submit": _may_submit(request.user, tournament),

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.cache import caches
+from rest_framework.request import Request
 from rest_framework.throttling import AnonRateThrottle
+
+from federation.proxy import client_address
 
 
 class ApiAnonThrottle(AnonRateThrottle):
-    """Counts per client address (behind the documented proxy, the address it saw: ``NUM_PROXIES``)."""
+    """Counts per client address: behind a trusted proxy the address it saw (federation/proxy.py)."""
 
     scope = "api-anon"
     cache = caches["api-throttle"]
@@ -20,3 +23,6 @@ class ApiAnonThrottle(AnonRateThrottle):
         # Read at each request rather than when the class is defined, so that the site's setting, and a
         # test's override of it, is the one in force.
         return str(settings.API_ANON_RATE)
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request._request)

@@ -59,6 +59,7 @@ __all__ = [
     "engine_table",
     "read_cells",
     "read_turnering",
+    "read_turnering_checked",
     "write_turnering",
 ]
 
@@ -216,7 +217,28 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
     """Read and check a table; bytes are decoded by :func:`~.encoding.decode_lenient`. Raises FesaFileError,
     FesaFileErrors with every problem of the file in line order: a director fixing it wants them all at once.
     A line that cannot be read is left out of the checks between lines (the cells naming it are not compared)."""
-    text = decode_lenient(data) if isinstance(data, bytes) else data
+    table, problems = read_turnering_checked(data, file)
+    raise_collected(problems)
+    assert table is not None
+    return table
+
+
+def read_turnering_checked(
+    data: bytes | str, file: str = "turnering.txt"
+) -> tuple[Turnering | None, list[FesaFileError]]:
+    """:func:`read_turnering` without raising: the table as far as it could be read, and every problem in line
+    order. The table is None when the file has no name, date or player line, or more players than a table
+    may have; a line that cannot be read is a player without names or cells, a date that cannot be read is
+    ``date.min`` (so is a missing one), and lines of uneven rounds are kept unchecked (the checks between
+    lines need the rounds).
+    For the upload's preview, which checks the players and the date of a file the reader refuses, too."""
+    try:
+        return _read(decode_lenient(data) if isinstance(data, bytes) else data, file)
+    except FesaFileError as exc:  # more players than a table may have: the reading stopped there
+        return None, [exc]
+
+
+def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
     name: tuple[int, str] | None = None
     date: tuple[int, str | None] | None = None  # None: the line could not be read
     players: list[TablePlayer] = []
@@ -275,11 +297,20 @@ def read_turnering(data: bytes | str, file: str = "turnering.txt") -> Turnering:
             problems.append(exc)
     table = None
     if name is not None and players:
-        table = checked_table(name[1], table_date, (date[1] or "") if date else "", players, unread, file, problems)
+        date_text = (date[1] or "") if date else ""
+        table = checked_table(name[1], table_date, date_text, players, unread, file, problems)
+        if table is None:  # no rounds to check against: the lines as read
+            rounds = max(len(p.cells) for p in players)
+            table = Turnering(
+                name=name[1],
+                date=table_date,
+                date_text=date_text.strip(),
+                players=tuple(players),
+                rounds=rounds,
+                file=file,
+            )
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
-    raise_collected(problems)
-    assert table is not None
-    return table
+    return table, problems
 
 
 def write_turnering(table: Turnering) -> bytes:

@@ -4,7 +4,7 @@ admin or task (tests/test_layers.py).
 * ``states``: players' engine states at a point of the history.
 * ``lists``: the rating list (today or as of a date), ranked, for the page and every file of it
   (``list_files``; its values in SQL: ``list_values``), and the words the public pages share.
-* ``versions``: the version of the public data (ETags, the rating list's memo).
+* ``versions``: the version of the public data (ETags, the keys of the shared cache).
 * ``players``, ``crosstable``, ``events``: a player's page, a table's page, tournaments and promotions.
 
 The public pages' functions answer with a fixed number of queries whatever the number of rows (the pages are tested
@@ -46,12 +46,12 @@ from ratings.selectors.lists import (
     LIST_ORDER,
     ListRow,
     RatingList,
+    RowList,
     is_list_date,
     list_countries,
     list_dates,
     list_filter,
     rating_list,
-    rating_list_forget,
 )
 from ratings.selectors.players import (
     GameLine,
@@ -80,6 +80,7 @@ __all__ = [
     "HistoryEntry",
     "ListRow",
     "RatingList",
+    "RowList",
     "TablePromotion",
     "active_cutoff",
     "all_txt",
@@ -105,7 +106,6 @@ __all__ = [
     "public_tables",
     "rating_list",
     "rating_list_file",
-    "rating_list_forget",
     "shown_grade",
     "table_crosstable",
     "table_for_page",

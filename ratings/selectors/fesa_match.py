@@ -20,6 +20,7 @@ Reads only; creating players is ratings/services/fesa/turnering.py's job.
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
@@ -99,7 +100,14 @@ class PlayerIndex:
     players; a table has at most a few hundred lines, so one pass beats a query per line.
     """
 
-    def __init__(self, players: Iterable[tuple[int, str, str, str, int]] | None = None) -> None:
+    def __init__(
+        self,
+        players: Iterable[tuple[int, str, str, str, int]] | None = None,
+        *,
+        extra: Iterable[tuple[int, str, str, str, int]] = (),
+    ) -> None:
+        """``players`` None: the site's players; ``extra``: more, not saved yet (the new players of a file
+        that comes with the table, under stand-in ids), matched like the others."""
         rows = (
             Player.objects.filter(merged_into__isnull=True).values_list(
                 "id", "family_name", "given_name", "nationality", "rating"
@@ -107,6 +115,7 @@ class PlayerIndex:
             if players is None
             else players
         )
+        rows = itertools.chain(rows, extra)
         self._exact: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         self._loose: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         self._all: list[tuple[NameKey, Candidate]] = []
@@ -118,6 +127,9 @@ class PlayerIndex:
                 self._exact[written].append(candidate)
             self._loose[(name_key(family), name_key(given))].append(candidate)
             self._all.append((NameKey.of(family, given), candidate))
+        # The texts every new name is compared with, made once rather than for each line of a table.
+        self._plain = [k.plain for k, _c in self._all]
+        self._ordered = [k.ordered for k, _c in self._all]
 
     def match(self, family_name: str, given_name: str) -> NameMatch:
         """The players a line's names may mean (see the module docstring)."""
@@ -143,10 +155,7 @@ class PlayerIndex:
         if not key.plain:
             return []
         near: set[int] = set()
-        for text, texts in (
-            (key.plain, [k.plain for k, _c in self._all]),
-            (key.ordered, [k.ordered for k, _c in self._all]),
-        ):
+        for text, texts in ((key.plain, self._plain), (key.ordered, self._ordered)):
             near.update(
                 i for _t, _d, i in process.extract(text, texts, scorer=OSA.distance, score_cutoff=1, limit=None)
             )

@@ -21,24 +21,36 @@ from ratings.models.states import state_from_json
 _ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
 
 
-def public_grades(computed: Mapping[int, int]) -> dict[int, int]:
+def public_grades(
+    computed: Mapping[int, int], *, owners: Mapping[tuple[str, int], int] | None = None
+) -> dict[int, int]:
     """The grade each player shows, given the engine's ``computed`` grade of each.
 
     A Kyu grade shows at once; a Dan grade only once approved (or brought from the FESA list the player was
     migrated from, his opening state). So a player computed at 2 Dan with 1 Dan approved and 2 Dan pending
     shows 1 Dan, and with 1 Dan rejected, 1 Kyu. An approved grade shows even when a correction left the
     computed grade below it: it is flagged, and only the grade officer takes it away (``promotion_revoke``).
+    ``owners``: records that change hands in a previewed merge, ("promotion" or "opening", id) -> player.
     """
     held: dict[int, int] = {}
+    moved = owners or {}
     ids = list(computed)
     for start in range(0, len(ids), _ID_BATCH):
         batch = ids[start : start + _ID_BATCH]
-        for pid, grade in Promotion.objects.filter(
-            player_id__in=batch, status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN
-        ).values_list("player_id", "grade"):
-            held[pid] = max(held.get(pid, 0), grade)
-        for pid, state in OpeningState.objects.filter(player_id__in=batch).values_list("player_id", "state"):
-            held[pid] = max(held.get(pid, 0), state_from_json(state).grade)
+        promotions = Q(player_id__in=batch) | Q(pk__in=[pk for kind, pk in moved if kind == "promotion"])
+        openings = Q(player_id__in=batch) | Q(pk__in=[pk for kind, pk in moved if kind == "opening"])
+        found = [
+            (moved.get(("promotion", pk), pid), grade)
+            for pk, pid, grade in Promotion.objects.filter(
+                promotions, status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN
+            ).values_list("pk", "player_id", "grade")
+        ] + [
+            (moved.get(("opening", pk), pid), state_from_json(state).grade)
+            for pk, pid, state in OpeningState.objects.filter(openings).values_list("pk", "player_id", "state")
+        ]
+        for pid, grade in found:
+            if pid in batch:
+                held[pid] = max(held.get(pid, 0), grade)
     return {pid: public_grade(grade, held.get(pid, NO_GRADE)) for pid, grade in computed.items()}
 
 

@@ -6,35 +6,38 @@ professionals left out, highest rating first; among equal ratings in the order o
 (``Player.list_order``, then id). Every row carries its rank on the list and its rank within its country, so a
 filtered list shows the ranks of the whole list.
 
-A list is read from the database once per date and version of the data (ratings/selectors/versions.py) and
-kept, in each process, as plain rows: filtering, sorting and paging a list of 20,000 players in memory costs
-less than one query over it, and a past date's list, computed from the history, is computed once.
+A page reads only the rows it shows: the list is a query (ratings/selectors/list_values.py), filtered, sorted
+and sliced in SQL. The ranks are the one part that needs the whole list: its players in list order are read
+once per date and version of the data and kept in the shared cache (``version_cached``) for every process;
+the list's first pages in list order are then read by their players' ids, so a past date's page costs the
+order once and then fifty rows.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from collections import OrderedDict
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django_countries import countries
 from django_countries.fields import Country
 
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
-from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_search_key
+from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_fold_key, name_search_key
 from ratings.selectors.list_values import active_cutoff, list_values
-from ratings.selectors.versions import DataVersion, data_version
+from ratings.selectors.search import name_matches
+from ratings.selectors.versions import DataVersion, data_version, version_cached
 
 PUBLIC_TABLE_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
 SHOWN_PROMOTION_STATUSES = [PromotionStatus.EFFECTIVE, PromotionStatus.APPROVED]
 LIST_ORDER = ("-list_rating", "list_order", "pk")
-MEMO_SIZE = 8  # lists kept per process: today's, active and all, and a few past dates
+SQL_NAMES = {"nationality_code": "nationality"}  # ListRow attributes named otherwise in the query
 
 _VALUES = (
     "pk", "federation_id", "family_name", "given_name", "nationality", "search_name", "list_order",
@@ -79,62 +82,195 @@ class ListRow:
 
 
 @dataclass
-class _Snapshot:
-    date: dt.date
-    rows: list[ListRow]
-    orders: dict[tuple[str, ...], list[ListRow]] = field(default_factory=dict)
+class ListOrder:
+    """The players of a list in list order and each one's rank in his country: what every page of the list
+    needs of the whole list. Compact (two arrays), as the shared cache keeps it."""
 
-    def ordered(self, fields: tuple[str, ...]) -> list[ListRow]:
-        """The rows sorted by ``fields`` (names of ListRow attributes, ``-`` for descending), kept for reuse."""
-        if fields in ((), LIST_ORDER):
-            return self.rows
-        if fields not in self.orders:
-            rows = list(self.rows)
-            for name in reversed(fields):  # a stable sort per key, least significant first
-                attr = "pk" if name.lstrip("-") == "pk" else name.lstrip("-")
-                rows.sort(key=_sort_key(attr), reverse=name.startswith("-"))
-            self.orders[fields] = rows
-        return self.orders[fields]
+    pks: array  # type: ignore[type-arg]
+    country_ranks: array  # type: ignore[type-arg]
+    _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
+    @classmethod
+    def of(cls, players: Iterator[tuple[int, str]]) -> ListOrder:
+        pks, country_ranks, by_country = array("q"), array("l"), {}
+        for pk, country in players:
+            by_country[country] = by_country.get(country, 0) + 1
+            pks.append(pk)
+            country_ranks.append(by_country[country])
+        return cls(pks, country_ranks)
 
-def _sort_key(attr: str) -> Callable[[ListRow], Any]:
-    def key(row: ListRow) -> Any:
-        value = getattr(row, attr)
-        return (value is not None, value if value is not None else 0)
+    def ranks(self, pk: int) -> tuple[int, int]:
+        """(rank, rank in the country) of the player ``pk``; (0, 0) if he is not on the list."""
+        if self._positions is None:
+            self._positions = {pk: i for i, pk in enumerate(self.pks)}
+        i = self._positions.get(pk)
+        return (0, 0) if i is None else (i + 1, self.country_ranks[i])
 
-    return key
+    def __getstate__(self) -> tuple[array, array]:  # type: ignore[type-arg]
+        return self.pks, self.country_ranks  # the positions are made again where needed
+
+    def __setstate__(self, state: tuple[array, array]) -> None:  # type: ignore[type-arg]
+        self.pks, self.country_ranks = state
+        self._positions = None
 
 
 class RatingList:
-    """The rows of a list, filtered and sorted, with the parts of a QuerySet the tables and the paginator use
-    (``count``, ``order_by``, slicing), so the page's django-tables2 table sorts and pages it as it would one."""
+    """The rating list of a date as a query, with the parts of a QuerySet the tables and the paginator use
+    (``count``, ``order_by``, slicing), so the page's django-tables2 table sorts and pages it in SQL; only the
+    rows asked for are read, each with its ranks on the whole list."""
 
     model = Player
 
     def __init__(
-        self, snapshot: _Snapshot, keep: Callable[[ListRow], bool] | None = None, fields: tuple[str, ...] = ()
+        self,
+        date: dt.date,
+        active: bool,
+        version: DataVersion | None,
+        condition: Q | None = None,
+        fields: tuple[str, ...] = (),
+        names: tuple[str, ...] = (),
     ):
-        self.snapshot = snapshot
-        self.date = snapshot.date
-        self._keep = keep
+        self.date = date
+        self.active = active
+        self.version = version
+        self._condition = condition
         self._fields = fields
-        rows = snapshot.ordered(fields)
-        self.rows: list[ListRow] = rows if keep is None else [r for r in rows if keep(r)]
+        self._names = names  # name filters, applied by the search's rule
+        self._count: int | None = None
+        self._rows: list[ListRow] | None = None
 
-    def filter(self, keep: Callable[[ListRow], bool]) -> RatingList:
-        previous = self._keep
-        both = keep if previous is None else (lambda r: previous(r) and keep(r))
-        return RatingList(self.snapshot, both, self._fields)
+    def _where(self, condition: Q | None = None, name: str = "") -> RatingList:
+        both = self._condition
+        if condition is not None:
+            both = condition if both is None else both & condition
+        names = (*self._names, name) if name else self._names
+        return RatingList(self.date, self.active, self.version, both, self._fields, names)
+
+    def filter(self, condition: Q) -> RatingList:
+        return self._where(condition)
+
+    def named(self, text: str) -> RatingList:
+        """The players whose name holds every word of ``text`` or whose federation id it is (the search's rule)."""
+        return self._where(name=text)
 
     def order_by(self, *fields: str) -> RatingList:
-        return RatingList(self.snapshot, self._keep, tuple(fields))
+        return RatingList(self.date, self.active, self.version, self._condition, tuple(fields), self._names)
+
+    @property
+    def query(self) -> SimpleNamespace:
+        """What django-tables2 reads of a QuerySet's query: the fields it is ordered by."""
+        return SimpleNamespace(order_by=self._fields)
+
+    @property
+    def _plain(self) -> bool:
+        """Unfiltered and in list order: rows by position in the cached order."""
+        return self._condition is None and not self._names and self._fields in ((), LIST_ORDER)
+
+    def queryset(self) -> QuerySet[Player]:
+        """The list's players with their ``list_*`` values, filtered and sorted (without ranks)."""
+        qs = _members(self.date, self.active)
+        if self._condition is not None:
+            qs = qs.filter(self._condition)
+        for text in self._names:
+            qs = name_matches(qs, text)
+        order = [("-" if f.startswith("-") else "") + SQL_NAMES.get(f.lstrip("-"), f.lstrip("-")) for f in self._fields]
+        return qs.order_by(*(order or LIST_ORDER))
+
+    def order(self) -> ListOrder:
+        """The whole list's players in list order (from the shared cache)."""
+        return list_order(self.date, self.active, self.version)
+
+    def count(self) -> int:
+        if self._count is None:
+            self._count = len(self.order().pks) if self._plain else self.queryset().count()
+        return self._count
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __iter__(self) -> Iterator[ListRow]:
+        return iter(self.rows)
+
+    @property
+    def rows(self) -> list[ListRow]:
+        """Every row (the files of the list, an official list's revision): one query, and one for the pending
+        Dan grades; read once for this object."""
+        if self._rows is None:
+            rows = [ListRow(*values) for values in self.queryset().values_list(*_VALUES)]
+            self._rows = self._finish(rows, _pending_grades(self.date, None))
+        return self._rows
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, slice):
+            return self[index : index + 1][0]
+        if self._plain:
+            pks = list(self.order().pks[index])
+            by_pk = {v[0]: v for v in list_values(self.date).filter(pk__in=pks).values_list(*_VALUES)}
+            rows = [ListRow(*by_pk[pk]) for pk in pks if pk in by_pk]
+        else:
+            rows = [ListRow(*values) for values in self.queryset()[index].values_list(*_VALUES)]
+        return self._finish(rows, _pending_grades(self.date, [r.pk for r in rows]))
+
+    def _finish(self, rows: list[ListRow], pending: dict[int, list[int]]) -> list[ListRow]:
+        order = self.order()
+        for row in rows:
+            row.rank, row.country_rank = order.ranks(row.pk)
+            if not row.search_name:  # written without save(): the key is made here
+                row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
+            row.list_pending_grade = min((g for g in pending.get(row.pk, ()) if g > row.list_grade), default=None)
+        return rows
+
+
+def _members(date: dt.date, active: bool) -> QuerySet[Player]:
+    qs = list_values(date)
+    return qs.filter(list_last_played__gte=active_cutoff(date)) if active else qs.filter(list_games__gt=0)
+
+
+def list_order(date: dt.date, active: bool, version: DataVersion | None) -> ListOrder:
+    """The players of the list of ``date`` in list order: one query over the list's order alone (no grades,
+    no pending promotions), once per date and data version for every process."""
+
+    def make() -> ListOrder:
+        players = _members(date, active).order_by(*LIST_ORDER).values_list("pk", "nationality")
+        return ListOrder.of(iter(players))
+
+    return version_cached(f"list-order:{date.isoformat()}:{int(active)}", version, make)
+
+
+def rating_list(*, date: dt.date | None = None, active: bool = True, version: DataVersion | None = None) -> RatingList:
+    """The rating list of ``date`` (None or today or later: today's), ranked, in list order.
+
+    ``active`` keeps the FESA list's players only; otherwise every player with a rating on that date.
+    ``version``: the data version the caller has read already (one query fewer).
+    """
+    today = timezone.localdate()
+    list_date = today if date is None or date >= today else date
+    return RatingList(list_date, active, version or data_version())
+
+
+class RowList:
+    """Rows read elsewhere, ranked already (a published official list), with the parts a RatingList has:
+    filtering, sorting and paging in memory."""
+
+    model = Player
+
+    def __init__(self, date: dt.date, rows: list[ListRow], fields: tuple[str, ...] = ()):
+        self.date = date
+        self._all = rows
+        self._fields = fields
+        self.rows = _sorted(rows, fields)
+
+    def filter(self, keep: Callable[[ListRow], bool]) -> RowList:
+        return RowList(self.date, [r for r in self._all if keep(r)], self._fields)
+
+    def order_by(self, *fields: str) -> RowList:
+        return RowList(self.date, self._all, tuple(fields))
 
     def count(self) -> int:
         return len(self.rows)
 
     @property
     def query(self) -> SimpleNamespace:
-        """What django-tables2 reads of a QuerySet's query: the fields it is ordered by."""
         return SimpleNamespace(order_by=self._fields)
 
     def __len__(self) -> int:
@@ -147,66 +283,37 @@ class RatingList:
         return self.rows[index]
 
 
-_memo: OrderedDict[tuple[Any, ...], _Snapshot] = OrderedDict()
-_memo_lock = threading.Lock()
+def _sorted(rows: list[ListRow], fields: tuple[str, ...]) -> list[ListRow]:
+    """The rows sorted by ``fields`` (names of ListRow attributes, ``-`` for descending)."""
+    if fields in ((), LIST_ORDER):
+        return rows
+    rows = list(rows)
+    for name in reversed(fields):  # a stable sort per key, least significant first
+        attr = name.lstrip("-")
 
+        def key(row: ListRow, attr: str = attr) -> Any:
+            value = getattr(row, attr)
+            return (value is not None, value if value is not None else 0)
 
-def rating_list_forget() -> None:
-    """Drop the lists this process keeps (tests: a rolled-back transaction may give a version again)."""
-    with _memo_lock:
-        _memo.clear()
-
-
-def rating_list(*, date: dt.date | None = None, active: bool = True, version: DataVersion | None = None) -> RatingList:
-    """The rating list of ``date`` (None or today or later: today's), ranked, in list order.
-
-    ``active`` keeps the FESA list's players only; otherwise every player with a rating on that date.
-    ``version``: the data version the caller has read already (one query fewer).
-    """
-    today = timezone.localdate()
-    list_date = today if date is None or date >= today else date
-    key = (list_date, active, (version or data_version()).key)
-    with _memo_lock:
-        snapshot = _memo.get(key)
-        if snapshot is not None:
-            _memo.move_to_end(key)
-    if snapshot is None:
-        snapshot = _Snapshot(list_date, _read(list_date, active))
-        with _memo_lock:
-            _memo[key] = snapshot
-            while len(_memo) > MEMO_SIZE:
-                _memo.popitem(last=False)
-    return RatingList(snapshot)
-
-
-def rating_list_of_rows(date: dt.date, rows: Sequence[ListRow]) -> RatingList:
-    """A list of rows read elsewhere, ranked already (a published official list), with the parts a
-    RatingList has: filtering, sorting and paging in memory as for the computed list."""
-    return RatingList(_Snapshot(date, list(rows)))
-
-
-def _read(date: dt.date, active: bool) -> list[ListRow]:
-    """The list's rows from the database, ranked, with their pending Dan grades: two queries."""
-    qs = list_values(date)
-    qs = qs.filter(list_last_played__gte=active_cutoff(date)) if active else qs.filter(list_games__gt=0)
-    rows = [ListRow(*values) for values in qs.order_by(*LIST_ORDER).values_list(*_VALUES)]
-    by_country: dict[str, int] = {}
-    for rank, row in enumerate(rows, 1):
-        row.rank = rank
-        by_country[row.nationality_code] = row.country_rank = by_country.get(row.nationality_code, 0) + 1
-        if not row.search_name:  # written without save(): the key is made here
-            row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
-    _attach_pending(rows, date)
+        rows.sort(key=key, reverse=name.startswith("-"))
     return rows
 
 
-def _attach_pending(rows: Sequence[ListRow], date: dt.date) -> None:
-    """Each row's lowest Dan grade above its grade that waits for approval, or waited on ``date`` (found by
-    then, approved only later). One query over the Dan promotions, sorted out here."""
+def rating_list_of_rows(date: dt.date, rows: Sequence[ListRow]) -> RowList:
+    """A list of rows read elsewhere, ranked already (a published official list)."""
+    return RowList(date, list(rows))
+
+
+def _pending_grades(date: dt.date, players: list[int] | None) -> dict[int, list[int]]:
+    """The Dan grades of ``players`` (None: every player) that wait for approval, or waited on ``date`` (found by
+    then, approved only later), by player: one query over the Dan promotions, sorted out here."""
     today = date >= timezone.localdate()
     end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+    promotions = Promotion.objects.filter(grade__gte=FIRST_DAN)
+    if players is not None:
+        promotions = promotions.filter(player_id__in=players)
     grades: dict[int, list[int]] = {}
-    for player_id, grade, status, decided_at, table_date in Promotion.objects.filter(grade__gte=FIRST_DAN).values_list(
+    for player_id, grade, status, decided_at, table_date in promotions.values_list(
         "player_id", "grade", "status", "decided_at", "table__date"
     ):
         if today:
@@ -217,25 +324,37 @@ def _attach_pending(rows: Sequence[ListRow], date: dt.date) -> None:
             waiting = found_by_then and (status == PromotionStatus.PENDING or approved_later)
         if waiting:
             grades.setdefault(player_id, []).append(grade)
-    for row in rows:
-        row.list_pending_grade = min((g for g in grades.get(row.pk, ()) if g > row.list_grade), default=None)
+    return grades
 
 
 def list_filter(
-    rows: RatingList,
+    rows: RatingList | RowList,
     *,
     q: str = "",
     country: str = "",
     grade_min: int | None = None,
     grade_max: int | None = None,
     category: str = "",
-) -> RatingList:
-    """The rows matching the filters of the page (ratings/web/filters.py): every word of ``q`` in the name, accents
-    and case ignored, or ``q`` the federation id; the country; the grade range; the category."""
+) -> Any:
+    """The rows matching the filters of the page (ratings/web/filters.py): every word of ``q`` in the name, accents,
+    case and German spellings ignored (the search's rule), or ``q`` the federation id; the country; the grade
+    range; the category. In SQL for the rating list, in memory for rows read elsewhere."""
+    if isinstance(rows, RatingList):
+        conditions = {
+            "nationality": country or None,
+            "list_grade__gte": grade_min,
+            "list_grade__lte": grade_max,
+            "list_category": category or None,
+        }
+        kept = {name: value for name, value in conditions.items() if value is not None}
+        filtered = rows.filter(Q(**kept)) if kept else rows
+        return filtered.named(q) if q.strip() else filtered
     if q.strip():
-        words = name_search_key(q).split()
+        words = name_fold_key(q).split()
         wanted_id = q.strip().upper()
-        rows = rows.filter(lambda r: r.federation_id == wanted_id or all(w in r.search_name for w in words))
+        rows = rows.filter(
+            lambda r: r.federation_id == wanted_id or all(w in name_fold_key(r.search_name) for w in words)
+        )
     if country:
         rows = rows.filter(lambda r: r.nationality_code == country)
     if grade_min is not None:

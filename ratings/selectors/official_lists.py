@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -20,8 +18,8 @@ from django_countries import countries
 
 from ratings.models import OfficialList, OfficialListEntry, Player, name_search_key
 from ratings.selectors.list_files import export_record
-from ratings.selectors.lists import ListRow, RatingList, list_filter, rating_list, rating_list_of_rows
-from ratings.selectors.versions import DataVersion
+from ratings.selectors.lists import ListRow, RowList, list_filter, rating_list, rating_list_of_rows
+from ratings.selectors.versions import DataVersion, version_cached
 
 CHANGE_KINDS = ("rating", "rank", "country_rank", "grade", "games", "category", "name", "country")
 """What may differ between a published row and the same player's row today; plus "added" and "dropped"."""
@@ -55,9 +53,6 @@ _ENTRY_VALUES = (
     "prior_grade_level", "rating", "games", "grade", "fesa_grade", "category", "last_played", "pending_grade",
     "rank", "country_rank",
 )  # fmt: skip
-MEMO_SIZE = 4  # published lists kept per process, as plain rows
-_memo: OrderedDict[tuple[int, str], list[ListRow]] = OrderedDict()
-_memo_lock = threading.Lock()
 
 
 def _rows(official: OfficialList) -> list[ListRow]:
@@ -69,31 +64,12 @@ def _rows(official: OfficialList) -> list[ListRow]:
     ]
 
 
-def official_list_rows(official: OfficialList, version: DataVersion | None = None) -> RatingList:
-    """The published list as the rating list's rows, in its published order: one query.
-
-    With the data version the caller has read, the rows are kept in this process for that version (a
-    published list changes only by an erasure, which changes the version)."""
-    if version is None:
-        return rating_list_of_rows(official.date, _rows(official))
-    key = (official.pk, version.key)
-    with _memo_lock:
-        rows = _memo.get(key)
-        if rows is not None:
-            _memo.move_to_end(key)
-    if rows is None:
-        rows = _rows(official)
-        with _memo_lock:
-            _memo[key] = rows
-            while len(_memo) > MEMO_SIZE:
-                _memo.popitem(last=False)
+def official_list_rows(official: OfficialList, version: DataVersion | None = None) -> RowList:
+    """The published list as the rating list's rows, in its published order: one query, made once per data
+    version for every process when the caller read the version (a published list changes only by an erasure,
+    which changes the version)."""
+    rows = version_cached(f"official-list:{official.pk}", version, lambda: _rows(official))
     return rating_list_of_rows(official.date, rows)
-
-
-def official_list_forget() -> None:
-    """Drop the published lists this process keeps (tests: a rolled-back transaction may give a version again)."""
-    with _memo_lock:
-        _memo.clear()
 
 
 def list_countries_of(rows: Iterable[ListRow]) -> list[tuple[str, str]]:
@@ -204,7 +180,7 @@ def player_official_lists(player: Player) -> list[OfficialListEntry]:
     )
 
 
-def official_list_json(official: OfficialList, rows: RatingList) -> bytes:
+def official_list_json(official: OfficialList, rows: RowList) -> bytes:
     """The published list as JSON: the rating list's JSON columns (ratings/selectors/list_files.py), with the
     list's title and when it was published."""
     document = {

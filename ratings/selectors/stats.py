@@ -13,7 +13,7 @@ from django.utils import timezone
 from ratings.models import Game, Player, Promotion, RatingRow, Table, TableStatus
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES
-from ratings.selectors.versions import DataVersion
+from ratings.selectors.versions import DataVersion, version_cached
 
 TOP_SIZE = 20
 ACTIVE_DAYS = 365
@@ -70,26 +70,12 @@ def _by_year(queryset: QuerySet, date_field: str) -> dict[int, int]:  # type: ig
     return years
 
 
-_years: dict[str, list[YearNumbers]] = {}  # the numbers of the latest data version this process read
-
-
-def federation_by_year_forget() -> None:
-    """Drop the numbers this process keeps (tests: a rolled-back transaction may give a version again)."""
-    _years.clear()
-
-
 def federation_by_year(version: DataVersion | None = None) -> list[YearNumbers]:
     """Each year with a rated table, newest first: rated tables, rated games, new players (those whose first
     rated table it was: a rating row that starts from no game) and promotions (in effect or approved), in four
-    queries over the whole history; with the ``version`` the caller read, kept in this process until the data
-    change (every variant of the statistics page shows them)."""
-    if version is not None and version.key in _years:
-        return _years[version.key]
-    numbers = _federation_by_year()
-    if version is not None:
-        _years.clear()
-        _years[version.key] = numbers
-    return numbers
+    queries over the whole history; with the ``version`` the caller read, made once per data version for every
+    process (every variant of the statistics page shows them)."""
+    return version_cached("federation-by-year", version, _federation_by_year)
 
 
 def _federation_by_year() -> list[YearNumbers]:

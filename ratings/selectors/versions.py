@@ -1,4 +1,4 @@
-"""The version of the public data: what changes whenever a page could (ETags, the rating list's memo).
+"""The version of the public data: what changes whenever a page could (ETags, the shared cache's keys).
 
 Every change the public pages show leaves a row in one of a few append-only tables: a re-rate logs a
 ``RerateRun`` (in the same transaction as the rows it writes), publishing an official list an ``OfficialList``
@@ -13,15 +13,20 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db import connection
+from django.core.cache import caches
+from django.db import connection, connections
 from django.utils import timezone
 
 from ratings.models import OfficialList, Player, Promotion, RerateRun, Table, Tournament
 
 EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +63,41 @@ def _query(vendor: str) -> str:
     return "SELECT " + ", ".join(parts)
 
 
-def data_version() -> DataVersion:
-    """The version of everything the public pages show. One query, each part read from a primary key's end."""
-    with connection.cursor() as cursor:
-        cursor.execute(_query(connection.vendor))
+def data_version(using: str = "default") -> DataVersion:
+    """The version of everything the public pages show. One query, each part read from a primary key's end.
+    ``using`` names another database (a replica, federation/replica.py, compares its version with this one)."""
+    db = connections[using]
+    with db.cursor() as cursor:
+        cursor.execute(_query(db.vendor))
         values = cursor.fetchone()
     times = [t for t in (_as_datetime(v) for v in values[1::2]) if t is not None]
     key = hashlib.sha1(repr(values).encode(), usedforsecurity=False).hexdigest()[:16]
     return DataVersion(key=key, modified=max(times, default=EPOCH))
+
+
+CACHE = "pages"
+"""The site's one shared cache (settings.CACHES): Redis shared by every web process when configured, else each
+process's memory. The public pages are kept in it (ratings/page_cache.py), and so is what a page needs built
+once per data version (``version_cached``)."""
+
+
+def version_cached(name: str, version: DataVersion | None, make: Callable[[], T]) -> T:
+    """What ``make`` returns for the data ``version``, built once for every process: kept in the shared cache
+    under ``name`` and the version, so a change of the data makes it afresh and nothing is ever invalidated
+    by hand. Without a version (a caller that read none) it is made every time. A cache that fails (Redis
+    down) is logged and the value made as if it missed."""
+    if version is None:
+        return make()
+    key = f"version:{version.key}:{name}"
+    try:
+        value = caches[CACHE].get(key)
+    except Exception:  # a cache that is down must not take the pages with it
+        logger.exception("shared cache: read failed")
+        value = None
+    if value is None:
+        value = make()
+        try:
+            caches[CACHE].set(key, value)
+        except Exception:  # the value was made; not keeping it only costs the next request
+            logger.exception("shared cache: write failed")
+    return value

@@ -1,9 +1,11 @@
 """The bulk downloads of the whole rating history: every rated table with its games and rating changes, as
 gzip-compressed CSV and JSON, as the EGD and FIDE offer theirs.
 
-Written after each re-rate (ratings/tasks.py) into ``settings.DOWNLOADS_DIR``, each file first to a temporary
-name in the same folder and then renamed over the old one, so that a download never reads a half-written file
-and a failed write leaves the previous file in place.
+Written after each re-rate (ratings/tasks.py), and by ``manage.py rewrite_derived_files`` after a restore or an
+import, into the storage of derived files (``storages["derived"]``, federation/storage.py: ``DOWNLOADS_DIR`` or
+an S3-compatible bucket). Each file is made whole in a temporary file first and then handed to the storage, which
+replaces the old one at once, so that a download never reads a half-written file and a failed write leaves the
+previous file in place.
 """
 
 from __future__ import annotations
@@ -14,15 +16,13 @@ import gzip
 import io
 import json
 import logging
-import os
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Any
 
-from django.conf import settings
+from django.core.files.base import File
+from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.utils import timezone
 
@@ -63,30 +63,25 @@ CSV_COLUMNS = (
 @dataclass(frozen=True)
 class HistoryFile:
     name: str
-    path: Path
     size: int
     modified: dt.datetime
 
 
-def downloads_dir() -> Path:
-    return Path(settings.DOWNLOADS_DIR)
+def derived_storage() -> Storage:
+    return storages["derived"]
 
 
-@contextmanager
-def _atomic_gzip(path: Path) -> Iterator[IO[str]]:
-    """A text stream, gzip-compressed into a new file that replaces ``path`` only once it is complete."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", filename="") as packed:
+def _store_gzip(storage: Storage, name: str, write: Callable[[IO[str]], None]) -> None:
+    """Compress what ``write`` writes into a temporary file (in memory while small), then store it under
+    ``name`` at once; if ``write`` fails, the stored file is left as it was."""
+    with tempfile.SpooledTemporaryFile(max_size=8 * 1024 * 1024) as spool:
+        with gzip.GzipFile(fileobj=spool, mode="wb", filename="") as packed:
             text = io.TextIOWrapper(packed, encoding="utf-8", newline="")
-            yield text
+            write(text)
             text.flush()
             text.detach()
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; these are public downloads
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        spool.seek(0)
+        storage.save(name, File(spool, name=name))
 
 
 def _csv_lines(table: dict[str, Any]) -> Iterator[list[Any]]:
@@ -121,37 +116,45 @@ def _write_json(out: IO[str], tables: Iterator[dict[str, Any]], generated: dt.da
     out.write("\n]}\n")
 
 
-def history_files_write(*, directory: Path | None = None) -> list[Path]:
-    """Write both files anew from the current history; returns their paths."""
-    folder = directory or downloads_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+def history_files_write() -> list[str]:
+    """Write both files anew from the current history; returns their names in the storage."""
+    storage = derived_storage()
     generated = timezone.now()
     writers: list[tuple[str, Callable[[IO[str]], None]]] = [
         (CSV_NAME, lambda out: _write_csv(out, history_tables())),
         (JSON_NAME, lambda out: _write_json(out, history_tables(), generated)),
     ]
-    paths = []
     for name, write in writers:
-        with _atomic_gzip(folder / name) as out:
-            write(out)
-        paths.append(folder / name)
-    log.info("wrote the rating history downloads to %s", folder)
-    return paths
+        _store_gzip(storage, name, write)
+    log.info("wrote the rating history downloads", extra={"files": [name for name, _ in writers]})
+    return [name for name, _ in writers]
 
 
-def history_files_info(*, directory: Path | None = None) -> list[HistoryFile]:
+def history_file_info(name: str) -> HistoryFile | None:
+    """A history file's size and when it was written, or None before it is first written."""
+    storage = derived_storage()
+    if name not in HISTORY_FILES or not storage.exists(name):
+        return None
+    try:
+        return HistoryFile(name=name, size=storage.size(name), modified=storage.get_modified_time(name))
+    except FileNotFoundError:  # removed between the two questions
+        return None
+
+
+def history_files_info() -> list[HistoryFile]:
     """The history files there are, with their sizes and when they were written (none before the first re-rate)."""
-    folder = directory or downloads_dir()
-    found = []
-    for name in HISTORY_FILES:
-        path = folder / name
-        try:
-            stat = path.stat()
-        except FileNotFoundError:
-            continue
-        modified = dt.datetime.fromtimestamp(stat.st_mtime, tz=dt.UTC)
-        found.append(HistoryFile(name=name, path=path, size=stat.st_size, modified=modified))
-    return found
+    return [info for info in (history_file_info(name) for name in HISTORY_FILES) if info is not None]
+
+
+def history_file_open(name: str) -> IO[bytes]:
+    """A history file to read; FileNotFoundError if it was never written (or ``name`` is not one of them)."""
+    if name not in HISTORY_FILES:
+        raise FileNotFoundError(name)
+    storage = derived_storage()
+    try:
+        return storage.open(name, "rb")
+    except OSError as exc:
+        raise FileNotFoundError(name) from exc
 
 
 def history_files_refresh() -> None:
@@ -161,6 +164,8 @@ def history_files_refresh() -> None:
 
     def queue() -> None:
         try:
+            if HISTORY_TASK not in celery_app.tasks:  # a command or web process may not have imported the tasks yet
+                celery_app.loader.import_default_modules()
             celery_app.tasks[HISTORY_TASK].delay()
         except Exception:  # an unreachable broker fails in many ways
             log.warning("could not queue the rating history downloads", exc_info=True)

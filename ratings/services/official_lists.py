@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 
 from ratings.fesa_files.encoding import ENCODING, latin1_text
 from ratings.fesa_files.errors import FesaFileError
-from ratings.models import OfficialList, OfficialListEntry, PendingRerate, Player
+from ratings.models import Correction, OfficialList, OfficialListEntry, PendingRerate, Player, Table
 from ratings.selectors.list_files import all_txt
 from ratings.selectors.lists import ListRow, rating_list
+from ratings.services.versions import by, history_lines, version_check, version_of, when
 
 PUBLISH_PERMISSION = "ratings.add_officiallist"
 
@@ -77,17 +78,39 @@ def _entry(official: OfficialList, row: ListRow) -> OfficialListEntry:
     )
 
 
-def official_list_publish(*, date: dt.date, user: Any, title: str = "", note: str = "") -> OfficialList:
+def official_list_version(*, date: dt.date) -> str:
+    """The version of the list of ``date`` as it stands (every row: ranks, figures, names), for the page that
+    asks to publish it to carry (ratings/services/versions.py)."""
+    return version_of(list(rating_list(date=date, active=True)))
+
+
+def _changes_since(since: dt.datetime | None) -> list[str]:
+    """The corrections made since the list was shown, else the tables entered or changed since."""
+    corrections = Correction.objects.select_related("made_by").order_by("made_at")
+    tables = Table.history.select_related("history_user").order_by("history_date")  # type: ignore[attr-defined]
+    if since is not None:
+        corrections, tables = corrections.filter(made_at__gte=since), tables.filter(history_date__gte=since)
+    lines = [f"{when(c.made_at)}, {by(c.made_by)}: {c.summary.replace(chr(10), '; ')}" for c in corrections[:10]]
+    return lines or history_lines(tables[:10], what=lambda record: str(record.instance))
+
+
+def official_list_publish(
+    *, date: dt.date, user: Any, title: str = "", note: str = "", expected: str | None = None
+) -> OfficialList:
     """Publish the (active) rating list of ``date`` as it stands: its entries and its all.txt, frozen.
 
+    ``expected``: the version of the list the officer was shown (``official_list_version``): the rows
+    published are exactly those, or nothing is.
     Raises PermissionDenied for a user who is not a rating officer, ListRefused for a future date, a date
-    published already, a re-rate pending that reaches the date, or an all.txt that cannot be written.
+    published already, a re-rate pending that reaches the date, or an all.txt that cannot be written,
+    ChangedMeanwhile when the list is no longer the one of ``expected``.
     """
     if not can_publish(user):
         raise PermissionDenied(_("Only rating officers publish official lists."))
     with transaction.atomic():
         official_list_check(date=date)
         rows = rating_list(date=date, active=True)
+        version_check(expected, list(rows), changes=_changes_since)
         try:
             data = all_txt(rows, grades="public")
         except FesaFileError as exc:

@@ -33,8 +33,9 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
 from ratings.selectors import data_version
+from ratings.selectors.versions import CACHE
 
-PAGE_CACHE = "pages"  # the alias in settings.CACHES
+PAGE_CACHE = CACHE  # the site's one shared cache (settings.CACHES), where the data built per version is kept too
 STORED_STATUSES = frozenset({200, 301, 302})
 COMPRESS_FROM = 16 * 1024  # bodies from this size are kept compressed (zlib, fast level): a page is ~8x smaller
 MAX_STORED = 1024 * 1024  # larger bodies (compressed) are not kept: a cache full of them would crowd out the pages

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from ratings.models import Table
 from ratings.selectors.history_dump import history_tables
-from ratings.services.history_files import CSV_NAME, JSON_NAME, _atomic_gzip, history_files_write
+from ratings.services.history_files import CSV_NAME, JSON_NAME, _store_gzip, derived_storage, history_files_write
 from ratings.services.privacy import player_erase
 from tests.api.conftest import BIRTHDAY, Federation, veteran
 from tests.public.conftest import days_ago
@@ -78,15 +78,18 @@ def test_history_is_read_in_chunks_without_losing_a_table(
     assert [t["id"] for t in history_tables(chunk=1)] == [t["id"] for t in history_tables(chunk=3)] == whole
 
 
-def test_a_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
-    target = tmp_path / CSV_NAME
-    with _atomic_gzip(target) as out:
-        out.write("old\n")
-    with pytest.raises(RuntimeError), _atomic_gzip(target) as out:
+def test_a_failed_write_keeps_the_previous_file(downloads: Path) -> None:
+    storage = derived_storage()
+    _store_gzip(storage, CSV_NAME, lambda out: out.write("old\n"))
+
+    def fail(out: Any) -> None:
         out.write("half")
         raise RuntimeError("disk full")
-    assert gzip.decompress(target.read_bytes()) == b"old\n"
-    assert [p.name for p in tmp_path.iterdir()] == [CSV_NAME]  # no temporary file left behind
+
+    with pytest.raises(RuntimeError):
+        _store_gzip(storage, CSV_NAME, fail)
+    assert gzip.decompress((downloads / CSV_NAME).read_bytes()) == b"old\n"
+    assert [p.name for p in downloads.iterdir()] == [CSV_NAME]  # no temporary file left behind
 
 
 def test_downloads_page_lists_files_and_serves_them(client: Client, downloads: Path, federation: Federation) -> None:
@@ -110,7 +113,7 @@ def test_downloads_page_before_the_first_rerate(client: Client, downloads: Path)
     page = client.get(reverse("downloads:index"))
     assert page.status_code == 200 and "Not written yet" in page.content.decode()
     assert client.get(reverse("downloads:file", args=[CSV_NAME])).status_code == 404
-    assert history_files_write() == [downloads / CSV_NAME, downloads / JSON_NAME]
+    assert history_files_write() == [CSV_NAME, JSON_NAME]
     assert read_json(downloads)["tables"] == [] and read_csv(downloads) == []
 
 

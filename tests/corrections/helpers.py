@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -40,32 +42,38 @@ def player_columns() -> dict[int, tuple[int, str, int]]:
     return {pid: (r, c, g) for pid, r, c, g in Player.objects.values_list("pk", "rating", "category", "grade")}
 
 
-def promotion_records() -> dict[tuple[int, int], tuple[str, bool]]:
+def promotion_records() -> dict[int, tuple[int, int, str, bool]]:
+    """Every promotion record by id: (player, grade, status, supported)."""
     return {
-        (pid, grade): (status, supported)
-        for pid, grade, status, supported in Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).values_list(
-            "player_id", "grade", "status", "supported"
+        pk: (pid, grade, status, supported)
+        for pk, pid, grade, status, supported in Promotion.objects.values_list(
+            "pk", "player_id", "grade", "status", "supported"
         )
     }
 
 
 def stored_changes(
-    before_players: dict[int, tuple[int, str, int]], before_promotions: dict[tuple[int, int], tuple[str, bool]]
+    before_players: dict[int, tuple[int, str, int]], before_promotions: dict[int, tuple[int, int, str, bool]]
 ) -> tuple[set[tuple[Any, ...]], set[tuple[int, int, str]]]:
-    """What the re-rate changed since the snapshots, as (player, before, after) and (player, grade, what)."""
+    """What the re-rate changed since the snapshots, as (player, before, after) and (player, grade, what).
+
+    Promotion records are followed by id, under the player who holds them now: a record a merge hands to the
+    kept player has not appeared, it changed hands (the preview says the same).
+    """
     players = {(pid, before_players[pid], now) for pid, now in player_columns().items() if before_players[pid] != now}
-    now_promotions = promotion_records()
-    withdrawn = set(Promotion.objects.filter(status=PromotionStatus.WITHDRAWN).values_list("player_id", "grade"))
+    live = set(LIVE_PROMOTION_STATUSES)
     promotions: set[tuple[int, int, str]] = set()
-    for key, (status, supported) in before_promotions.items():
-        after = now_promotions.get(key)
-        if after is None and key in withdrawn:
-            promotions.add((*key, PromotionChange.WITHDRAWN))
-        elif after is not None and supported and not after[1] and status == PromotionStatus.APPROVED:
-            promotions.add((*key, PromotionChange.FLAGGED))
-        elif after is not None and not supported and after[1]:
-            promotions.add((*key, PromotionChange.RESTORED))
-    promotions |= {(*key, PromotionChange.APPEARS) for key in now_promotions.keys() - before_promotions.keys()}
+    for pk, (pid, grade, status, supported) in promotion_records().items():
+        old = before_promotions.get(pk)
+        if old is None or old[2] not in live:
+            if status in live:
+                promotions.add((pid, grade, PromotionChange.APPEARS))
+        elif status == PromotionStatus.WITHDRAWN:
+            promotions.add((pid, grade, PromotionChange.WITHDRAWN))
+        elif old[3] and not supported and old[2] == PromotionStatus.APPROVED:
+            promotions.add((pid, grade, PromotionChange.FLAGGED))
+        elif not old[3] and supported:
+            promotions.add((pid, grade, PromotionChange.RESTORED))
     return players, promotions
 
 
@@ -81,3 +89,10 @@ def rerate_and_check() -> None:
     """Run the pending re-rate as the worker would, and require the database to be what the history gives."""
     rerate_pending()
     assert rerate_check() == []
+
+
+def hidden(response: Any, name: str) -> str:
+    """The value of a hidden field of a page, read from its HTML as a browser posts it."""
+    found = re.search(rf'<input type="hidden" name="{re.escape(name)}" value="([^"]*)"', response.content.decode())
+    assert found, f"no hidden field {name}"
+    return html.unescape(found[1])

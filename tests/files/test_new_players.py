@@ -22,7 +22,7 @@ from ratings.fesa_files.run import rate_files
 from ratings.models import ListArrival, OpeningState, Player, RatingRow, Table
 from ratings.selectors.states import starting_states
 from ratings.services.fesa.turnering import turnering_import
-from tests.factories import make_director, make_tournament
+from tests.factories import make_rating_officer, make_tournament
 from tests.files.fesa_cases import case_dir
 from tests.files.test_upload_admin import URL, payload_of
 
@@ -134,7 +134,7 @@ def test_new_players_file_naming_a_listed_player_is_refused_with_its_line(tmp_pa
         nye_spillere=(tmp_path / "nye").read_bytes(),
         commit=False,
     )
-    assert [str(p) for p in plan.problems] == [
+    assert [f"{p.file}, {p}" for p in plan.problems] == [
         "nye-spillere, line 2: this player already has a state on the site (imported twice?)"
     ]
     assert not Table.objects.exists() and Player.objects.count() == 4
@@ -144,12 +144,14 @@ def test_new_players_file_naming_a_listed_player_is_refused_with_its_line(tmp_pa
 def test_admin_upload_with_new_players_file_previews_then_creates_them(
     django_capture_on_commit_callbacks: object,
 ) -> None:
+    """A rating officer's upload: the file's prior grades are set (a director's are proposals,
+    tests/files/test_upload_trust.py), so the first ratings are the program's."""
     case = case_dir(NEKOMADOKEN)
     call_command("import_fesa_state", str(case / "ratingliste.pre"), stdout=io.StringIO())
-    director = make_director()
-    tournament = make_tournament(directors=[director], date=DATE)
+    officer = make_rating_officer()
+    tournament = make_tournament(date=DATE)
     client = Client()
-    client.force_login(director)
+    client.force_login(officer)
     before = Player.objects.count()
     files = {
         "file": SimpleUploadedFile("turnering.txt", (case / "turnering.txt").read_bytes()),

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.services.official_lists import official_list_publish
+from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer
 from tests.official.conftest import Federation, correct_first_table
 
@@ -30,6 +31,7 @@ def test_an_officer_publishes_after_a_confirmation_with_the_count(client: Client
     assert not OfficialList.objects.exists()  # nothing is published before the confirmation
     hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', text, flags=re.S))
     hidden.pop("csrfmiddlewaretoken")
+    assert hidden.pop(VERSION_FIELD)  # the version of the list shown: exactly that list is published
     assert hidden == {**data, "note": "Line one\nLine two", "confirmed": "yes"}
     done = client.post(ADD, hidden)
     official = OfficialList.objects.get()
@@ -91,3 +93,27 @@ def test_a_superuser_sees_the_publish_form(admin_client: Client, federation: Fed
     assert admin_client.get(ADD).status_code == 200
     official_list_publish(date=federation.date, user=federation.officer)
     assert admin_client.get(reverse("admin:ratings_officiallist_changelist")).status_code == 200
+
+
+def test_a_list_corrected_after_its_confirmation_was_shown_is_not_published(
+    client: Client, federation: Federation
+) -> None:
+    """The confirmation carries the version of the list it counted: a correction and its re-rate in between
+    refuse the publication, naming the correction, and the next confirmation publishes the list as it is."""
+    client.force_login(federation.officer)
+    data = {"date": federation.date.isoformat(), "title": "Spring list", "note": ""}
+    confirm = client.post(ADD, data)
+    shown = {**data, "confirmed": "yes", VERSION_FIELD: re.findall(rf'name="{VERSION_FIELD}" value="([^"]*)"',
+                                                                   confirm.content.decode())[0]}  # fmt: skip
+
+    correct_first_table(federation)  # by the same officer, as another session would
+    refused = client.post(ADD, shown)
+    assert refused.status_code == 200 and not OfficialList.objects.exists()
+    text = refused.content.decode()
+    assert "nothing was saved" in text
+    assert "Anders" in text and federation.officer.username in text  # what changed and who
+
+    again = client.post(ADD, data)
+    fresh = re.findall(rf'name="{VERSION_FIELD}" value="([^"]*)"', again.content.decode())[0]
+    assert client.post(ADD, {**shown, VERSION_FIELD: fresh}).status_code == 302
+    assert OfficialList.objects.get().player_count == 4

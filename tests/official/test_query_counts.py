@@ -37,12 +37,13 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
 
 
 # (url name, expected): the pages read the data version (ETag); then the list (1) and its entries (1), the revised
-# page also today's list of the date (its rows and their pending Dan grades: 2), the archive its count and its
-# page. The API reads the data version too (its answers are kept in the page cache by it), then the same.
+# page also today's list of the date (its order for the ranks, its rows and their pending Dan grades: 3), the
+# archive its count and its page. The API reads the data version too (its answers are kept in the page cache by
+# it), then the same.
 PAGES = [
     ("ratings:official_lists", 3),
     ("ratings:official_list", 3),
-    ("ratings:official_list_revised", 5),
+    ("ratings:official_list_revised", 6),
     ("ratings:official_list_txt", 3),
     ("ratings:official_list_csv", 3),
     ("ratings:official_list_json", 3),
@@ -76,12 +77,12 @@ def test_player_pages_cost_one_query_more_for_the_official_lists(
     assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 3
 
 
-def test_a_published_list_asked_again_is_the_one_this_process_keeps(
+def test_a_published_list_asked_again_is_the_one_the_shared_cache_keeps(
     client: Client, rated_round_robin: Callable[..., Table]
 ) -> None:
     url = reverse("ratings:official_list", args=[listed(2, rated_round_robin, 50).date.isoformat()])
     assert queries(client, url) == 3
     assert queries(client, url) == 1  # the data version: the page is kept for it (ratings/web/caching.py)
     # Another page of the same list (not in the page cache): the data version and the list; its entries are
-    # kept in this process for this version (ratings/selectors/official_lists.py).
+    # kept in the shared cache for this version (ratings/selectors/official_lists.py).
     assert queries(client, url + "?q=a") == 2

@@ -44,17 +44,20 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
     return players
 
 
-# (page, expected queries): the rating list is 5: the data version, the recent list dates, the players' countries
-# for the filter, and, the first time a list of that date and version is asked for, its rows and their pending
-# Dan grades (filtered, sorted and paged in memory, ranks included). An "as of" list the same. An export: the
-# version and the list. The same list asked for again costs only the version (and the page's two lists).
+# (page, expected queries): the rating list reads only the rows it shows. The front page is 6: the data version,
+# the recent list dates, the players' countries for the filter, the list's order (its players' ids in list order,
+# read once per date and data version into the shared cache: the ranks), the rows of the page by their ids and
+# their pending Dan grades. Filtered or sorted (an "as of" list the same): the page's rows by the filters, and
+# their count, instead of the rows by id: 7. An export: the version, the order, every row and the pending Dan
+# grades (all.txt: and the FESA nationalities). The same list asked for again costs only the version (the page
+# cache).
 LIST_PAGES = [
-    ("ratings:rating_list", {}, 5),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 5),
-    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 5),
-    ("ratings:rating_list_csv", {"country": "FR"}, 3),
-    ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 3),
-    ("files:rating_list", {"format": "all.txt"}, 4),
+    ("ratings:rating_list", {}, 6),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 7),
+    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 7),
+    ("ratings:rating_list_csv", {"country": "FR"}, 4),
+    ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
+    ("files:rating_list", {"format": "all.txt"}, 5),
 ]
 
 
@@ -144,3 +147,14 @@ def test_promotion_page_queries_do_not_grow_with_promotions(
     three = queries(client, url)
     # the data version, tables count and page, their promotions, their players' namesakes, pending count and page
     assert (one, three) == (7, 7)
+
+
+def test_the_list_order_is_read_once_per_data_version(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    rated_players(2, rated_round_robin, first_day=100)
+    url = reverse("ratings:rating_list")
+    assert queries(client, url) == 6
+    # Another page of the same list (not in the page cache): the order is the one the shared cache keeps.
+    assert queries(client, url, {"country": "FR"}) == 6  # filtered: the count, but no order
+    assert queries(client, url, {"sort": "name"}) == 6
+    rated_players(1, rated_round_robin, first_day=50)  # a re-rate: a new data version, the order read again
+    assert queries(client, url, {"sort": "name"}) == 7

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -77,3 +78,16 @@ def test_search_without_a_match_says_so(client: Client) -> None:
 def test_every_public_page_has_the_search_box(client: Client) -> None:
     for url in (reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:search")):
         assert 'action="/search/"' in client.get(url).content.decode(), url
+
+
+def test_postgresql_finds_names_through_the_trigram_index() -> None:
+    """The index of migration 0019 is on the very expression the search writes, so PostgreSQL can use it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL index")
+    make_player("Müller", "Anna")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'ratings_player'")
+        assert "ratings_player_search_trgm" in {name for (name,) in cursor.fetchall()}
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a table this small is read whole otherwise
+    plan = name_matches(Player.objects.all(), "mueller").explain()
+    assert "ratings_player_search_trgm" in plan

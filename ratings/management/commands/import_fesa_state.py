@@ -3,7 +3,11 @@
 Every player of the list becomes a player of the site with his state as the opening balance (rating,
 history, bonus count, FESA grade, prior grade, promotion runs, nationality, last played); tables imported
 afterwards are rated from exactly that state (ratings/services/fesa/state.py). All or nothing: a bad record
-stops the import with its file and line, and nothing is saved.
+stops the import with its file and line, and nothing is saved. A player the site has already (by name, with
+no state yet) keeps his prior grade: a note names each one whose grade differs from the file's.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ class Command(BaseCommand):
             )
         except FesaFileError as exc:
             raise CommandError(f"{exc}; nothing was imported") from exc
+        for note in outcome.notes:
+            self.stdout.write(self.style.WARNING(f"note: {note}"))
         self.stdout.write(
             self.style.SUCCESS(
                 f"Imported {outcome.opening_states} opening states: {outcome.players_created} players created, "

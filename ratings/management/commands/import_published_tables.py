@@ -4,6 +4,9 @@ Each FILE is a result table as FESA's season pages publish it (text, UTF-8 or IS
 historical table, shown on its players' pages and charts, marked as imported and never rated
 (ratings/services/fesa/history.py). Give them oldest first; each is all or nothing, and the command stops
 at the first that fails (exit status 1), keeping those before it.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations

@@ -3,12 +3,16 @@ from the command line.
 
 The same service as the admin upload (ratings/services/fesa/turnering.py), with the command line's rules:
 only exact names are taken; ``--new-players`` creates the players of the program's ``nye-spillere`` file
-first, as the program reads them (names, nationality, prior grade, any stored rating and games); a name
+with the table, as the program reads them (names, nationality, prior grade, any stored rating and games),
+and takes those the site has already as they are (given to ``import_fesa_state`` too, say); a name
 nobody has is an error unless ``--create-new`` (new players get the nationality the file gives, no prior
 grade); namesakes and close names are errors naming the line (the
 admin upload lets a director choose). Without ``--tournament`` a tournament named after the file is
 created. ``--dry-run`` shows the rating effect and saves nothing. Exit status 1 on any problem; then
 nothing is saved.
+
+Afterwards ``manage.py rewrite_derived_files`` writes the downloads anew (docs/deploy.md), so they show the import
+before the next re-rate does.
 """
 
 from __future__ import annotations
@@ -84,6 +88,6 @@ class Command(BaseCommand):
             ratings = f"{effect.rating_before} -> {effect.rating_after} ({change})"
             self.stdout.write(f"{effect.number:>3} {effect.name}{new}: {ratings}{promoted}")
         for problem in plan.problems:
-            self.stderr.write(f"{plan.file}: {problem}")
+            self.stderr.write(f"{problem.file or plan.file}: {problem}")
         if any(line.choice is None and not line.match.candidates for line in plan.lines):
             self.stderr.write("(--create-new creates the players nobody has)")

@@ -31,6 +31,7 @@ from ratings.services.corrections.facts import (
 )
 from ratings.services.corrections.preview import CorrectionPreview
 from ratings.services.corrections.preview import correction_preview as _table_or_grade_preview
+from ratings.services.corrections.versions import change_lock_check, undo_lock_check
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.merge.moves import (
     MergeChange,
@@ -83,18 +84,27 @@ def _required(reason: str) -> str:
 
 
 def correction_make(
-    *, user: Any, reason: str, change: Change | MergeChange, undoes: Correction | None = None
+    *,
+    user: Any,
+    reason: str,
+    change: Change | MergeChange,
+    undoes: Correction | None = None,
+    expected: str | None = None,
 ) -> Correction:
     """Apply ``change`` and record it, in one transaction; return the correction.
 
+    ``expected``: the version of the table or players the page showed (``change_version``); the change is
+    saved only onto exactly that state (ratings/services/versions.py).
     Raises PermissionDenied for a user who is not a rating officer, ValidationError without a reason,
-    NothingToCorrect when nothing would change or the table is a draft (no correction: it rates nothing yet),
-    and whatever the owning service raises (TableRefused, ValidationError), writing nothing.
+    ChangedMeanwhile when what the change starts from is no longer ``expected``, NothingToCorrect when
+    nothing would change or the table is a draft (no correction: it rates nothing yet), and whatever the
+    owning service raises (TableRefused, ValidationError), writing nothing.
     """
     if not can_correct(user):
         raise PermissionDenied(_("Only rating officers make corrections."))
     reason = _required(reason)
     with transaction.atomic():
+        change_lock_check(change, expected)
         kind, target, before, after = _apply(change, user)
         if before == after:
             raise NothingToCorrect(_("The correction changes nothing."))
@@ -214,8 +224,10 @@ def correction_undo_change(correction: Correction) -> Change | MergeChange:
     return snapshot_change(correction.kind, correction.before, target=target)
 
 
-def correction_undo(*, correction: Correction, user: Any, reason: str) -> Correction:
-    """Record and apply a new correction that restores the facts as they were before ``correction``."""
+def correction_undo(*, correction: Correction, user: Any, reason: str, expected: str | None = None) -> Correction:
+    """Record and apply a new correction that restores the facts as they were before ``correction``;
+    ``expected``: the version the undo's page showed (``undo_version``), else ChangedMeanwhile."""
     with transaction.atomic():
+        undo_lock_check(correction, expected)
         change = correction_undo_change(correction)
         return correction_make(user=user, reason=reason, change=change, undoes=correction)

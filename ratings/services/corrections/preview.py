@@ -204,10 +204,12 @@ def _replayed(
     *,
     also: Sequence[int] = (),
     owners: Mapping[int, int] | None = None,
+    held: Mapping[tuple[str, int], int] | None = None,
 ) -> CorrectionPreview:
     """The replay of ``history`` from ``start``; ``also``: players whose columns may change though they play in
     none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
-    promotion records that change hands (record -> player), as a merge moves them."""
+    promotion records that change hands (record -> player), as a merge moves them; ``held``: the records that
+    make a Dan grade public changing hands with them (``public_grades``)."""
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids)
     initial, entered = _initial_states(start, history, stored, fixed=set(overrides) | set(also))
@@ -219,7 +221,7 @@ def _replayed(
             pass
     final = {pid: replay.state_of(pid) for pid in replay.touched | set(also)}
     return CorrectionPreview(
-        players=_player_changes(final),
+        players=_player_changes(final, held=held),
         promotions=_promotion_changes(replay, owners or {}),
         errors=dict(replay.errors),
         tables_redone=len(replay.redone),
@@ -263,13 +265,15 @@ def _initial_states(
     return chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest), out
 
 
-def _player_changes(final: dict[int, engine.PlayerState]) -> list[PlayerChange]:
+def _player_changes(
+    final: dict[int, engine.PlayerState], *, held: Mapping[tuple[str, int], int] | None = None
+) -> list[PlayerChange]:
     """The players whose stored rating, category or public grade differ from what ``final`` gives."""
     out = []
     ids = sorted(final)
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
-        grades = public_grades({pid: final[pid].grade for pid in chunk})
+        grades = public_grades({pid: final[pid].grade for pid in chunk}, owners=held)
         stored = Player.objects.filter(pk__in=chunk).values_list("pk", "rating", "category", "grade")
         for pid, rating, category, grade in stored:
             s = final[pid]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ratings.fesa_files.turnering import Turnering
 from ratings.selectors.fesa_match import NameMatch
+from ratings.services.fesa.newcomers import Newcomer
 from ratings.services.fesa.tables import NewPlayerFacts
 
 NEW: Literal["new"] = "new"
@@ -26,10 +27,12 @@ class TurneringRejected(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Why the file cannot be saved; ``line`` is the file's line number when one line is to blame."""
+    """Why the file cannot be saved; ``line`` is the file's line number when one line is to blame, ``file``
+    the file (the table's, or the ``nye-spillere`` that came with it)."""
 
     line: int | None
     message: str
+    file: str = ""
 
     def __str__(self) -> str:
         if self.line is None:
@@ -92,10 +95,14 @@ class TurneringPlan:
     effects: list[RatingEffect] = field(default_factory=list)
     table_id: int | None = None
     created_players: int = 0
+    newcomers: list[Newcomer] = field(default_factory=list)  # the players of the nye-spillere, in file order
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
-    def problem(self, line: int | None, message: str) -> None:
-        self.problems.append(Problem(line, message))
+    def problem(self, line: int | None, message: str, file: str | None = None) -> None:
+        """Record a problem (each once: the same problem found twice is told once)."""
+        problem = Problem(line, message, file or self.file)
+        if problem not in self.problems:
+            self.problems.append(problem)

@@ -12,9 +12,12 @@ The new players of ``nye-spillere`` are players too; one who brings nothing but 
 grade (the usual newcomer) gets no opening state, so that his prior grade stays on the player and a
 correction of it re-rates (ratings/services/players.py); one who brings a rating or history gets one.
 
-A name already held by a player of the site is taken as that player if he has no opening state and no
-rated table yet (a player entered before the migration); otherwise the import refuses it. The import is
-one transaction: all or nothing.
+A name already held by a player of the site is taken as that player if he has no opening state, no rated
+table and no arrival from a ``nye-spillere`` yet (a player entered before the migration); otherwise the import
+refuses it. Such a player keeps the prior grade the site has for him: only a rating officer changes a prior
+grade, never a file (the outcome's notes name each one whose grade differs from the file's). The import is
+one transaction: all or nothing. The ``nye-spillere`` that comes with a table is imported with the table
+(ratings/services/fesa/newcomers.py).
 
 **Export** (:func:`fesa_state_records`, :func:`fesa_state_export`). Every player's state after the last
 table (or as of a date) as list records, in the program's order, written with ratings/fesa_files: players
@@ -33,10 +36,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, QuerySet, Window
 from django.db.models.functions import RowNumber
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
-from ratings.engine.prior_grades import is_prior_grade
+from ratings.engine.prior_grades import is_prior_grade, prior_grade_label
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.lisp import print_form
 from ratings.fesa_files.list_order import OPENING, ListMember, program_order
@@ -71,6 +75,7 @@ class StateImportOutcome:
     players_matched: int
     opening_states: int
     newcomers: int
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +104,7 @@ def _homes_json(record: ListRecord) -> list[list[Any]]:
     return [[h.list, h.nationality, h.residens, h.last.isoformat() if h.last else None] for h in record.homes]
 
 
-def _is_plain_newcomer(record: ListRecord) -> bool:
+def is_plain_newcomer(record: ListRecord) -> bool:
     """Brings only names, prior grade and one European HOME the player's own columns can hold."""
     fresh = engine.PlayerState(prior_grade=record.state.prior_grade)
     if record.state != fresh or len(record.homes) != 1:
@@ -113,7 +118,7 @@ def _is_plain_newcomer(record: ListRecord) -> bool:
     )
 
 
-def _check_prior(record: ListRecord) -> None:
+def check_prior(record: ListRecord) -> None:
     prior = record.state.prior_grade
     if prior is not None and not is_prior_grade(prior.kind, prior.level):
         raise FesaFileError(
@@ -121,7 +126,7 @@ def _check_prior(record: ListRecord) -> None:
         )
 
 
-def _player_fields(record: ListRecord, source: str) -> dict[str, Any]:
+def list_player_fields(record: ListRecord, source: str) -> dict[str, Any]:
     prior = record.state.prior_grade
     return {
         "family_name": record.last_name,
@@ -151,15 +156,15 @@ def fesa_state_import(
     everyone = [*listed, *newcomers]
     check_unique_names(everyone)
     for record in everyone:
-        _check_prior(record)
+        check_prior(record)
     with transaction.atomic():
         players, created, matched = _take_players(everyone, source)
         openings = []
         for order, record in enumerate(listed):
-            openings.append(_opening(players[record.name], record, order, source))
+            openings.append(opening_state_of(players[record.name], record, order, source))
         for record in newcomers:
-            if not _is_plain_newcomer(record):
-                openings.append(_opening(players[record.name], record, None, "nye-spillere"))
+            if not is_plain_newcomer(record):
+                openings.append(opening_state_of(players[record.name], record, None, "nye-spillere"))
         OpeningState.objects.bulk_create(openings, batch_size=1000)
         fesa_newcomers_arrive(table=None, players=[players[r.name] for r in newcomers])
         players_refresh(p.pk for p in players.values())
@@ -168,7 +173,38 @@ def fesa_state_import(
         players_matched=len(matched),
         opening_states=len(openings),
         newcomers=len(newcomers),
+        notes=tuple(_kept_grade_notes(everyone, matched)),
     )
+
+
+def prior_grade_text(kind: str, level: int | None) -> str:
+    """A prior grade as people read it ("3 Kyu"), or "no prior grade"."""
+    return prior_grade_label(kind, level) if kind and level is not None else _("no prior grade")
+
+
+def _kept_grade_notes(records: list[ListRecord], matched: dict[tuple[str, str], Player]) -> list[str]:
+    notes = []
+    for record in records:
+        player = matched.get(record.name)
+        prior = record.state.prior_grade
+        if player is None or (player.prior_grade_kind, player.prior_grade_level) == (
+            (prior.kind, prior.level) if prior else ("", None)
+        ):
+            continue
+        notes.append(
+            _(
+                "%(file)s, line %(line)s: %(name)s keeps his prior grade on the site (%(kept)s), "
+                "not the file's (%(file_grade)s)"
+            )
+            % {
+                "file": record.file,
+                "line": record.line,
+                "name": player,
+                "kept": prior_grade_text(player.prior_grade_kind, player.prior_grade_level),
+                "file_grade": prior_grade_text(prior.kind, prior.level) if prior else _("no prior grade"),
+            }
+        )
+    return notes
 
 
 def _take_players(
@@ -177,17 +213,10 @@ def _take_players(
     """Every record's player: one of the site with that name who has no state yet, else a new one.
 
     Returns (all by name, those created, those matched). Raises FesaFileError for a name held by several
-    players or by one who already has a state (an opening state or a rated table)."""
-    existing: dict[tuple[str, str], list[Player]] = defaultdict(list)
-    names = {r.name for r in records}
-    for player in Player.objects.filter(family_name__in={n[0] for n in names}):
-        if (player.family_name, player.given_name) in names:
-            existing[(player.family_name, player.given_name)].append(player)
-    busy = set(OpeningState.objects.values_list("player_id", flat=True)) | set(
-        RatingRow.objects.filter(player__in=[p for ps in existing.values() for p in ps]).values_list(
-            "player_id", flat=True
-        )
-    )
+    players or by one who already has a state (an opening state, a rated table, or an arrival from a
+    ``nye-spillere``). A player matched keeps his prior grade: no file changes one."""
+    existing = players_named({r.name for r in records})
+    busy = players_with_a_state([p.pk for ps in existing.values() for p in ps])
     matched: dict[tuple[str, str], Player] = {}
     for record in records:
         found = existing.get(record.name, [])
@@ -199,34 +228,35 @@ def _take_players(
             )
         if found:
             matched[record.name] = found[0]
-    new = [Player(**_player_fields(r, source)) for r in records if r.name not in matched]
+    new = [Player(**list_player_fields(r, source)) for r in records if r.name not in matched]
     created = {(p.family_name, p.given_name): p for p in bulk_create_with_history(new, Player, batch_size=1000)}
     for record in records:
         player = matched.get(record.name)
         if player is not None:
-            for key, value in _player_fields(record, source).items():
-                setattr(player, key, value)
+            for key, value in list_player_fields(record, source).items():
+                if not key.startswith("prior_grade_") and key != "is_professional":
+                    setattr(player, key, value)
             player.save()
     return {**created, **matched}, created, matched
 
 
-def fesa_newcomers_import(*, new_players: bytes, file: str = "nye-spillere") -> list[Player]:
-    """The players of the ``nye-spillere`` file that comes with a table, as the program reads them: names,
-    HOME (nationality), prior grade, and an opening state for one who brings a rating or history (see the
-    module docstring). Returns them in file order. Call it inside the transaction that imports the table,
-    before matching the table's lines, so the lines find them by name.
+def players_named(names: set[tuple[str, str]]) -> dict[tuple[str, str], list[Player]]:
+    """The site's players (merged ones aside) by (family name, given name), for the names given."""
+    existing: dict[tuple[str, str], list[Player]] = defaultdict(list)
+    for player in Player.objects.filter(family_name__in={n[0] for n in names}, merged_into__isnull=True):
+        if (player.family_name, player.given_name) in names:
+            existing[(player.family_name, player.given_name)].append(player)
+    return existing
 
-    Raises FesaFileError as :func:`fesa_state_import` does.
-    """
-    newcomers = read_nye_spillere(new_players, file)
-    for record in newcomers:
-        _check_prior(record)
-    with transaction.atomic():
-        players, _created, _matched = _take_players(list(newcomers), file)
-        openings = [_opening(players[r.name], r, None, file) for r in newcomers if not _is_plain_newcomer(r)]
-        OpeningState.objects.bulk_create(openings)
-        players_refresh(p.pk for p in players.values())
-    return [players[r.name] for r in newcomers]
+
+def players_with_a_state(player_ids: list[int]) -> set[int]:
+    """Those of the players who have a state on the site already: an opening state, a rated table, or an
+    arrival on the list from a ``nye-spillere``."""
+    return (
+        set(OpeningState.objects.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+        | set(RatingRow.objects.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+        | set(ListArrival.objects.filter(player_id__in=player_ids).values_list("player_id", flat=True))
+    )
 
 
 def fesa_newcomers_arrive(*, table: Table | None, players: Sequence[Player]) -> None:
@@ -237,7 +267,7 @@ def fesa_newcomers_arrive(*, table: Table | None, players: Sequence[Player]) -> 
     )
 
 
-def _opening(player: Player, record: ListRecord, order: int | None, file: str) -> OpeningState:
+def opening_state_of(player: Player, record: ListRecord, order: int | None, file: str) -> OpeningState:
     state = state_to_json(record.state)
     state[FESA_KEY] = {
         "order": order,

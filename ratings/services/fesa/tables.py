@@ -24,8 +24,8 @@ from django_countries import countries
 
 from ratings.access import can_change_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
-from ratings.fesa_files.errors import FesaFileError
-from ratings.fesa_files.turnering import Turnering, read_turnering
+from ratings.fesa_files.errors import FesaFileError, raise_collected
+from ratings.fesa_files.turnering import Turnering, read_turnering_checked
 from ratings.models import (
     GameResult,
     HandicapGiver,
@@ -40,6 +40,10 @@ from ratings.services.tables.submit import GameFacts
 from ratings.services.tournaments import tournament_save
 
 MAX_UPLOAD_BYTES = 1_000_000  # the largest real tables are a few kilobytes
+MAX_NEW_PLAYERS = 1_000
+"""The most players a ``nye-spillere`` sent with a table may hold: a table's own maximum
+(ratings/fesa_files/turnering_values.py), since they come with one table. Keeps a preview and its
+confirmation within the time a request has (bench/bench_upload.py)."""
 _CONTROL_OK = set("\t\n\r\f")
 
 _NO_GAME = {"+": GameResult.BYE, "-": GameResult.ABSENT, "=": GameResult.HALF_BYE, "#": GameResult.NO_SHOW}
@@ -77,23 +81,34 @@ def tournament_header(text: str) -> TournamentHeader:
 
 
 def read_upload(data: bytes, file: str) -> Turnering:
-    """Read a ``turnering.txt``; binary data and control characters are refused with their line."""
+    """Read a ``turnering.txt``; binary data and control characters are refused with their line (FesaFileError,
+    FesaFileErrors with every problem)."""
+    table, problems = read_upload_checked(data, file)
+    raise_collected(problems)
+    assert table is not None
+    return table
+
+
+def read_upload_checked(data: bytes, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
+    """A ``turnering.txt`` as far as it can be read, and every problem of the file in line order: the
+    reader's (ratings/fesa_files/turnering.py) and a control character on any line. An empty file, one too
+    large for a table and binary data are refused at once (the table None)."""
     if not data.strip():
-        raise FesaFileError(file, None, _("the file is empty"))
+        return None, [FesaFileError(file, None, _("the file is empty"))]
     if len(data) > MAX_UPLOAD_BYTES:
-        raise FesaFileError(file, None, _("the file is too large for a table (%(size)s bytes)") % {"size": len(data)})
+        message = _("the file is too large for a table (%(size)s bytes)") % {"size": len(data)}
+        return None, [FesaFileError(file, None, message)]
     if b"\x00" in data:
-        raise FesaFileError(
-            file, None, _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
-        )
-    table = read_turnering(data, file)
+        message = _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
+        return None, [FesaFileError(file, None, message)]
+    table, problems = read_turnering_checked(data, file)
     for lineno, line in enumerate(decode_lenient(data).splitlines(), start=1):
         bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
         if bad is not None:
-            raise FesaFileError(
-                file, lineno, _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
-            )
-    return table
+            message = _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
+            problems.append(FesaFileError(file, lineno, message))
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return table, problems
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,22 +1,28 @@
 """A director's ``turnering.txt`` into a table: read, match the players, preview the rating, then save.
 
-One function, :func:`turnering_import`, serves the admin upload and ``manage.py import_turnering``:
+One function, :func:`turnering_import`, serves the admin upload and ``manage.py import_turnering``. It checks
+the whole upload, every stage of it, before anything is saved, and reports every problem at once, each once,
+each with its file and line (or the field it is about):
 
 * it reads the file (ratings/fesa_files/turnering.py: ISO-8859-1, or UTF-8 when the bytes are UTF-8),
-  and refuses binary data or control characters with the line where they are;
-* it matches every line to a player (ratings/selectors/fesa_match.py): a unique exact name is taken; a
-  line whose name is shared by namesakes or only close to a player's (accents, case, swapped names)
-  waits for the caller's choice; a line nobody matches is a new player when ``create_new`` is on;
-* it refuses a date before any of its players' last rated table, a date in the future, a date outside the
-  chosen tournament's dates (ratings/services/tables/dates.py) and a sequence already taken on the date
-  (without a sequence the next free one is taken);
-* it builds the tournament (when none is given), the table, its entries and games in one transaction and
-  asks ratings/services/tables/submit.py for the rating preview. With ``commit=False`` that transaction is rolled
-  back, so nothing is saved whatever happens; with ``commit=True`` it is kept only when there is no
-  problem at all, and ``submit=True`` then submits the table (re-rated after commit).
+  refusing binary data and control characters with the line where they are; a file the reader refuses is
+  still checked as far as it could be read (its players matched, its date checked);
+* it reads the program's ``nye-spillere`` that may come with the table and decides who its players are
+  (ratings/services/fesa/newcomers.py): players of the site are recognised, never created twice,
+  and their prior grades never changed by the file; new players' grades are set only by a rating officer's
+  upload or the command line, a director's are proposals for a rating officer;
+* it matches every line to a player (ratings/selectors/fesa_match.py), the players of ``nye-spillere``
+  among them: a unique exact name is taken; a line whose name is shared by namesakes or only close to a
+  player's (accents, case, swapped names) waits for the caller's choice; a line nobody matches is a new
+  player when ``create_new`` is on;
+* it refuses a date in the future, outside the chosen tournament's dates (ratings/services/tables/dates.py)
+  or before any of its players' last rated table (told once, naming every such player's line), and a
+  sequence already taken on the date (without a sequence the next free one is taken);
+* it rates the table in memory, as the engine will once it is submitted: a preview writes nothing.
 
-Every problem is collected with its line number, so the director sees them all at once; a file the reader
-rejects shows every problem the reader found (ratings/fesa_files/turnering.py).
+With ``commit=True`` and no problem at all, it then creates, in one transaction, the new players, the
+tournament (when none is given), the table, its entries and games (ratings/services/fesa/tables.py), and
+``submit=True`` submits the table (re-rated after commit).
 """
 
 from __future__ import annotations
@@ -31,10 +37,11 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from ratings import engine
+from ratings.access import can_change_prior_grade
 from ratings.engine.prior_grades import is_prior_grade
-from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
-from ratings.fesa_files.turnering import Turnering
-from ratings.models import Player, Table, Tournament
+from ratings.fesa_files.encoding import decode_lenient
+from ratings.fesa_files.turnering import Turnering, engine_table
+from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
 from ratings.selectors.states import states_before
 from ratings.services.fesa.import_plan import (
@@ -46,9 +53,25 @@ from ratings.services.fesa.import_plan import (
     TurneringPlan,
     TurneringRejected,
 )
-from ratings.services.fesa.state import fesa_newcomers_arrive, fesa_newcomers_import
-from ratings.services.fesa.tables import MAX_UPLOAD_BYTES, NewPlayerFacts, read_upload, table_create
-from ratings.services.tables.submit import TableInvalid, table_preview, table_submit
+from ratings.services.fesa.newcomers import (
+    Newcomer,
+    newcomers_arrive,
+    newcomers_create,
+    newcomers_notes,
+    newcomers_plan,
+)
+from ratings.services.fesa.tables import (
+    MAX_UPLOAD_BYTES,
+    NewPlayerFacts,
+    read_upload,
+    read_upload_checked,
+    table_create,
+)
+from ratings.services.tables.dates import table_date_problems
+from ratings.services.tables.submit import TableInvalid, table_submit
+
+MAX_NAMED = 10
+"""The players a problem of many names lists by name (the others are counted)."""
 
 
 def turnering_import(
@@ -73,70 +96,68 @@ def turnering_import(
     ``choices`` maps a line's player number to a player id or :data:`NEW`, overriding the automatic match;
     an id must be one of the line's candidates. ``new_players`` gives nationality and prior grade of new
     players by number (the file's two-letter free text is the default nationality). ``nye_spillere`` is the
-    program's new-player file that comes with the table: its players are created first, as the program
-    reads them (ratings/services/fesa/state.py), so the table's lines match them by name (the caller
-    decides who may create players; ``create_new`` is about the other lines). Raises TurneringRejected when
-    ``commit`` is on and there is any problem; nothing is saved then.
+    program's new-player file that comes with the table: the table's lines match its players by name (the
+    caller decides who may create players; ``create_new`` is about the other lines). ``user`` None is the
+    command line, which sets prior grades as a rating officer does. Raises TurneringRejected when ``commit``
+    is on and there is any problem; nothing is saved then.
     """
-    options: dict[str, Any] = {
-        "data": data, "tournament": tournament, "user": user, "choices": choices or {},
-        "new_players": new_players or {}, "create_new": create_new, "sequence": sequence,
-        "table_name": table_name, "commit": commit, "submit": submit, "today": today,
-    }  # fmt: skip
-    if nye_spillere is None:
-        return _import(TurneringPlan(file=file), fresh=(), **options)
     plan = TurneringPlan(file=file)
-    with transaction.atomic():
-        try:
-            fresh = fesa_newcomers_import(new_players=nye_spillere, file=nye_spillere_file)
-        except FesaFileError as exc:
-            plan.problem(None, str(exc))
-            return _finish(plan, commit)
-        # A rejected commit raises out of this block, which undoes the new players with the rest.
-        plan = _import(plan, fresh=tuple(p.pk for p in fresh), **options)
-        if plan.table_id is None:
-            transaction.set_rollback(True)  # a preview: the new players go with it
-        plan.created_players += len(fresh)
-    return plan
-
-
-def _import(
-    plan: TurneringPlan,
-    *,
-    data: bytes,
-    tournament: Tournament | None,
-    user: Any,
-    choices: Mapping[int, Choice],
-    new_players: Mapping[int, NewPlayerFacts],
-    create_new: bool,
-    sequence: int | None,
-    table_name: str,
-    commit: bool,
-    submit: bool,
-    today: dt.date | None,
-    fresh: tuple[int, ...],
-) -> TurneringPlan:
-    """:func:`turnering_import` once the new players of ``nye-spillere`` (ids ``fresh``) exist."""
-    try:
-        turnering = read_upload(data, plan.file)
-    except FesaFileError as exc:
-        for error in exc.errors if isinstance(exc, FesaFileErrors) else [exc]:
-            plan.problem(error.line, error.message)
+    may_set = may_set_prior_grades(user)
+    turnering, read_problems = read_upload_checked(data, file)
+    for error in read_problems:
+        plan.problem(error.line, error.message, error.file)
+    if nye_spillere is not None:
+        plan.newcomers, nye_problems = newcomers_plan(
+            data=nye_spillere, file=nye_spillere_file, may_set_prior_grades=may_set
+        )
+        for error in nye_problems:
+            plan.problem(error.line, error.message, error.file)
+        plan.notes.extend(newcomers_notes(plan.newcomers))
+    if turnering is None:
         return _finish(plan, commit)
     plan.turnering = turnering
-    _decide(plan, turnering, PlayerIndex(), choices, new_players, create_new, fresh)
+    to_create = [n for n in plan.newcomers if n.player_id is None]
+    index = PlayerIndex(extra=[(n.key, n.record.last_name, n.record.first_name, n.nationality, 0) for n in to_create])
+    fresh = {n.key for n in plan.newcomers}
+    _decide(plan, turnering, index, choices or {}, new_players or {}, create_new, fresh)
     plan.sequence = _position(plan, turnering.date, sequence)
-    _check_dates(plan, turnering.date, today or timezone.localdate())
+    if turnering.date != dt.date.min:  # a date that could not be read is a problem already
+        _check_dates(plan, turnering, _date_line(data), tournament, today or timezone.localdate())
     if plan.problems:
         return _finish(plan, commit)
-    players: dict[int, int | NewPlayerFacts] = {
-        line.number: line.choice if isinstance(line.choice, int) else line.new_player or NewPlayerFacts()
-        for line in plan.lines
-    }
+    _rate(plan, turnering, may_set)
+    if commit and not plan.problems:
+        _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
+    return _finish(plan, commit)
+
+
+def may_set_prior_grades(user: Any) -> bool:
+    """A rating officer, or the command line (no user): the file's prior grades are set, not proposed."""
+    return not getattr(user, "pk", None) or can_change_prior_grade(user)
+
+
+def _save(
+    plan: TurneringPlan,
+    turnering: Turnering,
+    *,
+    tournament: Tournament | None,
+    user: Any,
+    table_name: str,
+    submit: bool,
+) -> None:
+    """Create everything the plan holds, in one transaction; a problem found now undoes all of it."""
     try:
         with transaction.atomic():
             try:
-                table, ids, plan.created_players = table_create(
+                note = _("nye-spillere of %(table)s") % {"table": turnering.name[:150]}
+                created = newcomers_create(newcomers=plan.newcomers, user=user, note=note)
+                players: dict[int, int | NewPlayerFacts] = {}
+                for line in plan.lines:
+                    if isinstance(line.choice, int):
+                        players[line.number] = created.get(line.choice, line.choice)
+                    else:
+                        players[line.number] = line.new_player or NewPlayerFacts()
+                table, _ids, count = table_create(
                     turnering=turnering,
                     tournament=tournament,
                     user=user,
@@ -144,19 +165,16 @@ def _import(
                     sequence=plan.sequence or 1,
                     players=players,
                 )
-                if fresh:
-                    fesa_newcomers_arrive(table=table, players=[Player(pk=pid) for pid in fresh])
-                result = table_preview(table)
-            except TableInvalid as exc:  # TableRefused from table_create's table_save, too
-                plan.problems.extend(Problem(None, message) for message in exc.problems)
-            else:
-                plan.effects = _effects(plan, result, ids)
-            if commit and not plan.problems:
+                newcomers_arrive(newcomers=plan.newcomers, ids=created, table=table)
                 if submit:
                     table_submit(table=table, user=user)
-                plan.table_id = table.pk
-            else:
+            except TableInvalid as exc:  # TableRefused from table_create's table_save, too
+                for message in exc.problems:
+                    plan.problem(None, message)
                 transaction.set_rollback(True)
+            else:
+                plan.table_id = table.pk
+                plan.created_players = count + sum(1 for n in plan.newcomers if n.player_id is None)
     except IntegrityError:
         if not Table.objects.filter(date=turnering.date, sequence=plan.sequence).exists():
             raise
@@ -167,7 +185,6 @@ def _import(
             _("another table was just saved on %(date)s with sequence %(sequence)s; try again")
             % {"date": turnering.date.isoformat(), "sequence": plan.sequence},
         )
-    return _finish(plan, commit)
 
 
 def _finish(plan: TurneringPlan, commit: bool) -> TurneringPlan:
@@ -183,13 +200,20 @@ def _decide(
     choices: Mapping[int, Choice],
     new_players: Mapping[int, NewPlayerFacts],
     create_new: bool,
-    fresh: tuple[int, ...],
+    fresh: set[int],
 ) -> None:
     """Match every line, apply the caller's choices, and record the problems of lines left undecided.
-    ``fresh``: the players just created from ``nye-spillere``, new players although they have a name."""
+    ``fresh``: the players of ``nye-spillere`` (stand-in ids for those not created yet), new players although
+    they have a name. A line with a problem already (one the reader could not read) is left undecided."""
     taken: dict[int, int] = {}  # player id -> the line that took him
     new_names: dict[tuple[str, str], int] = {}
+    troubled = {problem.line for problem in plan.problems if problem.file == plan.file}
     for p in turnering.players:
+        if p.line in troubled and not p.last_name:
+            plan.lines.append(
+                LinePlan(p.number, p.line, "", "", "", "", "", NameMatch((), ()), None, marked_new=p.marked_new)
+            )
+            continue
         match = index.match(p.last_name, p.first_name)
         results = "&" if p.simul_giver else " ".join(c.text() for c in p.cells)
         choice: Choice | None = choices.get(p.number)
@@ -203,7 +227,7 @@ def _decide(
         elif choice is None:
             if match.unique_exact is not None:
                 choice = match.unique_exact.player_id
-            elif not match.candidates and create_new:
+            elif not match.candidates and create_new and p.line not in troubled:
                 choice = NEW
         facts = None
         if choice == NEW:
@@ -307,34 +331,95 @@ def _position(plan: TurneringPlan, date: dt.date, sequence: int | None) -> int:
     return following
 
 
-def _check_dates(plan: TurneringPlan, date: dt.date, today: dt.date) -> None:
-    """A table may not come before a table (or the opening state) its players were already rated in."""
-    if date > today:
-        plan.problem(None, _("the table's date %(date)s is in the future") % {"date": date.isoformat()})
-    ids = [line.choice for line in plan.lines if isinstance(line.choice, int)]
+def _date_line(data: bytes) -> int | None:
+    """The line of the table's date, as the reader finds it: the second line holding ``[`` (comments aside)."""
+    headers = 0
+    for number, line in enumerate(decode_lenient(data).splitlines(), start=1):
+        if line and not line.lstrip().startswith(";") and "[" in line:
+            headers += 1
+            if headers == 2:
+                return number
+    return None
+
+
+def _check_dates(
+    plan: TurneringPlan, turnering: Turnering, date_line: int | None, tournament: Tournament | None, today: dt.date
+) -> None:
+    """The date's problems, each told once on the date's line: in the future, outside the tournament's dates,
+    before a table (or the opening state) its players were already rated in, anywhere in the history."""
+    date = turnering.date
+    for message in table_date_problems(date=date, tournament=tournament, today=today):
+        plan.problem(date_line, message)
+    ids = [line.choice for line in plan.lines if isinstance(line.choice, int) and line.choice > 0]
     latest = states_before(date=dt.date.max, sequence=1, player_ids=ids)
+    late = []
     for line in plan.lines:
-        if not isinstance(line.choice, int):
-            continue
-        last = latest[line.choice].last_played
-        if last is not None and last > date:
-            plan.problem(
-                line.line,
-                _("the table's date %(date)s is before %(name)s's last rated table (%(last)s)")
-                % {"date": date.isoformat(), "name": line.name, "last": last.isoformat()},
-            )
+        if isinstance(line.choice, int) and line.choice > 0:
+            last = latest[line.choice].last_played
+            if last is not None and last > date:
+                late.append((line, last))
+    if not late:
+        return
+    named = "; ".join(
+        _("%(name)s (line %(line)s, %(last)s)") % {"name": line.name, "line": line.line, "last": last.isoformat()}
+        for line, last in late[:MAX_NAMED]
+    )
+    if len(late) > MAX_NAMED:
+        named += " " + _("and %(count)s more") % {"count": len(late) - MAX_NAMED}
+    plan.problem(
+        date_line,
+        _("the table's date %(date)s is before the last rated table of %(count)s of its players: %(players)s")
+        % {"date": date.isoformat(), "count": len(late), "players": named},
+    )
 
 
-def _effects(plan: TurneringPlan, result: engine.TableResult, ids: Mapping[int, int]) -> list[RatingEffect]:
-    number_of = {pid: n for n, pid in ids.items()}
+def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
+    """The table rated in memory, from every player's state before it, as the engine will rate it once it is
+    saved and submitted: the players of the site from their states, new players from the prior grade they
+    will have (none when it is only proposed), those of ``nye-spillere`` from what the file gives."""
+    known = [line.choice for line in plan.lines if isinstance(line.choice, int) and line.choice > 0]
+    before = states_before(date=turnering.date, sequence=plan.sequence or 1, player_ids=known)
+    newcomers = {n.key: n for n in plan.newcomers if n.player_id is None}
+    states: dict[int, engine.PlayerState] = {}
+    for line in plan.lines:
+        if isinstance(line.choice, int) and line.choice in newcomers:
+            states[line.number] = _newcomer_state(newcomers[line.choice])
+        elif isinstance(line.choice, int):
+            states[line.number] = before[line.choice]
+        else:
+            facts = line.new_player or NewPlayerFacts()
+            prior = None
+            if may_set and facts.prior_kind and facts.prior_level is not None:
+                prior = engine.PriorGrade(kind=facts.prior_kind, level=facts.prior_level)  # type: ignore[arg-type]
+            states[line.number] = engine.PlayerState(prior_grade=prior)
+    prepared = engine_table(turnering, states)
+    if not prepared.table.games:
+        plan.problem(None, _("The table has no rated game."))
+        return
+    try:
+        result = engine.rate_table(prepared.table)
+    except engine.EngineError as exc:
+        plan.problem(None, str(exc))
+        return
+    plan.effects = _effects(plan, result)
+
+
+def _newcomer_state(newcomer: Newcomer) -> engine.PlayerState:
+    """The state a player of ``nye-spillere`` starts from once created (ratings/selectors/states.py)."""
+    state = newcomer.record.state
+    if state.games == 0 and newcomer.grade != "set":
+        return state._replace(prior_grade=None)  # his grade is a proposal: he has none until it is confirmed
+    return state
+
+
+def _effects(plan: TurneringPlan, result: engine.TableResult) -> list[RatingEffect]:
     lines = {line.number: line for line in plan.lines}
     effects = []
     for o in result.outcomes:
-        number = number_of[o.key]  # type: ignore[index]
-        line = lines[number]
+        line = lines[o.key]  # type: ignore[index]
         effects.append(
             RatingEffect(
-                number=number,
+                number=line.number,
                 name=line.name,
                 method=o.method,
                 rating_before=o.before.rating,

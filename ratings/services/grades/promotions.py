@@ -44,6 +44,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from ratings import engine
 from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
+from ratings.services.grades.versions import promotion_lock_check
 from ratings.services.players import players_refresh
 
 DECIDE_PERMISSION = "ratings.change_promotion"
@@ -231,17 +232,20 @@ def promotion_approve(
     nsr_consent: bool = False,
     nsr_consent_date: dt.date | None = None,
     nsr_reference: str = "",
+    expected: str | None = None,
 ) -> Promotion:
     """Approve a pending Dan promotion; the player's public grade rises to it.
 
     5 and 6 Dan need the NSR's consent and its date (the reference is optional); below 5 Dan NSR fields are
     refused rather than stored. A lower Dan promotion of the same player still pending must be decided
     first, so the public never sees 2 Dan next to "1 Dan pending". The reason is optional.
-    Raises PermissionDenied, PromotionInvalid, PromotionConflict (not pending any more).
+    ``expected``: the version its page showed (ratings/services/grades/versions.py), as for every decision.
+    Raises PermissionDenied, PromotionInvalid, PromotionConflict (not pending any more), ChangedMeanwhile.
     """
     require_officer(user)
     check_nsr_consent(promotion, nsr_consent=nsr_consent, nsr_consent_date=nsr_consent_date, reference=nsr_reference)
     with transaction.atomic():
+        promotion_lock_check(promotion, expected)
         check_no_lower_pending(promotion)
         compare_and_set(
             promotion,
@@ -261,7 +265,7 @@ def promotion_approve(
     return promotion
 
 
-def promotion_reject(*, promotion: Promotion, user: Any, reason: str) -> Promotion:
+def promotion_reject(*, promotion: Promotion, user: Any, reason: str, expected: str | None = None) -> Promotion:
     """Reject a pending Dan promotion (reason required); the player keeps the grade he had.
 
     The engine goes on computing with the grade (docs/rules.md §8); a later Dan promotion waits on its own.
@@ -270,6 +274,7 @@ def promotion_reject(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     require_officer(user)
     reason = required_reason(reason)
     with transaction.atomic():
+        promotion_lock_check(promotion, expected)
         compare_and_set(
             promotion,
             Q(status=PromotionStatus.PENDING),
@@ -285,7 +290,9 @@ def promotion_reject(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     return promotion
 
 
-def promotion_confirm_flagged(*, promotion: Promotion, user: Any, reason: str) -> Promotion:
+def promotion_confirm_flagged(
+    *, promotion: Promotion, user: Any, reason: str, expected: str | None = None
+) -> Promotion:
     """Keep an approved grade that a correction left unsupported (reason required); it stays approved.
 
     Only a flagged grade not decided yet; if a later correction flags it again, it needs a new decision.
@@ -294,6 +301,7 @@ def promotion_confirm_flagged(*, promotion: Promotion, user: Any, reason: str) -
     require_officer(user)
     reason = required_reason(reason)
     with transaction.atomic():
+        promotion_lock_check(promotion, expected)
         compare_and_set(
             promotion,
             Q(status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True),
@@ -304,7 +312,7 @@ def promotion_confirm_flagged(*, promotion: Promotion, user: Any, reason: str) -
     return promotion
 
 
-def promotion_revoke(*, promotion: Promotion, user: Any, reason: str) -> Promotion:
+def promotion_revoke(*, promotion: Promotion, user: Any, reason: str, expected: str | None = None) -> Promotion:
     """Take away an approved grade that a correction left unsupported (reason required).
 
     Also possible after the grade was kept once. The approval's who/when/why stay on the record; if the
@@ -314,6 +322,7 @@ def promotion_revoke(*, promotion: Promotion, user: Any, reason: str) -> Promoti
     require_officer(user)
     reason = required_reason(reason)
     with transaction.atomic():
+        promotion_lock_check(promotion, expected)
         compare_and_set(
             promotion,
             Q(status=PromotionStatus.APPROVED, supported=False),

@@ -11,6 +11,7 @@ answer; the loser gets ``ProposalConflict``.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -23,8 +24,10 @@ from ratings.engine.prior_grades import is_prior_grade
 from ratings.models import PendingRerate, Player, PriorGradeProposal, PriorGradeSource, ProposalStatus
 from ratings.selectors.corrections import player_has_played
 from ratings.services.corrections.apply import NothingToCorrect, correction_make
-from ratings.services.corrections.facts import PriorGradeChange
+from ratings.services.corrections.facts import PriorGradeChange, prior_grade_snapshot
+from ratings.services.corrections.versions import changes_since
 from ratings.services.grades.prior import player_set_prior_grade
+from ratings.services.versions import by, version_check, version_of, when
 
 
 class ProposalConflict(Exception):
@@ -54,14 +57,50 @@ def prior_grade_propose(
     return proposal
 
 
-def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any) -> bool:
+PROPOSAL_FIELDS = ("player_id", "status", "kind", "level", "source", "note")
+
+
+def proposal_version(proposal: PriorGradeProposal) -> str:
+    """The version of the proposal and of its player's prior grade as loaded (``proposal.player`` with it, as
+    a list page loads them: no query), for the page showing them to carry."""
+    facts = {name: getattr(proposal, name) for name in PROPOSAL_FIELDS}
+    return version_of({"proposal": facts, "player": prior_grade_snapshot(proposal.player)})
+
+
+def _facts(proposal: PriorGradeProposal) -> dict[str, Any]:
+    """The proposal and its player's prior grade, read fresh and locked for the rest of the transaction."""
+    facts = PriorGradeProposal.objects.select_for_update().filter(pk=proposal.pk).values(*PROPOSAL_FIELDS).first()
+    player = Player.objects.select_for_update().filter(pk=facts["player_id"]).first() if facts else None
+    return {"proposal": facts, "player": prior_grade_snapshot(player) if player is not None else None}
+
+
+def _lock_check(proposal: PriorGradeProposal, expected: str | None) -> None:
+    """Lock the proposal and its player; raise ChangedMeanwhile unless they are as ``expected`` says."""
+    if expected is None:
+        return
+    version_check(expected, _facts(proposal), changes=lambda since: _changes_since(proposal, since))
+
+
+def _changes_since(proposal: PriorGradeProposal, since: dt.datetime | None) -> list[str]:
+    record = PriorGradeProposal.objects.filter(pk=proposal.pk).select_related("decided_by").first()
+    lines = []
+    if record is not None and record.decided_at is not None and (since is None or record.decided_at >= since):
+        lines.append(f"{when(record.decided_at)}, {by(record.decided_by)}: {record.get_status_display()}")
+    player_id = record.player_id if record is not None else proposal.player_id
+    return lines + changes_since(since, None, [player_id])
+
+
+def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any, expected: str | None = None) -> bool:
     """A rating officer confirms: the proposal becomes the player's prior grade (re-rating what it changes).
 
+    ``expected``: the version the officer's page showed (``proposal_version``).
     Returns True when a re-rate was requested. Raises PermissionDenied (not a rating officer),
-    ProposalConflict (answered meanwhile), ValidationError (from ``player_set_prior_grade``).
+    ProposalConflict (answered meanwhile), ChangedMeanwhile (the proposal or the player's prior grade is not
+    as ``expected``), ValidationError (from ``player_set_prior_grade``).
     """
     _require_rating_officer(user)
     with transaction.atomic():
+        _lock_check(proposal, expected)
         _answer(proposal, ProposalStatus.CONFIRMED, user=user, reason="")
         player = Player.objects.select_for_update().get(pk=proposal.player_id)
         note = proposal.note or f"proposed by {proposal.proposed_by or 'a director'}"
@@ -90,13 +129,16 @@ def _rerate_generation() -> int | None:
     return PendingRerate.objects.values_list("generation", flat=True).first()
 
 
-def prior_grade_proposal_reject(*, proposal: PriorGradeProposal, user: Any, reason: str = "") -> None:
+def prior_grade_proposal_reject(
+    *, proposal: PriorGradeProposal, user: Any, reason: str = "", expected: str | None = None
+) -> None:
     """A rating officer rejects: the player keeps the prior grade he has (none, for a new player).
 
-    Raises PermissionDenied (not a rating officer), ProposalConflict (answered meanwhile).
+    Raises PermissionDenied (not a rating officer), ProposalConflict (answered meanwhile), ChangedMeanwhile.
     """
     _require_rating_officer(user)
     with transaction.atomic():
+        _lock_check(proposal, expected)
         _answer(proposal, ProposalStatus.REJECTED, user=user, reason=reason.strip())
 
 

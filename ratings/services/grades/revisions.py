@@ -36,6 +36,7 @@ from ratings.services.grades.promotions import (
     require_officer,
     required_reason,
 )
+from ratings.services.grades.versions import promotion_lock_check
 
 REVISIONS: dict[str, str] = {
     PromotionStatus.APPROVED: PromotionStatus.REVOKED,
@@ -59,12 +60,14 @@ def promotion_revise(
     nsr_consent: bool = False,
     nsr_consent_date: dt.date | None = None,
     nsr_reference: str = "",
+    expected: str | None = None,
 ) -> Promotion:
     """Change the decision on a Dan promotion: approved -> revoked or rejected -> approved (see the module doc).
 
     The NSR fields are for approving 5 and 6 Dan and refused otherwise.
     Raises PermissionDenied, PromotionInvalid (no reason, no consent, wrong order, nothing to revise),
-    PromotionConflict (the promotion changed since it was read).
+    PromotionConflict (the promotion changed since it was read), ChangedMeanwhile (not the record of
+    ``expected``, the version its page showed).
     """
     require_officer(user)
     reason = required_reason(reason)
@@ -74,6 +77,7 @@ def promotion_revise(
     after = REVISIONS[before]
     now = timezone.now()
     with transaction.atomic():
+        promotion_lock_check(promotion, expected)
         if after == PromotionStatus.REVOKED:
             if nsr_consent or nsr_consent_date is not None or nsr_reference:
                 raise PromotionInvalid(_("The NSR's consent is recorded only when approving."))

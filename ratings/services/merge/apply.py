@@ -18,10 +18,12 @@ from ratings.services.merge.moves import MergeChange, MergeRefused, merge_refusa
 __all__ = ["MergeChange", "MergeRefused", "merge_refusal", "player_merge", "player_merge_preview"]
 
 
-def player_merge(*, user: Any, duplicate: Player, kept: Player, reason: str) -> Correction:
+def player_merge(*, user: Any, duplicate: Player, kept: Player, reason: str, expected: str | None = None) -> Correction:
     """Merge ``duplicate`` into ``kept`` as a rating officer's correction; raise MergeRefused (with the reason
-    in people's words), PermissionDenied for anyone but a rating officer, ValidationError without a reason."""
-    return correction_make(user=user, reason=reason, change=MergeChange(duplicate=duplicate, kept=kept))
+    in people's words), PermissionDenied for anyone but a rating officer, ValidationError without a reason,
+    ChangedMeanwhile when the two records are no longer as ``expected`` (the version its preview showed)."""
+    change = MergeChange(duplicate=duplicate, kept=kept)
+    return correction_make(user=user, reason=reason, change=change, expected=expected)
 
 
 def player_merge_preview(*, duplicate: Player, kept: Player) -> CorrectionPreview:

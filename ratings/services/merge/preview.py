@@ -8,16 +8,19 @@ become (a moved prior grade or FESA opening state). Nothing is written.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 from ratings import engine
 from ratings.models import LIVE_PROMOTION_STATUSES, Game, OpeningState, Player, Promotion, RatingRow, TableEntry
 from ratings.models.states import state_from_json
-from ratings.selectors.states import prior_grade_of
+from ratings.selectors.states import prior_grade_of, states_before
 from ratings.services.corrections.preview import CorrectionPreview, player_changes, replay_preview
 from ratings.services.merge.moves import MergeChange, MergeRefused, merge_facts, merge_refusal, merge_start
 from ratings.services.rerate.replay import History, Position
+
+LAST = 1 << 62  # a place after every table of a day
 
 
 def merge_preview(change: MergeChange) -> CorrectionPreview:
@@ -34,8 +37,13 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
     other = facts["kept"] if owner == facts["duplicate"] else facts["duplicate"]
     start, _tables = merge_start(moved, kept=facts["kept"])
     starting = _starting_states(facts, owner, other)
+    moving = _moving_promotions(moved["promotions"], owner)
+    # The records that make a Dan grade public go with the rows (an approved promotion, the FESA opening state).
+    held = {("promotion", pk): owner for pk in moving}
+    if moved["opening_state"]:
+        held[("opening", moved["opening_state"])] = owner
     if start is None:
-        return CorrectionPreview(players=player_changes(starting))
+        return CorrectionPreview(players=player_changes(_unreplayed(starting), held=held))
     history = History(start)
     tables = set(TableEntry.objects.filter(pk__in=moved["entries"]).values_list("table_id", flat=True))
     tables |= set(
@@ -48,8 +56,18 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
         history.entries[table_id] = [owner if pid == other else pid for pid in history.entries.get(table_id, [])]
         history.games[table_id] = [_given(g, other, owner) for g in history.games.get(table_id, [])]
     overrides = {pid: state for pid, state in starting.items() if not _rows_before(pid, start)}
-    owners = {pk: owner for pk in _moving_promotions(moved["promotions"], owner)}
-    return replay_preview(start, history, overrides, also=[owner, other], owners=owners)
+    owners = dict.fromkeys(moving, owner)
+    return replay_preview(start, history, overrides, also=[owner, other], owners=owners, held=held)
+
+
+def _unreplayed(starting: dict[int, engine.PlayerState]) -> dict[int, engine.PlayerState]:
+    """The players' states when the merge redoes no rated table: a player with rated tables stays at his latest
+    (``players_refresh`` reads it), whatever starting state moved; only one without takes his new starting
+    state. (Comparing a player's opening balance with his current rating previewed a change the merge never
+    makes.)"""
+    played = set(RatingRow.objects.filter(player_id__in=list(starting)).values_list("player_id", flat=True))
+    latest = states_before(date=dt.date.max, sequence=LAST, player_ids=played) if played else {}
+    return {pid: latest.get(pid, state) for pid, state in starting.items()}
 
 
 def _moving_promotions(ids: list[int], owner: int) -> list[int]:

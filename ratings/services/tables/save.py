@@ -22,6 +22,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from simple_history.models import HistoricalRecords
+from simple_history.utils import bulk_create_with_history
 
 from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.selectors.players import player_names
@@ -351,15 +353,28 @@ def _write_entries(table: Table, entries: Sequence[EntryFacts]) -> RowChanges:
             changes.deleted.append(entry)
     staying = [(existing[e.player_id], e.seat) for e in entries if e.player_id in existing]
     _park(TableEntry, "seat", [entry.pk for entry, seat in staying if entry.seat != seat])
+    new = []
     for facts in entries:
         entry = existing.get(facts.player_id)
         if entry is None:
-            changes.new.append(TableEntry.objects.create(table=table, player_id=facts.player_id, seat=facts.seat))
+            new.append(TableEntry(table=table, player_id=facts.player_id, seat=facts.seat))
         elif entry.seat != facts.seat:
             entry.seat = facts.seat  # type: ignore[assignment]
             entry.save(update_fields=["seat"])
             changes.changed.append((entry, ["seat"]))
+    changes.new = _created(TableEntry, new)
     return changes
+
+
+def _created(model: type[TableEntry] | type[Game], rows: list[Any]) -> list[Any]:
+    """Insert new rows with their history at once, recorded as the user of the request, as ``save()`` would
+    record them: a table uploaded whole has a thousand entries and thousands of games."""
+    if not rows:
+        return []
+    request = getattr(HistoricalRecords.context, "request", None)
+    user = getattr(request, "user", None)
+    user = user if getattr(user, "is_authenticated", False) else None
+    return bulk_create_with_history(rows, model, batch_size=500, default_user=user)
 
 
 def _game_fields(facts: GameFacts) -> dict[str, Any]:
@@ -397,7 +412,5 @@ def _write_games(table: Table, games: Sequence[GameEdit]) -> RowChanges:
             setattr(game, name, value)
         game.save()  # every field: the parked round is not in ``differ`` but must be written back
         changes.changed.append((game, [name.removesuffix("_id") for name in differ]))
-    for edit in games:
-        if edit.id is None:
-            changes.new.append(Game.objects.create(table=table, **_game_fields(edit.facts)))
+    changes.new = _created(Game, [Game(table=table, **_game_fields(edit.facts)) for edit in games if edit.id is None])
     return changes

@@ -1,6 +1,7 @@
 """The downloads page and the rating history files it lists (ratings/services/history_files.py).
 
-The files are served from ``DOWNLOADS_DIR`` under stable URLs; a name that is not one of them is a 404.
+The files are served from the storage of derived files (``DOWNLOADS_DIR`` or a bucket) under stable URLs; a name
+that is not one of them is a 404.
 """
 
 from __future__ import annotations
@@ -14,18 +15,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_GET
 
-from ratings.services.history_files import CSV_COLUMNS, HISTORY_FILES, downloads_dir, history_files_info
+from ratings.services.history_files import (
+    CSV_COLUMNS,
+    HISTORY_FILES,
+    history_file_info,
+    history_file_open,
+    history_files_info,
+)
 
 RATING_LIST_FORMATS = ("csv", "json", "all.txt")
 
 
 def _modified(request: HttpRequest, name: str) -> dt.datetime | None:
-    if name not in HISTORY_FILES:
-        return None
-    try:
-        return dt.datetime.fromtimestamp((downloads_dir() / name).stat().st_mtime, tz=dt.UTC)
-    except FileNotFoundError:
-        return None
+    info = history_file_info(name)
+    return None if info is None else info.modified
 
 
 @require_GET
@@ -35,7 +38,7 @@ def history_file(request: HttpRequest, name: str) -> FileResponse:
     if name not in HISTORY_FILES:
         raise Http404(_("There is no such download."))
     try:
-        handle = (downloads_dir() / name).open("rb")
+        handle = history_file_open(name)
     except FileNotFoundError:
         raise Http404(_("This file has not been written yet: it is after the next re-rate.")) from None
     return FileResponse(handle, as_attachment=True, filename=name, content_type="application/gzip")

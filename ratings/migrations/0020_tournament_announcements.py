@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0018_verbose_names'),
+        ('ratings', '0019_player_search_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

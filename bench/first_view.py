@@ -1,0 +1,120 @@
+"""First views of the load mix's pages, in process: worker CPU and database time per kind of page.
+
+    python bench/first_view.py --players 5000                  # bench/out/load-demo-5000.sqlite3
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench python bench/first_view.py --players 5000
+    python bench/first_view.py --players 5000 --root /path/to/other/checkout   # the same pages on other code
+
+The URLs are ``bench/load_mix.py``'s (the same seed gives the same URLs), ``--per-kind`` of each kind. Before
+each request every cache of the site is emptied (the shared cache, and the private memos of code that still
+has them), so each page is made as on its first view after a change of the data, nothing built before it.
+Printed per kind: the median and p95 of the worker's CPU milliseconds (``time.process_time``: on SQLite the
+database's work is in it too) and of the milliseconds spent in database queries (wall clock around each query:
+on a loaded machine it holds waiting for the CPU), and the queries per page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from load_mix import MIX, federation_facts, mix_urls  # noqa: E402
+from load_rating_list import ROOT, bench_database, percentile  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the URLs drawn (as load_mix.py)")
+    parser.add_argument("--per-kind", type=int, default=20, help="pages of each kind (default 20)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code makes the pages")
+    args = parser.parse_args()
+
+    env = bench_database(args.players, 2016)
+    facts = federation_facts(env, args.root)
+    by_kind: dict[str, list[str]] = {kind: [] for kind, _ in MIX}
+    for kind, url in mix_urls(facts, 100 * args.per_kind, args.seed):
+        if len(by_kind[kind]) < args.per_kind:
+            by_kind[kind].append(url)
+    os.environ.update({**env, "ALLOWED_HOSTS": "testserver", "LOG_LEVEL": "WARNING"})
+    os.environ.pop("PAGE_CACHE_URL", None)
+    sys.path.insert(0, str(args.root))
+    os.chdir(args.root)
+    import django  # after the environment above is set
+
+    django.setup()
+    from django.conf import settings  # needs django.setup()
+    from django.core.cache import caches  # needs django.setup()
+    from django.core.management import call_command  # needs django.setup()
+    from django.db import connection  # needs django.setup()
+    from django.test import Client  # needs django.setup()
+
+    call_command("collectstatic", "--noinput", "-v", "0")  # DEBUG off: the pages name the manifest's files
+    forget = _private_memos()
+    client = Client()
+    spent: list[float] = []
+
+    def timed(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            spent.append((time.perf_counter() - started) * 1000)
+
+    def first_view(url: str) -> tuple[float, float, int]:
+        for alias in settings.CACHES:
+            caches[alias].clear()
+        for reset in forget:
+            reset()
+        spent.clear()
+        with connection.execute_wrapper(timed):
+            started = time.process_time()
+            response = client.get(url)
+            if response.streaming:
+                b"".join(response.streaming_content)
+            cpu = (time.process_time() - started) * 1000
+        if response.status_code not in (200, 302, 404):
+            raise SystemExit(f"{url}: HTTP {response.status_code}")
+        return cpu, sum(spent), len(spent)
+
+    first_view("/")  # the templates, the URL resolver, the connection
+    print(
+        f"{args.root.name}: {len(facts['players'])} players who played, {connection.vendor}, {args.per_kind} per kind"
+    )
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}   (ms)")
+    for kind, urls in by_kind.items():
+        runs = [first_view(url) for url in urls]
+        cpu, db, count = (list(x) for x in zip(*runs, strict=True))
+        print(
+            f"{kind:12} {statistics.median(cpu):8.1f} {percentile(cpu, 95):7.1f} "
+            f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}",
+            flush=True,
+        )
+
+
+def _private_memos() -> list:  # type: ignore[type-arg]
+    """The resets of the per-process memos of code from before the shared cache (none today)."""
+    import importlib  # here: the modules exist only in older code
+
+    found = []
+    for module, name in (
+        ("ratings.selectors.lists", "rating_list_forget"),
+        ("ratings.selectors.official_lists", "official_list_forget"),
+        ("ratings.selectors.stats", "federation_by_year_forget"),
+        ("ratings.selectors.search", "search_index_forget"),
+    ):
+        reset = getattr(importlib.import_module(module), name, None)
+        if reset is not None:
+            found.append(reset)
+    return found
+
+
+if __name__ == "__main__":
+    main()

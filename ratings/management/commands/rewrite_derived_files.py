@@ -1,0 +1,29 @@
+"""``manage.py rewrite_derived_files``: write every file derived from the database anew, and forget the kept pages.
+
+The derived files are the rating history downloads (ratings/services/history_files.py), in the storage of
+derived files (``DOWNLOADS_DIR`` or a bucket). The official lists keep their files in the database itself, so a
+backup holds them and nothing needs rewriting. Run it after a restore (the files would still show the history as
+it was before the restore, and kept pages could be those of data the restore removed) and after an import of
+FESA files (the files are otherwise written at the next re-rate); docs/deploy.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import caches
+from django.core.management.base import BaseCommand
+
+from ratings.services.history_files import history_files_write
+
+PAGE_CACHE = "pages"  # settings.CACHES: the public pages kept as anonymous visitors got them
+
+
+class Command(BaseCommand):
+    help = "Write the rating history downloads anew from the database and forget the kept public pages."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for name in history_files_write():
+            self.stdout.write(f"wrote {name}")
+        caches[PAGE_CACHE].clear()
+        self.stdout.write("forgot the kept public pages")

@@ -1,0 +1,119 @@
+"""docs/deploy.md, the files of deploy/ and compose.yaml agree with each other and with the site.
+
+The deploy check (deploy/check_deploy.py, run by CI) runs the page's commands; these fast tests catch what
+would make it stop applying to the page: a replacement that no longer matches any line, a unit or a command the
+page names that does not exist, a writable folder the worker needs that a unit does not give it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+import yaml
+from django.core.management import get_commands
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DOC = (ROOT / "docs" / "deploy.md").read_text()
+UNITS = ROOT / "deploy" / "systemd"
+
+
+def load_check() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_deploy", ROOT / "deploy" / "check_deploy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("check_deploy", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECK = load_check()
+BLOCKS = CHECK.doc_blocks(DOC)
+
+
+def test_the_page_has_every_block_the_check_runs() -> None:
+    assert {"root", "install", "env", "first-start", "backup", "restore", "update"} <= set(BLOCKS)
+
+
+def test_every_replacement_of_the_check_still_matches_the_page_or_a_unit(tmp_path: Path) -> None:
+    """A replacement that matches nothing would let the check run somewhere other than it means to."""
+    places = CHECK.Places(work=tmp_path, database_url="postgres://x@h/db", redis="redis://h", port=1, venv=tmp_path)
+    texts = [DOC, *(unit.read_text() for unit in UNITS.iterdir())]
+    for old, _ in CHECK.replacements(places):
+        assert any(old in text for text in texts), f"{old!r} is in neither docs/deploy.md nor a unit"
+
+
+def test_every_command_the_page_runs_through_fesa_manage_exists() -> None:
+    named = set(re.findall(r"fesa-manage (\w+)", DOC))
+    assert {"compile_translations", "migrate", "rewrite_derived_files", "rerate", "createsuperuser"} <= named
+    assert named <= set(get_commands())
+
+
+def test_every_unit_the_page_starts_exists() -> None:
+    named = {
+        word.removesuffix(".service")
+        for lines in BLOCKS.values()
+        for line in lines
+        if line.startswith("systemctl ")
+        for word in line.split()
+        if word.startswith("fesa-")
+    }
+    assert named == {"fesa-web", "fesa-worker", "fesa-beat", "fesa-backup", "fesa-backup.timer"}
+    for name in named:
+        assert (UNITS / (name if "." in name else f"{name}.service")).exists(), name
+
+
+def unit(name: str) -> dict[str, list[str]]:
+    values: dict[str, list[str]] = {}
+    for line in (UNITS / name).read_text().splitlines():
+        key, sep, value = line.partition("=")
+        if sep and not line.startswith("#"):
+            values.setdefault(key, []).append(value)
+    return values
+
+
+def test_the_worker_can_write_the_downloads_under_protect_system_strict() -> None:
+    """ProtectSystem=strict makes everything read-only but the unit's StateDirectory (/var/lib/NAME)."""
+    worker = unit("fesa-worker.service")
+    assert worker["ProtectSystem"] == ["strict"]
+    state = "/var/lib/" + worker["StateDirectory"][0]
+    downloads = re.search(r"^# DOWNLOADS_DIR=(\S+)$", (ROOT / "deploy" / "env.example").read_text(), re.MULTILINE)
+    assert downloads is not None and downloads.group(1).startswith(state + "/")
+    assert "DOWNLOADS_DIR` | where the worker writes" in DOC and downloads.group(1) in DOC
+
+
+def test_worker_and_beat_start_after_the_web_units_migrations() -> None:
+    web = unit("fesa-web.service")
+    assert any("manage.py migrate" in pre for pre in web["ExecStartPre"])
+    for name in ("fesa-worker.service", "fesa-beat.service"):
+        assert "fesa-web.service" in unit(name)["After"][0].split(), name
+
+
+def test_gunicorn_runs_without_a_control_socket_in_the_hidden_home() -> None:
+    """ProtectHome hides the home folder where gunicorn would put its control socket (an error at each start)."""
+    config: dict[str, object] = {}
+    exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    assert config["control_socket_disable"] is True
+    handlers = config["logconfig_dict"]["loggers"]  # type: ignore[index]
+    assert set(handlers) == {"gunicorn.error", "gunicorn.access"}
+
+
+def test_compose_backs_up_nightly_and_passes_the_password_unescaped() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    assert "pg_dump" in "".join(services["backup"]["entrypoint"])
+    assert "./backups:/backups" in services["backup"]["volumes"]
+    web_env = services["web"]["environment"]
+    assert "${" not in web_env["DATABASE_URL"] and "POSTGRES_PASSWORD" in web_env["DATABASE_PASSWORD"]
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert "backups" in ignored and "downloads" in ignored
+
+
+@pytest.mark.parametrize("path", ["deploy/fesa-manage", "deploy/nginx/fesa-ratings.conf", "gunicorn.conf.py"])
+def test_every_file_the_page_names_exists(path: str) -> None:
+    assert path in DOC or path.rsplit("/", 1)[-1] in DOC
+    assert (ROOT / path).exists()
