@@ -15,11 +15,12 @@ from aiosmtpd.controller import Controller
 
 from federation.metrics import SiteCollector
 from ratings.models import MailStatus, OutgoingMail, Tournament
+from ratings.services.grades.proposals import prior_grade_propose
 from ratings.services.mail import mail_queue, mail_send
 from ratings.services.season import tournament_accept, tournament_register
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
 from tests.conftest import FIXED_NOW
-from tests.factories import make_director, make_rating_officer
+from tests.factories import make_director, make_player, make_rating_officer
 
 pytestmark = pytest.mark.django_db
 TODAY = FIXED_NOW.date()
@@ -144,3 +145,19 @@ def test_officers_digest_lists_overdue_results_once_a_day(smtp: Inbox, django_ca
     [message] = smtp.messages
     assert message["To"] == "officer@example.org"
     assert "Open de Lyon" in message.get_payload()
+
+
+def test_officers_digest_tells_of_waiting_prior_grade_proposals(
+    smtp: Inbox, django_capture_on_commit_callbacks: Any
+) -> None:
+    officer = make_rating_officer()
+    officer.email = "officer@example.org"
+    officer.save()
+    player = make_player()
+    prior_grade_propose(
+        player=player, kind="kyu", level=4, source="national", note="club diploma", user=make_director()
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert officer_digest_queue(today=TODAY) == 1
+    [message] = smtp.messages
+    assert "Prior-grade proposals waiting: 1" in message.get_payload()

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ratings.access import RATING_OFFICERS
+from ratings.models import PriorGradeProposal, ProposalStatus, UnsettledTable
 from ratings.selectors.season import announced_tournaments, overdue_tournaments, results_deadline, with_results
 from ratings.services.mail import mail_queue
 
@@ -53,9 +54,12 @@ def deadline_reminders_queue(*, today: dt.date) -> int:
 
 
 def officer_digest_queue(*, today: dt.date) -> int:
-    """The rating officers' digest of overdue results, once a day, only when something is overdue."""
+    """The rating officers' digest of what waits for them (overdue results, tables that did not settle,
+    prior-grade proposals), once a day, only when something waits."""
     overdue = list(overdue_tournaments(today=today))
-    if not overdue:
+    unsettled = UnsettledTable.objects.count()
+    proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()
+    if not (overdue or unsettled or proposals):
         return 0
     officers = (
         get_user_model()
@@ -64,7 +68,7 @@ def officer_digest_queue(*, today: dt.date) -> int:
     )
     queued = 0
     with translation.override(settings.LANGUAGE_CODE):
-        subject = _("FESA ratings: %(count)d tournaments with overdue results") % {"count": len(overdue)}
+        subject = _("FESA ratings: what waits for the rating officers on %(date)s") % {"date": today.isoformat()}
         lines = [
             _("%(tournament)s, ended %(end)s, results due %(date)s")
             % {
@@ -74,6 +78,10 @@ def officer_digest_queue(*, today: dt.date) -> int:
             }
             for t in overdue
         ]
+        if unsettled:
+            lines.append(_("Tables that did not settle: %(count)d") % {"count": unsettled})
+        if proposals:
+            lines.append(_("Prior-grade proposals waiting: %(count)d") % {"count": proposals})
         body = "\n".join(lines)
         for email in sorted(set(officers.values_list("email", flat=True))):
             key = f"officer-digest:{today.isoformat()}"
