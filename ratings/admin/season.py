@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import access
-from ratings.models import AnnouncementStatus, Tournament
+from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
 from ratings.selectors.season import overdue_tournaments
 from ratings.services.season import tournament_accept, tournament_refuse
 
@@ -119,3 +119,31 @@ class SeasonAdminMixin:
             "change_url": change_url,
         }
         return TemplateResponse(request, "admin/ratings/tournament/review.html", context)
+
+
+@admin.register(OutgoingMail)
+class OutgoingMailAdmin(admin.ModelAdmin):
+    """The outbox, read only, for rating officers: what was sent, what failed and why (a failed message is
+    retried by its task; nothing here sends)."""
+
+    list_display = ("created_at", "event_key", "recipient", "subject", "status", "attempts", "sent_at")
+    list_filter = ("status",)
+    search_fields = ("recipient", "event_key", "subject")
+    readonly_fields = (*list_display, "body", "failures", "last_error")
+    fields = readonly_fields
+    date_hierarchy = "created_at"
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return access.is_rating_officer(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return access.is_rating_officer(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.test import override_settings
 from django.utils import timezone
 
-from ratings.models import AnnouncementStatus, TableStatus
+from ratings.models import AnnouncementStatus, TableStatus, Tournament
 from ratings.selectors.season import overdue_tournaments, season_status, status_list, with_results
 from ratings.services.season import tournament_accept, tournament_refuse, tournament_register
 from ratings.services.season.rules import announcement_problems
@@ -125,7 +125,6 @@ def test_a_directors_change_sends_an_accepted_tournament_back_to_review_and_keep
 
 
 def stage(tournament, today: dt.date) -> str:
-    from ratings.models import Tournament
 
     return season_status(with_results(Tournament.objects.filter(pk=tournament.pk)).get(), today=today).stage
 

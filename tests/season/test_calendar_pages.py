@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import AnnouncementStatus, Tournament
+from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
 from ratings.services.season import tournament_accept, tournament_register
 from tests.admin.helpers import page_form_data
 from tests.conftest import FIXED_NOW
@@ -135,3 +135,16 @@ def test_director_registers_in_the_admin_and_an_officer_refuses_with_a_reason() 
     )
     listing = client.get(reverse("admin:ratings_tournament_changelist"), {"season": "refused"})
     assert list(listing.context["cl"].result_list) == [tournament]
+
+
+def test_outbox_is_read_only_and_for_rating_officers_only() -> None:
+
+    mail = OutgoingMail.objects.create(event_key="e:1", recipient="anna@example.org", subject="S", body="B")
+    client = Client()
+    client.force_login(make_director())
+    assert client.get(reverse("admin:ratings_outgoingmail_changelist")).status_code == 403
+    client.force_login(make_rating_officer())
+    listing = client.get(reverse("admin:ratings_outgoingmail_changelist"))
+    assert list(listing.context["cl"].result_list) == [mail]
+    change_url = reverse("admin:ratings_outgoingmail_change", args=[mail.pk])
+    assert client.post(change_url, {"recipient": "x@example.org"}).status_code == 403
