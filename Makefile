@@ -7,7 +7,7 @@ PORT ?= 8000
 # is started as docs/deploy.md shows, where DEBUG is off by default.
 export DEBUG ?= 1
 
-.PHONY: run test test-postgres check check-deploy lint setup setup-dev migrate demo worker beat bench clean \
+.PHONY: run test test-slow test-all test-postgres check check-deploy lint setup setup-dev migrate demo worker beat bench clean \
 	messages messages-compile
 
 $(BIN)/python:
@@ -49,12 +49,26 @@ run: demo messages-compile
 	@echo "Site: http://127.0.0.1:$(PORT)/  admin: http://127.0.0.1:$(PORT)/admin/ (see README for the demo logins)"
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-test: setup-dev messages-compile
-	$(BIN)/python -m pytest -q
+# The tests run in PYTEST_WORKERS processes (pytest-xdist; each has its own test database). They are handed
+# out in pytest-django's order (`--dist load`), which runs every transactional test after the others: such a
+# test empties its process's database when it ends. `make test` leaves out the tests marked slow (a worker, a
+# browser, whole histories): `make test-slow` runs only those, `make test-all` everything. CI runs `make
+# test`, `make test-slow` and `make test-postgres` (everything on PostgreSQL).
+PYTEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist load
 
-# The same suite on the machine's PostgreSQL (CI runs both).
+test: setup-dev messages-compile
+	$(PYTEST) -m "not slow"
+
+test-slow: setup-dev messages-compile
+	$(PYTEST) -m slow
+
+test-all: setup-dev messages-compile
+	$(PYTEST)
+
+# Every test on the machine's PostgreSQL (CI runs it after the SQLite ones).
 test-postgres: setup-dev messages-compile
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest -q
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PYTEST)
 
 check: setup-dev
 	$(BIN)/python manage.py check

@@ -10,7 +10,9 @@ other checkout and this one, ``python -m ratings.fesa_files DIR`` once per folde
 and once over every folder of ``bench/out/fesa-run``, and for this one the same with ``--jobs 0``. Each row
 gives the minimum and the median over the rounds, per table, of the CPU time of the processes started (user +
 system) and of the wall clock, in folders cleared of the outputs of the run before (untimed). Modules are
-byte-compiled under ``bench/out/pycache`` as bench_fesa_run.py does.
+byte-compiled under ``bench/out/pycache`` as bench_fesa_run.py does. Last, each checkout against the budgets of
+bench/README.md, by the median CPU: one process per table against ``python -c pass`` measured in the same
+rounds, and one call over every folder against the official program.
 """
 
 from __future__ import annotations
@@ -28,7 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_fesa_run import clear_outputs  # noqa: E402  (the path above must be set first)
+from bench_fesa_run import (  # noqa: E402  (the path above must be set first)
+    MANY_FOLDERS_BUDGET,
+    OFFICIAL_SECONDS_PER_TABLE,
+    START_BUDGET,
+    clear_outputs,
+)
 
 FOLDERS = ROOT / "bench" / "out" / "fesa-run"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -86,12 +93,23 @@ def main() -> None:
         for label, (measure, tables) in measures.items():
             cpu, wall = measure()
             results[label].append((cpu / tables * 1000, wall / tables * 1000))
+    median_cpu: dict[str, float] = {}
     for label, values in results.items():
         cpu = sorted(v[0] for v in values)
         wall = sorted(v[1] for v in values)
+        median_cpu[label] = cpu[len(cpu) // 2]
         print(
             f"{label:<40} CPU min {cpu[0]:7.2f} median {cpu[len(cpu) // 2]:7.2f} | "
             f"wall min {wall[0]:7.2f} median {wall[len(wall) // 2]:7.2f} ms a table"
+        )
+    bare = median_cpu["python -c pass"]
+    for name in ("other", "this"):
+        start = median_cpu[f"{name}: one process per folder"] / bare
+        many = OFFICIAL_SECONDS_PER_TABLE * 1000 / median_cpu[f"{name}: one call for {len(every)} folders"]
+        print(
+            f"{name}: one process per table {start:.2f}x python -c pass (budget at most {START_BUDGET:g}x"
+            f"{'' if start <= START_BUDGET else ', NOT MET'}); one call {many:.0f}x faster than the official "
+            f"program (budget at least {MANY_FOLDERS_BUDGET:g}x{'' if many >= MANY_FOLDERS_BUDGET else ', NOT MET'})"
         )
 
 

@@ -16,6 +16,11 @@ the latest one), as the admin's preview page and its save do:
 
 then checks that the re-rate stored exactly what the preview showed, and undoes the correction (untimed) so
 that the database is left as it was built.
+
+``--merge`` measures a merge instead (``MergeChange``, as the admin's merge page makes it): the newcomer with
+the longest history into the player of his country with the most games who never met him; timed are its
+preview, save and re-rate, then the undo's preview, save and re-rate. Each re-rate prints its phases and the
+promotion audit rows it wrote; ``--check`` runs ``rerate --check`` after each re-rate.
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true", help="empty the database and build it again")
     parser.add_argument("--profile", choices=["preview", "rerate"], help="cProfile this measurement")
     parser.add_argument("--repeat", type=int, default=3, help="time the preview (it writes nothing) this often")
-    parser.add_argument("--check", action="store_true", help="after the undo, check the database (a full replay)")
+    parser.add_argument("--check", action="store_true", help="check the database (a full replay) after each re-rate")
+    parser.add_argument("--merge", action="store_true", help="measure a merge of a long career instead")
     return parser.parse_args()
 
 
@@ -55,11 +61,18 @@ from bench_rerate import build, timed  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.db.models import Max, Min  # noqa: E402
 
 from federation.celery import app as celery_app  # noqa: E402
-from ratings.models import Game, PendingRerate, Player, RatingRow, Table, TableEntry  # noqa: E402
-from ratings.services.corrections.apply import correction_make, correction_preview, correction_undo  # noqa: E402
+from ratings.models import Game, PendingRerate, Player, Promotion, RatingRow, Table, TableEntry  # noqa: E402
+from ratings.services.corrections.apply import (  # noqa: E402
+    correction_make,
+    correction_preview,
+    correction_undo,
+    correction_undo_change,
+)
 from ratings.services.corrections.facts import TableChange  # noqa: E402
+from ratings.services.merge.moves import MergeChange, merge_refusal  # noqa: E402
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
 from ratings.services.tables.save import EntryFacts, GameEdit  # noqa: E402
 from ratings.services.tables.submit import GameFacts  # noqa: E402
@@ -81,7 +94,7 @@ def columns() -> dict[int, tuple[int, str, int]]:
     return {pid: (r, c, g) for pid, r, c, g in Player.objects.values_list("pk", "rating", "category", "grade")}
 
 
-def main() -> None:
+def setup() -> Any:
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
     call_command("migrate", verbosity=0)
     if ARGS.rebuild:
@@ -95,15 +108,13 @@ def main() -> None:
     games = Game.objects.filter(second__isnull=False, played=True).count()
     print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
     officer, _ = User.objects.get_or_create(username="bench-officer", defaults={"is_superuser": True})
+    return officer
 
-    latest = Table.objects.order_by("-date", "-sequence").first()
-    assert latest is not None
-    table = Table.objects.filter(date__lte=latest.date - dt.timedelta(days=365)).order_by("-date", "-sequence")[0]
-    later = Table.objects.filter(date__gt=table.date).count()
-    print(f"corrected: {table} of {table.date}, {table.entries.count()} players; {later} tables after it")
-    change = result_flipped(table)
+
+def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
+    """Preview (best of ``--repeat``), save and re-rate ``change``; compare the preview with what the re-rate
+    stored; undo it (timed with its preview if ``undo_timed``) so that the database is left as it was built."""
     before = columns()
-
     runs = [timed("preview", lambda: correction_preview(change), ARGS.profile == "preview")]
     runs += [timed("preview", lambda: correction_preview(change)) for _ in range(ARGS.repeat - 1)]
     preview_s, preview = min(runs, key=lambda run: run[0])
@@ -113,11 +124,14 @@ def main() -> None:
         "promotions change)"
     )
     save_s, correction = timed("save", lambda: correction_make(user=officer, reason="bench", change=change))
+    audit = Promotion.history.count()
     rerate_s, outcome = timed("rerate", rerate_pending, ARGS.profile == "rerate")
+    phases = ", ".join(f"{k} {v:.2f} s" for k, v in outcome.seconds.items())
     print(f"2. save (the correction's transaction): {save_s:.3f} s")
     print(
         f"3. re-rate that follows: {rerate_s:.2f} s ({outcome.tables_rated} tables redone, "
-        f"{outcome.tables_unchanged} left as they were, {outcome.rows_written} rows)"
+        f"{outcome.tables_unchanged} left as they were, {outcome.rows_written} rows; {phases}; "
+        f"{Promotion.history.count() - audit} promotion audit rows)"
     )
     after = columns()
     stored = {pid: (before[pid], now) for pid, now in after.items() if before[pid] != now}
@@ -127,13 +141,65 @@ def main() -> None:
     }
     print(f"preview equals what the re-rate stored: {'yes' if stored == shown else 'NO'} ({len(stored)} players)")
     print(f"preview ÷ (save + re-rate): {preview_s / (save_s + rerate_s):.2f}")
-
-    correction_undo(correction=correction, user=officer, reason="bench: undo")  # untimed: leave it as built
-    rerate_pending()
-    print("undone (untimed)")
     if ARGS.check:
         problems: list[Any] = rerate_check()
-        print(f"rerate --check: {'clean' if not problems else problems[:3]}")
+        print(f"rerate --check after the re-rate: {'clean' if not problems else problems[:3]}")
+
+    undo = correction_undo_change(correction)
+    if undo_timed:
+        undo_preview_s, _preview = timed("undo preview", lambda: correction_preview(undo))
+        print(f"4. undo preview: {undo_preview_s:.2f} s")
+    undo_s, _undo = timed("undo", lambda: correction_undo(correction=correction, user=officer, reason="bench: undo"))
+    audit = Promotion.history.count()
+    back_s, outcome = timed("rerate", rerate_pending)
+    if undo_timed:
+        print(
+            f"5. undo: {undo_s:.3f} s, its re-rate {back_s:.2f} s ({outcome.tables_rated} tables redone; "
+            f"{Promotion.history.count() - audit} promotion audit rows)"
+        )
+    else:
+        print("undone (untimed)")
+    if ARGS.check:
+        problems = rerate_check()
+        print(f"rerate --check after the undo: {'clean' if not problems else problems[:3]}")
+
+
+def long_career() -> tuple[Player, Player]:
+    """The merge measured: the newcomer (no FESA opening state) with the longest history, as the duplicate,
+    into the player of his country with the most games who never played in a table with him."""
+    first = dict(
+        TableEntry.objects.values("player_id").annotate(first=Min("table__date")).values_list("player_id", "first")
+    )
+    newcomers = Player.objects.filter(opening_state__isnull=True, games__gte=50, merged_into__isnull=True)
+    duplicate = min(newcomers, key=lambda p: (first.get(p.pk, dt.date.max), -p.games, p.pk))
+    his = set(TableEntry.objects.filter(player=duplicate).values_list("table_id", flat=True))
+    candidates = Player.objects.filter(nationality=duplicate.nationality, merged_into__isnull=True).exclude(
+        pk=duplicate.pk
+    )
+    for kept in candidates.order_by("-games", "pk")[:200]:
+        met = TableEntry.objects.filter(player=kept, table_id__in=his).exists()
+        if not met and not merge_refusal(duplicate, kept):
+            return duplicate, kept
+    raise SystemExit("no player to merge him into")
+
+
+def main() -> None:
+    officer = setup()
+    if ARGS.merge:
+        duplicate, kept = long_career()
+        years = Table.objects.filter(entries__player=duplicate).aggregate(a=Min("date"), b=Max("date"))
+        print(
+            f"merged: {duplicate} ({duplicate.games} games, {years['a']} to {years['b']}) into {kept} "
+            f"({kept.games} games)"
+        )
+        measured(MergeChange(duplicate=duplicate, kept=kept), officer, undo_timed=True)
+        return
+    latest = Table.objects.order_by("-date", "-sequence").first()
+    assert latest is not None
+    table = Table.objects.filter(date__lte=latest.date - dt.timedelta(days=365)).order_by("-date", "-sequence")[0]
+    later = Table.objects.filter(date__gt=table.date).count()
+    print(f"corrected: {table} of {table.date}, {table.entries.count()} players; {later} tables after it")
+    measured(result_flipped(table), officer, undo_timed=False)
 
 
 if __name__ == "__main__":

@@ -15,14 +15,13 @@ Every reference case (tests/fesa/data.py finds them) is copied, inputs only, int
 Before each timed run the folders' outputs are removed (untimed), so every run finds its folder as FESA
 gets it, with the inputs only.
 
-Each output is written to a new temporary file and renamed, three files a folder. Creating a file costs this
-machine's disk (ext4 on a virtual disk, mounted with ``discard``) 100-250 us of kernel time, about 1 ms a
-folder; ``--where /dev/shm/fesa-run`` makes the folders in memory, which leaves the disk out of the figures.
+Each output is written to a new temporary file and renamed, three files a folder; ``--where
+/dev/shm/fesa-run`` makes the folders in memory, which leaves the disk out of the figures.
 
-Modules are byte-compiled (under ``bench/out/pycache``) as in an installed program. The official CLISP
-program takes about 0.2 s a table; each figure is printed with that ratio. The best of
-``--repeat`` runs is kept, as the machine is shared, by wall clock and by CPU time (the steadier figure on
-a loaded machine).
+Modules are byte-compiled (under ``bench/out/pycache``) as in an installed program. Each figure is printed as
+a ratio to the official program's time a table (``OFFICIAL_SECONDS_PER_TABLE``). The best of ``--repeat`` runs
+is kept, as the machine is shared, by wall clock and by CPU time (the steadier figure on a loaded machine).
+The budgets are in bench/README.md; bench/ab_fesa_run.py checks them.
 """
 
 from __future__ import annotations
@@ -45,6 +44,11 @@ from ratings.fesa_files.run import rate_files  # noqa: E402
 from tests.fesa.data import FESA_DATA  # noqa: E402  (the path above must be set first)
 
 OFFICIAL_SECONDS_PER_TABLE = 0.2
+"""What the official CLISP program takes a table (bench/README.md)."""
+START_BUDGET = 4.0
+"""One process per table: at most this many times the CPU of a bare ``python -c pass``."""
+MANY_FOLDERS_BUDGET = 50.0
+"""One call over many folders: at least this many times faster than the official program, by CPU."""
 INPUTS = ("turnering.txt", "ratingliste.pre", "nye-spillere")
 OUTPUTS = ("ratingliste.post", "all.txt", "result.txt")
 OUT = ROOT / "bench" / "out" / "fesa-run"
@@ -75,7 +79,7 @@ def prepare(copies: int, out: Path = OUT) -> list[Path]:
 def clear_outputs(folders: Sequence[Path | str]) -> None:
     """Remove what an earlier run wrote, untimed, so that every timed run finds a folder as FESA gets it
     (the inputs only). Replacing the outputs of an earlier run costs the kernel more (freeing the old files'
-    blocks): 0.1-0.4 ms a folder on this machine's disk, which a real run does not pay."""
+    blocks), which a real run does not pay."""
     for folder in folders:
         for name in OUTPUTS:
             with contextlib.suppress(FileNotFoundError):
@@ -144,7 +148,10 @@ def main() -> None:
     python = sys.executable
     names = [str(f) for f in folders]
     single = folders[: len(folders) // args.copies]  # one copy of each case, for the per-process figures
-    print(f"{len(folders)} tables ({len(single)} cases x {args.copies}); official program: 0.2 s a table")
+    print(
+        f"{len(folders)} tables ({len(single)} cases x {args.copies}); official program: "
+        f"{OFFICIAL_SECONDS_PER_TABLE} s a table"
+    )
     report("python -c pass", best_of(args.repeat, [[python, "-c", "pass"]] * 10), 10)
     (args.where / "noop.py").write_text('"""Nothing: the floor of ``python -m``."""\n')
     noop = [python, "-c", "import runpy, sys; sys.path.insert(0, sys.argv[1]); runpy._run_module_as_main('noop')"]

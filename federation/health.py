@@ -17,6 +17,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from django.views.decorators.clickjacking import xframe_options_deny
 from django.views.decorators.http import require_GET
 
 from federation.heartbeat import heartbeat_age
@@ -29,12 +30,14 @@ Check = tuple[bool, str]
 
 
 @never_cache
+@xframe_options_deny  # answered before XFrameOptionsMiddleware runs (federation/middleware.py)
 @require_GET
 def live(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
 @never_cache
+@xframe_options_deny
 @require_GET
 def ready(request: HttpRequest) -> JsonResponse:
     checks: dict[str, Callable[[], Check]] = {

@@ -6,7 +6,8 @@ together), ``level``, ``logger``, ``message`` and ``request_id``. gunicorn's acc
 ``method``, ``path``, ``status``, ``bytes``, ``duration_ms``, ``client`` (the proxy, behind one),
 ``forwarded_for`` (the address the proxy saw) and ``user_agent`` as fields of their own.
 A page that is not found is an INFO line, not a WARNING: scanners ask for thousands, and a WARNING should mean
-something an operator looks at. Nothing here imports Django's settings: gunicorn's master reads it before the
+something an operator looks at. A request Django refuses as suspicious is a WARNING without traceback, not an
+ERROR (:class:`ClientMistakes`). Nothing here imports Django's settings: gunicorn's master reads it before the
 site is loaded.
 """
 
@@ -17,6 +18,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.core.exceptions import SuspiciousOperation
 from pythonjsonlogger.json import JsonFormatter
 
 
@@ -64,6 +66,19 @@ class NotFoundIsInfo(logging.Filter):
         return True
 
 
+class ClientMistakes(logging.Filter):
+    """A request Django refuses as suspicious (a host not allowed, too many fields, a malformed header) is the
+    client's mistake, answered 400: logged as a WARNING without its traceback, never as an ERROR, so that no one
+    can fill the error log by sending such requests. The message still names what was refused."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if record.name.startswith("django.security.") and isinstance(exc, SuspiciousOperation):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 def log_config(*, log_format: str, level: str) -> dict[str, Any]:
     """The ``dictConfig`` of a process: one handler on standard error, every logger through the root."""
     return {
@@ -72,6 +87,7 @@ def log_config(*, log_format: str, level: str) -> dict[str, Any]:
         "filters": {
             "request_id": {"()": "django_guid.log_filters.CorrelationId"},
             "not_found_is_info": {"()": NotFoundIsInfo},
+            "client_mistakes": {"()": ClientMistakes},
         },
         "formatters": {
             "json": {
@@ -90,7 +106,7 @@ def log_config(*, log_format: str, level: str) -> dict[str, Any]:
             "stderr": {
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
-                "filters": ["request_id", "not_found_is_info"],
+                "filters": ["request_id", "not_found_is_info", "client_mistakes"],
                 "formatter": log_format,
             }
         },

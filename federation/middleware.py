@@ -6,27 +6,32 @@ Query strings no page of this site could have made are refused with a 400 before
 A NUL byte cannot go into a PostgreSQL string (the driver raises, a 500), other control characters and
 values of thousands of characters only ever come from scanners, and a long enough search makes SQLite's
 LIKE give up ("pattern too complex"). Refusing them here covers the public pages, the file downloads, the
-admin's lists and its autocomplete at once; what a value means is still each form's business.
+admin's lists, its autocomplete and the API at once; what a value means is still each form's business.
+
+A path with a control character names nothing on this site: 404. A query string with one, or with a value too
+long: 400. Both are the client's mistake, answered here rather than raised, so the log holds Django's line for
+the answer ("Not Found" at INFO, "Bad Request" at WARNING: federation/logs.py) and an INFO line with the reason,
+never an ERROR with a traceback that anyone could fill the error log with. Under ``/api/v1/`` the answer is the
+API's JSON error (ratings/api/errors.py).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 
-from django.core.exceptions import SuspiciousOperation
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 from federation import health
+from ratings.api import errors
+
+logger = logging.getLogger(__name__)
 
 MAX_QUERY_VALUE = 1000
 """Longer than any name, date or filter a page offers (a player's search is at most 100 characters)."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-class HostileQuery(SuspiciousOperation):
-    """Django answers a SuspiciousOperation with a 400 (templates/400.html) and logs it to django.security."""
 
 
 def hostile_query_problem(request: HttpRequest) -> str | None:
@@ -42,9 +47,15 @@ def hostile_query_problem(request: HttpRequest) -> str | None:
 
 def reject_hostile_query(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
     def middleware(request: HttpRequest) -> HttpResponse:
+        if _CONTROL.search(request.path):
+            logger.info("refused: a control character in the path")
+            return errors.page_not_found(request, Http404("control character in the path"))
         problem = hostile_query_problem(request)
         if problem is not None:
-            raise HostileQuery(problem)
+            logger.info("refused: %s", problem)
+            if errors.is_api(request):
+                return errors.api_error(400, f"Refused: {problem}.")
+            return errors.bad_request(request, ValueError(problem))
         return get_response(request)
 
     return middleware

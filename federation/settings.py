@@ -111,7 +111,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
     "django_guid.middleware.guid_middleware",  # every log line of the request carries its id
-    "federation.middleware.health_without_host_check",  # probes by IP: answered before the Host header is read
     "django.middleware.security.SecurityMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware, which may answer first
     # Compresses what the client accepts compressed (pages, JSON, CSV), after every middleware that writes the
@@ -119,6 +118,9 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Probes by IP: answered before anything below reads the Host header (CommonMiddleware does), after the
+    # middlewares that give every answer its security headers.
+    "federation.middleware.health_without_host_check",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "federation.middleware.reject_hostile_query",  # 400 for NUL bytes and the like, before any view reads them
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -170,6 +172,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        # A kept connection that the database or the network dropped is found out before a request uses it,
+        # and replaced, instead of giving that request a 500.
+        conn_health_checks=True,
     )
 }
 try:
@@ -183,7 +188,9 @@ if DATABASE_PASSWORD:
 if DATABASE_REPLICA_URL:
     # Anonymous visitors' page reads, when the replica has caught up with the primary's data version
     # (federation/replica.py); tests read the primary through it.
-    DATABASES["replica"] = dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
     if DATABASE_PASSWORD and not DATABASES["replica"].get("PASSWORD"):
         DATABASES["replica"]["PASSWORD"] = DATABASE_PASSWORD
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
@@ -285,7 +292,12 @@ except ImproperlyConfiguredValue as exc:
 # process counts its own (a development site has one).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "api-throttle": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # A Redis that is down or unreachable must cost a request little: the throttle then counts in the process.
+    "api-throttle": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle"},
     # The key of a stored page holds the data version, so a change of the data is shown at once, never stale.
@@ -311,6 +323,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"api-anon": API_ANON_RATE},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
+    "EXCEPTION_HANDLER": "ratings.api.errors.exception_handler",  # one error shape (docs/api.md)
     "UNAUTHENTICATED_USER": None,
 }
 OTP_TOTP_ISSUER = "FESA ratings"  # the name the authenticator app shows beside the code

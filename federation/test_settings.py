@@ -10,9 +10,15 @@ import tempfile
 # The tests run the development configuration; tests/test_deploy.py starts production ones in processes of their own.
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("LOG_FORMAT", "text")  # a test worker's log is read by people and by the tests ("ready.")
-# Bulk downloads written by the tests' re-rates go to a folder of this process, never into the checkout.
-if "DOWNLOADS_DIR" not in os.environ:
+# Bulk downloads written by the tests' re-rates go to a folder of this process, never into the checkout. A
+# pytest-xdist worker inherits the environment of the controller, which set one up too: the folder is marked
+# with the worker it is for, so each worker makes its own, and what a worker starts (a Celery worker) shares it.
+if "DOWNLOADS_DIR" not in os.environ or os.environ.get("TEST_DOWNLOADS_WORKER") not in (
+    None,
+    os.environ.get("PYTEST_XDIST_WORKER", ""),
+):
     os.environ["DOWNLOADS_DIR"] = tempfile.mkdtemp(prefix="fesa-test-downloads-")
+    os.environ["TEST_DOWNLOADS_WORKER"] = os.environ.get("PYTEST_XDIST_WORKER", "")
     atexit.register(shutil.rmtree, os.environ["DOWNLOADS_DIR"], ignore_errors=True)
 
 # A process the tests start (a Celery worker) runs on the tests' clock from the moment they give (tests/conftest.py

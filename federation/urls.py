@@ -15,6 +15,11 @@ from ratings.web import urls as web
 from ratings.web.sitemaps import SITEMAPS
 from ratings.web.views.robots import robots_txt
 
+# Under /api/v1/ errors are the API's JSON (ratings/api/errors.py); elsewhere the site's error pages.
+handler400 = "ratings.api.errors.bad_request"
+handler404 = "ratings.api.errors.page_not_found"
+handler500 = "ratings.api.errors.server_error"
+
 urlpatterns = [
     path(settings.ADMIN_URL + "second-factor/", include("ratings.admin.second_factor")),
     path(settings.ADMIN_URL, admin.site.urls),

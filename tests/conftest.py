@@ -44,12 +44,19 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the translation catalogues that are missing or older than their .po, as `make test` does
-    (`make messages-compile`), so that running pytest directly tests the pages in every language too."""
+    (`make messages-compile`), so that running pytest directly tests the pages in every language too.
+
+    Under pytest-xdist the controller compiles them before it starts the workers, which only read them; each
+    file is written beside its place and renamed into it, so no process ever reads half a catalogue."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker
+        return
     for po in LOCALE.glob("*/LC_MESSAGES/django.po"):
         mo = po.with_suffix(".mo")
         if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-            with po.open("rb") as source, mo.open("wb") as target:
+            partial = mo.with_name(f".{mo.name}.{os.getpid()}")
+            with po.open("rb") as source, partial.open("wb") as target:
                 write_mo(target, read_po(source, locale=po.parent.parent.name))
+            partial.replace(mo)
 
 
 @pytest.fixture(autouse=True)

@@ -63,6 +63,7 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
     assert not wrong, f"placeholders differ in {lang}: {wrong}"
 
 
+@pytest.mark.slow
 def test_catalogues_hold_every_text_marked_in_the_code(tmp_path: Path) -> None:
     """makemessages into a copy of the code: its msgids must be exactly the catalogues' msgids."""
     if shutil.which("xgettext") is None:

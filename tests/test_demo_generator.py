@@ -37,6 +37,7 @@ def test_demo_model_module_imports_no_django(name: str) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_engine_history_agrees_with_the_database_demo() -> None:
     """The same federation, rated by the engine alone and by the site's re-rate, ends with the same ratings."""
     summary = demo_build(seed=3, **SIZE)
@@ -110,6 +111,7 @@ def test_knobs_refuse_values_out_of_range() -> None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("approvals", [True, False])
+@pytest.mark.slow
 def test_demo_dan_approvals_knob(approvals: bool) -> None:
     demo_build(players=200, years=4, seed=1, until=UNTIL, knobs=Knobs(dan_approvals=approvals))
     dan = Promotion.objects.filter(grade__gte=21)

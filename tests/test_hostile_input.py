@@ -90,6 +90,7 @@ def test_the_sweep_covers_every_registered_list() -> None:
 
 
 @pytest.mark.parametrize(("model", "model_admin"), REGISTERED, ids=[model._meta.label for model, _ in REGISTERED])
+@pytest.mark.slow
 def test_every_admin_list_survives_hostile_parameters(
     client: Client,
     populated: None,

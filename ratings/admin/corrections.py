@@ -225,6 +225,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
         return preview_page(
             request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview,
             carried=[(VERSION_FIELD, version)], error=error, reason="", cancel_url=back,
+            submit_label=_("Undo the correction"),
         )  # fmt: skip
 
     def change_view(

@@ -55,9 +55,15 @@ class ApproveForm(forms.Form):
     """Approval; for 5 and 6 Dan the NSR's consent and its date are required, below that not asked."""
 
     reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
-    nsr_consent = forms.BooleanField(label=_("The Japan Shogi Association (NSR) has consented"), required=True)
+    nsr_consent = forms.BooleanField(
+        label=_("The Japan Shogi Association (NSR) has consented"),
+        required=True,
+        error_messages={"required": _("A 5 or 6 Dan is approved only once the NSR has consented: tick the box.")},
+    )
     nsr_consent_date = forms.DateField(
-        label=_("Date of the NSR's consent"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date of the NSR's consent"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"required": _("Give the date of the NSR's consent (as on its letter).")},
     )
     nsr_reference = forms.CharField(label=_("NSR reference"), max_length=100, required=False)
 
@@ -88,6 +94,14 @@ DECISIONS: dict[str, tuple[Any, Any]] = {
     "revise": (_("Revise the decision"), promotion_revise),
 }
 """Each decision's title and the service that makes it."""
+DONE: dict[str, Any] = {
+    "approve": _("The promotion of %(player)s to %(grade)s is approved."),
+    "reject": _("The promotion of %(player)s to %(grade)s is rejected."),
+    "keep": _("%(player)s keeps the flagged grade %(grade)s."),
+    "revoke": _("The flagged grade %(grade)s of %(player)s is revoked."),
+    "revise": _("The decision on the promotion of %(player)s to %(grade)s is revised."),
+}
+"""What the grade officer reads once a decision is taken."""
 
 
 def decisions_open(promotion: Promotion) -> list[str]:
@@ -331,7 +345,7 @@ class PromotionAdmin(admin.ModelAdmin):
             else:
                 self.message_user(
                     request,
-                    _("%(promotion)s: %(decision)s.") % {"promotion": promotion, "decision": DECISIONS[action][0]},
+                    DONE[action] % {"player": promotion.player, "grade": grade_label(promotion.grade)},
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(reverse(f"{self.admin_site.name}:ratings_promotion_changelist"))

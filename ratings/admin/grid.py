@@ -23,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import access
 from ratings.admin.corrections import (
@@ -131,8 +131,12 @@ class TableGridViews(admin.ModelAdmin):
             return exc.problems
         messages.success(
             request,
-            _("The crosstable of %(table)s was saved: %(players)s players, %(games)s games.")
-            % {"table": table, "players": table.entries.count(), "games": table.games.exclude(second=None).count()},
+            _("The crosstable of %(table)s was saved: %(players)s, %(games)s.")
+            % {
+                "table": table,
+                "players": players_text(table.entries.count()),
+                "games": games_text(table.games.exclude(second=None).count()),
+            },
         )
         if saved.rerate_requested:
             report_rerate(
@@ -161,3 +165,11 @@ def _int(text: str | None, *, default: int) -> int:
         return int(text or default)
     except ValueError:
         return default
+
+
+def players_text(count: int) -> str:
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
+
+
+def games_text(count: int) -> str:
+    return ngettext("%(count)s game", "%(count)s games", count) % {"count": count}

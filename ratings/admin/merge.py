@@ -25,7 +25,7 @@ from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted
 from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
-from ratings.selectors.players import player_names
+from ratings.selectors.players import player_label, player_labels
 from ratings.services.corrections.apply import can_correct
 from ratings.services.corrections.versions import loaded_version
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
@@ -122,8 +122,9 @@ def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
     before, after = merge_facts(duplicate, kept)
     return preview_page(
         request,
-        title=_("Merge %(duplicate)s into %(kept)s") % {"duplicate": duplicate, "kept": kept},
-        lines=describe_merge(before, after, player_names([duplicate.pk, kept.pk])),
+        title=_("Merge %(duplicate)s into %(kept)s")
+        % {"duplicate": player_label(duplicate), "kept": player_label(kept)},
+        lines=describe_merge(before, after, player_labels([duplicate.pk, kept.pk])),
         preview=preview,
         carried=[("kept", kept.federation_id), (VERSION_FIELD, version)],
         error=error,
@@ -135,7 +136,7 @@ def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
 def _choose_page(request: HttpRequest, duplicate: Player) -> HttpResponse:
     context = {
         **admin.site.each_context(request),
-        "title": _("Merge %(player)s into…") % {"player": duplicate},
+        "title": _("Merge %(player)s into…") % {"player": player_label(duplicate)},
         "duplicate": duplicate,
         "candidates": duplicates_of(
             duplicate.family_name, duplicate.given_name, str(duplicate.nationality), exclude=[duplicate.pk]

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings.admin.forms.official import PublishListForm
 from ratings.models import OfficialList, OfficialListEntry
@@ -77,7 +77,11 @@ class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                     )
                     self.message_user(
                         request,
-                        _("The list of %(date)s is published, with %(count)s players.")
+                        ngettext(
+                            "The list of %(date)s is published, with %(count)s player.",
+                            "The list of %(date)s is published, with %(count)s players.",
+                            official.player_count,
+                        )
                         % {"date": date.isoformat(), "count": official.player_count},
                     )
                     return HttpResponseRedirect(reverse("admin:ratings_officiallist_change", args=[official.pk]))

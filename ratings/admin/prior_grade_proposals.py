@@ -17,7 +17,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import access
 from ratings.admin.rerate_notice import report_rerate
@@ -150,8 +150,18 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
         if rerated:
             report_rerate(
                 request,
-                done=_("%(count)s players' tables were re-rated.") % {"count": rerated},
-                queued=_("%(count)s players' tables will be re-rated.") % {"count": rerated},
+                done=ngettext(
+                    "The tables of %(count)s player were re-rated.",
+                    "The tables of %(count)s players were re-rated.",
+                    rerated,
+                )
+                % {"count": rerated},
+                queued=ngettext(
+                    "The tables of %(count)s player will be re-rated.",
+                    "The tables of %(count)s players will be re-rated.",
+                    rerated,
+                )
+                % {"count": rerated},
             )
 
 

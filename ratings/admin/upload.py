@@ -40,7 +40,7 @@ from django.urls import URLPattern, URLResolver, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django_countries import countries
 
 from ratings import access
@@ -374,7 +374,12 @@ def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> Htt
     else:
         messages.success(request, _("%(table)s was saved and submitted; it will be rated shortly.") % {"table": table})
     if plan.created_players:
-        messages.info(request, _("%(count)s new players were created.") % {"count": plan.created_players})
+        count = plan.created_players
+        messages.info(
+            request,
+            ngettext("%(count)s new player was created.", "%(count)s new players were created.", count)
+            % {"count": count},
+        )
     return HttpResponseRedirect(reverse("admin:ratings_table_change", args=[table.pk]))
 
 

@@ -1,12 +1,59 @@
-"""Filters of the API's own lists; the rating list and the tournaments reuse the pages' (ratings/web/filters.py)."""
+"""Filters of the API's lists. They choose what the pages' filters choose (ratings/web/filters.py), held to what the
+OpenAPI schema promises a client: dates written ``YYYY-MM-DD`` only, years and numbers as whole numbers, and a
+value out of the schema refused with a 400 naming the parameter rather than read some other way."""
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from typing import Any
+
 import django_filters
+from django import forms
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from ratings.models import Player, Table
-from ratings.web.filters import MAX_QUERY, country_choices, name_search
+from ratings.web.filters import MAX_QUERY, RatingListFilter, TournamentFilter, country_choices, name_search
+
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+class IsoDateField(forms.DateField):
+    """A date as the schema's ``format: date`` writes it, and no other way (no day-first, no spaces)."""
+
+    def to_python(self, value: Any) -> dt.date | None:
+        if value in self.empty_values:
+            return None
+        try:
+            if ISO_DATE.fullmatch(str(value)):
+                return dt.date.fromisoformat(str(value))
+        except ValueError:
+            pass
+        raise forms.ValidationError("A date written YYYY-MM-DD.", code="invalid")
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number written with digits only (not ``2024.0`` nor `` 2024``)."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        if not WHOLE_NUMBER.fullmatch(str(value)):
+            raise forms.ValidationError("A whole number.", code="invalid")
+        return int(value)
+
+
+@extend_schema_field(OpenApiTypes.DATE)
+class IsoDateFilter(django_filters.DateFilter):
+    field_class = IsoDateField
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 9999})
+class YearFilter(django_filters.NumberFilter):
+    field_class = WholeNumberField
 
 
 class PlayerSearchFilter(django_filters.FilterSet):
@@ -26,9 +73,34 @@ class PlayerSearchFilter(django_filters.FilterSet):
 
 
 class RatedTableFilter(django_filters.FilterSet):
-    date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte", help_text="YYYY-MM-DD")
-    date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte", help_text="YYYY-MM-DD")
+    date_from = IsoDateFilter(field_name="date", lookup_expr="gte", help_text="YYYY-MM-DD")
+    date_to = IsoDateFilter(field_name="date", lookup_expr="lte", help_text="YYYY-MM-DD")
 
     class Meta:
         model = Table
         fields: list[str] = []
+
+
+class RatingListChoice(forms.Form):
+    """The API takes any day of the calendar (a day before the first table: an empty list; a day after today:
+    today's list, nothing later being known) and any two grades (``grade_min`` above ``grade_max``: no one)."""
+
+
+class ApiRatingListFilter(RatingListFilter):
+    date = IsoDateFilter(
+        method="filter_nothing",
+        help_text="The list as of this day (YYYY-MM-DD); today's if left out or later than today.",
+    )
+
+    class Meta(RatingListFilter.Meta):
+        form = RatingListChoice
+
+
+class ApiTournamentFilter(TournamentFilter):
+    year = YearFilter(
+        field_name="end_date",
+        lookup_expr="year",
+        min_value=1,
+        max_value=9999,
+        help_text="Tournaments that ended in this year.",
+    )

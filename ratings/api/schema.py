@@ -1,37 +1,67 @@
-"""The error answers every API operation can give, added to the OpenAPI schema (a drf-spectacular hook)."""
+"""The API's schema, made to say what the API does (a drf-spectacular post-processing hook).
+
+* One error shape on every error answer (ratings/api/errors.py): ``Error``.
+* 400 and 404 on every operation: each refuses an unknown, repeated or malformed parameter (ratings/api/params.py)
+  and answers 404 for what does not exist (a player, a table, a page past the last); 429 past the client's limit.
+* Each parameter as the API reads it: a country one of the ISO 3166 codes, free text without control characters
+  and no longer than the API takes (the site refuses both, federation/middleware.py), pages whole numbers from 1.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-DETAIL = {
+from django_countries import countries
+
+from ratings.selectors.search import MAX_QUERY
+
+NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001F\\u007F]*$"
+TEXT_LENGTH = {"q": MAX_QUERY}
+TEXT_LENGTH_DEFAULT = 100  # federation ids and other path values are far shorter; longer ones name nothing
+
+ERROR = {
     "type": "object",
-    "properties": {"detail": {"type": "string"}},
+    "description": "Every error answer. ``errors``, on a 400 only, gives each parameter in error its messages.",
+    "properties": {
+        "detail": {"type": "string"},
+        "errors": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+    },
     "required": ["detail"],
 }
-FIELD_ERRORS = {
-    "type": "object",
-    "description": "For each parameter in error, its messages.",
-    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+BAD_REQUEST = {
+    "description": "An unknown, repeated, empty or malformed parameter: ``errors`` names each.",
+    "content": ERROR_REF,
 }
-NOT_FOUND = {"description": "No such page, player or table.", "content": {"application/json": {"schema": DETAIL}}}
-BAD_REQUEST = {"description": "A malformed parameter.", "content": {"application/json": {"schema": FIELD_ERRORS}}}
+NOT_FOUND = {"description": "No such player, table, list or page.", "content": ERROR_REF}
 TOO_MANY = {
     "description": "Too many requests from this address: wait as many seconds as Retry-After says.",
     "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
-    "content": {"application/json": {"schema": DETAIL}},
+    "content": ERROR_REF,
 }
 
 
+def _describe(parameter: dict[str, Any]) -> None:
+    schema = parameter.setdefault("schema", {})
+    if parameter["name"] == "country":
+        schema["enum"] = [code for code, _ in countries]
+        parameter.setdefault("description", "ISO 3166 code.")
+    elif schema.get("type") == "string" and "enum" not in schema and "format" not in schema:
+        schema["pattern"] = NO_CONTROL_CHARACTERS
+        schema["maxLength"] = TEXT_LENGTH.get(parameter["name"], TEXT_LENGTH_DEFAULT)
+
+
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    """429 on every operation; 404 on those with a path parameter or pages; 400 on those with filters."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                _describe(parameter)
             responses = operation.setdefault("responses", {})
-            parameters = operation.get("parameters", [])
+            responses.setdefault("400", BAD_REQUEST)
+            responses.setdefault("404", NOT_FOUND)
             responses.setdefault("429", TOO_MANY)
-            if any(p["in"] == "path" or p["name"] == "page" for p in parameters):
-                responses.setdefault("404", NOT_FOUND)
-            if any(p["in"] == "query" and p["name"] not in {"page", "page_size"} for p in parameters):
-                responses.setdefault("400", BAD_REQUEST)
+            for status, response in responses.items():
+                if status.startswith("30") and "headers" not in response:
+                    response["headers"] = {"Location": {"schema": {"type": "string"}, "description": "Where to ask."}}
     return result

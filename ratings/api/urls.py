@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ratings.api import views, views_official
+from ratings.api import views, views_index, views_official
 
 app_name = "api-v1"
 
@@ -32,6 +32,7 @@ class DocsView(SpectacularSwaggerSplitView):
 
 
 urlpatterns = [
+    path("", views_index.IndexView.as_view(), name="index"),
     path("players/", views.PlayerListView.as_view(), name="players"),
     path("players/<str:federation_id>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<str:federation_id>/history/", views.PlayerHistoryView.as_view(), name="player_history"),

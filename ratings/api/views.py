@@ -7,16 +7,16 @@ answer carries an ETag (a request with If-None-Match gets 304 when nothing chang
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.middleware.http import ConditionalGetMiddleware
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
@@ -25,14 +25,17 @@ from rest_framework.views import APIView
 
 from ratings import selectors
 from ratings.api import serializers
-from ratings.api.filters import PlayerSearchFilter, RatedTableFilter
+from ratings.api.filters import ApiRatingListFilter, ApiTournamentFilter, PlayerSearchFilter, RatedTableFilter
+from ratings.api.params import check_query
 from ratings.api.serializers_official import PlayerDetailSerializer
 from ratings.models import Player, Promotion, Table, Tournament
 from ratings.selectors.api import players_search, rated_tables
+from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.web.caching import cached_page, page_cache_key, store_page
-from ratings.web.filters import RatingListFilter, TournamentFilter, filtered_rating_list
+from ratings.web.filters import filtered_rating_list
 
+MOVED = OpenApiResponse(description="A record merged into another player: Location is the kept player's answer.")
 CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
 conditional_get = decorator_from_middleware(ConditionalGetMiddleware)
 
@@ -53,6 +56,7 @@ class PublicReadMixin:
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]  # throttling: every request counts
+        check_query(request, self)
         self.page_key = page_cache_key(request._request)
         kept = cached_page(self.page_key) if self.page_key else None
         if kept is not None:
@@ -74,11 +78,31 @@ class PublicReadMixin:
         return response
 
 
+class MergedPlayer(Exception):
+    """The id is a record merged into another player: answered as his page does, by a permanent redirect."""
+
+    def __init__(self, kept: str) -> None:
+        self.kept = kept
+
+
 def player_or_404(federation_id: str) -> Player:
     try:
         return selectors.player_for_page(federation_id)
     except Player.DoesNotExist:
+        kept = merged_into_id_of(federation_id)  # asked only when no shown player has the id
+        if kept:
+            raise MergedPlayer(kept) from None
         raise NotFound("No player has that federation id.") from None
+
+
+class PlayerMixin(PublicReadMixin):
+    """A player's answers: a record merged into another redirects to the same answer about the kept player."""
+
+    def handle_exception(self, exc: Exception) -> HttpResponse:
+        if isinstance(exc, MergedPlayer):
+            url = reverse(self.request.resolver_match.view_name, args=[exc.kept])  # type: ignore[attr-defined]
+            return HttpResponsePermanentRedirect(url)
+        return super().handle_exception(exc)
 
 
 class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
@@ -92,8 +116,8 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
         return players_search()
 
 
-class PlayerDetailView(PublicReadMixin, APIView):
-    @extend_schema(responses=PlayerDetailSerializer)
+class PlayerDetailView(PlayerMixin, APIView):
+    @extend_schema(responses={200: PlayerDetailSerializer, 301: MOVED})
     def get(self, request: Request, federation_id: str) -> Response:
         """A player's standing today, and his lines on the official lists as they were published."""
         player = player_or_404(federation_id)
@@ -101,8 +125,8 @@ class PlayerDetailView(PublicReadMixin, APIView):
         return Response(PlayerDetailSerializer(player).data)
 
 
-class PlayerHistoryView(PublicReadMixin, APIView):
-    @extend_schema(responses=serializers.PlayerHistorySerializer)
+class PlayerHistoryView(PlayerMixin, APIView):
+    @extend_schema(responses={200: serializers.PlayerHistorySerializer, 301: MOVED})
     def get(self, request: Request, federation_id: str) -> Response:
         """Every table the player was rated in, oldest first, each game explained; and his grade history."""
         player = player_or_404(federation_id)
@@ -116,7 +140,6 @@ class PlayerHistoryView(PublicReadMixin, APIView):
 
 @extend_schema(
     parameters=[
-        OpenApiParameter("date", dt.date, description="The list as of this day (YYYY-MM-DD); today if left out."),
         OpenApiParameter("active", str, enum=["active", "all"], description="active: the FESA list (default)."),
     ]
 )
@@ -130,12 +153,12 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
 
     serializer_class = serializers.RatingListEntrySerializer
     filter_backends = [DjangoFilterBackend]  # for the schema's parameters; the list filters itself
-    filterset_class = RatingListFilter
+    filterset_class = ApiRatingListFilter
 
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
             return Player.objects.none()
-        choice = RatingListFilter(self.request.query_params, queryset=Player.objects.none())
+        choice = ApiRatingListFilter(self.request.query_params, queryset=Player.objects.none())
         if not choice.form.is_valid():
             raise ValidationError(choice.form.errors)
         # the data version the page cache's key was made of (one query fewer)
@@ -150,7 +173,7 @@ class TournamentListView(PublicReadMixin, generics.ListAPIView[Tournament]):
 
     serializer_class = serializers.TournamentSerializer
     filter_backends = [DjangoFilterBackend]
-    filterset_class = TournamentFilter
+    filterset_class = ApiTournamentFilter
 
     def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.tournaments_list()

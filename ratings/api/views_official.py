@@ -8,7 +8,8 @@ from typing import Any
 import django_filters
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
@@ -59,7 +60,12 @@ class OfficialEntryPagination(ApiPagination):
         return paged
 
 
-@extend_schema_view(get=extend_schema(operation_id="official_list_entries"))
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="official_list_entries",
+        parameters=[OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")],
+    )
+)
 class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
     """An official list's entries as published, in rank order, ``rank`` and ``country_rank`` those of the whole
     list whatever the filters. The list's heading is in ``list``."""

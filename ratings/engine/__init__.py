@@ -6,7 +6,7 @@ entry point.
 
 from __future__ import annotations
 
-from .errors import EngineError, InvalidTable, TableBeyondNumbers, TableDidNotSettle
+from .errors import EngineError, InvalidTable, RatingOffScale, TableBeyondNumbers, TableDidNotSettle
 from .settle import SETTLE_RULE, settle_by_rule
 from .table import rate_table
 from .types import (
@@ -37,6 +37,7 @@ __all__ = [
     "PlayerState",
     "PriorGrade",
     "Promotion",
+    "RatingOffScale",
     "TableBeyondNumbers",
     "TableDidNotSettle",
     "TableInput",

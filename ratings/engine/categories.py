@@ -7,13 +7,10 @@ which promotion test a game faces (§7): from game 9 the provisional test, from 
 
 from __future__ import annotations
 
+from typing import Final
+
+from .literals import Category
 from .types import PlayerState
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import Category
 
 UNRATED: Final = "unrated"
 PROVISIONAL: Final = "provisional"
@@ -24,6 +21,18 @@ PROVISIONAL_FROM: Final = 9
 """With fewer games (this table's included) a player stays rated by performance, and no game is tested."""
 ESTABLISHED_FROM: Final = 18
 """The game number from which a player is established and his games face the established test."""
+
+
+RANKED_CATEGORIES: Final[tuple[Category, ...]] = (PROVISIONAL, ESTABLISHED)
+"""The categories the public list ranks: a rating that rests on enough games (docs/rules.md §8). A player still
+rated by performance is listed without a rank; FESA's own files (all.txt) number every line as the program does."""
+TOP_CATEGORIES: Final[tuple[Category, ...]] = (ESTABLISHED,)
+"""The categories the top lists and the federation's statistics count."""
+
+
+def is_ranked(category: str) -> bool:
+    """Whether a player of ``category`` takes a rank on the public list."""
+    return category in RANKED_CATEGORIES
 
 
 def category_of_games(games: int, *, on_result_list: bool) -> Category:

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Final
 
+from .errors import BeyondRankScale
 from .grades import SEVEN_DAN
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import HandicapCode
+from .literals import HandicapCode
 
 # --- K (R1) -----------------------------------------------------------------------------------------------
 
@@ -159,6 +156,16 @@ def rating_of(rank: float) -> int:
     return round(f32(r0 + q))
 
 
+SCALE_END: Final = _RANK_RATINGS[-1]
+"""The last point of the rank scale: a rating at or above it has no grade to convert a handicap from."""
+
+
 def handicap_shift(rating: float, handicap: float) -> int:
-    """``rating_of(rank_of(rating) - h)`` with the subtraction in float32 (§3)."""
+    """``rating_of(rank_of(rating) - h)`` with the subtraction in float32 (§3).
+
+    Raises BeyondRankScale for a rating at or above ``SCALE_END``: the program's scale ends there and it stops
+    on such a table (a performance-rated giver's estimate can run away through the handicap, 10243 and more).
+    """
+    if rating >= SCALE_END:
+        raise BeyondRankScale(rating)
     return rating_of(f32(rank_of(rating) - f32(handicap)))

@@ -35,3 +35,24 @@ class TableDidNotSettle(EngineError):
 class TableBeyondNumbers(EngineError):
     """A number of the table went beyond what floats can hold (ratings near 10^38 and above, say): the table
     is not rated, like one that does not settle, rather than fail with an arithmetic error of its own."""
+
+
+class BeyondRankScale(EngineError):
+    """A rating at or above the rank scale's end (``SCALE_END``, 9999) was put through the handicap conversion,
+    which has no grade for it (docs/rules.md §3). Raised by ``handicap_shift``; ``rate_table`` turns it into a
+    RatingOffScale naming the table and the player."""
+
+    def __init__(self, rating: float) -> None:
+        super().__init__(f"the rating {rating:g} is beyond the handicap scale's end")
+        self.rating = rating
+
+
+class RatingOffScale(EngineError):
+    """The table would give ``player`` a rating the rules do not define: his value reached ``rating``, at or
+    above the end of the handicap scale (9999), and the conversion of a handicap game needs its grade. The FESA
+    program stops on such a table; it is not rated (docs/rules.md §3)."""
+
+    def __init__(self, message: str, *, player: Hashable, rating: float) -> None:
+        super().__init__(message)
+        self.player = player
+        self.rating = rating

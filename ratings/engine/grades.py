@@ -7,11 +7,9 @@ and is never awarded. The database stores grades on this scale, so its choices c
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
+from typing import Final
 
-    from .literals import GradeUnit
+from .literals import GradeUnit
 
 NO_GRADE: Final = 0
 LAST_KYU: Final = 20  # 1 Kyu

@@ -5,14 +5,12 @@ For replays and benchmarks; the site's re-rating service does the same walk agai
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import NamedTuple
+
 from .errors import TableDidNotSettle
-from .named_tuple import NamedTuple
 from .table import rate_table
 from .types import PlayerKey, PlayerState, TableInput, TableResult
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
 
 
 class HistoryResult(NamedTuple):

@@ -1,9 +1,7 @@
 """The engine's closed sets of words, as ``Literal`` types: handicap codes, prior-grade kinds, rating methods,
 promotion routes, categories and grade units.
 
-Only type checkers and code that reads the sets at run time (``typing.get_args``: tests, the demo) import this
-module. The engine's own modules import it under ``TYPE_CHECKING``, as they do ``typing``: a per-table FESA
-run starts an interpreter for every table and never imports ``typing`` (ratings/engine/named_tuple.py). The
+The engine's modules annotate with them; code that reads a set at run time uses ``typing.get_args``. The
 values themselves are defined where the rules use them (constants.py ``HANDICAP_CODES``, categories.py
 ``CATEGORIES``); tests/engine/test_constants.py holds the two to the same words.
 """

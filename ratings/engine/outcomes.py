@@ -13,16 +13,13 @@ from collections.abc import Iterable, Sequence
 from itertools import repeat
 
 from .categories import ESTABLISHED_FROM
+from .literals import HandicapCode
 from .normal import BONUS_CEILING, BONUS_GAMES
 from .participants import GAVE, Participants, SideHandicap
 from .performance import performance
 from .promotions import GradeState, quiet_walk, walk_table
 from .solver import Solver
 from .types import GameDetail, PlayerOutcome, PlayerState, Promotion, ResultPair
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .literals import HandicapCode
 
 _new = tuple.__new__
 

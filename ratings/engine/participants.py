@@ -8,20 +8,16 @@ participant's position, the layout the sweeps and the outcomes read fastest.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
+from typing import NamedTuple
 
 from .categories import PROVISIONAL_FROM
 from .constants import HANDICAPS
 from .errors import InvalidTable
-from .named_tuple import NamedTuple
+from .literals import HandicapCode
 from .prior_grades import prior_grade_rating
 from .types import Game, PlayerKey, PlayerState, ResultPair, Score, TableInput
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from .literals import HandicapCode
 
 OPPONENT_FLOOR = 400
 

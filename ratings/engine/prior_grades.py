@@ -11,16 +11,13 @@ the rules rate "a professional n Dan" without a bound, but the Japan Shogi Assoc
 
 from __future__ import annotations
 
+from typing import Final
+
 from .constants import midpoint
 from .errors import InvalidTable
 from .grades import grade_of
+from .literals import PriorGradeKind
 from .types import PriorGrade
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import PriorGradeKind
 
 PRIOR_GRADE_LEVELS: Final[dict[PriorGradeKind, tuple[int, int]]] = {
     "kyu": (1, 20),

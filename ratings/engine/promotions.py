@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
 from .categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from .constants import (
@@ -26,13 +27,8 @@ from .constants import (
     upper_bound,
 )
 from .grades import SEVEN_DAN, TOP_AWARDED_GRADE
+from .literals import PromotionRoute
 from .types import Promotion
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
-
-    from .literals import PromotionRoute
 
 IMAGINARY_GAMES = 20
 
@@ -67,8 +63,7 @@ _PROVISIONAL_BOUND: Final = [
 
 
 class GradeState:
-    """The grade and the run counters of one player while his games are walked (mutable working copy; a plain
-    slotted class, as the per-table FESA run would pay a dataclass's creation on every start)."""
+    """The grade and the run counters of one player while his games are walked (mutable working copy)."""
 
     __slots__ = ("grade", "lb_mp_seen", "lb_run", "mp_run")
 

@@ -8,12 +8,10 @@ tournament's standings.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .errors import InvalidTable
 from .types import Score
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Final
 
 FIRST_WON: Final = "first"
 SECOND_WON: Final = "second"

@@ -3,29 +3,22 @@
 Everything here is a named tuple over plain values, so the same input always gives an equal output and
 results can be compared, hashed, cached and pickled. Named tuples rather than frozen dataclasses: the engine
 builds millions of these values over a long history (two GameDetail per game), and a named tuple is built at the
-speed of a tuple, while a frozen dataclass sets each field through ``object.__setattr__``; and a named tuple's
-class is made in a tenth of a dataclass's time (with no ``dataclasses`` and ``inspect`` to import), which the
-per-table FESA run (``python -m ratings.fesa_files``) pays on every start; named_tuple.py makes them without
-``typing`` at run time, and the closed sets of words (handicap codes, routes) are types in literals.py. A
-changed copy is ``value._replace(field=...)``. Words follow docs/rules.md §1.
+speed of a tuple, while a frozen dataclass sets each field through ``object.__setattr__``. The closed sets of
+words (handicap codes, routes) are ``Literal`` types in literals.py. A changed copy is
+``value._replace(field=...)``. Words follow docs/rules.md §1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import datetime as dt
+from collections.abc import Hashable, Mapping, Sequence
+from typing import NamedTuple
 
 from .grades import NO_GRADE as NO_GRADE
 from .grades import grade_label as grade_label
 from .grades import grade_of as grade_of
 from .grades import grade_parts as grade_parts
-from .named_tuple import NamedTuple
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import datetime as dt
-    from collections.abc import Mapping, Sequence
-
-    from .literals import HandicapCode, Method, PriorGradeKind, PromotionRoute
+from .literals import HandicapCode, Method, PriorGradeKind, PromotionRoute
 
 PlayerKey = Hashable
 """Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""

@@ -18,9 +18,9 @@ UNKNOWN = "?"
 
 
 def _transliterated(char: str, following: str) -> str:
-    # anyascii loads importlib.resources (tempfile, shutil, random...): about 5 ms of every start of a run
-    # that writes only ISO-8859-1 names, which is nearly every run.
-    from anyascii import anyascii  # imported here for start-up speed: see above
+    # anyascii loads importlib.resources (pathlib, tempfile, shutil...), a quarter of a per-table run's CPU,
+    # for the rare name outside ISO-8859-1: within the budget of bench/README.md only when imported here.
+    from anyascii import anyascii  # noqa: PLC0415 - imported on first use: see above
 
     text = anyascii(char) or UNKNOWN
     # anyascii writes Œ as "Oe", right before a lower-case letter (Œuvray); in a capitalised name or

@@ -19,23 +19,12 @@ from .errors import FesaFileError, FesaFileErrors
 from .run import NYE_SPILLERE, RATINGLISTE_PRE, TURNERING, rate_files
 
 Folder = str | os.PathLike[str]
-"""A folder as a ``str`` or a ``Path``: handled with ``os`` alone, since importing ``pathlib`` (and with it
-``urllib.parse`` and ``ipaddress``) would cost a per-folder process more than a few milliseconds."""
+"""A folder as a ``str`` or a ``Path``."""
 
 
 def _read_bytes(path: str) -> bytes:
-    """The file's bytes, read with ``os`` calls, not ``open()``: a file object costs a few system calls more
-    per file (its terminal test, its position, a second status) and Python layers of its own, paid three
-    times a folder. OSError as ``open()`` raises it (FileNotFoundError when missing; a directory opens,
-    and fails on reading)."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        data = os.read(fd, os.fstat(fd).st_size + 1)  # sized by the file, as open().read() sizes its read
-        while chunk := os.read(fd, 1 << 16):  # until the end: a short read, or a file that grew meanwhile
-            data += chunk
-        return data
-    finally:
-        os.close(fd)
+    with open(path, "rb") as file:
+        return file.read()
 
 
 def _read(directory: Folder, name: str) -> bytes:
@@ -46,7 +35,7 @@ def _read(directory: Folder, name: str) -> bytes:
 
 
 def _read_optional(directory: Folder, name: str) -> bytes | None:
-    """``_read``, or None for a missing file (without a status call first to ask)."""
+    """``_read``, or None for a missing file."""
     try:
         return _read_bytes(os.path.join(directory, name))
     except FileNotFoundError:
@@ -58,32 +47,24 @@ def _read_optional(directory: Folder, name: str) -> bytes | None:
 def _write_all(directory: Folder, files: dict[str, bytes]) -> None:
     """Write every file to a temporary file in ``directory``, then rename them all into place.
 
-    The temporary files are opened exclusively under fresh names, so they get the usual permissions (the
-    process's umask) rather than the private ones of ``tempfile.mkstemp``. Their names hold 128 random
-    bits, as a uuid4 would (``uuid`` alone costs a per-folder process more than the rest of its imports),
-    one draw for the folder's files (their names differ already). Written with ``os`` calls, as ``_read``
-    reads.
+    The temporary files are created exclusively (``"xb"``) under fresh names, so they get the usual
+    permissions (the process's umask) rather than the private ones of ``tempfile.mkstemp``.
     """
     temporary: dict[str, str] = {}
-    token = os.urandom(16).hex()
+    token = os.urandom(16).hex()  # 128 random bits, as a uuid4's
     try:
         for name, data in files.items():
             tmp = os.path.join(directory, f".{name}.{token}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-            temporary[name] = tmp
-            try:
-                view = memoryview(data)
-                while view:  # a regular file takes all at once, but write() may say otherwise
-                    view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
+            with open(tmp, "xb") as file:
+                temporary[name] = tmp
+                file.write(data)
         for name, tmp in list(temporary.items()):
             os.replace(tmp, os.path.join(directory, name))
-            del temporary[name]  # nothing left to remove: a failed unlink per file is a cost per folder
+            del temporary[name]
     finally:
         for tmp in temporary.values():
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+                os.remove(tmp)
 
 
 def run_directory(directory: Folder) -> list[str]:
@@ -134,18 +115,19 @@ def _reports(directories: list[Folder], jobs: int) -> Iterator[tuple[bool, list[
     if jobs <= 1 or len(directories) <= 1:
         yield from map(_run_reported, directories)
         return
-    from concurrent.futures import ProcessPoolExecutor  # here: a run of one folder per process must not pay
-    from concurrent.futures.process import BrokenProcessPool  # for the workers' modules
+    # concurrent.futures loads logging and threading, and its pool multiprocessing: as much again as a
+    # per-table run's own imports, for a run of many folders only (the budget of bench/README.md).
+    import concurrent.futures  # noqa: PLC0415 - imported for --jobs only: see above
 
     workers = min(jobs, len(directories))
     chunk = max(1, len(directories) // (workers * 4))
     done = 0
     try:
-        with ProcessPoolExecutor(workers) as pool:
+        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
             for report in pool.map(_run_reported, directories, chunksize=chunk):
                 done += 1
                 yield report
-    except BrokenProcessPool as exc:
+    except concurrent.futures.BrokenExecutor as exc:  # a worker process died: BrokenProcessPool
         for directory in directories[done:]:
             yield False, [f"{directory}: not run to the end: a worker process stopped ({exc})"]
 

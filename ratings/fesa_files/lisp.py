@@ -14,22 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache, partial
-
-from ratings.engine.named_tuple import NamedTuple
+from fractions import Fraction
+from typing import Any, Final, NamedTuple
 
 from .errors import FesaFileError
 
-# fractions (with decimal and numbers, a millisecond and a half of a run's start) is imported when a ratio is
-# first read or made (half, _ratio) or printed: most runs have none. So Form is the full union for type
-# checkers only; at run time it is just a name other modules import for their annotations.
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING: true for type checkers only
-if TYPE_CHECKING:
-    from fractions import Fraction
-    from typing import Any
-
-# Named tuples, not dataclasses: a per-table run creates these classes on every start, and a frozen dataclass
-# costs ten times as much. Each is its own type (the printer dispatches on it); no form is a plain tuple.
+# Each form is its own type (the printer dispatches on it); no form is a plain tuple.
 
 
 class Symbol(NamedTuple):
@@ -58,40 +48,20 @@ class Struct(NamedTuple):
         return any(k == key for k, _ in self.fields)
 
 
-if TYPE_CHECKING:
-    Form = int | Fraction | str | Symbol | Char | Struct | list["Form"]
-else:
-    Form = object
+Form = int | Fraction | str | Symbol | Char | Struct | list["Form"]
 
 NIL = Symbol("NIL")
 T = Symbol("T")
 
+HALF: Final = Fraction(1, 2)
+"""``1/2``, the result of a drawn game. Every reader and writer uses this one object, so comparing two result
+lists finds equal halves by identity instead of through ``Fraction.__eq__``."""
 
-@cache
-def half() -> Fraction:
-    """``1/2``, the result of a drawn game. Every reader and writer uses this one object, so comparing two
-    result lists finds equal halves by identity instead of through ``Fraction.__eq__``."""
-    return _ratio(1, 2)
-
-
-def _ratio(numerator: int, denominator: int) -> Fraction:
-    from fractions import Fraction  # here: see TYPE_CHECKING above
-
-    return Fraction(numerator, denominator)
-
-
-def _lazy(pattern: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
-    """A function returning ``pattern`` compiled, compiling it on its first call. A run is a process per table,
-    and compiling every reader's patterns at import was a tenth of its start: most runs read the state list
-    by spelling's patterns and a small new-player file by the scan below, and need none of the reader's."""
-    return cache(partial(re.compile, pattern, flags))
-
-
-_BLANK = _lazy(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
-_STRING = _lazy(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
-_ESCAPE = _lazy(r"\\(.)", re.DOTALL)
-_CHAR_REST = _lazy(r"[^ \t\r\n\f()\";'`,]*")  # up to a delimiter
-_TOKEN = _lazy(r"[^ \t\r\n\f()\";'`,|]*")  # up to a delimiter or "|"
+_BLANK = re.compile(r"(?:[ \t\r\n\f]+|;[^\n]*)*")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_CHAR_REST = re.compile(r"[^ \t\r\n\f()\";'`,]*")  # up to a delimiter
+_TOKEN = re.compile(r"[^ \t\r\n\f()\";'`,|]*")  # up to a delimiter or "|"
 _CHAR_NAMES = {"SPACE": " ", "NEWLINE": "\n", "TAB": "\t"}
 
 
@@ -130,8 +100,8 @@ class _Reader:
         self.pos = 0
         self._counted = 0  # the position whose line _line is
         self._line = 1
-        self._blank = _BLANK().match  # the most used patterns, looked up once
-        self._token = _TOKEN().match
+        self._blank = _BLANK.match  # the most used patterns, looked up once
+        self._token = _TOKEN.match
 
     @property
     def line(self) -> int:
@@ -185,12 +155,12 @@ class _Reader:
             items.append(self.read())
 
     def read_string(self) -> str:
-        match = _STRING().match(self.text, self.pos)
+        match = _STRING.match(self.text, self.pos)
         if match is None:
             raise self.error("a string is not closed")
         self.pos = match.end()
         body = match.group(1)
-        return _ESCAPE().sub(r"\1", body) if "\\" in body else body
+        return _ESCAPE.sub(r"\1", body) if "\\" in body else body
 
     def read_dispatch(self) -> Form:
         nxt = self.text[self.pos + 1 : self.pos + 2]
@@ -199,7 +169,7 @@ class _Reader:
             if self.pos >= len(self.text):
                 raise self.error("character '#\\' without a character")
             # The first character is taken whatever it is; a longer name (Space) follows it.
-            end = _CHAR_REST().match(self.text, self.pos + 1).end()  # type: ignore[union-attr]  # matches ""
+            end = _CHAR_REST.match(self.text, self.pos + 1).end()  # type: ignore[union-attr]  # matches ""
             name = self.text[self.pos : end]
             if len(name) > 1 and name.upper() not in _CHAR_NAMES:
                 raise self.error(f"unknown character name #\\{name}")
@@ -236,7 +206,7 @@ class _Reader:
             if den == 0:
                 raise self.error(f"ratio {token} divides by zero")
             self.advance(end - self.pos)
-            return _ratio(num, den)
+            return Fraction(num, den)
         if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
             raise self.error(f"unsupported number {token[:20]!r} (numbers have at most 9 digits)")
         self.advance(end - self.pos)
@@ -303,7 +273,7 @@ def _read_list_items(text: str, file: str) -> list[tuple[int, Form]]:
 # unsupported form, a bad structure) it gives up and the reader above reads the file again, so the
 # messages and what is accepted stay exactly the reader's.
 
-_SCAN = _lazy(
+_SCAN = re.compile(
     # Blanks before a token are taken with it, so most tokens are one match.
     r"""[ \t\r\f]*(?:(\n[ \t\r\n\f]*)|;[^\n]*"""  # 1 newlines and the blanks after them; a comment
     r"""|\(([0-9]{1,9}) (0|1|1/2) 1\)"""  # 2, 3 a game of a result list, (1740 1/2 1): most of a long list
@@ -326,7 +296,7 @@ def _scan_atom(token: str, symbols: dict[str, Symbol]) -> Form | None:
         return number
     if number is not None:
         num, den = number
-        return _ratio(num, den) if den else None
+        return Fraction(num, den) if den else None
     if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
         return None
     if token.startswith(":"):
@@ -363,12 +333,12 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
     symbols: dict[str, Symbol] = {}
     outer: list[Form] | None = None
     line = 1
-    for newline, opponent, result, open_list, open_struct, close, string, char, atom, other in _SCAN().findall(text):
+    for newline, opponent, result, open_list, open_struct, close, string, char, atom, other in _SCAN.findall(text):
         if newline:
             line += newline.count("\n")
             continue
         if opponent and len(stack) > 1:
-            stack[-1].append([int(opponent), half() if result == "1/2" else int(result), 1])
+            stack[-1].append([int(opponent), HALF if result == "1/2" else int(result), 1])
             continue
         if not (atom or string or open_list or open_struct or close or char or other or opponent):
             continue  # a comment
@@ -385,7 +355,7 @@ def _scan_list_items(text: str) -> list[tuple[int, Form]] | None:
             body = string[1:-1]
             if "\n" in body:
                 line += body.count("\n")
-            value = _ESCAPE().sub(r"\1", body) if "\\" in body else body
+            value = _ESCAPE.sub(r"\1", body) if "\\" in body else body
         elif open_list or open_struct:
             stack.append([])
             structs.append(bool(open_struct))
@@ -444,9 +414,7 @@ def print_form(form: Form) -> str:
 
 
 def _print_other(form: Form) -> str:
-    """A ratio (not in ``_PRINTERS``, so that fractions is not imported to fill it), or a refusal."""
-    from fractions import Fraction  # here: see TYPE_CHECKING above
-
+    """A ratio, or a refusal."""
     if type(form) is Fraction:
         return str(form.numerator) if form.denominator == 1 else f"{form.numerator}/{form.denominator}"
     if isinstance(form, bool):

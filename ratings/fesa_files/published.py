@@ -32,7 +32,7 @@ from ratings.engine.types import grade_of
 
 from .encoding import decode_lenient
 from .errors import FesaFileError
-from .turnering import Cell, TablePlayer, Turnering, check_consistency, read_cells
+from .turnering import Cell, TablePlayer, Turnering, check_consistency, file_lines, read_cells
 
 # Digits are ASCII only (re.ASCII) and numbers short: int() takes other scripts' digits, and refuses (or
 # the database overflows on) thousands of digits. No number of a result table has more than a few.
@@ -106,7 +106,7 @@ class PublishedTable:
 
 
 def _clean(text: str) -> list[str]:
-    return [line.replace("\xa0", " ").expandtabs().rstrip() for line in text.splitlines()]
+    return [line.replace("\xa0", " ").expandtabs().rstrip() for line in file_lines(text)]
 
 
 def _date(text: str, line: int, file: str) -> dt.date:

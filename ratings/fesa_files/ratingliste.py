@@ -26,6 +26,7 @@ from .slots import (
     as_grade,
     as_homes,
     as_integer,
+    as_name,
     as_prior,
     as_state,
     as_string,
@@ -74,8 +75,8 @@ def _player(form: Form, line: int, file: str) -> ListRecord:
         bonus=as_integer(g("BONUS-COUNT"), "BONUS-COUNT"),
     )
     return ListRecord(
-        last_name=as_string(g("LAST-NAME"), "LAST-NAME"),
-        first_name=as_string(g("FIRST-NAME"), "FIRST-NAME"),
+        last_name=as_name(g("LAST-NAME"), "LAST-NAME"),
+        first_name=as_name(g("FIRST-NAME"), "FIRST-NAME"),
         homes=as_homes(g("NATIONALITY-LIST")),
         state=state,
         line=line,
@@ -106,8 +107,8 @@ def _newcomer(form: Form, line: int, file: str) -> ListRecord:
     # The HOME entries were read from this file but the program prints whole structures of its own
     # (every slot, :LAST NIL when never played), so they keep no source.
     return ListRecord(
-        last_name=as_string(last, "the family name"),
-        first_name=as_string(first, "the given name"),
+        last_name=as_name(last, "the family name"),
+        first_name=as_name(first, "the given name"),
         homes=tuple(h._replace(source=None) for h in as_homes(homes)),
         state=state,
         line=line,

@@ -1,21 +1,18 @@
 """The records of the FESA state list: a player's names, his nationality list and his engine state.
 
-Named tuples, as the engine's values are (ratings/engine/types.py), made without ``typing`` at run time
-(ratings/engine/named_tuple.py): a per-table run creates their classes on every start.
+Named tuples, as the engine's values are (ratings/engine/types.py).
 """
 
 from __future__ import annotations
 
-from ratings.engine.named_tuple import NamedTuple
+import datetime as dt
+from collections.abc import Iterable
+from typing import NamedTuple
+
 from ratings.engine.types import PlayerState
 
 from .lisp import Struct
-from .values import compared_on
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import datetime as dt
-    from collections.abc import Iterable
+from .values import same_fields
 
 
 class Home(NamedTuple):
@@ -29,7 +26,14 @@ class Home(NamedTuple):
     last: dt.date | None = None
     source: Struct | None = None
 
-    __eq__, __ne__, __hash__ = compared_on(4)
+    def __eq__(self, other: object) -> bool:
+        return same_fields(self, other, 4)
+
+    def __ne__(self, other: object) -> bool:
+        return not same_fields(self, other, 4)
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
 
 
 class ListRecord(NamedTuple):
@@ -48,7 +52,14 @@ class ListRecord(NamedTuple):
     source: Struct | None = None
     text: str | None = None
 
-    __eq__, __ne__, __hash__ = compared_on(4)
+    def __eq__(self, other: object) -> bool:
+        return same_fields(self, other, 4)
+
+    def __ne__(self, other: object) -> bool:
+        return not same_fields(self, other, 4)
+
+    def __hash__(self) -> int:
+        return hash(self[:4])
 
     @property
     def name(self) -> tuple[str, str]:

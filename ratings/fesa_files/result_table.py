@@ -25,6 +25,7 @@ A player with no rated game takes no part (docs/rules.md §6), so his rating doe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 from ratings.engine.types import PlayerOutcome, TableResult, grade_label, grade_parts
 
@@ -33,19 +34,11 @@ from .lisp import print_form
 from .ratingliste import ListRecord
 from .turnering import Cell, TablePlayer, Turnering
 
-# fractions (with decimal and numbers, a millisecond and a half of a run's start) is imported for a table with
-# MacMahon start scores only: the others' points are printed from half points.
-TYPE_CHECKING = False  # as typing.TYPE_CHECKING: true for type checkers only
-if TYPE_CHECKING:
-    from fractions import Fraction
-
 
 def lisp_number(value: Fraction | int) -> str:
     """A rational as Lisp prints it: ``3`` or ``5/2``."""
     if isinstance(value, int):
         return str(value)
-    from fractions import Fraction  # here: see TYPE_CHECKING above
-
     return print_form(Fraction(value))
 
 
@@ -70,8 +63,6 @@ def _start_scores(players: tuple[TablePlayer, ...]) -> dict[int, Fraction | int]
     """Each player's MacMahon start score, 0 without one."""
     if not any(p.macmahon for p in players):
         return {p.number: 0 for p in players}
-    from fractions import Fraction  # here: see TYPE_CHECKING above
-
     return {p.number: Fraction(p.macmahon) if p.macmahon else 0 for p in players}
 
 

@@ -13,8 +13,9 @@ table), and a table on the same date as a player's last one is allowed (the prog
 
 from __future__ import annotations
 
-from ratings.engine import InvalidTable, TableDidNotSettle, rate_table
-from ratings.engine.named_tuple import NamedTuple
+from typing import NamedTuple
+
+from ratings.engine import InvalidTable, RatingOffScale, TableDidNotSettle, rate_table
 from ratings.engine.types import TableResult
 
 from .alltxt import write_all_txt
@@ -41,8 +42,7 @@ RESULT_TXT = "result.txt"
 
 
 class RunOutput(NamedTuple):
-    """The files of a run, as bytes, and what they were made from. A named tuple, not a dataclass: creating
-    a frozen dataclass costs a per-table process half a millisecond."""
+    """The files of a run, as bytes, and what they were made from."""
 
     ratingliste_post: bytes
     all_txt: bytes
@@ -107,6 +107,14 @@ def rate_files(turnering: bytes, ratingliste: bytes, nye_spillere: bytes | None 
         raise FesaFileError(table.file, None, f"the table cannot be rated: {exc}") from exc
     except TableDidNotSettle as exc:
         raise FesaFileError(table.file, None, f"the table does not settle: {exc}") from exc
+    except RatingOffScale as exc:  # the program stops on it too (docs/rules.md §3)
+        p = table.player(exc.player)  # type: ignore[arg-type]
+        raise FesaFileError(
+            table.file,
+            p.line,
+            f"the table cannot be rated: {p.last_name} {p.first_name}'s rating would reach {exc.rating:g}, at or "
+            f"above the end of the handicap scale (9999), where the rules give no grade to convert a handicap from",
+        ) from exc
 
     origin = table_origin(matched.values())
     updated: dict[tuple[str, str], ListRecord] = {}

@@ -7,18 +7,17 @@ naming the record's line.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
-from .lisp import NIL, Char, Form, Struct, Symbol, T, half, is_nil, print_form, print_string
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
+from .names import name_problem
 from .records import Home, ListRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 PLAYER_SLOTS = (
     "LAST-NAME",
@@ -54,6 +53,15 @@ def as_string(form: Form | None, what: str) -> str:
     return form
 
 
+def as_name(form: Form | None, what: str) -> str:
+    """A name: a string without the characters no name may hold (ratings/fesa_files/names.py)."""
+    text = as_string(form, what)
+    problem = name_problem(text)
+    if problem is not None:
+        raise SlotError(f"{what} {text!r} {problem}")
+    return text
+
+
 def as_integer(form: Form | None, what: str) -> int:
     if not isinstance(form, int) or isinstance(form, bool):
         raise SlotError(f"{what} must be an integer, not {show(form)}")
@@ -69,22 +77,11 @@ def as_date(form: Form | None, what: str) -> dt.date | None:
     if isinstance(form, str) and (m := _DATE.fullmatch(form)):
         year, month = int(m[1]), int(m[2])
         try:
-            return month_end(year, month) if m[3] is None else dt.date(year, month, int(m[3]))
-        except ValueError:
+            day = calendar.monthrange(year, month)[1] if m[3] is None else int(m[3])
+            return dt.date(year, month, day)
+        except ValueError:  # calendar.IllegalMonthError is one
             pass
     raise SlotError(f'{what} must be a date "YYYY-MM-DD" or NIL, not {show(form)}')
-
-
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def month_end(year: int, month: int) -> dt.date:
-    """The last day of a month (``calendar.monthrange`` without importing ``calendar`` and ``locale``, a
-    millisecond of every start). ValueError for a month or year ``dt.date`` refuses."""
-    if not 1 <= month <= 12:
-        raise ValueError(f"no month {month}")
-    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    return dt.date(year, month, _MONTH_DAYS[month - 1] + leap)
 
 
 def show(form: Form | None) -> str:
@@ -96,7 +93,7 @@ def _score(form: Form) -> float:
         return 1.0
     if form == 0:
         return 0.0
-    if form is half() or form == half():
+    if form is HALF or form == HALF:
         return 0.5
     raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
 
@@ -215,7 +212,7 @@ def _score_form(score: float) -> Form:
     if score == 0.0:
         return 0
     if score == 0.5:
-        return half()
+        return HALF
     raise ValueError(f"a game result must be 0, 1/2 or 1, not {score}")
 
 

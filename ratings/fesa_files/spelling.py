@@ -22,7 +22,8 @@ from functools import lru_cache
 
 from ratings.engine.types import PlayerState, PriorGrade
 
-from .lisp import NIL, Char, Form, Struct, Symbol, half
+from .lisp import HALF, NIL, Char, Form, Struct, Symbol
+from .names import name_problem
 from .records import Home, ListRecord
 from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
@@ -65,7 +66,7 @@ def _date(text: str) -> Form:
 
 def _games(text: str) -> Form:
     if text[0] == "(":
-        return [[int(rating), half() if result == "1/2" else int(result), 1] for rating, result, _ in _game_texts(text)]
+        return [[int(rating), HALF if result == "1/2" else int(result), 1] for rating, result, _ in _game_texts(text)]
     return NIL if text == "NIL" else int(text)
 
 
@@ -121,6 +122,8 @@ def _results(text: str) -> tuple[tuple[tuple[int, float], ...] | None, int]:
 
 def _record(match: re.Match[str], text: str, line: int, file: str) -> ListRecord:
     last, first, homes, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
+    if name_problem(last) or name_problem(first):
+        raise SlotError("a name the general reader refuses, naming it")
     result_list, game_count = _results(games)
     lb_run, lb_seen = 0, False
     if lb != "NIL":

@@ -28,13 +28,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
+from typing import NamedTuple
 
-from ratings.engine.named_tuple import NamedTuple
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
 from .errors import FesaFileError, raise_collected
+from .names import name_problem
 from .turnering_checks import check_consistency, checked_table
 from .turnering_values import (
     HANDICAP_CODES,
@@ -66,14 +67,8 @@ __all__ = [
 # Digits are ASCII only (re.ASCII): int() would also take other scripts' digits ("١٢").
 _CELL = re.compile(r"(\d+)\s*([+\-=#])(?:\s*\(([^()]*)\))?(?=\s|$)", re.ASCII)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:/(\d{2}))?", re.ASCII)
+_MACMAHON = re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)  # a MacMahon start score
 _OPPONENT_DIGITS = len(str(MAX_PLAYERS))
-
-
-@cache
-def _macmahon() -> re.Pattern[str]:
-    """The pattern of a MacMahon start score, compiled for the first table that has start scores: most have
-    none, and every pattern compiled at import lengthens the start of a run (a process per table)."""
-    return re.compile(r"[+-]?\d{1,3}(?:\.\d{1,3})?", re.ASCII)
 
 
 def _holds_sign(line: str) -> bool:
@@ -189,13 +184,29 @@ def _parse_handicap(text: str, round_: int, line: int, file: str) -> HandicapMar
     return HandicapMark(side == "+", HANDICAP_CODES[code], compact[1:])
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of a file as its editor shows them: ended by ``\n`` or ``\r\n`` only. ``str.splitlines`` would
+    also end a line at form feeds, U+0085 and Unicode's line and paragraph separators (U+2028, U+2029), and
+    every later line number in a message would then be off."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def _name_problems(player: TablePlayer, file: str) -> list[FesaFileError]:
+    found = []
+    for what, name in (("family name", player.last_name), ("given name", player.first_name)):
+        problem = name_problem(name)
+        if problem is not None:
+            found.append(FesaFileError(file, player.line, f"the {what} {name!r} {problem}"))
+    return found
+
+
 def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer:
     texts, spans = _brackets(line, lineno, file)
     if len(texts) < 3:
         raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
-    if macmahon is not None and not _macmahon().fullmatch(macmahon):
+    if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
         raise FesaFileError(
             file, lineno, f"the MacMahon start score must be a number such as 2 or -1.5, not {macmahon[:20]!r}"
         )
@@ -245,7 +256,7 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
     unread: set[int] = set()  # the numbers of the players whose line could not be read
     ended_at: int | None = None  # the first line after the player block
     problems: list[FesaFileError] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(file_lines(text), start=1):
         if not line or line.lstrip().startswith(";"):
             continue  # as in the program, an empty line does not end the player lines
         if name is None or date is None:
@@ -257,6 +268,9 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
                     problems.append(exc)
                 if name is None:
                     name = (lineno, texts[0] or "")
+                    problem = name_problem(name[1])
+                    if problem is not None:
+                        problems.append(FesaFileError(file, lineno, f"the table's name {name[1]!r} {problem}"))
                 else:
                     date = (lineno, texts[0])
             continue
@@ -278,6 +292,7 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
             raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")
         try:
             players.append(_parse_player(line, len(players) + 1, lineno, file))
+            problems.extend(_name_problems(players[-1], file))  # the line is still read: its cells are checked
         except FesaFileError as exc:
             # The line still holds its number, so later lines keep theirs.
             problems.append(exc)
@@ -327,8 +342,7 @@ def write_turnering(table: Turnering) -> bytes:
 
 class EngineTable(NamedTuple):
     """A table ready for the engine. Keys are player numbers (line positions). ``round_of`` maps the
-    engine's round numbers back to the table's rounds. (A named tuple: cheaper to create than a dataclass,
-    for a per-table process.)"""
+    engine's round numbers back to the table's rounds."""
 
     table: TableInput
     round_of: Mapping[int, int]

@@ -1,26 +1,22 @@
 """The values of a table read from ``turnering.txt`` (ratings/fesa_files/turnering.py): its player lines,
 their cells and handicaps, and the limits a file is held to.
 
-Named tuples, as the engine's values are (ratings/engine/types.py), made without ``typing`` at run time
-(ratings/engine/named_tuple.py): a per-table run creates their classes on every start.
+Named tuples, as the engine's values are (ratings/engine/types.py).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from fractions import Fraction
+from typing import Literal, NamedTuple
+
 from ratings.engine.constants import HANDICAP_CODES as ENGINE_HANDICAP_CODES
-from ratings.engine.named_tuple import NamedTuple
+from ratings.engine.literals import HandicapCode
 
-from .values import compared_on
+from .values import same_fields
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import datetime as dt
-    from fractions import Fraction
-    from typing import Literal
+Sign = Literal["+", "-", "=", "#"]
 
-    from ratings.engine.literals import HandicapCode
-
-    Sign = Literal["+", "-", "=", "#"]
 
 # The file spells the piece handicaps in capitals (2P); the engine's codes are the one list of handicaps.
 HANDICAP_CODES: dict[str, HandicapCode] = {code.upper(): code for code in ENGINE_HANDICAP_CODES}
@@ -43,7 +39,14 @@ class HandicapMark(NamedTuple):
     code: HandicapCode
     spelling: str = ""
 
-    __eq__, __ne__, __hash__ = compared_on(2)
+    def __eq__(self, other: object) -> bool:
+        return same_fields(self, other, 2)
+
+    def __ne__(self, other: object) -> bool:
+        return not same_fields(self, other, 2)
+
+    def __hash__(self) -> int:
+        return hash(self[:2])
 
     def mirrored(self) -> HandicapMark:
         return HandicapMark(not self.received, self.code, self.spelling)
@@ -93,7 +96,15 @@ class TablePlayer(NamedTuple):
     tail: str = ""
     line: int | None = None
 
-    __eq__, __ne__, __hash__ = compared_on(8)  # not the line it was read from
+    # Compared on the first 8 fields: not the line it was read from.
+    def __eq__(self, other: object) -> bool:
+        return same_fields(self, other, 8)
+
+    def __ne__(self, other: object) -> bool:
+        return not same_fields(self, other, 8)
+
+    def __hash__(self) -> int:
+        return hash(self[:8])
 
     @property
     def name(self) -> tuple[str, str]:
@@ -124,7 +135,15 @@ class Turnering(NamedTuple):
     rounds: int
     file: str = "turnering.txt"
 
-    __eq__, __ne__, __hash__ = compared_on(5)  # not the file's name
+    # Compared on the first 5 fields: not the file's name.
+    def __eq__(self, other: object) -> bool:
+        return same_fields(self, other, 5)
+
+    def __ne__(self, other: object) -> bool:
+        return not same_fields(self, other, 5)
+
+    def __hash__(self) -> int:
+        return hash(self[:5])
 
     def player(self, number: int) -> TablePlayer:
         return self.players[number - 1]
@@ -161,7 +180,5 @@ class Turnering(NamedTuple):
 
     def points(self, number: int) -> Fraction:
         """Standing points: the results of every cell (byes included) plus the MacMahon start score."""
-        from fractions import Fraction  # here: a run that prints no standings does not import fractions
-
         start = self.player(number).macmahon
         return Fraction(self.half_points(number), 2) + (Fraction(start) if start else 0)

@@ -23,6 +23,7 @@ from ratings.models.common import (
     name_fold_key,
     name_search_key,
     new_federation_id,
+    player_search_key,
     prior_grade_condition,
 )
 from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionRevision, PromotionRoute, PromotionStatus
@@ -89,5 +90,6 @@ __all__ = [
     "name_fold_key",
     "name_search_key",
     "new_federation_id",
+    "player_search_key",
     "prior_grade_condition",
 ]

@@ -6,6 +6,7 @@ import datetime
 import secrets
 import unicodedata
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from ratings.engine import categories, grade_label
 from ratings.engine.grades import AWARDED_GRADES, NO_GRADE
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
+from ratings.fesa_files.names import refused_character
 
 VALID_FOREVER = datetime.date(9999, 12, 31)
 """``RatingRow.valid_until`` of a player's latest row."""
@@ -64,6 +66,14 @@ def name_search_key(text: str) -> str:
     return " ".join(folded.split())
 
 
+def player_search_key(family_name: str, given_name: str) -> str:
+    """A player's stored search key: his name's key, and a family name of several words once more as one word,
+    since "de Vries" is also typed "devries" and "van der Meer" "vandermeer"."""
+    key = name_search_key(f"{family_name} {given_name}")
+    family = name_search_key(family_name)
+    return f"{key} {family.replace(' ', '')}" if " " in family else key
+
+
 GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
 """German names written without umlauts or ß, in the order they are folded: a name search folds both the query
 and the stored key with them, so that "mueller", "müller" and "muller" all read "muller"."""
@@ -106,3 +116,19 @@ class Category(models.TextChoices):
     UNRATED = categories.UNRATED, _("unrated")
     PROVISIONAL = categories.PROVISIONAL, _("provisional")
     ESTABLISHED = categories.ESTABLISHED, _("established")
+
+
+def check_names(instance: models.Model, *fields: str) -> None:
+    """Refuse names holding control, format (right-to-left overrides, zero-width characters) or line-separator
+    characters, each error on its field and naming the character (ratings/fesa_files/names.py): the rule the
+    file readers apply, for the admin's and the site's forms (``Model.clean``)."""
+    errors = {}
+    for field in fields:
+        char = refused_character(getattr(instance, field) or "")
+        if char is not None:
+            errors[field] = _(
+                "A name may not hold %(char)s: no control, invisible format (such as right-to-left or zero-width) "
+                "or line-separator character."
+            ) % {"char": char}
+    if errors:
+        raise ValidationError(errors)

@@ -17,8 +17,9 @@ from ratings.models.common import (
     Category,
     PriorGradeKind,
     PriorGradeSource,
-    name_search_key,
+    check_names,
     new_federation_id,
+    player_search_key,
     prior_grade_condition,
 )
 
@@ -71,7 +72,7 @@ class Player(models.Model):
 
     # Derived from the names on every save (name search, ratings/web/filters.py); rows written without save()
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
-    search_name = models.CharField(_("search name"), max_length=201, blank=True, default="", editable=False)
+    search_name = models.CharField(_("search name"), max_length=302, blank=True, default="", editable=False)
 
     # Set when a rating officer merged this record into another one of the same person
     # (ratings/services/merge/apply.py): hidden from lists, search and the API; its page redirects there.
@@ -115,11 +116,15 @@ class Player(models.Model):
         return f"{self.family_name} {self.given_name}".strip()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.search_name = name_search_key(f"{self.family_name} {self.given_name}")
+        self.search_name = player_search_key(self.family_name, self.given_name)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and {"family_name", "given_name"} & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "search_name"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        check_names(self, "family_name", "given_name")
 
     @property
     def prior_grade_label(self) -> str:

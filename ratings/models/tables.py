@@ -10,6 +10,7 @@ from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
 from ratings.engine import scores
+from ratings.models.common import check_names
 from ratings.models.players import Player
 
 
@@ -96,6 +97,10 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.end_date:%Y})" if self.end_date else self.name
 
+    def clean(self) -> None:
+        super().clean()
+        check_names(self, "name", "city")
+
 
 class TableStatus(models.TextChoices):
     DRAFT = "draft", _("draft")
@@ -163,6 +168,10 @@ class Table(models.Model):
         tournament = self.tournament.name if self.tournament_id else ""
         label = f"{tournament}, {self.name}" if self.name else tournament
         return f"{label} ({self.date:%Y-%m-%d})" if self.date else label
+
+    def clean(self) -> None:
+        super().clean()
+        check_names(self, "name")
 
 
 class TableEntry(models.Model):

@@ -4,7 +4,9 @@ The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who
 the same day two years before the list's date ("active", as ratings/fesa_files/alltxt.py ``is_active`` decides it),
 professionals left out, highest rating first; among equal ratings in the order of the FESA program's state list
 (``Player.list_order``, then id). Every row carries its rank on the list and its rank within its country, so a
-filtered list shows the ranks of the whole list.
+filtered list shows the ranks of the whole list. ``rank`` numbers every line as FESA's all.txt does;
+``public_rank`` and ``public_country_rank`` number only the players whose rating rests on enough games
+(``ratings.engine.categories.is_ranked``, docs/rules.md §8): the page shows those, and nothing for the others.
 
 A page reads only the rows it shows: the list is a query (ratings/selectors/list_values.py), filtered, sorted
 and sliced in SQL. The ranks are the one part that needs the whole list: its players in list order are read
@@ -27,6 +29,7 @@ from django.utils import timezone
 from django_countries import countries
 from django_countries.fields import Country
 
+from ratings.engine.categories import RANKED_CATEGORIES, is_ranked
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_fold_key, name_search_key
@@ -68,6 +71,8 @@ class ListRow:
     list_pending_grade: int | None = None
     rank: int = 0
     country_rank: int = 0
+    public_rank: int | None = None
+    public_country_rank: int | None = None
 
     @property
     def nationality(self) -> Country:
@@ -83,34 +88,59 @@ class ListRow:
 
 @dataclass
 class ListOrder:
-    """The players of a list in list order and each one's rank in his country: what every page of the list
-    needs of the whole list. Compact (two arrays), as the shared cache keeps it."""
+    """The players of a list in list order, each one's rank in his country, and the public ranks (0 for a player
+    the public list does not rank): what every page of the list needs of the whole list. Compact (four arrays),
+    as the shared cache keeps it."""
 
     pks: array  # type: ignore[type-arg]
     country_ranks: array  # type: ignore[type-arg]
+    public_ranks: array  # type: ignore[type-arg]
+    public_country_ranks: array  # type: ignore[type-arg]
     _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def of(cls, players: Iterator[tuple[int, str]]) -> ListOrder:
-        pks, country_ranks, by_country = array("q"), array("l"), {}
-        for pk, country in players:
+    def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
+        order = cls(array("q"), array("l"), array("l"), array("l"))
+        by_country: dict[str, int] = {}
+        public, public_by_country = 0, dict[str, int]()
+        for pk, country, category in players:
             by_country[country] = by_country.get(country, 0) + 1
-            pks.append(pk)
-            country_ranks.append(by_country[country])
-        return cls(pks, country_ranks)
+            order.pks.append(pk)
+            order.country_ranks.append(by_country[country])
+            if is_ranked(category):  # players still rated by performance are passed over (docs/rules.md §8)
+                public += 1
+                public_by_country[country] = public_by_country.get(country, 0) + 1
+            order.public_ranks.append(public if is_ranked(category) else 0)
+            order.public_country_ranks.append(public_by_country[country] if is_ranked(category) else 0)
+        return order
+
+    def _position(self, pk: int) -> int | None:
+        if self._positions is None:
+            self._positions = {pk: i for i, pk in enumerate(self.pks)}
+        return self._positions.get(pk)
 
     def ranks(self, pk: int) -> tuple[int, int]:
         """(rank, rank in the country) of the player ``pk``; (0, 0) if he is not on the list."""
-        if self._positions is None:
-            self._positions = {pk: i for i, pk in enumerate(self.pks)}
-        i = self._positions.get(pk)
+        i = self._position(pk)
         return (0, 0) if i is None else (i + 1, self.country_ranks[i])
 
-    def __getstate__(self) -> tuple[array, array]:  # type: ignore[type-arg]
-        return self.pks, self.country_ranks  # the positions are made again where needed
+    def ranked_pks(self) -> array:  # type: ignore[type-arg]
+        """The players the public list ranks, in list order."""
+        return array("q", (pk for pk, rank in zip(self.pks, self.public_ranks, strict=True) if rank))
 
-    def __setstate__(self, state: tuple[array, array]) -> None:  # type: ignore[type-arg]
-        self.pks, self.country_ranks = state
+    def public_ranks_of(self, pk: int) -> tuple[int | None, int | None]:
+        """(public rank, public rank in the country) of the player ``pk``; None for a player not ranked."""
+        i = self._position(pk)
+        if i is None or not self.public_ranks[i]:
+            return None, None
+        return self.public_ranks[i], self.public_country_ranks[i]
+
+    def __getstate__(self) -> tuple[array, ...]:  # type: ignore[type-arg]
+        # the positions are made again where needed
+        return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks
+
+    def __setstate__(self, state: tuple[array, ...]) -> None:  # type: ignore[type-arg]
+        self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks = state
         self._positions = None
 
 
@@ -129,6 +159,7 @@ class RatingList:
         condition: Q | None = None,
         fields: tuple[str, ...] = (),
         names: tuple[str, ...] = (),
+        ranked: bool = False,
     ):
         self.date = date
         self.active = active
@@ -136,6 +167,7 @@ class RatingList:
         self._condition = condition
         self._fields = fields
         self._names = names  # name filters, applied by the search's rule
+        self.ranked = ranked  # only the players the public list ranks (docs/rules.md §8)
         self._count: int | None = None
         self._rows: list[ListRow] | None = None
 
@@ -144,7 +176,7 @@ class RatingList:
         if condition is not None:
             both = condition if both is None else both & condition
         names = (*self._names, name) if name else self._names
-        return RatingList(self.date, self.active, self.version, both, self._fields, names)
+        return RatingList(self.date, self.active, self.version, both, self._fields, names, self.ranked)
 
     def filter(self, condition: Q) -> RatingList:
         return self._where(condition)
@@ -153,8 +185,14 @@ class RatingList:
         """The players whose name holds every word of ``text`` or whose federation id it is (the search's rule)."""
         return self._where(name=text)
 
+    def ranked_only(self) -> RatingList:
+        """The players of this list the public list ranks (provisional and established), with their ranks."""
+        return RatingList(self.date, self.active, self.version, self._condition, self._fields, self._names, True)
+
     def order_by(self, *fields: str) -> RatingList:
-        return RatingList(self.date, self.active, self.version, self._condition, tuple(fields), self._names)
+        return RatingList(
+            self.date, self.active, self.version, self._condition, tuple(fields), self._names, self.ranked
+        )
 
     @property
     def query(self) -> SimpleNamespace:
@@ -169,6 +207,8 @@ class RatingList:
     def queryset(self) -> QuerySet[Player]:
         """The list's players with their ``list_*`` values, filtered and sorted (without ranks)."""
         qs = _members(self.date, self.active)
+        if self.ranked:
+            qs = qs.filter(list_category__in=RANKED_CATEGORIES)
         if self._condition is not None:
             qs = qs.filter(self._condition)
         for text in self._names:
@@ -180,9 +220,13 @@ class RatingList:
         """The whole list's players in list order (from the shared cache)."""
         return list_order(self.date, self.active, self.version)
 
+    def _plain_pks(self) -> array:  # type: ignore[type-arg]
+        order = self.order()
+        return order.ranked_pks() if self.ranked else order.pks
+
     def count(self) -> int:
         if self._count is None:
-            self._count = len(self.order().pks) if self._plain else self.queryset().count()
+            self._count = len(self._plain_pks()) if self._plain else self.queryset().count()
         return self._count
 
     def __len__(self) -> int:
@@ -204,7 +248,7 @@ class RatingList:
         if not isinstance(index, slice):
             return self[index : index + 1][0]
         if self._plain:
-            pks = list(self.order().pks[index])
+            pks = list(self._plain_pks()[index])
             by_pk = {v[0]: v for v in list_values(self.date).filter(pk__in=pks).values_list(*_VALUES)}
             rows = [ListRow(*by_pk[pk]) for pk in pks if pk in by_pk]
         else:
@@ -215,6 +259,7 @@ class RatingList:
         order = self.order()
         for row in rows:
             row.rank, row.country_rank = order.ranks(row.pk)
+            row.public_rank, row.public_country_rank = order.public_ranks_of(row.pk)
             if not row.search_name:  # written without save(): the key is made here
                 row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
             row.list_pending_grade = min((g for g in pending.get(row.pk, ()) if g > row.list_grade), default=None)
@@ -231,7 +276,7 @@ def list_order(date: dt.date, active: bool, version: DataVersion | None) -> List
     no pending promotions), once per date and data version for every process."""
 
     def make() -> ListOrder:
-        players = _members(date, active).order_by(*LIST_ORDER).values_list("pk", "nationality")
+        players = _members(date, active).order_by(*LIST_ORDER).values_list("pk", "nationality", "list_category")
         return ListOrder.of(iter(players))
 
     return version_cached(f"list-order:{date.isoformat()}:{int(active)}", version, make)

@@ -10,6 +10,8 @@ from django.db.models import (
     F,
     QuerySet,
 )
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.models import (
     HistoricalRow,
@@ -197,6 +199,22 @@ def _decision_time(promotion: Promotion) -> dt.datetime | None:
     if promotion.status == PromotionStatus.REVOKED:
         return promotion.reviewed_at
     return promotion.decided_at
+
+
+def player_labels(player_ids: Iterable[int]) -> dict[int, str]:
+    """Each player's name with his federation id, country, games and last table: what tells two players of one
+    name apart on a merge screen."""
+    return {p.pk: player_label(p) for p in Player.objects.filter(pk__in=set(player_ids))}
+
+
+def player_label(player: Player) -> str:
+    last = (
+        _("last played %(date)s") % {"date": player.last_played.isoformat()}
+        if player.last_played
+        else _("no rated table yet")
+    )
+    games = ngettext("%(count)s game", "%(count)s games", player.games) % {"count": player.games}
+    return f"{player} ({player.federation_id}, {player.nationality.code or '—'}, {games}, {last})"
 
 
 def player_names(player_ids: Iterable[int]) -> dict[int, str]:

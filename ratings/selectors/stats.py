@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
+from ratings.engine.categories import TOP_CATEGORIES
 from ratings.models import Game, Player, Promotion, RatingRow, Table, TableStatus
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES
@@ -20,9 +21,11 @@ ACTIVE_DAYS = 365
 
 
 def top_players(*, country: str = "", grade: int | None = None, limit: int = TOP_SIZE) -> QuerySet[Player]:
-    """The highest rated players of today's list (active, not professionals), optionally of one country
-    (nationality) or one public grade."""
-    players = public_players().filter(games__gt=0, last_played__gte=active_cutoff(timezone.localdate()))
+    """The highest rated established players of today's list (active, not professionals; docs/rules.md §8),
+    optionally of one country (nationality) or one public grade."""
+    players = public_players().filter(
+        games__gt=0, category__in=TOP_CATEGORIES, last_played__gte=active_cutoff(timezone.localdate())
+    )
     if country:
         players = players.filter(nationality=country)
     if grade is not None:

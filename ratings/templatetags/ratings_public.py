@@ -82,7 +82,7 @@ def rating_list_rows(table: Any) -> SafeString:
             grade = f'{grade} <span class="pending">({note})</span>'
         last = p.list_last_played.isoformat() if p.list_last_played else ""
         rows.append(
-            f'<tr><td class="num">{p.rank}</td><td class="num extra">{p.country_rank}</td>'
+            f'<tr><td class="num">{p.public_rank or "–"}</td><td class="num extra">{p.public_country_rank or "–"}</td>'
             f'<td><a href="{player_url}{escape(p.federation_id)}/">{escape(p.family_name.upper())}</a>'
             f" {escape(p.given_name)}</td>"
             f'<td><abbr title="{countries[code]}">{escape(code)}</abbr></td>'

@@ -101,8 +101,11 @@ def rating_chart(
         "last_rating": points[-1].rating,
         "peak": peak.rating,
     }
+    # A chart whose points are links is a group of links (an "img" may hold nothing interactive: axe's
+    # nested-interactive); one without links is a picture.
+    role = "group" if any(p.href for p in points) else "img"
     out = [
-        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{chart_id}-t {chart_id}-d" '
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="{role}" aria-labelledby="{chart_id}-t {chart_id}-d" '
         f'xmlns="http://www.w3.org/2000/svg" preserveAspectRatio="xMidYMid meet">',
         f'<title id="{chart_id}-t">{escape(title)}</title><desc id="{chart_id}-d">{escape(desc)}</desc>',
         '<g class="grid">',
@@ -145,7 +148,7 @@ def rating_chart(
             f'<circle class="{kind}" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="{radius}">'
             f"<title>{tip}</title></circle>"
         )
-        out.append(f'<a href="{escape(p.href)}">{dot}</a>' if p.href else dot)
+        out.append(f'<a href="{escape(p.href)}" aria-label="{tip}">{dot}</a>' if p.href else dot)
     if len(points) == 1:
         only = points[0]
         out.append(

@@ -9,7 +9,7 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse, reverse_lazy
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import selectors
 from ratings.engine import grade_label
@@ -39,7 +39,8 @@ class RatedTablesFeed(Feed):  # type: ignore[type-arg]
 
     def item_description(self, table: Table) -> str:
         place = ", ".join(filter(None, [table.tournament.city, str(table.tournament.country.name or "")]))
-        players = _("%(count)s players") % {"count": table.player_count}  # type: ignore[attr-defined]
+        count = table.player_count  # type: ignore[attr-defined]
+        players = ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
         return f"{players}; {place}" if place else players
 
     def item_link(self, table: Table) -> str:

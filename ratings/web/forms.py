@@ -26,13 +26,15 @@ HANDICAPS = [("", _("none")), *[(code, HandicapCode(code).label) for code in HAN
 
 
 def _federation_id(value: str | None) -> str:
-    return (value or "").strip().upper()
+    """A player's federation id or name as typed, spaces trimmed and upper case (an id is upper case; a name is
+    looked up case-free)."""
+    return " ".join((value or "").split()).upper()
 
 
 class StartForm(forms.Form):
     """Where the player starts: his own current state, or a rating with a game count."""
 
-    player = forms.CharField(label=_("Player (federation id)"), required=False, max_length=12)
+    player = forms.CharField(label=_("Player (name or federation id)"), required=False, max_length=100)
     rating = forms.IntegerField(label=_("or a rating"), required=False, min_value=1, max_value=3500)
     games = forms.IntegerField(label=_("and a game count"), required=False, min_value=0, max_value=10000)
 
@@ -59,11 +61,19 @@ class StartForm(forms.Form):
 class PlannedGameForm(forms.Form):
     """One planned game; a row with neither an opponent nor a rating is left out."""
 
-    opponent = forms.CharField(label=_("Opponent (federation id)"), required=False, max_length=12)
+    opponent = forms.CharField(label=_("Opponent (name or federation id)"), required=False, max_length=100)
     opponent_rating = forms.IntegerField(label=_("or his rating"), required=False, min_value=1, max_value=3500)
     result = forms.ChoiceField(label=_("Result"), choices=RESULTS, initial="1")
     handicap = forms.ChoiceField(label=_("Handicap"), choices=HANDICAPS, required=False)
     side = forms.ChoiceField(label=_("Handicap side"), choices=SIDES, required=False, initial="received")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The plan's inputs stand in a table under column headers: each says which game it belongs to, for
+        # a screen reader and for axe's "every form field has a label".
+        number = int(self.prefix.rsplit("-", 1)[-1]) + 1 if self.prefix and self.prefix[-1].isdigit() else 0
+        for field in self.fields.values():
+            field.widget.attrs["aria-label"] = _("%(field)s, game %(n)s") % {"field": field.label, "n": number}
 
     def has_changed(self) -> bool:
         """A row counts once it names an opponent; the result and handicap alone leave it empty."""

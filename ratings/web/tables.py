@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from ratings.engine import grade_label
 from ratings.models import Category, Player, Promotion
@@ -47,13 +48,13 @@ class RatingListTable(tables.Table):
 
     rank = tables.Column(
         verbose_name=_("Rank"),
-        accessor="rank",
+        accessor="public_rank",
         order_by=LIST_ORDER,
         attrs=NUM,
     )
     country_rank = tables.Column(
         verbose_name=_("In country"),
-        accessor="country_rank",
+        accessor="public_country_rank",
         order_by=("nationality_code", *LIST_ORDER),
         attrs=EXTRA_NUM,
     )
@@ -195,7 +196,7 @@ class TournamentTable(tables.Table):
                 '<li><a href="{}">{}</a> <span class="minor">{}</span></li>',
                 reverse("ratings:table", args=[t.pk]),
                 t.name or _("Table of %(date)s") % {"date": t.date.isoformat()},
-                _("%(count)s players") % {"count": t.player_count},
+                ngettext("%(count)s player", "%(count)s players", t.player_count) % {"count": t.player_count},
             )
             for t in record.public_tables
         ]

@@ -89,6 +89,7 @@ def enter_big_table(client: Client, table: Table, players: list[Player]) -> tupl
 
 
 @pytest.mark.parametrize("role", ["director", "rating officer"])
+@pytest.mark.slow
 def test_grid_enters_edits_and_previews_a_500_game_table(client: Client, many: list[Player], role: str) -> None:
     user = make_director() if role == "director" else make_rating_officer()
     table = make_table([], tournament=make_tournament(date=DAY, directors=[user]), date=DAY)
@@ -163,7 +164,7 @@ def test_grid_errors_name_the_row_and_the_round(client: Client, four: tuple[Tabl
     response = post_rows(client, table, [(a, "2+ 3+"), (b, "1- 4-"), (c, "4+"), (None, "3- 2+")])
     assert response.context["problems"] == [
         "Row 4: choose the player, or empty the row.",
-        "Row 3 (Cruz Marta): 1 rounds, the longest row has 2.",
+        "Row 3 (Cruz Marta): 1 round, the longest row has 2.",
     ]
     assert not Game.objects.filter(table=table).exists() and not table.entries.exists()
 

@@ -146,6 +146,7 @@ def test_director_cannot_change_submit_or_delete_his_rated_table(client: Client,
 
     page = client.get(table_url("change", table))
     assert page.status_code == 200 and page.context["title"] == "View table"
+    assert 'id="ask-correction"' in page.content.decode()  # how to have it corrected
     data = page_form_data(page)
     data["name"] = "renamed"
     assert client.post(table_url("change", table), data).status_code == 403

@@ -46,13 +46,46 @@ def test_rating_list_of_a_past_day_reads_the_states_of_that_day(client: Client, 
 
 @pytest.mark.parametrize(
     "params",
-    [{"date": "2024-13-01"}, {"date": "2999-01-01"}, {"grade_min": "99"}, {"active": "some"}, {"country": "XX"}],
+    [
+        {"date": "2024-13-01"},
+        {"date": "2024-1-01"},
+        {"date": "01/02/2024"},
+        {"grade_min": "99"},
+        {"active": "some"},
+        {"country": "XX"},
+        {"country": ""},
+        {"page_size": ""},
+        {"page_size": "0"},
+        {"page": "1.0"},
+        {"contry": "DE"},
+    ],
 )
 def test_rating_list_refuses_malformed_filters_with_400(
     client: Client, federation: Federation, params: dict[str, str]
 ) -> None:
-    errors = get(client, "rating_list", status=400, **params)
-    assert set(errors) == set(params)
+    answer = get(client, "rating_list", status=400, **params)
+    assert set(answer) == {"detail", "errors"}
+    assert set(answer["errors"]) == set(params)
+
+
+def test_a_parameter_given_twice_is_refused(client: Client, federation: Federation) -> None:
+    response = client.get(reverse("api-v1:rating_list") + "?country=DE&country=FR")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"country": ["Given more than once."]}
+
+
+def test_rating_list_of_any_day_and_any_two_grades(client: Client, federation: Federation) -> None:
+    """Days before 1900 (before the first table: no one) and after today (today's list), grades either way."""
+    assert get(client, "rating_list", date="1899-12-31", active="all")["count"] == 0
+    assert get(client, "rating_list", date="0001-01-01")["count"] == 0
+    today = get(client, "rating_list")["results"]
+    assert get(client, "rating_list", date="9999-12-31")["results"] == today
+    assert get(client, "rating_list", grade_min="20", grade_max="15")["count"] == 0
+
+
+@pytest.mark.parametrize("page_size", ["201", "99999999999999999999"])
+def test_a_page_size_past_the_largest_gives_the_largest(client: Client, federation: Federation, page_size: str) -> None:
+    assert get(client, "rating_list", page_size=page_size)["count"] == 3
 
 
 def test_player_search_detail_and_history(client: Client, federation: Federation) -> None:
@@ -94,7 +127,9 @@ def test_table_holds_every_game_rating_change_and_promotion(client: Client, fede
 def test_tournaments_tables_and_promotions(client: Client, federation: Federation) -> None:
     (tournament,) = get(client, "tournaments")["results"]
     assert [(t["id"], t["player_count"]) for t in tournament["tables"]] == [(federation.table.pk, 3)]
-    assert get(client, "tournaments", year="1990", status=400)
+    assert get(client, "tournaments", year=str(days_ago(30).year))["count"] == 1
+    assert get(client, "tournaments", year="1990")["count"] == 0  # a year is a number, with tournaments or not
+    assert set(get(client, "tournaments", year="1990-01-01", status=400)["errors"]) == {"year"}
     assert [t["id"] for t in get(client, "tables")["results"]] == [federation.table.pk]
     assert get(client, "tables", date_from=days_ago(10).isoformat())["count"] == 0
     (recent,) = get(client, "promotions")["results"]

@@ -27,10 +27,21 @@ def test_too_many_requests_get_429_with_retry_after(client: Client, settings: An
 
 
 def test_a_forged_forwarded_for_header_does_not_escape_the_limit(client: Client, settings: Any) -> None:
+    """A client that reaches the site directly (not through the trusted proxy) cannot name another address."""
     settings.API_ANON_RATE = "2/minute"
     url = reverse("api-v1:tables")
-    codes = [client.get(url, headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code for i in range(3)]
+    direct = {"REMOTE_ADDR": "203.0.113.7"}
+    codes = [client.get(url, headers={"X-Forwarded-For": f"198.51.100.{i}"}, **direct).status_code for i in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_behind_the_trusted_proxy_each_client_has_a_limit_of_its_own(client: Client, settings: Any) -> None:
+    settings.API_ANON_RATE = "2/minute"
+    url = reverse("api-v1:tables")
+    through_proxy = {"REMOTE_ADDR": "127.0.0.1"}  # TRUSTED_PROXIES' default
+    first = [client.get(url, headers={"X-Forwarded-For": "198.51.100.1"}, **through_proxy).status_code for _ in "abc"]
+    other = client.get(url, headers={"X-Forwarded-For": "198.51.100.2"}, **through_proxy).status_code
+    assert (first, other) == ([200, 200, 429], 200)
 
 
 def test_no_date_of_birth_decision_or_staff_name_anywhere_in_the_api(client: Client, federation: Federation) -> None:

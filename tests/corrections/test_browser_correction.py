@@ -13,7 +13,7 @@ from ratings.models import Correction, GameResult
 from tests.public.test_browser import browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import WIDTHS, overflows, shoot_at, swiss
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 
 

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(("seed", "moved", "to"), [(1, 3, 8), (2, 8, 2), (3, 5, 6), (7, 10, 1)])
+@pytest.mark.slow
 def test_states_from_stored_rows_equal_the_latest_rows_and_the_preview_is_stored(seed, moved, to) -> None:
     tables = rated_history(seed)
     table, there = tables[moved], tables[to]

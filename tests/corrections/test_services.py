@@ -64,6 +64,7 @@ def assert_preview_is_stored(change, make) -> Correction:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.slow
 def test_correction_preview_equals_what_the_save_stores_and_undo_restores(seed: int) -> None:
     tables = rated_history(seed)
     officer = make_rating_officer()
@@ -100,6 +101,7 @@ def test_preview_of_a_moved_table_with_a_player_removed_equals_the_stored_result
     assert "removed" in correction.summary and str(Player.objects.get(pk=leaving)) in correction.summary
 
 
+@pytest.mark.slow
 def test_prior_grade_correction_previews_the_players_it_rerates() -> None:
     tables = rated_history(5)
     player = Player.objects.get(pk=tables[0].entries.order_by("seat").first().player_id)
@@ -116,6 +118,7 @@ def test_prior_grade_correction_previews_the_players_it_rerates() -> None:
     )
 
 
+@pytest.mark.slow
 def test_promotions_that_appear_are_withdrawn_or_flagged_are_previewed(play) -> None:
     riser = seasoned(1795, 20, family_name="Aoki")  # 1 Kyu beating an equal reaches 1 Dan
     table = play(riser, opponent(1795), GameResult.FIRST_WON, date=dt.date(2024, 2, 1))
@@ -151,6 +154,7 @@ def test_identity_correction_says_old_and_new_and_rates_nothing() -> None:
     assert player.family_name == "Tanaka"
 
 
+@pytest.mark.slow
 def test_correction_refused_without_reason_by_a_director_on_a_draft_or_when_nothing_changes() -> None:
     tables = rated_history(6, tables=3)
     change = result_flipped(tables[0])
@@ -171,6 +175,7 @@ def test_correction_refused_without_reason_by_a_director_on_a_draft_or_when_noth
     assert not Correction.objects.exists()
 
 
+@pytest.mark.slow
 def test_undo_refused_once_a_later_correction_changed_the_same_facts() -> None:
     tables = rated_history(7, tables=3)
     officer = make_rating_officer()

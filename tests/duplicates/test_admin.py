@@ -36,6 +36,7 @@ def test_adding_a_player_of_another_country_is_not_warned(client: Client) -> Non
     assert response.status_code == 302 and Player.objects.count() == 2
 
 
+@pytest.mark.slow
 def test_the_merge_screen_previews_then_saves_with_a_reason(client: Client) -> None:
     kept, duplicate, _others, _tables = twice_entered()
     client.force_login(make_rating_officer())
@@ -43,7 +44,14 @@ def test_the_merge_screen_previews_then_saves_with_a_reason(client: Client) -> N
     choose = client.get(url)
     assert choose.status_code == 200 and kept.federation_id in choose.content.decode()
     preview = client.get(url, {"kept": kept.federation_id})
-    assert preview.status_code == 200 and "Rossi Matteo merged into Rossi Mateo" in preview.content.decode()
+    assert preview.status_code == 200
+    # Namesakes are told apart by id, country, games and last table wherever both are named.
+    duplicate.refresh_from_db()
+    assert duplicate.games > 1 and duplicate.last_played is not None
+    last = duplicate.last_played.isoformat()
+    told = f"Rossi Matteo ({duplicate.federation_id}, IT, {duplicate.games} games, last played {last})"
+    assert told in preview.content.decode() and f"Rossi Mateo ({kept.federation_id}, IT," in preview.content.decode()
+    assert preview.context["title"].startswith(f"Merge Rossi Matteo ({duplicate.federation_id}, ")
     assert preview.context["preview"].players
     no_reason = client.post(url, {"kept": kept.federation_id, "_correction_confirm": "yes", "_correction_reason": ""})
     assert "Say why" in no_reason.content.decode()

@@ -17,7 +17,7 @@ from tests.duplicates.helpers import twice_entered
 from tests.factories import make_rating_officer
 from tests.public.test_browser import ARTIFACTS, browser, static_from_source  # noqa: F401 - fixtures
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def logged_in(driver: Any, live_server: Any) -> None:

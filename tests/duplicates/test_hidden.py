@@ -30,14 +30,25 @@ def test_the_merged_players_page_redirects_for_good_to_the_kept_player(client: C
 
 
 def test_the_merged_player_is_hidden_from_search_list_autocomplete_and_api(client: Client, merged: tuple) -> None:
-    kept, duplicate = merged
+    kept, _duplicate = merged
     assert player_search("rossi").players == [kept]
     assert client.get(reverse("ratings:search"), {"q": "matteo"}).context["result"].players == []
     client.force_login(make_director())
     assert [r["id"] for r in autocomplete(client, "rossi")] == [str(kept.pk)]
-    api = client.get("/api/v1/players/", {"name": "rossi"}).json()
+    api = client.get("/api/v1/players/", {"q": "rossi"}).json()
     assert [p["federation_id"] for p in api["results"]] == [kept.federation_id]
-    assert client.get(f"/api/v1/players/{duplicate.federation_id}/").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["api-v1:player", "api-v1:player_history"])
+def test_the_merged_players_api_answers_redirect_to_the_kept_player_as_his_page_does(
+    client: Client, merged: tuple, name: str
+) -> None:
+    kept, duplicate = merged
+    response = client.get(reverse(name, args=[duplicate.federation_id]))
+    assert response.status_code == 301
+    assert response["Location"] == reverse(name, args=[kept.federation_id])
+    answer = client.get(response["Location"]).json()
+    assert (answer if name == "api-v1:player" else answer["player"])["federation_id"] == kept.federation_id
 
 
 def test_the_kept_players_page_shows_the_merge_in_his_corrections(client: Client, merged: tuple) -> None:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from ratings.engine import (
     SETTLE_RULE,
     PlayerState,
+    RatingOffScale,
     TableDidNotSettle,
     TableInput,
     TableResult,
@@ -169,6 +170,10 @@ def test_the_rule_on_random_tables_terminates_and_stays_in_the_cycle(table: Tabl
         result, error = _ruled(table)
     except TableDidNotSettle as unresolved:  # gave up without a repeated state: the rule cannot apply
         assert unresolved.cycle == ()
+        return
+    except RatingOffScale:  # refused before any rule: a rating off the handicap scale (docs/rules.md §3)
+        with pytest.raises(RatingOffScale):
+            rate_table(table)
         return
     if error is None:
         assert rate_table(table, by_rule=True) == result

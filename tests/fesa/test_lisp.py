@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
-import os
 import re
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
@@ -162,32 +157,3 @@ def test_numbers_are_told_from_other_tokens_as_the_number_patterns_tell_them() -
             num, den = token.split("/")
             expected = (int(num), int(den))
         assert (token, _number(token)) == (token, expected)
-
-
-FRESH_READER = r"""
-import sys
-from ratings.fesa_files.lisp import half, print_form, read_list_items, read_one
-if __name__ == "__main__":
-    print(sorted({"fractions", "bisect"} & set(sys.modules)))
-text = '(#S(P :G ((1740 1/2 1) (1 3/6 1)) :N "O\\"Neil" :C #\\Space :R -4/2) ("a\\\\b" #\\E 7. +8))'
-scanned = read_list_items(text, "f")
-read = read_one(text, "f")
-print(repr(scanned))
-print(repr(read))
-print([print_form(form) for _, form in scanned], print_form(read))
-print(scanned[0][1].fields[0][1][0][1] is half(), read[0].fields[0][1][0][1] is half())
-"""
-
-
-def test_a_fresh_interpreter_reads_and_prints_ratios_escapes_and_characters_as_this_one() -> None:
-    """Ratios, escapes, characters and the general reader's patterns are made on first use: in a process that
-    has read nothing yet they must come out as in this one, where the tests have made them all."""
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    done = subprocess.run(
-        [sys.executable, "-c", FRESH_READER], capture_output=True, text=True, env=env, check=True, timeout=60
-    )
-    here = io.StringIO()
-    with contextlib.redirect_stdout(here):
-        exec(FRESH_READER, {"__name__": "here"})  # the same reading in this process
-    assert done.stdout.splitlines() == ["[]", *here.getvalue().splitlines()]  # neither imported before reading
-    assert here.getvalue().splitlines()[-1] == "True False"  # a drawn game read by the scan is the one half

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 
 import pytest
@@ -18,7 +17,7 @@ from ratings.fesa_files.ratingliste import (
     table_origin,
     write_ratingliste,
 )
-from ratings.fesa_files.slots import month_end
+from ratings.fesa_files.slots import SlotError, as_date
 
 from .data import case_dir, case_names
 
@@ -226,13 +225,21 @@ def test_list_nationality_prefers_the_american_home_and_result_table_the_first()
     assert (record.list_nationality(), record.home_nationality()) == ("US", "FR")
 
 
-def test_month_end_is_calendars() -> None:
-    for year in [*range(1, 30), *range(1890, 2110), 9999]:
-        for month in range(0, 14):
-            try:
-                expected = dt.date(year, month, calendar.monthrange(year, month)[1])
-            except (ValueError, calendar.IllegalMonthError):
-                with pytest.raises(ValueError):
-                    month_end(year, month)
-                continue
-            assert month_end(year, month) == expected
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("2004-02", dt.date(2004, 2, 29)),
+        ("1900-02", dt.date(1900, 2, 28)),
+        ("2000-02", dt.date(2000, 2, 29)),
+        ("2005-04", dt.date(2005, 4, 30)),
+        ("2005-12", dt.date(2005, 12, 31)),
+    ],
+)
+def test_month_only_date_is_the_last_day_of_that_month(text: str, day: dt.date) -> None:
+    assert as_date(text, "LAST-PLAYED") == day
+
+
+@pytest.mark.parametrize("text", ["2005-00", "2005-13", "0000-01", "2005-02-30"])
+def test_date_slot_that_is_no_day_is_refused(text: str) -> None:
+    with pytest.raises(SlotError, match="must be a date"):
+        as_date(text, "LAST-PLAYED")

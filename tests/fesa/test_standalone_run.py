@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import io
 import os
 import subprocess
@@ -12,7 +11,6 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from ratings.fesa_files.__main__ import main
 from ratings.fesa_files.run import rate_files
 
 from .data import REPO, case_dir
@@ -82,31 +80,10 @@ def test_standalone_run_reads_options_and_mistakes_with_argparse(tmp_path: Path)
     assert dashed.stderr.startswith("-work: not a directory")
 
 
-UNNEEDED = (
-    *("argparse", "pathlib", "anyascii", "calendar", "dataclasses", "inspect", "concurrent", "multiprocessing"),
-    *("typing", "fractions", "decimal", "bisect"),
-)
-"""What a per-table process would load for nothing: each is a fraction of a millisecond or more of its start.
-(fractions is for ratios, which a run reads only for a drawn game of a new player, or a MacMahon table.)"""
-
-
-@pytest.mark.parametrize("case", ["sample-2016-01-07", "nekomadoken-13"])  # without and with new players
-def test_standalone_run_does_not_load_what_a_run_does_not_need(tmp_path: Path, case: str) -> None:
-    work = copy_inputs(case_dir(case), tmp_path / "work")
-    code = (
-        "import sys; from ratings.fesa_files.__main__ import main; status = main([" + repr(str(work)) + "]); "
-        "print(sorted(set(" + repr(UNNEEDED) + ") & set(sys.modules))); sys.exit(status)"
-    )
-    done = standalone("-c", code)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.splitlines()[-1] == "[]"
-
-
 def test_standalone_run_of_ratios_escapes_and_start_scores_writes_what_a_run_in_this_process_writes(
     tmp_path: Path,
 ) -> None:
-    """What a run imports or compiles only when a file needs it (fractions for a drawn game, a ratio or start
-    scores; the patterns of escapes and start scores) works in a process that starts with it."""
+    """Ratios, escaped strings and MacMahon start scores come out of a process of their own as out of this one."""
     work = copy_inputs(case_dir("nekomadoken-13"), tmp_path / "work")
     table = (work / "turnering.txt").read_text(encoding="latin-1").replace("[0- 12+ 2+]", "[0- 12+ 2+] [1.5]")
     (work / "turnering.txt").write_text(table, encoding="latin-1")
@@ -176,11 +153,3 @@ def test_a_worker_that_dies_fails_the_folders_it_left_and_the_run_ends(tmp_path:
         assert len({(folder / name).exists() for name in ("all.txt", "ratingliste.post", "result.txt")}) == 1
     assert lines[1][0] == "err" and not (dies / "all.txt").exists()
     assert failed == sum(stream == "err" for stream, _ in lines) >= 4
-
-
-def test_main_called_from_other_code_leaves_the_garbage_collector_alone(tmp_path: Path) -> None:
-    """Only the program (``python -m``) tunes the collector for its run; a caller of main() keeps its own."""
-    work = copy_inputs(case_dir("sample-2016-01-07"), tmp_path / "work")
-    before = (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count())
-    assert main([str(work)]) == 0
-    assert (gc.isenabled(), gc.get_threshold(), gc.get_freeze_count()) == before

@@ -27,6 +27,8 @@ from ratings.services.tables.submit import table_changed
 from tests.files.fesa_cases import case_dir, case_names_with_new_players, without_rated_game
 from tests.files.test_side_by_side import later
 
+pytestmark = pytest.mark.slow
+
 
 def nye_spillere(players: list[tuple[str, str, int]]) -> bytes:
     """A nye-spillere file: (family name, given name, stored rating) each, no games, no prior grade."""

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ratings.fesa_files.compare import compare_lists
-from ratings.fesa_files.ratingliste import read_ratingliste
+from ratings.engine import PlayerState
+from ratings.fesa_files.compare import BYES_ONLY, HALF_ROOT, compare_lists
+from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
 from tests.files.fesa_cases import case_dir
+
+NEWCOMER = b'(\n("Neu" "Otto" (#S(HOME :list #\\E :nationality "FR" :residens "FR")) 0 "" 0 0 nil)\n)\n'
 
 
 def compare(path: Path) -> tuple[str, str | None]:
@@ -61,7 +65,7 @@ def test_compare_lists_every_difference_by_player_and_field(tmp_path: Path) -> N
         f"{who}: bonus count: site 0, program 3",
         f"{' '.join(p for p in third.name if p)}: player: site listed, program missing",
     ]
-    assert failure == "3 differences with post"
+    assert failure == "3 unexplained differences with post"
 
 
 def test_compare_lists_reports_positions_only_when_the_values_agree() -> None:
@@ -72,3 +76,88 @@ def test_compare_lists_reports_positions_only_when_the_values_agree() -> None:
         f"{records[1].last_name} {records[1].first_name}: position: site 1, program 2",
     ]
     assert compare_lists(records, records) == []
+
+
+def record(name: str, rating: int, pairs: tuple[tuple[int, float], ...]) -> ListRecord:
+    return ListRecord(name, "Test", (), PlayerState(rating=rating, result_list=pairs))
+
+
+def test_a_one_point_difference_at_an_exact_half_root_is_explained() -> None:
+    """A win against 1003 and a loss against 1000: the root is 1001.5; the site rounds it to even (1002)."""
+    pairs = ((1003, 1.0), (1000, 0.0))
+    (difference,) = compare_lists([record("Half", 1002, pairs)], [record("Half", 1001, pairs)])
+    assert (difference.field, difference.explained) == ("rating", HALF_ROOT)
+    assert str(difference).endswith(f"(explained: {HALF_ROOT})")
+
+
+@pytest.mark.parametrize(
+    ("site", "program", "pairs"),
+    [
+        (1002, 1003, ((1003, 1.0), (1000, 0.0))),  # the other side of the half is not where the root is
+        (1002, 1000, ((1003, 1.0), (1000, 0.0))),  # two points
+        (1201, 1200, ((1200, 1.0), (1200, 0.0), (1200, 0.5))),  # a one-point difference, the root 1200
+    ],
+)
+def test_other_rating_differences_of_a_performance_rated_player_are_not_explained(
+    site: int, program: int, pairs: tuple[tuple[int, float], ...]
+) -> None:
+    (difference,) = compare_lists([record("Odd", site, pairs)], [record("Odd", program, pairs)])
+    assert difference.explained == ""
+
+
+def test_a_newcomer_with_only_byes_is_explained_by_name_and_nobody_else() -> None:
+    site = [record("Alpha", 1500, ((1500, 1.0), (1400, 0.0))), record("Byes", 0, ())]
+    program = [site[0]._replace(state=site[0].state._replace(rating=1510)), record("Byes", 1, ())]
+    differences = compare_lists(site, program, byes_only={("Byes", "Test")})
+    assert [(d.name[0], d.field, d.explained) for d in differences] == [
+        ("Alpha", "rating", ""),
+        ("Byes", "rating", BYES_ONLY),
+    ]
+
+
+@pytest.mark.django_db
+def test_compare_names_the_byes_only_newcomer_apart_and_succeeds(
+    tmp_path: Path, django_capture_on_commit_callbacks: object
+) -> None:
+    """The sample table with a newcomer who had only byes: the program rates him 1 and dates him, the site leaves
+    him out. Every difference is his, explained; the command succeeds and says so."""
+    case = case_dir("sample-2016-01-07")
+    call_command("import_fesa_state", str(case / "ratingliste.pre"), stdout=io.StringIO())
+    turnering = (case / "turnering.txt").read_bytes() + b"5 [Neu] [Otto] [0+ 0+ 0+]\n"
+    (tmp_path / "turnering.txt").write_bytes(turnering)
+    (tmp_path / "nye-spillere").write_bytes(NEWCOMER)
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        call_command(
+            "import_turnering",
+            str(tmp_path / "turnering.txt"),
+            "--new-players",
+            str(tmp_path / "nye-spillere"),
+            "--submit",
+            stdout=io.StringIO(),
+        )
+    call_command("export_fesa_state", str(tmp_path / "site.post"), stdout=io.StringIO())
+    site = (tmp_path / "site.post").read_bytes().decode("iso-8859-1")
+    lines = site.split("\n")
+    (newcomer,) = [i for i, line in enumerate(lines) if '"Neu"' in line]
+    assert ":ELO-NUMBER 0 " in lines[newcomer] and ':LAST-PLAYED "2016-01-07"' not in lines[newcomer]
+    program = lines[newcomer].replace(":ELO-NUMBER 0 ", ":ELO-NUMBER 1 ")
+    program = re.sub(r":LAST-PLAYED (NIL|\"[^\"]*\")", ':LAST-PLAYED "2016-01-07"', program)
+    lines[newcomer] = program
+    (tmp_path / "program.post").write_bytes("\n".join(lines).encode("iso-8859-1"))
+
+    out, failure = compare(tmp_path / "program.post")
+    assert failure is None, out
+    report = out.splitlines()
+    assert report[0] == "2 differences explained by documented divergences:"
+    assert report[1:3] == [
+        f"  Neu Otto: rating: site 0, program 1 (explained: {BYES_ONLY})",
+        f"  Neu Otto: last played: site never, program 2016-01-07 (explained: {BYES_ONLY})",
+    ]
+    assert report[-1].endswith("no unexplained difference")
+
+    (tmp_path / "worse.post").write_bytes(
+        "\n".join(lines).replace(":BONUS-COUNT 0)", ":BONUS-COUNT 3)", 1).encode("iso-8859-1")
+    )
+    out, failure = compare(tmp_path / "worse.post")
+    assert failure == "1 unexplained differences with worse.post"
+    assert out.splitlines()[0].endswith("bonus count: site 0, program 3")

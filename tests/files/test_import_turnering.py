@@ -73,7 +73,10 @@ def test_import_turnering_utf16_file_is_refused(tmp_path: Path) -> None:
 def test_import_turnering_control_character_names_its_line(tmp_path: Path) -> None:
     four_players()
     text = FOUR.replace("[Hebert]", "[Heb\x02ert]")
-    assert "line 5: control character U+0002" in refused(tmp_path, text)
+    assert "line 5: the family name 'Heb\\x02ert' holds a control character (U+0002)" in refused(tmp_path, text)
+    # Outside a name the upload's own check names it.
+    text = FOUR.replace("[Hebert] [Pascal] [4+ 2- 1-]", "[Hebert] [Pascal] [4+ 2- 1-] \x02")
+    assert "line 5: control character U+0002: this is not a text table" in refused(tmp_path, text)
 
 
 @pytest.mark.django_db

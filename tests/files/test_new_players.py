@@ -107,6 +107,7 @@ def test_new_player_with_a_stored_rating_and_games_starts_from_them(
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_new_players_file_on_a_dry_run_or_a_refused_table_saves_nobody(tmp_path: Path) -> None:
     case = case_dir(NEKOMADOKEN)
     call_command("import_fesa_state", str(case / "ratingliste.pre"), stdout=io.StringIO())
@@ -141,6 +142,7 @@ def test_new_players_file_naming_a_listed_player_is_refused_with_its_line(tmp_pa
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_admin_upload_with_new_players_file_previews_then_creates_them(
     django_capture_on_commit_callbacks: object,
 ) -> None:

@@ -22,6 +22,8 @@ from ratings.services.fesa.state import fesa_state_export
 from ratings.services.rerate import rerate_check
 from tests.files.fesa_cases import all_txt_rows, case_dir, records_by_name, without_rated_game
 
+pytestmark = pytest.mark.slow
+
 
 def later(turnering: bytes, days: int) -> tuple[bytes, dt.date]:
     text = turnering.decode("iso-8859-1")

@@ -57,6 +57,7 @@ def test_upload_form_preselects_the_tournament() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_preview_shows_lines_and_effect_and_saves_nothing() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
@@ -72,6 +73,7 @@ def test_upload_preview_shows_lines_and_effect_and_saves_nothing() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit_callbacks: object) -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
@@ -93,6 +95,7 @@ def test_upload_confirm_saves_the_table_and_new_players(django_capture_on_commit
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_on_commit_callbacks: object) -> None:
     client = login(make_rating_officer())
     payload = payload_of(upload(client, FOUR, make_tournament(date=DAY)))
@@ -105,6 +108,7 @@ def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_o
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_without_submit_leaves_a_draft() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
@@ -130,6 +134,7 @@ def test_upload_with_errors_cannot_be_confirmed() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_preview_again_is_offered_only_with_a_choice_to_make() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
@@ -177,6 +182,7 @@ def test_upload_close_match_can_be_a_new_player() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_altered_payload_is_refused() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
@@ -188,6 +194,7 @@ def test_upload_altered_payload_is_refused() -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.slow
 def test_upload_confirmation_replayed_saves_one_table() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])

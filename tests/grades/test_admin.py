@@ -184,3 +184,17 @@ def test_queue_query_count_does_not_grow_with_the_rows(officer_client, play) -> 
         return len(queries)
 
     assert count_for(1) == count_for(3)
+
+
+def test_approve_view_says_what_a_five_dan_approval_lacks(officer_client, five_dan) -> None:
+    response = officer_client.post(decide_url(five_dan, "approve"), {"reason": "ok"})
+    html = response.content.decode()
+    assert "This field is required." not in html
+    assert "once the NSR has consented: tick the box" in html
+    assert "date of the NSR&#x27;s consent" in html
+
+
+def test_decision_message_says_who_was_promoted_to_what(officer_client, one_dan) -> None:
+    response = officer_client.post(decide_url(one_dan, "approve"), {"reason": "ok"}, follow=True)
+    [message] = [str(m) for m in response.context["messages"]]
+    assert message == f"The promotion of {one_dan.player} to 1 Dan is approved."

@@ -177,6 +177,7 @@ def test_rejected_promotion_stays_rejected_through_corrections(play, correct, of
     assert records(player) == [(21, PromotionStatus.REJECTED, True)]  # no new request: the decision stands
 
 
+@pytest.mark.slow
 def test_correction_moving_a_promotion_to_a_later_table_keeps_the_decision(play, rate, correct, officer) -> None:
     # Two tables: a win at 1795 promotes in the first. Corrected to a loss (about 1783), the second table's
     # two wins against 1900s (about +16 each at K = 24) reach 1800 there instead: same grade, new table.
@@ -196,6 +197,7 @@ def test_correction_moving_a_promotion_to_a_later_table_keeps_the_decision(play,
     assert record.decided_by == officer
 
 
+@pytest.mark.slow
 def test_deleted_table_withdraws_its_pending_promotion_and_flags_an_approved_one(
     play, officer, django_capture_on_commit_callbacks
 ) -> None:
@@ -227,3 +229,37 @@ def test_sync_with_what_the_records_already_say_writes_nothing(play) -> None:
     history_rows = Promotion.history.count()
     assert promotions_sync(tables=[table.pk], found=[(player.pk, table.pk, same)]) == SyncSummary()
     assert Promotion.history.count() == history_rows
+
+
+def test_sync_moving_only_the_rating_updates_the_record_without_an_audit_row(play) -> None:
+    player = seasoned(1795, 20)
+    table = play(player, opponent(1795), WON, date=DAY)
+    record = Promotion.objects.get(player=player)
+    moved = engine.Promotion(
+        grade=21, route=record.route, game_number=record.game_number, rating=record.rating + 3.5, round=record.round
+    )
+    history_rows = Promotion.history.count()
+    assert promotions_sync(tables=[table.pk], found=[(player.pk, table.pk, moved)]) == SyncSummary(updated=1)
+    record.refresh_from_db()
+    assert record.rating == moved.rating
+    assert Promotion.history.count() == history_rows  # the history's arithmetic, not an event
+
+
+def test_sync_moving_a_promotion_to_another_game_records_it_once(play) -> None:
+    player = seasoned(1795, 20)
+    table = play(player, opponent(1795), WON, date=DAY)
+    record = Promotion.objects.get(player=player)
+    moved = engine.Promotion(
+        grade=21, route=record.route, game_number=record.game_number + 1, rating=record.rating - 1, round=record.round
+    )
+    history_rows = Promotion.history.count()
+    assert promotions_sync(tables=[table.pk], found=[(player.pk, table.pk, moved)]) == SyncSummary(updated=1)
+    record.refresh_from_db()
+    assert (record.game_number, record.rating) == (moved.game_number, moved.rating)
+    assert Promotion.history.count() == history_rows + 1
+    audit = record.history.first()
+    assert (audit.history_change_reason, audit.game_number, audit.rating) == (
+        "moved by re-rating",
+        moved.game_number,
+        moved.rating,
+    )

@@ -53,6 +53,7 @@ def public_grade(promotion: Promotion) -> int:
     return promotion.player.grade
 
 
+@pytest.mark.slow
 def test_approve_by_grade_officer_shows_the_grade_and_records_who_and_when(one_dan) -> None:
     officer = make_grade_officer()
     promotion_approve(promotion=one_dan, user=officer, reason="strong results")
@@ -64,6 +65,7 @@ def test_approve_by_grade_officer_shows_the_grade_and_records_who_and_when(one_d
     assert players_with_pending([one_dan.player_id]) == {}
 
 
+@pytest.mark.slow
 def test_approve_writes_the_audit_history_with_the_officer(one_dan) -> None:
     officer = make_grade_officer()
     promotion_approve(promotion=one_dan, user=officer)
@@ -71,6 +73,7 @@ def test_approve_writes_the_audit_history_with_the_officer(one_dan) -> None:
     assert (latest.status, latest.history_user, latest.history_type) == ("approved", officer, "~")
 
 
+@pytest.mark.slow
 def test_reject_keeps_the_previous_grade_and_records_the_reason(one_dan) -> None:
     officer = make_grade_officer()
     promotion_reject(promotion=one_dan, user=officer, reason="results against weak opposition only")
@@ -142,6 +145,7 @@ def test_approve_five_dan_with_nsr_consent_records_it(five_dan) -> None:
     assert public_grade(five_dan) == 25
 
 
+@pytest.mark.slow
 def test_approved_five_dan_without_consent_is_refused_by_the_database(five_dan) -> None:
     # The rule holds even for a write that bypasses the service.
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -35,6 +35,7 @@ def newcomer(play) -> tuple[Player, object, object]:
     return player, first, second
 
 
+@pytest.mark.slow
 def test_prior_grade_decides_the_first_rating(newcomer) -> None:
     # By hand: a prior 1 Dan stands for MP(1 Dan) = 1740 (R7), so the performance pairs are (1740, 1),
     # (1740, 0) and the draw against 1740, whose change is 24 * (0.5 - 0.5) = 0: the root is exactly 1740.
@@ -42,6 +43,7 @@ def test_prior_grade_decides_the_first_rating(newcomer) -> None:
     assert row(player, first).rating_after == 1740
 
 
+@pytest.mark.slow
 def test_prior_grade_change_rerates_from_the_first_table(newcomer, play, django_capture_on_commit_callbacks) -> None:
     player, first, second = newcomer
     with django_capture_on_commit_callbacks(execute=True):
@@ -68,6 +70,7 @@ def test_prior_grade_change_already_saved_by_the_caller_still_rerates(newcomer) 
     assert PendingRerate.objects.filter(pk=1).exists()
 
 
+@pytest.mark.slow
 def test_prior_grade_same_grade_new_source_does_not_rerate(newcomer) -> None:
     player, _first, _second = newcomer
     assert not player_set_prior_grade(player=player, kind="dan", level=1, source="nsr", note="NSR diploma")

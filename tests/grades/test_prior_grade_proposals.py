@@ -57,6 +57,7 @@ def test_rating_officer_adding_a_player_sets_the_prior_grade(client) -> None:
     assert not player.prior_grade_proposals.exists()
 
 
+@pytest.mark.slow
 def test_proposal_does_not_count_for_rating_until_confirmed(play, django_capture_on_commit_callbacks) -> None:
     # Without a prior grade a draw against 1740 rates him 1740; a prior 3 Kyu stands for less (see test_prior_grade).
     newcomer, twin = make_player(), make_player(prior=("kyu", 3))

@@ -64,6 +64,7 @@ def test_revise_approved_to_revoked_lowers_the_public_grade_and_records_it(one_d
     assert [h.status for h in one_dan.history.all()][:2] == ["revoked", "approved"]  # the audit history stays
 
 
+@pytest.mark.slow
 def test_revise_rejected_to_approved_raises_the_public_grade(one_dan) -> None:
     officer = make_grade_officer()
     promotion_reject(promotion=one_dan, user=officer, reason="weak opposition")
@@ -135,6 +136,7 @@ def test_revise_a_stale_promotion_conflicts(one_dan) -> None:
     assert PromotionRevision.objects.count() == 1
 
 
+@pytest.mark.slow
 def test_revoke_lower_while_higher_approved_is_refused(play) -> None:
     player = seasoned(2100, 20, games=10)  # one provisional draw at 2100: 1 Dan and 2 Dan (see test_routes)
     play(player, opponent(2100), DRAW, date=DAY)
@@ -149,6 +151,7 @@ def test_revoke_lower_while_higher_approved_is_refused(play) -> None:
     assert shown(one) == 20
 
 
+@pytest.mark.slow
 def test_revise_in_the_admin_by_a_grade_officer(client, one_dan) -> None:
     officer = make_grade_officer()
     promotion_approve(promotion=one_dan, user=officer)

@@ -57,11 +57,20 @@ def test_a_promotion_rejected_while_another_officer_had_it_open_is_not_approved(
 def test_a_decision_on_a_promotion_a_re_rate_changed_since_is_refused(one_dan) -> None:  # noqa: F811
     a = logged_in(make_grade_officer(username="anna"))
     shown = hidden(a.get(decide_url(one_dan, "approve")), VERSION_FIELD)
-    Promotion.objects.filter(pk=one_dan.pk).update(rating=one_dan.rating + 3)  # a correction moved the rating
+    Promotion.objects.filter(pk=one_dan.pk).update(supported=False)  # a correction took away its grounds
     refused = a.post(decide_url(one_dan, "approve"), {"reason": "Strong results", VERSION_FIELD: shown})
     assert refused.status_code == 302 and "nothing was saved" in told(refused)
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.PENDING
+
+
+def test_a_decision_stands_when_a_re_rate_only_moved_the_rating_it_was_reached_at(one_dan) -> None:  # noqa: F811
+    a = logged_in(make_grade_officer(username="anna"))
+    shown = hidden(a.get(decide_url(one_dan, "approve")), VERSION_FIELD)
+    Promotion.objects.filter(pk=one_dan.pk).update(rating=one_dan.rating + 3)  # a correction before it
+    a.post(decide_url(one_dan, "approve"), {"reason": "Strong results", VERSION_FIELD: shown})
+    one_dan.refresh_from_db()
+    assert one_dan.status == PromotionStatus.APPROVED
 
 
 def test_a_proposal_confirmed_over_a_prior_grade_set_meanwhile_is_refused() -> None:

@@ -13,8 +13,8 @@ are committed) and the test database must be one other processes can open:
   (IMMEDIATE transactions, federation/settings.py).
 
 **Redis.** The machine's Redis at 127.0.0.1:6379, or ``REDIS_URL``'s host; without one the tests that need it
-skip (fail on CI, ``REQUIRE_SERVICES=1``). The session takes a database number nobody uses (empty when it
-starts) and a queue name of its own, and flushes that database at the end.
+skip (fail on CI, ``REQUIRE_SERVICES=1``). The session (each pytest-xdist worker's) claims a database number
+nobody uses (empty when it starts) and a queue name of its own, and flushes that database at the end.
 
 **The worker.** ``celery -A federation worker --pool=solo --concurrency=1`` on that queue, started once for
 the module that asks for it (or by a test, ``started_worker``) and always terminated, killed if it does not
@@ -99,9 +99,12 @@ def redis_for_tests() -> Iterator[RedisForTests]:
         redis.Redis.from_url(f"{server}/0", socket_connect_timeout=1).ping()
     except redis.RedisError as exc:
         skip_or_fail(f"no Redis at {server}: {exc}")
+    claim = uuid.uuid4().hex
     for number in (9, 10, 11, 12, 13, 14, 15, 8, 7, 6, 5):
         client = redis.Redis.from_url(f"{server}/{number}")
-        if client.dbsize() == 0:
+        # Claimed by a key set only if absent: test processes that start together (pytest-xdist's workers,
+        # other checkouts) may all see the same database empty, and only one of them gets it.
+        if client.dbsize() == 0 and client.set("rerate-tests-claimed", claim, nx=True):
             break
     else:
         skip_or_fail(f"no empty Redis database at {server}")

@@ -31,7 +31,7 @@ from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.conftest import REPO, celery_pointed_at, closed_port, process_env, wait_for
 from tests.pipeline.histories import submit
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 @pytest.fixture

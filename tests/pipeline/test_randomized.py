@@ -18,7 +18,7 @@ from ratings.models import PendingRerate, RerateRun
 from ratings.services.rerate import rerate_check, rerate_pending
 from tests.pipeline.histories import START, make_players, random_edit, random_table, submit
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -31,7 +31,7 @@ from tests.pipeline.conftest import (
 )
 from tests.pipeline.histories import submit
 
-pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def drained(worker: Worker) -> bool:

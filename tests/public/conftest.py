@@ -29,13 +29,15 @@ def seasoned(
     family_name: str | None = None,
     given_name: str = "",
     nationality: str = "FR",
+    result_list: tuple[tuple[int, float], ...] | None = None,
     **fields: object,
 ) -> Player:
-    """A player rated normally before the site's first table (an opening state, as if migrated from FESA)."""
+    """A player rated normally before the site's first table (an opening state, as if migrated from FESA);
+    with ``result_list`` (pairs of opponent rating and score), one still rated by performance."""
     player = make_player(family_name, given_name, nationality=nationality, **fields)
     state = engine.PlayerState(
         rating=rating,
-        result_list=None,
+        result_list=result_list,
         game_count=games,
         bonus_count=100,
         grade=grade,

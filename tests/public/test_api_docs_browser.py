@@ -9,7 +9,7 @@ import pytest
 
 from tests.public.test_browser import browser, csp_violations, shoot, static_from_source  # noqa: F401 - fixtures
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_browser_api_docs_render_under_the_policy(

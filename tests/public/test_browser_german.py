@@ -15,7 +15,7 @@ from ratings.models import Player, Table, TableStatus
 from tests.public.test_browser import browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 
 WIDTHS = (1366, 390)

@@ -13,7 +13,7 @@ from tests.factories import add_game, make_table, make_tournament
 from tests.public.conftest import days_ago, seasoned
 from tests.public.test_browser import ARTIFACTS, browser, csp_violations, static_from_source
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 
 WIDTHS = {"desktop": 1366, "phone": 390}

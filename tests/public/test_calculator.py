@@ -97,8 +97,12 @@ def test_a_newcomer_is_rated_by_performance(client: Client) -> None:
     [
         ({}, {"opponent_rating": "1500"}, "Pick a player, or give a rating"),
         ({"rating": "1500", "games": "4"}, {"opponent_rating": "1500"}, "fewer than 9 games"),
-        ({"player": "NOBODY12"}, {"opponent_rating": "1500"}, "No player has the federation id NOBODY12"),
-        ({"rating": "1500", "games": "40"}, {"opponent": "NOBODY12"}, "No player has the federation id NOBODY12"),
+        ({"player": "NOBODY12"}, {"opponent_rating": "1500"}, "No player has the name or federation id “NOBODY12”"),
+        (
+            {"rating": "1500", "games": "40"},
+            {"opponent": "NOBODY12"},
+            "No player has the name or federation id “NOBODY12”",
+        ),
         ({"rating": "1500", "games": "40"}, {"result": "1"}, "Give at least one opponent"),
         ({"rating": "abc", "games": "40"}, {"opponent_rating": "1500"}, "Enter a whole number"),
     ],
@@ -118,3 +122,29 @@ def test_calculator_refuses_a_game_against_oneself(client: Client) -> None:
     )
     assert response.status_code == 400
     assert "cannot play against himself" in response.content.decode()
+
+
+def test_calculator_takes_players_by_name_as_the_search_does(client: Client) -> None:
+    dekker = seasoned(1800, family_name="Dekker", given_name="Jan")
+    seasoned(1600, family_name="Zieliński", given_name="Tomasz")
+    response = client.get(reverse("ratings:calculator"), plan({"player": "dekker"}, {"opponent": "zielinski"}))
+    assert response.status_code == 200
+    assert response.context["calculation"].start.rating == dekker.rating
+
+
+def test_calculator_names_the_players_a_name_could_mean(client: Client) -> None:
+    seasoned(1800, family_name="Dekker", given_name="Jan")
+    seasoned(1700, family_name="Dekker", given_name="Eva")
+    response = client.get(
+        reverse("ratings:calculator"), plan({"rating": "1500", "games": "40"}, {"opponent": "dekker"})
+    )
+    assert response.status_code == 400
+    [problem] = response.context["problems"]
+    assert "Dekker Jan" in problem and "Dekker Eva" in problem
+    unknown = client.get(reverse("ratings:calculator"), plan({"rating": "1500", "games": "40"}, {"opponent": "nobody"}))
+    assert unknown.context["problems"] == ["No player has the name or federation id “NOBODY”."]
+
+
+def test_calculator_inputs_say_which_game_they_belong_to(client: Client) -> None:
+    html = client.get(reverse("ratings:calculator")).content.decode()
+    assert 'aria-label="Result, game 10"' in html

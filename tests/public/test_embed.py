@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from ratings.models import Player, Table
 from tests.factories import make_player, make_table, round_robin
-from tests.public.conftest import days_ago
+from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,10 @@ def test_badge_of_an_unknown_player_is_a_404(client: Client) -> None:
     assert client.get(reverse("ratings:player_badge", args=["NOBODY"])).status_code == 404
 
 
-def test_top_list_shows_the_best_players_of_a_country(client: Client, rated: list[Player]) -> None:
+def test_top_list_shows_the_best_players_of_a_country(client: Client) -> None:
+    # The top lists count established players (docs/rules.md §8).
+    seasoned(1800, family_name="Tanaka", given_name="Ken", nationality="JP")
+    seasoned(1700, family_name="O'Brien <b>", given_name="Seán", nationality="IE")
     page = client.get(reverse("ratings:embed_top") + "?country=IE&n=5").content.decode()
     assert "O&#x27;BRIEN &lt;B&gt;" in page and "TANAKA" not in page
     assert client.get(reverse("ratings:embed_top") + "?country=ZZ").status_code == 404

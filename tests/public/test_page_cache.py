@@ -203,6 +203,7 @@ def _pages_cache(env: dict[str, str]) -> str:
     return result.stdout.strip()
 
 
+@pytest.mark.slow
 def test_the_page_cache_is_local_unless_a_redis_url_is_given() -> None:
     assert _pages_cache({}).endswith("LocMemCache")
     assert _pages_cache({"PAGE_CACHE_URL": "redis://127.0.0.1:6379/2"}).endswith("RedisCache")

@@ -210,3 +210,20 @@ def test_promotions_page_shows_recent_and_waiting_promotions(
     pending = [row.record for row in response.context["pending"].paginated_rows]
     assert [(p.player, p.grade, p.highest_pending) for p in pending] == [(a, 21, 22)]
     assert "1 Dan – 2 Dan" in response.content.decode()
+
+
+def test_pages_name_their_icon_and_describe_themselves(client: Client) -> None:
+    player = seasoned(1600, family_name="Alpha")
+    for url in (reverse("ratings:rating_list"), reverse("ratings:player", args=[player.federation_id])):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg"' in html
+        assert '<meta name="description" content="' in html
+    assert (
+        "Alpha"
+        in client.get(reverse("ratings:player", args=[player.federation_id]))
+        .content.decode()
+        .split('<meta name="description" content="')[1]
+        .split('"')[0]
+    )
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 301 and icon["Location"] == "/static/favicon.svg"

@@ -48,12 +48,13 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
 # the recent list dates, the players' countries for the filter, the list's order (its players' ids in list order,
 # read once per date and data version into the shared cache: the ranks), the rows of the page by their ids and
 # their pending Dan grades. Filtered or sorted (an "as of" list the same): the page's rows by the filters, and
-# their count, instead of the rows by id: 7. An export: the version, the order, every row and the pending Dan
+# their count with and without the players the public list does not rank (the note under the list counts those),
+# instead of the rows by id: 8. An export: the version, the order, every row and the pending Dan
 # grades (all.txt: and the FESA nationalities). The same list asked for again costs only the version (the page
 # cache).
 LIST_PAGES = [
     ("ratings:rating_list", {}, 6),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 7),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 8),
     ("ratings:rating_list", {"sort": "-games", "active": "all"}, 7),
     ("ratings:rating_list_csv", {"country": "FR"}, 4),
     ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
@@ -62,6 +63,7 @@ LIST_PAGES = [
 
 
 @pytest.mark.parametrize(("name", "params", "expected"), LIST_PAGES)
+@pytest.mark.slow
 def test_rating_list_queries_do_not_grow_with_rows(
     client: Client, rated_round_robin: Callable[..., Table], name: str, params: dict[str, str], expected: int
 ) -> None:
@@ -106,6 +108,7 @@ def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round
     assert queries(client, reverse("ratings:table", args=[large.pk])) == 10
 
 
+@pytest.mark.slow
 def test_tournament_list_queries_do_not_grow_with_tournaments(
     client: Client, rated_round_robin: Callable[..., Table]
 ) -> None:
@@ -154,7 +157,8 @@ def test_the_list_order_is_read_once_per_data_version(client: Client, rated_roun
     url = reverse("ratings:rating_list")
     assert queries(client, url) == 6
     # Another page of the same list (not in the page cache): the order is the one the shared cache keeps.
-    assert queries(client, url, {"country": "FR"}) == 6  # filtered: the count, but no order
+    # filtered: the counts with and without the players the list does not rank, but no order
+    assert queries(client, url, {"country": "FR"}) == 7
     assert queries(client, url, {"sort": "name"}) == 6
     rated_players(1, rated_round_robin, first_day=50)  # a re-rate: a new data version, the order read again
     assert queries(client, url, {"sort": "name"}) == 7

@@ -281,3 +281,22 @@ def test_rating_list_of_a_past_date_shows_dan_grades_as_approved_by_then(
     assert grade_of(days_ago(120)) == (20, None)  # before the table: nothing found yet
     assert grade_of(days_ago(70)) == (20, 21)  # found, not yet approved: 1 Kyu (1 Dan pending)
     assert grade_of(days_ago(50)) == (21, None)  # approved that day
+
+
+def test_rating_list_ranks_only_players_whose_rating_rests_on_enough_games(client: Client) -> None:
+    """docs/rules.md §8: a newcomer rated by performance over two games has no rank, and is shown only under the
+    category filter; the ranks below him close up. all.txt still numbers every line."""
+    seasoned(2000, family_name="Old", nationality="DE")
+    seasoned(2300, family_name="Newcomer", nationality="DE", result_list=((2100, 1.0), (2000, 1.0)))
+    seasoned(1900, family_name="Young", games=10, nationality="DE")
+    url = reverse("ratings:rating_list")
+    response = client.get(url)
+    rows = [r.record for r in response.context["table"].paginated_rows]
+    assert [(r.family_name, r.public_rank, r.public_country_rank) for r in rows] == [("Old", 1, 1), ("Young", 2, 2)]
+    assert response.context["unranked"] == 1
+    assert "category=unrated" in response.content.decode()
+    unrated = client.get(url, {"category": "unrated"})
+    rows = [r.record for r in unrated.context["table"].paginated_rows]
+    assert [(r.family_name, r.public_rank) for r in rows] == [("Newcomer", None)]
+    assert '<td class="num">–</td>' in unrated.content.decode()
+    assert [(r.family_name, r.rank) for r in rating_list()] == [("Newcomer", 1), ("Old", 2), ("Young", 3)]

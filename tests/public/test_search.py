@@ -91,3 +91,10 @@ def test_postgresql_finds_names_through_the_trigram_index() -> None:
         cursor.execute("SET LOCAL enable_seqscan = off")  # a table this small is read whole otherwise
     plan = name_matches(Player.objects.all(), "mueller").explain()
     assert "ratings_player_search_trgm" in plan
+
+
+@pytest.mark.parametrize(("query", "family"), [("devries", "de Vries"), ("vandermeer", "van der Meer")])
+def test_search_finds_a_family_name_of_several_words_typed_as_one(query: str, family: str) -> None:
+    wanted = make_player(family, "Jan")
+    make_player("Vries", "Anna")
+    assert [p.pk for p in player_search(query).players] == [wanted.pk]

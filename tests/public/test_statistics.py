@@ -65,3 +65,10 @@ def test_statistics_page_shows_lists_table_and_charts(client: Client, rated_roun
     html = response.content.decode()
     assert html.count('<svg class="chart bars"') == 4
     assert client.get(reverse("ratings:statistics"), {"grade": "nonsense"}).status_code == 400
+
+
+def test_top_players_count_established_players_only() -> None:
+    established = seasoned(1800)
+    seasoned(1900, games=10)  # provisional
+    seasoned(2300, result_list=((2100, 1.0), (2000, 1.0)))  # rated by performance
+    assert list(top_players()) == [established]

@@ -25,7 +25,7 @@ from django_countries import countries
 from ratings.access import can_change_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
 from ratings.fesa_files.errors import FesaFileError, raise_collected
-from ratings.fesa_files.turnering import Turnering, read_turnering_checked
+from ratings.fesa_files.turnering import Turnering, file_lines, read_turnering_checked
 from ratings.models import (
     GameResult,
     HandicapGiver,
@@ -102,10 +102,12 @@ def read_upload_checked(data: bytes, file: str) -> tuple[Turnering | None, list[
         message = _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
         return None, [FesaFileError(file, None, message)]
     table, problems = read_turnering_checked(data, file)
-    for lineno, line in enumerate(decode_lenient(data).splitlines(), start=1):
+    for lineno, line in enumerate(file_lines(decode_lenient(data)), start=1):  # numbered as the reader does
         bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
-        if bad is not None:
-            message = _("control character %(code)s: this is not a text table") % {"code": f"U+{ord(bad):04X}"}
+        code = f"U+{ord(bad):04X}" if bad is not None else ""
+        # A name holding it is told by the reader already, naming the field: once is enough.
+        if bad is not None and not any(p.line == lineno and f"({code}" in p.message for p in problems):
+            message = _("control character %(code)s: this is not a text table") % {"code": code}
             problems.append(FesaFileError(file, lineno, message))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
     return table, problems

@@ -40,7 +40,7 @@ from ratings import engine
 from ratings.access import can_change_prior_grade
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
-from ratings.fesa_files.turnering import Turnering, engine_table
+from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
 from ratings.selectors.states import states_before
@@ -334,7 +334,7 @@ def _position(plan: TurneringPlan, date: dt.date, sequence: int | None) -> int:
 def _date_line(data: bytes) -> int | None:
     """The line of the table's date, as the reader finds it: the second line holding ``[`` (comments aside)."""
     headers = 0
-    for number, line in enumerate(decode_lenient(data).splitlines(), start=1):
+    for number, line in enumerate(file_lines(decode_lenient(data)), start=1):
         if line and not line.lstrip().startswith(";") and "[" in line:
             headers += 1
             if headers == 2:

@@ -39,11 +39,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
 from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
+from ratings.services.bulk_write import rows_update
 from ratings.services.grades.versions import promotion_lock_check
 from ratings.services.players import players_refresh
 
@@ -79,8 +80,9 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
 
     ``found`` holds (player id, table id, promotion) for every promotion of every redone table. Records of
     tables that were not redone are left alone: their tables produced the same outcome as before. Call
-    inside the re-rate's transaction; the live records of the players concerned are locked (PostgreSQL) so a
-    grade officer's decision either lands before and is seen, or waits and then finds the new state.
+    inside the re-rate's transaction; the live records it may change are locked (PostgreSQL) and read again
+    under the lock, so a grade officer's decision either lands before and is seen, or waits and then finds the
+    new state.
     """
     redone = set(tables)
     wanted: dict[tuple[int, int], tuple[int, engine.Promotion]] = {
@@ -93,19 +95,28 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
         for start in range(0, len(table_ids), _ID_BATCH):
             batch = table_ids[start : start + _ID_BATCH]
             players.update(Promotion.objects.filter(table_id__in=batch).values_list("player_id", flat=True))
-        existing: dict[tuple[int, int], Promotion] = {}
-        ids = sorted(players)
+        # Only the records the sync may change (of a grade found again, or of a redone table) are read whole
+        # and locked: a merge of a long career reaches thousands of players, whose other records, ten times
+        # as many, it leaves alone.
+        live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+        ids, concerned = sorted(players), []
         for start in range(0, len(ids), _ID_BATCH):
+            batch = live.filter(player_id__in=ids[start : start + _ID_BATCH])
+            for pk, pid, grade, table_id in batch.values_list("pk", "player_id", "grade", "table_id"):
+                if (pid, grade) in wanted or table_id in redone:
+                    concerned.append(pk)
+        existing: dict[tuple[int, int], Promotion] = {}
+        for start in range(0, len(concerned), _ID_BATCH):
             for record in (
-                Promotion.objects.select_for_update(of=("self",))
+                live.select_for_update(of=("self",))
                 .select_related("table")
-                .filter(player_id__in=ids[start : start + _ID_BATCH], status__in=LIVE_PROMOTION_STATUSES)
+                .filter(pk__in=concerned[start : start + _ID_BATCH])
             ):
                 existing[(record.player_id, record.grade)] = record
 
         new: list[Promotion] = []
         moved: list[Promotion] = []
-        moved_fields: set[str] = set()
+        audited: list[Promotion] = []
         for (pid, grade), (table_id, p) in wanted.items():
             record = existing.get((pid, grade))
             if record is None:
@@ -126,13 +137,20 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
                 changed = _record_found(record, table_id, p)
                 if changed:
                     moved.append(record)
-                    moved_fields.update(changed)
+                    if set(changed) != {"rating"}:
+                        audited.append(record)
         if moved:
-            # One statement per batch, not one save per record: a correction moves the interpolated rating
-            # of nearly every promotion downstream of it.
-            bulk_update_with_history(
-                moved, Promotion, sorted(moved_fields), batch_size=500, default_change_reason="moved by re-rating"
-            )
+            # Set-based, not one save (or one CASE WHEN) per record: a correction moves the interpolated
+            # rating of nearly every promotion downstream of it. A record whose rating alone moved gets no
+            # audit row: that is the history's arithmetic, not a change anyone needs to review, and a merge of
+            # a long career wrote 10^4 of them. A record moved to another game or table, or supported again,
+            # does, all in one bulk insert.
+            attributes = [Promotion._meta.get_field(name).attname for name in FOUND_FIELDS]
+            rows_update(Promotion, FOUND_FIELDS, [(r.pk, *(getattr(r, a) for a in attributes)) for r in moved])
+            if audited:
+                Promotion.history.bulk_history_create(
+                    audited, batch_size=1000, update=True, default_change_reason="moved by re-rating"
+                )
             summary.updated = len(moved)
         if new:
             bulk_create_with_history(new, Promotion, batch_size=1000, default_change_reason="found by re-rating")
@@ -147,6 +165,13 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
             elif outcome == PromotionStatus.APPROVED:
                 summary.flagged += 1
     return summary
+
+
+FOUND_FIELDS = (
+    "table", "round", "game_number", "route", "rating", "supported", "flag_reason", "reviewed_by", "reviewed_at",
+    "review_reason",
+)  # fmt: skip
+"""The fields ``_record_found`` may change."""
 
 
 def _record_found(record: Promotion, table_id: int, p: engine.Promotion) -> list[str]:

@@ -1,7 +1,7 @@
 """The version of a promotion a grade officer decides on (ratings/services/versions.py).
 
 The decision page carries the version of the record it showed: its status, whether the history still
-supports it, the table and rating that reached it and every decision on it. A decision is saved only onto
+supports it, the table and route that reached it and every decision on it. A decision is saved only onto
 exactly that record; the compare-and-set of each decision (ratings/services/grades/promotions.py) still guards the
 status itself.
 """
@@ -25,7 +25,8 @@ FIELDS = (
     "flag_reason",
     "table_id",
     "route",
-    "rating",
+    # Not the rating the promotion was reached at: a re-rate moves it, without an audit line, whenever a
+    # correction before it changes the player's path; the decision is about the grade, table and route.
     "decided_at",
     "reviewed_at",
 )

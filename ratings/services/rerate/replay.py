@@ -23,8 +23,9 @@ from django.db.models import Q, QuerySet
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import Game, RatingRow, Table, TableEntry, TableResolution, TableStatus
+from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
 from ratings.models.states import state_from_json, state_to_json
+from ratings.selectors.states import ids_condition, json_value
 
 log = logging.getLogger(__name__)
 
@@ -136,21 +137,70 @@ def cycle_json(error: engine.TableDidNotSettle) -> dict[str, Any]:
     return {"players": list(error.players), "states": [list(state) for state in error.cycle]}
 
 
+def off_scale_message(table: TableInfo, error: engine.RatingOffScale) -> str:
+    """The engine's refusal of a runaway rating, naming the player as the rating officer knows him."""
+    player = Player.objects.filter(pk=error.player).values_list("federation_id", "family_name", "given_name").first()
+    name = f"{player[1]} {player[2]} ({player[0]})" if player else f"player {error.player}"
+    return (
+        f"table {table.label!r} cannot be rated: {name}'s rating would reach {error.rating:g}, at or above the end "
+        "of the handicap scale (9999), where the rules give no grade to convert a handicap from; the FESA program "
+        "stops on it too. Its players pass into later tables unchanged until the table is corrected"
+    )
+
+
 def live_resolutions() -> dict[int, dict[str, Any]]:
     """The cycle each table's live resolution was taken on: the tables re-rating rates by the rule."""
     return dict(TableResolution.objects.filter(cleared_at__isnull=True).values_list("table_id", "states"))
 
 
-def stored_rows(table_ids: Sequence[int]) -> StoredRows:
-    """The stored states before and after of the rows of these tables."""
+def stored_rows(table_ids: Sequence[int], links: dict[tuple[int, int], dt.date] | None = None) -> StoredRows:
+    """The stored states before and after of the rows of these tables (read as text and parsed here: the ORM's
+    JSON converters were a fifth of a correction's re-rate); ``links``, if given, gets each row's
+    ``valid_until`` by (table, player)."""
     out: StoredRows = defaultdict(dict)
-    for chunk in chunks(table_ids):
-        rows = RatingRow.objects.filter(table_id__in=chunk).order_by()
-        for table_id, player_id, before, after in rows.values_list(
-            "table_id", "player_id", "state_before", "state_after"
-        ):
-            out[table_id][player_id] = (before, after)
+    quote = connection.ops.quote_name
+    field = RatingRow._meta.get_field
+    text = "::text" if connection.vendor == "postgresql" else ""
+    columns = ", ".join(
+        [quote(field("table").column), quote(field("player").column), quote(field("valid_until").column)]
+        + [quote(field(name).column) + text for name in ("state_before", "state_after")]
+    )
+    size = max(len(table_ids), 1) if connection.vendor == "postgresql" else CHUNK  # an array has no limit
+    with connection.cursor() as cursor:
+        for chunk in chunks(table_ids, size):
+            condition, params = ids_condition(quote(field("table").column), chunk)
+            cursor.execute(f"SELECT {columns} FROM {quote(RatingRow._meta.db_table)} WHERE {condition}", params)  # noqa: S608
+            for table_id, player_id, valid, before, after in cursor.fetchall():
+                out[table_id][player_id] = (json_value(before), json_value(after))
+                if links is not None:
+                    links[table_id, player_id] = as_date(valid)
     return out
+
+
+def as_date(value: Any) -> dt.date:
+    """A date column as the driver returns it (SQLite: ISO text)."""
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+
+
+def links_broken(
+    history: History,
+    stored: StoredRows,
+    links: dict[tuple[int, int], dt.date],
+    before: dict[int, dt.date | None],
+) -> set[int]:
+    """Players whose stored rows from the start on, or whose row before it (``before``: its ``valid_until``;
+    None: not found through it), do not each point to the date of the player's next stored row in the order of
+    the history (the last one to no row): a table of theirs was deleted, moved or reordered since the rows
+    were linked. A re-rate relinks them; the other players' rows keep their links."""
+    broken: set[int] = set()
+    pending: dict[int, dt.date | None] = dict(before)
+    for table in history.tables:
+        for pid in stored.get(table.pk, ()):
+            if pid in pending and pending[pid] != table.date:
+                broken.add(pid)
+            pending[pid] = links[table.pk, pid]
+    broken.update(pid for pid, valid in pending.items() if valid != VALID_FOREVER)
+    return broken
 
 
 Item = tuple[engine.PlayerOutcome, str | None, str | None, dict[str, Any]]
@@ -237,6 +287,8 @@ class Replay:
                     self.errors[table.pk] = (
                         f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
                     )
+                elif isinstance(exc, engine.RatingOffScale):
+                    self.errors[table.pk] = off_scale_message(table, exc)
                 elif isinstance(exc, engine.EngineError):
                     self.errors[table.pk] = str(exc)
                 else:

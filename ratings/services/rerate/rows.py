@@ -7,11 +7,14 @@ redone tables and writes them in batches, on the caller's thread and connection,
 In a full re-rate the writer also gives every row its ``valid_until`` (the date of the player's next row,
 ratings/services/rerate/validity.py) as it goes: it sees every row in the order of the history, so the rows
 come out linked and the set-based UPDATE that links the rows of a partial re-rate is not needed. A row written
-in one batch whose player plays again in a later batch is fixed after the last batch, by its unique key.
+in one batch whose player plays again in a later batch is fixed after the last batch, by its unique key. In a
+partial re-rate a row takes the link of the player's old row in its table (the caller relinks the players for
+whom that is not right).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from contextlib import closing
 from types import TracebackType
@@ -107,8 +110,11 @@ class RowWriter:
 
     BATCH = 20000
 
-    def __init__(self, *, replace_all: bool) -> None:
+    def __init__(self, *, replace_all: bool, links: dict[tuple[int, int], dt.date] | None = None) -> None:
         self.replace_all = self.linked = replace_all
+        # Partial re-rate: the valid_until a new row takes, by (table, player): his old row's in that table,
+        # right unless his rows came or went (the caller relinks those players); until further notice if none.
+        self.links = links if links is not None else {}
         self.rows: list[tuple[Any, ...]] = []
         self.tables: list[int] = []
         self.written = 0
@@ -119,7 +125,7 @@ class RowWriter:
         self._latest: dict[int, int | tuple[int]] = {}
         self._fixes: list[tuple[Any, int, int]] = []
         self._forever = connection.ops.adapt_datefield_value(VALID_FOREVER)
-        self._sql = _Statements((*ROW_COLUMNS, "valid_until") if replace_all else ROW_COLUMNS)
+        self._sql = _Statements((*ROW_COLUMNS, "valid_until"))
         if replace_all:
             connection.ensure_connection()
             with closing(connection.connection.cursor()) as cursor:
@@ -154,6 +160,9 @@ class RowWriter:
                    detail)  # fmt: skip
             if self.replace_all:
                 self._link(o.key, date)
+            else:
+                valid = self.links.get((table.pk, o.key))
+                row = (*row, self._forever if valid is None else connection.ops.adapt_datefield_value(valid))
             self.rows.append(row)
         if len(self.rows) >= self.BATCH:
             self.flush()

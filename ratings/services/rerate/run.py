@@ -29,12 +29,25 @@ from ratings.models import (
     Table,
 )
 from ratings.selectors.derived import players_differing
-from ratings.selectors.states import starting_states, states_before
+from ratings.selectors.states import starting_states, states_before_json
+from ratings.services.bulk_write import rows_update
 from ratings.services.grades.promotions import promotions_sync
-from ratings.services.players import players_refresh
+from ratings.services.players import players_refresh, players_write
 
 from .marks import tables_mark
-from .replay import RATED_STATUSES, History, Position, Replay, chunked, chunks, gc_paused, raw_values, stored_rows
+from .replay import (
+    RATED_STATUSES,
+    History,
+    Position,
+    Replay,
+    StoredRows,
+    chunked,
+    chunks,
+    gc_paused,
+    links_broken,
+    raw_values,
+    stored_rows,
+)
 from .rows import RowWriter
 from .validity import rating_rows_link
 
@@ -227,25 +240,24 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         refresh.update(stray.values_list("player_id", flat=True))
         stray.delete()
 
-    history = History(start)
-    table_ids = [t.pk for t in history.tables]
-    stored = stored_rows(table_ids) if start is not None and skip_unchanged else {}
-    if start is not None and not skip_unchanged:
-        for chunk in chunks(table_ids):
-            refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
-    if start is None:
-        initial = chunked(starting_states, players)
-    else:
-        initial = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), players)
+    links: dict[tuple[int, int], dt.date] = {}
+    with gc_paused():  # 10^5..10^6 objects made and kept: the collector would walk them again and again
+        history, stored, initial, entered, relink = _loaded(start, skip_unchanged, refresh, links)
     outcome.seconds["load"] = time.perf_counter() - clock
 
     replay = Replay(history, initial, stored, texts=True)
-    with gc_paused(), RowWriter(replace_all=start is None) as writer:
+    replay.enter(entered)
+    with gc_paused(), RowWriter(replace_all=start is None, links=links) as writer:
         for table, items in replay.run():
             writer.add(table, items)
-    if not writer.linked:
-        rating_rows_link(since=None if start is None else start[0])
+            if start is not None:
+                # A player whose row in this table came or went: his next and previous rows change.
+                relink.update({item[0].key for item in items}.symmetric_difference(stored.get(table.pk, ())))
+    if start is not None:
+        refresh |= _left_behind(start, replay)
+        # The other players' rows went back with the links they had (``links``): their rows are in the same
+        # tables, at the same places, as when those links were made.
+        rating_rows_link(since=start[0], players=relink | refresh)
     if start is None and connection.vendor == "postgresql":
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
         # for a scan of them all (autovacuum catches up only later, if it runs at all).
@@ -289,6 +301,28 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     return outcome
 
 
+def _loaded(
+    start: Position | None, skip_unchanged: bool, refresh: set[int], links: dict[tuple[int, int], dt.date]
+) -> tuple[History, StoredRows, dict[int, engine.PlayerState], dict[int, dict[str, Any]], set[int]]:
+    """The history from ``start``, the stored rows the replay compares with (their links go to ``links``),
+    the players' states before ``start`` (as engine states, or as stored JSON, made engine states only for the
+    players of the tables the replay redoes), and the players whose stored links do not hold any more. With
+    ``skip_unchanged`` off, the players of the stored rows go to ``refresh``."""
+    history = History(start)
+    table_ids = [t.pk for t in history.tables]
+    stored = stored_rows(table_ids, links) if start is not None and skip_unchanged else {}
+    if start is not None and not skip_unchanged:
+        for chunk in chunks(table_ids):
+            refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
+    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    entered: dict[int, dict[str, Any]] = {}
+    before: dict[int, dt.date | None] = {}
+    if start is not None:
+        entered = chunked(lambda ids: states_before_json(start[0], start[1], ids, before), players)
+    broken = links_broken(history, stored, links, before)
+    return history, stored, chunked(starting_states, players - entered.keys()), entered, broken
+
+
 def _players_update(start: Position | None, replay: Replay, writer: RowWriter, refresh: set[int]) -> None:
     """Bring the players' derived columns up to date: those of every player the run may have changed.
 
@@ -302,8 +336,8 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         states.update(chunked(starting_states, others))
         peaks = writer.peaks
     else:
-        # A table deleted since it was rated leaves its players' columns behind where nothing later shows it.
-        refresh.update(Player.objects.filter(last_played__gte=start[0]).values_list("pk", flat=True))
+        # Only the players of the redone tables, and those whose rows went with a table (``refresh``), can
+        # have changed: every other player of the range entered each of his tables as before.
         states = {pid: replay.state_of(pid) for pid in replay.touched | (refresh & replay.state.keys())}
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
@@ -311,9 +345,20 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
             rows = RatingRow.objects.filter(player_id__in=chunk).order_by()
             rows = rows.values("player_id").annotate(peak=Max("rating_after"))
             peaks.update(rows.values_list("player_id", "peak"))
-    refresh.update(players_differing(states, peaks))
-    for chunk in chunks(sorted(refresh)):
+    # Those that differ are written from the replay's states, which their latest rows now hold; the others
+    # (a draft's or a deleted table's players outside the range) are read again.
+    differing = sorted(players_differing(states, peaks))
+    for chunk in chunks(differing):
+        players_write({pid: states[pid] for pid in chunk}, peaks)
+    for chunk in chunks(sorted(refresh.difference(differing))):
         players_refresh(chunk)
+
+
+def _left_behind(start: Position, replay: Replay) -> set[int]:
+    """Players a table deleted since it was rated leaves behind: they last played on or after the start, yet
+    have no table in the range. Their columns, and the validity of their last row, still count that table."""
+    since = Player.objects.filter(last_played__gte=start[0]).order_by().values_list("pk", flat=True)
+    return set(since) - replay.state.keys()
 
 
 def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool) -> None:
@@ -321,18 +366,29 @@ def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine
 
     A table whose promotions match its live records exactly (all still supported) is one the sync would leave
     as it is, and most redone tables are such; skipping them spares the sync locking and reading every record
-    of their players.
+    of their players. A table whose promotions differ from its records in their interpolated ratings alone is
+    one the sync would only write the new ratings of, with no audit row: those are written here, set-based,
+    without reading and locking the records (a grade officer's decision writes other columns); a merge of a
+    long career moves the ratings of 10^4 records so.
     """
-    want: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+    want: dict[int, dict[tuple[Any, ...], float]] = defaultdict(dict)
     for pid, table_id, p in found:
-        want[table_id].add((pid, p.grade, p.round, p.game_number, p.route, p.rating, True, ""))
-    have: dict[int, set[tuple[Any, ...]]] = defaultdict(set)
+        want[table_id][pid, p.grade, p.round, p.game_number, p.route, True, ""] = p.rating
+    have: dict[int, dict[tuple[Any, ...], tuple[float, int]]] = defaultdict(dict)
     records = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
-    fields = ("table_id", "player_id", "grade", "round", "game_number", "route", "rating", "supported", "flag_reason")
+    fields = ("table_id", "player_id", "grade", "round", "game_number", "route", "supported", "flag_reason")
     for chunk in [None] if everything else chunks(list(redone)):
         subset = records if chunk is None else records.filter(table_id__in=chunk)
-        for table_id, *key in raw_values(subset, *fields):
-            have[table_id].add(tuple(key))  # "supported" may be 1 for True: equal, and of equal hash
-    changed = {pk for pk in redone if want.get(pk, set()) != have.get(pk, set())}
+        for table_id, *key, rating, pk in raw_values(subset, *fields, "rating", "pk"):
+            # "supported" may be 1 for True: equal, and of equal hash
+            have[table_id][tuple(key)] = (rating, pk)
+    changed, ratings = set(), []
+    for pk in redone:
+        wanted, held = want.get(pk, {}), have.get(pk, {})
+        if wanted.keys() != held.keys():
+            changed.add(pk)
+            continue
+        ratings.extend((record, wanted[key]) for key, (rating, record) in held.items() if rating != wanted[key])
+    rows_update(Promotion, ("rating",), ratings)
     if changed:
         promotions_sync(tables=sorted(changed), found=[f for f in found if f[1] in changed])

@@ -1,19 +1,26 @@
 """Each rating row's validity: ``valid_until``, the date of the player's next row (ratings/models.py).
 
 A list of a past date reads, for every player, the one row with ``date <= D < valid_until``: an indexed range
-read instead of a search for each player's latest row (ratings/selectors/list_values.py). The re-rate keeps the
-column right with one set-based UPDATE after it has written its rows (:func:`rating_rows_link`), and
-``rerate --check`` compares it with what the rows give (:func:`rating_rows_link_differences`).
+read instead of a search for each player's latest row (ratings/selectors/list_values.py). A full re-rate writes
+the rows linked (ratings/services/rerate/rows.py). A partial one writes each new row with the link the player's
+old row in that table had, and relinks with one set-based UPDATE (:func:`rating_rows_link`) only the players
+whose rows came or went, or whose stored links no longer hold (a table of theirs deleted or moved since:
+``replay.links_broken``); ``rerate --check`` compares the column with what the rows give
+(:func:`rating_rows_link_differences`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connection
 
 from ratings.models import VALID_FOREVER, RatingRow
+from ratings.selectors.states import ids_condition
+
+_CHUNK = 5000  # player ids per UPDATE on SQLite: it takes at most 32766 parameters a statement
 
 
 def _names() -> dict[str, str]:
@@ -34,14 +41,19 @@ def _date(value: dt.date) -> Any:
     return connection.ops.adapt_datefield_value(value)
 
 
-def _chain(since: dt.date | None) -> tuple[str, list[Any]]:
+def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple[str, list[Any]]:
     """SELECT id, the stored and the right valid_until of the rows whose next row may have changed on or after
     ``since`` (None: every row). Those are, for each player with a row on or after ``since`` or pointing to
-    one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it."""
+    one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it.
+    ``players``: only these players' rows (with ``since``)."""
     n = _names()
     forever = _date(VALID_FOREVER)
     scope, params = "", [forever]
-    if since is not None:
+    if since is not None and players is not None:
+        condition, ids = ids_condition(n["player"], players)
+        scope = f"WHERE {n['valid']} >= %s AND {condition}"
+        params += [_date(since), *ids]
+    elif since is not None:
         scope = (
             f"WHERE {n['valid']} >= %s AND {n['player']} IN (SELECT {n['player']} FROM {n['table']} "  # noqa: S608
             f"WHERE {n['date']} >= %s OR ({n['valid']} >= %s AND {n['valid']} < %s))"
@@ -55,18 +67,31 @@ def _chain(since: dt.date | None) -> tuple[str, list[Any]]:
     return sql, params
 
 
-def rating_rows_link(*, since: dt.date | None = None) -> int:
+def rating_rows_link(*, since: dt.date | None = None, players: Iterable[int] | None = None) -> int:
     """Set ``valid_until`` of every row whose next row may have changed on or after ``since`` (None: all);
-    returns the number of rows changed. One UPDATE, in the caller's transaction."""
+    returns the number of rows changed. In the caller's transaction.
+
+    ``players`` (with ``since``): only these players' rows, one UPDATE per few thousand of them. A partial
+    re-rate names the players whose rows it wrote or deleted: the others' rows are linked already, and a
+    correction one year back would otherwise read again every row since then of every player active since.
+    """
     n = _names()
-    chain, params = _chain(since)
+    groups: list[Sequence[int] | None] = [None]
+    if players is not None and since is not None:
+        ids = sorted(set(players))
+        size = max(len(ids), 1) if connection.vendor == "postgresql" else _CHUNK  # an array has no such limit
+        groups = [ids[i : i + size] for i in range(0, len(ids), size)]
+    changed = 0
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
-            f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
-            params,
-        )
-        return int(cursor.rowcount)
+        for group in groups:
+            chain, params = _chain(since, group)
+            cursor.execute(
+                f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
+                f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
+                params,
+            )
+            changed += int(cursor.rowcount)
+    return changed
 
 
 def rating_rows_link_differences() -> list[tuple[int, int, dt.date, dt.date]]:

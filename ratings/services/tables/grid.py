@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
 from ratings.fesa_files.turnering import TablePlayer, Turnering, check_consistency, read_cells, read_turnering
@@ -82,7 +83,11 @@ def grid_turnering(rows: Sequence[GridRow], *, name: str = "", date_text: str = 
         seen.setdefault(row.player_id or 0, number)
     rounds = max((len(p.cells) for p in players), default=0)
     problems.extend(
-        _("Row %(row)s (%(player)s): %(count)s rounds, the longest row has %(rounds)s.")
+        ngettext(
+            "Row %(row)s (%(player)s): %(count)s round, the longest row has %(rounds)s.",
+            "Row %(row)s (%(player)s): %(count)s rounds, the longest row has %(rounds)s.",
+            len(p.cells),
+        )
         % {"row": p.number, "player": p.last_name, "count": len(p.cells), "rounds": rounds}
         for p in players
         if len(p.cells) != rounds and p.number not in unread

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import selectors
-from ratings.engine.categories import ESTABLISHED_FROM
+from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from ratings.models import Player
 from ratings.selectors.list_spreadsheets import XLSX_CONTENT_TYPE, xlsx_bytes
 from ratings.web.caching import public_page
@@ -49,7 +49,8 @@ def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[s
 @public_page
 def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpResponse:
     """The front page: the FESA rating list of today, or of the date asked for, filtered and sorted. Every row
-    shows its rank on the whole list and in its country, whatever the filters and the sorting."""
+    shows its rank on the whole list and in its country, whatever the filters and the sorting; players without
+    a rank (rated by performance) are shown when the category filter asks for them."""
     filterset = _rating_list_filter(request, list_date)
     context: dict[str, Any] = {
         "filter": filterset,
@@ -59,6 +60,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         "section": "list",
         "countries": selectors.list_countries(),
         "established_from": ESTABLISHED_FROM,
+        "provisional_from": PROVISIONAL_FROM,
         # The less used filters fold away (a <details>) unless one is in use or wrong.
         "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
         or request.GET.get("active", "active") != "active"
@@ -68,6 +70,12 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
     filtered, active = _filtered_list(request, filterset)
+    if not filterset.form.cleaned_data.get("category"):
+        # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
+        # filter, so that the list read from the top is the ranked list.
+        ranked = filtered.ranked_only()
+        context["unranked"] = filtered.count() - ranked.count()
+        filtered = ranked
     date = None if filtered.date == timezone.localdate() else filtered.date
     table = RatingListTable(filtered)
     per_page = int_param(request, "per_page", 50, PER_PAGE_CHOICES)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0020_tournament_announcements'),
+        ('ratings', '0021_tournament_announcements'),
     ]
 
     operations = [

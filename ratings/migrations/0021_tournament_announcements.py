@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0019_player_search_index'),
+        ('ratings', '0020_player_search_key_joined_family'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,39 @@
+"""Which query parameters an API operation takes: exactly those its schema lists, each at most once.
+
+A parameter the operation does not know (a misspelt filter, ``?contry=DE``) is refused rather than ignored, so a
+client never mistakes the whole list for a filtered one; so is a parameter given twice (which one would count?)
+and an empty value where the schema wants a choice, a date or a number (``?page_size=``, ``?country=``). Every
+refusal is a 400 naming the parameters (ratings/api/errors.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+
+FREE_TEXT = frozenset({"q"})
+"""Parameters whose empty value is a value (the schema's plain strings): an empty search finds everyone."""
+
+
+def known_parameters(view: Any) -> frozenset[str]:
+    filterset = getattr(view, "filterset_class", None)
+    names = set(filterset.base_filters) if filterset is not None else set()
+    if getattr(view, "pagination_class", None) is not None and hasattr(view, "list"):
+        names |= {view.pagination_class.page_query_param, view.pagination_class.page_size_query_param}
+    return frozenset(names)
+
+
+def check_query(request: Request, view: Any) -> None:
+    known = known_parameters(view)
+    errors: dict[str, list[str]] = {}
+    for name, values in request.query_params.lists():
+        if name not in known:
+            errors[name] = ["Not a parameter of this operation."]
+        elif len(values) > 1:
+            errors[name] = ["Given more than once."]
+        elif values[0] == "" and name not in FREE_TEXT:
+            errors[name] = ["Empty: leave the parameter out instead."]
+    if errors:
+        raise ValidationError(errors)

@@ -1,0 +1,67 @@
+"""A partial re-rate costs what it changes: it relinks and refreshes only the players whose rows it wrote
+differently, and still leaves every link right when a table went between two of a player's rows."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from ratings.models import Game, Player, RatingRow
+from ratings.services.rerate import rerate_check
+from ratings.services.tables.submit import table_changed, table_delete
+from tests.factories import make_player
+from tests.pipeline.test_service import rated_table, week
+
+pytestmark = pytest.mark.django_db
+
+
+def test_correction_leaves_the_links_and_columns_of_players_it_did_not_reach_alone(
+    django_capture_on_commit_callbacks,
+) -> None:
+    reached = [make_player() for _ in range(4)]
+    apart = [make_player() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        corrected = rated_table(reached, week(0))
+        rated_table(reached, week(2))
+        rated_table(apart, week(1))
+        rated_table(apart, week(3))
+    # A mark on a player the correction does not reach: a run that compared and refreshed every player active
+    # since week 0 would put it back.
+    Player.objects.filter(pk=apart[1].pk).update(games=999)
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        game = Game.objects.filter(table=corrected).first()
+        game.result = "draw"
+        game.save()
+        table_changed(table=corrected)
+
+    assert Player.objects.get(pk=apart[1].pk).games == 999
+    assert [(d.player_id, d.table_id) for d in rerate_check()] == [(apart[1].pk, None)]  # the mark, nothing else
+
+
+def test_stored_link_that_does_not_hold_is_found_and_relinked(django_capture_on_commit_callbacks) -> None:
+    reached = [make_player() for _ in range(4)]
+    apart = [make_player() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        corrected = rated_table(reached, week(0))
+        rated_table(apart, week(1))
+        rated_table(apart, week(3))
+    # As a table deleted at week 5 would leave it, had it been between: the row points past the next one.
+    RatingRow.objects.filter(player=apart[0], date=week(1)).update(valid_until=week(5))
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        table_changed(table=corrected)
+    assert RatingRow.objects.get(player=apart[0], date=week(1)).valid_until == week(3)
+    assert rerate_check() == []
+
+
+def test_table_deleted_between_two_rows_of_a_player_relinks_them(django_capture_on_commit_callbacks) -> None:
+    players = [make_player() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        rated_table(players, week(0))
+        middle = rated_table([*players[:2], make_player(), make_player()], week(1))
+        rated_table(players, week(2))
+        rated_table(players, week(3))
+    with django_capture_on_commit_callbacks(execute=True):
+        table_delete(table=middle)
+    assert RatingRow.objects.get(player=players[0], date=week(0)).valid_until == week(2)
+    assert rerate_check() == []
