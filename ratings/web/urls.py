@@ -4,9 +4,7 @@
 
 from __future__ import annotations
 
-from django.templatetags.static import static
 from django.urls import path, re_path
-from django.views.generic.base import RedirectView
 
 from ratings.web import feeds
 from ratings.web.caching import public_page
@@ -15,6 +13,7 @@ from ratings.web.views import (
     calendar,
     downloads,
     embed,
+    favicon,
     files,
     lists,
     official,
@@ -31,7 +30,7 @@ app_name = "ratings"
 urlpatterns = [
     path("", lists.rating_list, name="rating_list"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's, a feed's): no 404 in any console.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True), name="favicon"),
+    path("favicon.ico", favicon.favicon, name="favicon"),
     # Before "lists/<date>/", which would take "official" for a date.
     path("lists/official/", official.official_list_archive, name="official_lists"),
     path("lists/official/<str:list_date>/", official.official_list, name="official_list"),
