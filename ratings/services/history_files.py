@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from django.conf import settings
 from django.core.files.base import File
 from django.core.files.storage import Storage, storages
 from django.db import transaction
@@ -110,7 +111,9 @@ def _write_csv(out: IO[str], tables: Iterator[dict[str, Any]]) -> None:
 
 
 def _write_json(out: IO[str], tables: Iterator[dict[str, Any]], generated: dt.datetime) -> None:
-    out.write(json.dumps({"generated_at": generated.isoformat(), "format": 1})[:-1] + ', "tables": [\n')
+    licence = {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL}
+    head = {"generated_at": generated.isoformat(), "format": 1, "licence": licence}
+    out.write(json.dumps(head)[:-1] + ', "tables": [\n')
     for n, table in enumerate(tables):
         out.write((",\n" if n else "") + json.dumps(table, ensure_ascii=False, separators=(",", ":")))
     out.write("\n]}\n")

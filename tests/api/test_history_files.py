@@ -43,6 +43,7 @@ def test_files_are_rewritten_after_each_rerate(
     downloads: Path, federation: Federation, rated_round_robin: Callable[..., Table]
 ) -> None:
     first = read_json(downloads)
+    assert first["licence"] == {"name": "CC BY 4.0", "url": "https://creativecommons.org/licenses/by/4.0/"}
     assert [t["id"] for t in first["tables"]] == [federation.table.pk]
     (table,) = first["tables"]
     assert [p["federation_id"] for p in table["players"]] == [p.federation_id for p in federation.players]
