@@ -42,7 +42,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
-from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
+from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
 from ratings.services.bulk_write import rows_update
 from ratings.services.grades.versions import promotion_lock_check
@@ -298,21 +298,10 @@ def promotion_reject(*, promotion: Promotion, user: Any, reason: str, expected: 
     """
     require_officer(user)
     reason = required_reason(reason)
-    with transaction.atomic():
-        promotion_lock_check(promotion, expected)
-        compare_and_set(
-            promotion,
-            Q(status=PromotionStatus.PENDING),
-            {
-                "status": PromotionStatus.REJECTED,
-                "decided_by": user,
-                "decided_at": timezone.now(),
-                "decision_reason": reason,
-            },
-            user=user,
-            label="rejected",
-        )
-    return promotion
+    changes = {"status": PromotionStatus.REJECTED, "decided_by": user, "decided_at": timezone.now()}
+    return _decide(
+        promotion, user, expected, Q(status=PromotionStatus.PENDING), changes | {"decision_reason": reason}, "rejected"
+    )
 
 
 def promotion_confirm_flagged(
@@ -325,16 +314,9 @@ def promotion_confirm_flagged(
     """
     require_officer(user)
     reason = required_reason(reason)
-    with transaction.atomic():
-        promotion_lock_check(promotion, expected)
-        compare_and_set(
-            promotion,
-            Q(status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True),
-            {"reviewed_by": user, "reviewed_at": timezone.now(), "review_reason": reason},
-            user=user,
-            label="flag: kept",
-        )
-    return promotion
+    flagged = Q(status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True)
+    changes = {"reviewed_by": user, "reviewed_at": timezone.now(), "review_reason": reason}
+    return _decide(promotion, user, expected, flagged, changes, "flag: kept")
 
 
 def promotion_revoke(*, promotion: Promotion, user: Any, reason: str, expected: str | None = None) -> Promotion:
@@ -346,20 +328,18 @@ def promotion_revoke(*, promotion: Promotion, user: Any, reason: str, expected: 
     """
     require_officer(user)
     reason = required_reason(reason)
+    changes = {"status": PromotionStatus.REVOKED, "reviewed_by": user, "reviewed_at": timezone.now()}
+    flagged = Q(status=PromotionStatus.APPROVED, supported=False)
+    return _decide(promotion, user, expected, flagged, changes | {"review_reason": reason}, "revoked")
+
+
+def _decide(
+    promotion: Promotion, user: Any, expected: str | None, condition: Q, changes: dict[str, Any], label: str
+) -> Promotion:
+    """Write a decision onto exactly the record the page showed (``expected``) and in the state it needs."""
     with transaction.atomic():
         promotion_lock_check(promotion, expected)
-        compare_and_set(
-            promotion,
-            Q(status=PromotionStatus.APPROVED, supported=False),
-            {
-                "status": PromotionStatus.REVOKED,
-                "reviewed_by": user,
-                "reviewed_at": timezone.now(),
-                "review_reason": reason,
-            },
-            user=user,
-            label="revoked",
-        )
+        compare_and_set(promotion, condition, changes, user=user, label=label)
     return promotion
 
 
@@ -367,7 +347,7 @@ def check_nsr_consent(
     promotion: Promotion, *, nsr_consent: bool, nsr_consent_date: dt.date | None, reference: str
 ) -> None:
     """5 and 6 Dan are approved only with the NSR's consent and its date; below, NSR fields are refused."""
-    if promotion.grade >= NSR_CONSENT_FROM:
+    if needs_nsr_consent(promotion.grade):
         if not nsr_consent or nsr_consent_date is None:
             raise PromotionInvalid(
                 _("%(grade)s needs the NSR's consent and its date before approval.")
