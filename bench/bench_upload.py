@@ -84,7 +84,7 @@ from ratings.fesa_files.turnering import MAX_PLAYERS  # noqa: E402
 from ratings.models import Player, Tournament  # noqa: E402
 from ratings.services.fesa.tables import MAX_NEW_PLAYERS  # noqa: E402
 
-URL = "/admin/ratings/upload/turnering/"
+URL = "/admin/ratings/table/upload/turnering/"
 
 
 def build() -> None:

@@ -27,7 +27,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric, SummaryMetricFamily
 from prometheus_client.registry import Collector
 
-from ratings.models import PendingRerate, RerateRun, UnsettledTable
+from ratings.models import OutgoingMail, PendingRerate, RerateRun, UnsettledTable
 
 CELERY_QUEUE = "celery"
 
@@ -63,6 +63,11 @@ class SiteCollector(Collector):
             "fesa_rerate_last_duration_seconds",
             "Time the latest finished re-rate run took",
             (last[1] - last[0]).total_seconds() if last else 0.0,
+        )
+        yield CounterMetricFamily(
+            "fesa_emails_failed",
+            "Failed attempts to send a message (each is retried)",
+            OutgoingMail.objects.aggregate(n=Sum("failures"))["n"] or 0,
         )
         yield GaugeMetricFamily(
             "fesa_tables_unsettled",

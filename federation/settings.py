@@ -15,6 +15,7 @@ from pathlib import Path
 
 import dj_database_url
 import sentry_sdk
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
@@ -45,6 +46,30 @@ try:
     # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
     SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
     PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
+    # The federation's season (ratings/services/season/): a tournament is registered this many days before it
+    # starts, plays at least one of the minimum time controls ("MINUTES+SECONDS": Fischer increment, byoyomi) and
+    # sends its results within this many days after its last day.
+    SEASON_NOTICE_DAYS = env_int("SEASON_NOTICE_DAYS", 14)
+    SEASON_MIN_FISCHER = env_str("SEASON_MIN_FISCHER", "30+30")
+    SEASON_MIN_BYOYOMI = env_str("SEASON_MIN_BYOYOMI", "20+40")
+    SEASON_RESULTS_DEADLINE_DAYS = env_int("SEASON_RESULTS_DEADLINE_DAYS", 14)
+    SEASON_REMINDER_DAYS = env_int("SEASON_REMINDER_DAYS", 3)  # directors are reminded this long before it
+    # E-mail (ratings/services/mail/): SMTP in production, the console in development (`make run`).
+    EMAIL_BACKEND = env_str(
+        "EMAIL_BACKEND",
+        "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+    )
+    EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+    EMAIL_PORT = env_int("EMAIL_PORT", 25)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+    DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FESA ratings <ratings@localhost>")
+    for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
+        if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
+            raise ImproperlyConfiguredValue(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")
 except ImproperlyConfiguredValue as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
@@ -252,6 +277,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_BEAT_SCHEDULE = {
     "rerate-pending": {"task": "ratings.tasks.task_rerate_pending", "schedule": 60.0},
+    "season-daily": {"task": "ratings.tasks.task_season_daily", "schedule": crontab(hour=6, minute=0)},
     "worker-heartbeat": {"task": "federation.worker_heartbeat", "schedule": 30.0, "options": {"expires": 30.0}},
 }
 try:

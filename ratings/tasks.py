@@ -7,9 +7,13 @@ from typing import Any
 
 from celery import Task, shared_task
 from django.conf import settings
+from django.utils import timezone
 
 from ratings.services.history_files import history_files_write
+from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
+from ratings.services.season.notices import run_directors_notify
+from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +46,8 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     if outcome is None:
         return None
     _queue_history_files()
+    if outcome.run_id is not None:
+        run_directors_notify(run_id=outcome.run_id)
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -66,3 +72,27 @@ def _queue_history_files() -> None:
 def task_history_files_write() -> list[str]:
     """Write the rating history downloads (CSV and JSON, gzip) anew into DOWNLOADS_DIR."""
     return [str(path) for path in history_files_write()]
+
+
+@shared_task(
+    name="ratings.tasks.task_mail_send",
+    autoretry_for=(Exception,),
+    retry_backoff=30,
+    retry_backoff_max=3600,
+    retry_jitter=True,
+    max_retries=8,
+    acks_late=True,
+)
+def task_mail_send(mail_id: int) -> bool:
+    """Send one queued message; a failure (recorded on its row) is retried with backoff, about a day in all."""
+    return mail_send(mail_id=mail_id)
+
+
+@shared_task(name="ratings.tasks.task_season_daily")
+def task_season_daily() -> dict[str, int]:
+    """The season's daily messages (Celery beat): directors' reminders, the rating officers' digest."""
+    today = timezone.localdate()
+    return {
+        "reminders": deadline_reminders_queue(today=today),
+        "digests": officer_digest_queue(today=today),
+    }

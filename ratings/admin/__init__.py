@@ -1,7 +1,7 @@
 """The federation's admin: directors enter tournaments and tables, officers correct and watch re-rating.
 
-Each module registers its own screens; ``grades`` (promotions, for grade officers) and ``upload``
-(turnering.txt files) are filled in separately and imported here like the others.
+Each module registers its own screens; a screen of a model's admin (the upload of a turnering.txt, the crosstable)
+hangs on that admin's URLs.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from . import (  # noqa: F401 - imported to register
     settle,
     tables,
     tournaments,
-    upload,
 )
 from .autocomplete import autocomplete_view
 

@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.engine import grade_label
-from ratings.engine.grades import NSR_CONSENT_FROM
+from ratings.engine.grades import needs_nsr_consent
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.selectors.grades import waiting_days, waiting_since
 from ratings.services.grades.promotions import (
@@ -69,7 +69,7 @@ class ApproveForm(forms.Form):
 
     def __init__(self, *args: Any, promotion: Promotion, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if promotion.grade < NSR_CONSENT_FROM:
+        if not needs_nsr_consent(promotion.grade):
             for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
                 del self.fields[name]
 

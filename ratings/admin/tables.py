@@ -28,6 +28,7 @@ from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.admin.table_replace import TableReplaceViews
+from ratings.admin.upload import TableUploadViews
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.corrections.facts import TableChange
 from ratings.services.corrections.versions import loaded_version
@@ -155,7 +156,9 @@ class RatingRowInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews):
+class TableAdmin(
+    TableUploadViews, TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews
+):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (

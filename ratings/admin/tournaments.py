@@ -22,9 +22,11 @@ from ratings.access import TOURNAMENT_DIRECTORS
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.forms.tournaments import TournamentForm
 from ratings.admin.rows import RowPermissionsMixin
+from ratings.admin.season import REGISTRATION_FIELDS, SeasonAdminMixin, SeasonFilter
 from ratings.admin.tables import TableAdmin, tournament_tables_url
 from ratings.admin.widgets import DATE_FIELDS
 from ratings.models import Table, Tournament
+from ratings.services.season import tournament_register
 from ratings.services.tournaments import tournament_save
 
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
@@ -53,29 +55,44 @@ class TournamentTableInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
+class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentTableInline,)
-    list_display = ("name", "city", "country", "start_date", "end_date", "table_links", "director_names")
-    list_filter = (("country", VisibleCountryFilter), ("end_date", admin.DateFieldListFilter), "tables__status")
+    list_display = (
+        "name",
+        "city",
+        "country",
+        "start_date",
+        "end_date",
+        "registration",
+        "table_links",
+        "director_names",
+    )
+    list_filter = (
+        SeasonFilter,
+        ("country", VisibleCountryFilter),
+        ("end_date", admin.DateFieldListFilter),
+        "tables__status",
+    )
     search_fields = ("name", "city")
     date_hierarchy = "end_date"
     ordering = ("-end_date", "name")
     filter_horizontal = ("directors",)
     formfield_overrides = DATE_FIELDS
-    readonly_fields = ("add_table_link",)
+    readonly_fields = ("add_table_link", "review_link")
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
         main = ["name", "city", "country", "start_date", "end_date", "time_control"]
         if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
+        fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, "review_link")}))
         if obj is not None:
             fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))
         return fieldsets
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
-        readonly: tuple[str, ...] = ("add_table_link",)
+        readonly: tuple[str, ...] = ("add_table_link", "review_link")
         if not access.is_rating_officer(request.user):
             readonly += ("directors",)  # a director becomes one by creating the tournament
         return readonly
@@ -101,6 +118,25 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = form.cleaned_data
+        if data.get("register") or obj.announcement:
+            form.instance = tournament_register(
+                tournament=obj if obj.pk else None,
+                user=request.user,
+                name=data["name"],
+                city=data.get("city", ""),
+                country=data.get("country", ""),
+                start_date=data["start_date"],
+                end_date=data["end_date"],
+                main_time_minutes=data.get("main_time_minutes"),
+                increment_seconds=data.get("increment_seconds"),
+                byoyomi_seconds=data.get("byoyomi_seconds"),
+                mode=data.get("mode", ""),
+                contact=data.get("contact", ""),
+                announcement_url=data.get("announcement_url", ""),
+                planned_tables=data.get("planned_tables") or 1,
+                directors=data.get("directors"),
+            )
+            return
         form.instance = tournament_save(
             tournament=obj,
             user=request.user,
@@ -143,3 +179,13 @@ class TournamentAdmin(RowPermissionsMixin, admin.ModelAdmin):
         return format_html(
             '{} &nbsp; <a class="addlink" href="{}">{}</a>', links, upload, gettext_lazy("Upload a turnering.txt")
         )
+
+    @admin.display(description=gettext_lazy("review"))
+    def review_link(self, tournament: Tournament) -> str:
+        if tournament.pk is None or not tournament.announcement:
+            return "–"
+        status = tournament.get_announcement_display()
+        if tournament.review_reason:
+            status = f"{status}: {tournament.review_reason}"
+        url = reverse("admin:ratings_tournament_review", args=[tournament.pk])
+        return format_html('{} &nbsp; <a href="{}">{}</a>', status, url, gettext_lazy("Review"))

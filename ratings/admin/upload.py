@@ -19,14 +19,12 @@
 Who may: a user who may add tables, to the tournaments ratings/access.py lets him add tables to;
 new players need the permission to add players, a new tournament the permission to add tournaments.
 
-The views are added to the admin site's URLs from here (the site's ``get_urls`` is wrapped once at import),
-so the admin package needs nothing but importing this module.
+The view hangs on the tables' admin (``TableUploadViews``, a base of ``TableAdmin``), as its other screens do.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -36,7 +34,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, URLResolver, path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -405,20 +403,9 @@ def upload_url(tournament: Tournament | None = None) -> str:
     return f"{url}?tournament={tournament.pk}" if tournament is not None else url
 
 
-def _install(site: admin.AdminSite) -> None:
-    """Put the upload view in front of the site's URLs (once, even if this module is imported again)."""
-    if getattr(site, "_turnering_upload_installed", False):
-        return
-    original: Callable[[], list[URLPattern | URLResolver]] = site.get_urls
+class TableUploadViews(admin.ModelAdmin):
+    """The upload of a turnering.txt, on the tables' admin (its own checks decide who may)."""
 
-    def get_urls() -> list[URLPattern | URLResolver]:
-        return [
-            path("ratings/upload/turnering/", site.admin_view(upload_view), name="ratings_upload_turnering"),
-            *original(),
-        ]
-
-    site.get_urls = get_urls  # type: ignore[method-assign]
-    site._turnering_upload_installed = True  # type: ignore[attr-defined]
-
-
-_install(admin.site)
+    def get_urls(self) -> list[URLPattern]:
+        own = [path("upload/turnering/", self.admin_site.admin_view(upload_view), name="ratings_upload_turnering")]
+        return [*own, *super().get_urls()]

@@ -32,8 +32,10 @@ from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionR
 from ratings.models.history import Correction, HistoricalRow, ListArrival, PendingRerate, RatingRow, RerateRun
 from ratings.models.official import OfficialList, OfficialListEntry
 from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
+from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.tables import (
     PAIRED_RESULTS,
+    AnnouncementStatus,
     Game,
     GameResult,
     HandicapCode,
@@ -53,6 +55,7 @@ __all__ = [
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
     "VALID_FOREVER",
+    "AnnouncementStatus",
     "Category",
     "Correction",
     "Game",
@@ -61,9 +64,11 @@ __all__ = [
     "HandicapGiver",
     "HistoricalRow",
     "ListArrival",
+    "MailStatus",
     "OfficialList",
     "OfficialListEntry",
     "OpeningState",
+    "OutgoingMail",
     "PendingRerate",
     "Player",
     "PriorGradeKind",

@@ -14,6 +14,14 @@ from ratings.models.common import check_names
 from ratings.models.players import Player
 
 
+class AnnouncementStatus(models.TextChoices):
+    """A registered tournament's way through the rating officers; "" for one entered only with its results."""
+
+    PROPOSED = "proposed", _("registered, waiting for review")
+    ACCEPTED = "accepted", _("accepted")
+    REFUSED = "refused", _("refused")
+
+
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=200)
     city = models.CharField(_("city"), max_length=100, blank=True)
@@ -21,6 +29,37 @@ class Tournament(models.Model):
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"))
     time_control = models.CharField(_("time control"), max_length=100, blank=True)
+    # The announcement (ratings/services/season/): what FESA asks of a tournament registered before it is played.
+    main_time_minutes = models.PositiveSmallIntegerField(_("main time (minutes)"), null=True, blank=True)
+    increment_seconds = models.PositiveSmallIntegerField(
+        _("increment (seconds)"), null=True, blank=True, help_text=_("Fischer: added after each move.")
+    )
+    byoyomi_seconds = models.PositiveSmallIntegerField(
+        _("byoyomi (seconds)"), null=True, blank=True, help_text=_("For each move once the main time is spent.")
+    )
+    mode = models.CharField(
+        _("mode"), max_length=100, blank=True, help_text=_("The pairing system: Swiss, McMahon, round robin…")
+    )
+    contact = models.CharField(_("contact"), max_length=200, blank=True)
+    announcement_url = models.URLField(_("announcement"), blank=True, help_text=_("A link to the announcement."))
+    planned_tables = models.PositiveSmallIntegerField(
+        _("planned tables"), default=1, help_text=_("How many tables its results will make.")
+    )
+    announcement = models.CharField(
+        _("announcement status"), max_length=10, choices=AnnouncementStatus.choices, blank=True, default=""
+    )
+    registered_at = models.DateTimeField(_("registered at"), null=True, blank=True, editable=False)
+    reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True, editable=False)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+        verbose_name=_("reviewed by"),
+    )
+    review_reason = models.TextField(_("reason"), blank=True)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True, verbose_name=_("directors")
     )
@@ -42,9 +81,17 @@ class Tournament(models.Model):
         indexes = [
             models.Index(fields=["-end_date"], name="tournament_end_idx"),
             models.Index(fields=["country", "-end_date"], name="tournament_country_idx"),
+            models.Index(fields=["announcement", "start_date"], name="tournament_announcement_idx"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(end_date__gte=F("start_date")), name="tournament_dates_ordered"),
+            models.CheckConstraint(
+                condition=Q(announcement__in=["", "proposed", "accepted", "refused"]),
+                name="tournament_announcement_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(announcement="refused") | ~Q(review_reason=""), name="tournament_refusal_has_reason"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ratings import engine
-from ratings.models import Player, Table, TableResolution
+from ratings.models import Player, TableResolution
 
 
 @dataclass(frozen=True)
@@ -16,11 +16,6 @@ class CycleRow:
     player: str
     ratings: tuple[int, ...]
     ruled: int
-
-
-def unsettled_tables() -> Iterable[Table]:
-    """The tables whose last rating found them cycling, resolved or not, in table order."""
-    return Table.objects.filter(cycle_states__isnull=False).select_related("tournament")
 
 
 def cycle_rows(cycles: dict[int, dict[str, list[int]]]) -> dict[int, list[CycleRow]]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from ratings.engine.performance import performance_rating
-from ratings.models import RatingRow, Tournament
+from ratings.models import AnnouncementStatus, RatingRow, Tournament
 from ratings.selectors.crosstable import CrossRow, Crosstable, tables_crosstables
 from ratings.selectors.events import public_tables
 from ratings.selectors.search import namesake_ids
@@ -46,8 +46,10 @@ class TournamentPage:
 
 
 def tournament_for_page(pk: int) -> Tournament:
-    """A tournament with at least one public table; raises Tournament.DoesNotExist."""
-    return Tournament.objects.filter(Exists(public_tables().filter(tournament=OuterRef("pk")))).get(pk=pk)
+    """A tournament with at least one public table, or accepted in the calendar (its page before it is
+    played); raises Tournament.DoesNotExist."""
+    public = Exists(public_tables().filter(tournament=OuterRef("pk")))
+    return Tournament.objects.filter(public | Q(announcement=AnnouncementStatus.ACCEPTED)).get(pk=pk)
 
 
 def table_performance(row: RatingRow | None) -> int | None:

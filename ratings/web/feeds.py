@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import selectors
 from ratings.engine import grade_label
-from ratings.models import Table
+from ratings.models import Table, Tournament
 from ratings.selectors.api import rated_tables
 from ratings.selectors.crosstable import TablePromotion
+from ratings.selectors.season import announced_tournaments
 
 ITEMS = 30
 
@@ -93,3 +94,32 @@ class PromotionsFeed(Feed):  # type: ignore[type-arg]
 
     def item_updateddate(self, item: tuple[Table, list[TablePromotion]]) -> dt.datetime | None:
         return item[0].last_rerated_at or item[0].first_rated_at
+
+
+class AnnouncedTournamentsFeed(Feed):  # type: ignore[type-arg]
+    """The tournaments a rating officer accepted last, for players who follow the season."""
+
+    feed_type = Atom1Feed
+    title = gettext_lazy("FESA ratings: announced tournaments")
+    subtitle = gettext_lazy("Tournaments registered with FESA and accepted for rating.")
+    link = reverse_lazy("ratings:calendar")
+
+    def items(self) -> list[Tournament]:
+        return list(announced_tournaments().order_by("-reviewed_at", "-pk")[:ITEMS])
+
+    def item_title(self, tournament: Tournament) -> str:
+        return _("%(name)s (%(start)s – %(end)s)") % {
+            "name": tournament.name,
+            "start": tournament.start_date.isoformat(),
+            "end": tournament.end_date.isoformat(),
+        }
+
+    def item_description(self, tournament: Tournament) -> str:
+        place = ", ".join(p for p in (tournament.city, str(tournament.country.name or "")) if p)
+        return "; ".join(p for p in (place, tournament.time_control, tournament.mode) if p)
+
+    def item_link(self, tournament: Tournament) -> str:
+        return reverse("ratings:tournament", args=[tournament.pk])
+
+    def item_pubdate(self, tournament: Tournament) -> dt.datetime | None:
+        return tournament.reviewed_at

@@ -4,16 +4,16 @@
 
 from __future__ import annotations
 
-from django.templatetags.static import static
-from django.urls import path
-from django.views.generic.base import RedirectView
+from django.urls import path, re_path
 
 from ratings.web import feeds
 from ratings.web.caching import public_page
 from ratings.web.views import (
     calculator,
+    calendar,
     downloads,
     embed,
+    favicon,
     files,
     lists,
     official,
@@ -30,7 +30,7 @@ app_name = "ratings"
 urlpatterns = [
     path("", lists.rating_list, name="rating_list"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's, a feed's): no 404 in any console.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True), name="favicon"),
+    path("favicon.ico", favicon.favicon, name="favicon"),
     # Before "lists/<date>/", which would take "official" for a date.
     path("lists/official/", official.official_list_archive, name="official_lists"),
     path("lists/official/<str:list_date>/", official.official_list, name="official_list"),
@@ -62,6 +62,8 @@ urlpatterns = [
     path("tables/<int:pk>/", tables.table_detail, name="table"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("calendar/", calendar.calendar, name="calendar"),
+    path("calendar/results/", calendar.results_status, name="results_status"),
     path("promotions/", promotions.promotion_list, name="promotions"),
     path("search/", search.search, name="search"),
     path("calculator/", calculator.calculator, name="calculator"),
@@ -77,6 +79,9 @@ feeds_urlpatterns = [
     # Validators and the page cache as every public page (ratings/web/caching.py): feed readers poll.
     path("tables.atom", public_page(feeds.RatedTablesFeed()), name="tables"),
     path("promotions.atom", public_page(feeds.PromotionsFeed()), name="promotions"),
+    path("tournaments.atom", public_page(feeds.AnnouncedTournamentsFeed()), name="announced"),
+    path("calendar.ics", public_page(calendar.calendar_ical), name="calendar"),
+    re_path(r"^calendar-(?P<country>[A-Za-z]{2})\.ics$", public_page(calendar.calendar_ical), name="calendar_country"),
 ]
 
 downloads_urlpatterns = [

@@ -219,7 +219,7 @@ def test_upload_refuses_a_player_without_a_round(client: Client, director: Any) 
     tournament = make_tournament(directors=[director])
     text = "[Short]\n[2024-05-12]\n1 [Abe] [Ken] [2+ 0+]\n2 [Berg] [Lena] [1-]\n"
     response = client.post(
-        "/admin/ratings/upload/turnering/",
+        "/admin/ratings/table/upload/turnering/",
         {"file": SimpleUploadedFile("turnering.txt", text.encode()), "tournament": str(tournament.pk)},
     )
     page = response.content.decode()

@@ -15,7 +15,7 @@ from ratings.models import Player, Table, TableStatus, Tournament
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer, make_tournament
 from tests.files.test_import_turnering import FOUR, four_players
 
-URL = "/admin/ratings/upload/turnering/"
+URL = "/admin/ratings/table/upload/turnering/"
 DAY = dt.date(2016, 1, 7)  # FOUR's date
 
 

@@ -156,13 +156,13 @@ class Worker:
 
 
 @contextmanager
-def started_worker(redis_for_tests: RedisForTests, log: Path) -> Iterator[Worker]:
+def started_worker(redis_for_tests: RedisForTests, log: Path, **extra_env: str) -> Iterator[Worker]:
     """A real worker on the test database, terminated on leaving (killed if it does not stop).
 
     RERATE_LOCK_TIMEOUT is 1 s, so that a lock held by the test turns into retries quickly, and the quiet
     moment before a run (RERATE_QUIET_SECONDS) 1 s.
     """
-    env = process_env(REDIS_URL=redis_for_tests.url, RERATE_LOCK_TIMEOUT="1", RERATE_QUIET_SECONDS="1")
+    env = process_env(REDIS_URL=redis_for_tests.url, RERATE_LOCK_TIMEOUT="1", RERATE_QUIET_SECONDS="1", **extra_env)
     command = [
         str(Path(sys.executable).parent / "celery"), "-A", "federation", "worker", "--pool=solo",
         "--concurrency=1", "-Q", redis_for_tests.queue, "--without-mingle", "--without-gossip",

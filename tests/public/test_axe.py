@@ -118,7 +118,7 @@ def test_axe_finds_no_violation_on_the_admin_screens(static_from_source: None, l
         "admin-table": f"/admin/ratings/table/{draft.pk}/change/",
         "admin-crosstable": f"/admin/ratings/table/{draft.pk}/crosstable/",
         "admin-preview": f"/admin/ratings/table/{draft.pk}/preview/",
-        "admin-upload": "/admin/ratings/upload/turnering/",
+        "admin-upload": "/admin/ratings/table/upload/turnering/",
         "admin-promotions": "/admin/ratings/promotion/",
         "admin-approve": f"/admin/ratings/promotion/{promotion.pk}/decide/approve/",
         "admin-duplicates": "/admin/ratings/player/duplicates/",

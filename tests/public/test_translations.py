@@ -132,6 +132,7 @@ def data_texts() -> frozenset[str]:
     """What the pages show from the database (an official list's title and note, a correction's reason and
     summary too) or the country list, the same in every language's page."""
     values = {*Tournament.objects.values_list("name", flat=True), *Tournament.objects.values_list("city", flat=True)}
+    values.update(Tournament.objects.values_list("time_control", flat=True))  # typed by the director
     values.update(Table.objects.exclude(name="").values_list("name", flat=True))
     values.update(text for official in OfficialList.objects.all() for text in (official.title, official.note))
     for reason, summary in Correction.objects.values_list("reason", "summary"):  # stored in the officer's words

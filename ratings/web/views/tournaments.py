@@ -6,10 +6,12 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import selectors
 from ratings.models import Tournament
+from ratings.selectors.season import tournament_season
 from ratings.selectors.tournaments import tournament_for_page, tournament_page
 from ratings.web.caching import public_page
 from ratings.web.filters import TournamentFilter
@@ -41,5 +43,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         tournament = tournament_for_page(pk)
     except Tournament.DoesNotExist:
         raise Http404(_("No tournament with a public table has that number.")) from None
-    context = {"page": tournament_page(tournament), "tournament": tournament, "section": "tournaments"}
+    context = {
+        "page": tournament_page(tournament),
+        "tournament": tournament,
+        "season": tournament_season(tournament, today=timezone.localdate()),
+        "section": "tournaments",
+    }
     return render(request, "ratings/tournament_detail.html", context)

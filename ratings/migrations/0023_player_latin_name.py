@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0020_player_search_key_joined_family"),
+        ("ratings", "0022_outgoing_mail"),
     ]
 
     operations = [

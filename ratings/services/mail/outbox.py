@@ -1,0 +1,67 @@
+"""Queueing and sending one message.
+
+``mail_queue`` records the message in the caller's transaction and, on commit, hands its id to the sending
+task; the pair (event, recipient) is unique, so a second call for the same event and address finds the row and
+queues nothing: nothing is sent twice, however often the event repeats or its task is retried. ``mail_send``
+sends one queued message over Django's e-mail backend (SMTP in production); a failure is recorded on the row
+(its count feeds the metrics) and raised again, so the task retries with backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from federation.celery import app as celery_app
+from ratings.models import MailStatus, OutgoingMail
+
+log = logging.getLogger(__name__)
+MAIL_TASK = "ratings.tasks.task_mail_send"
+
+
+def mail_queue(*, event_key: str, recipient: str, subject: str, body: str) -> OutgoingMail | None:
+    """Record a message for ``event_key`` to ``recipient``; None when that event already has one for it."""
+    try:
+        with transaction.atomic():
+            mail = OutgoingMail.objects.create(event_key=event_key, recipient=recipient, subject=subject, body=body)
+    except IntegrityError:  # the unique pair: this event was told to this address already
+        return None
+    transaction.on_commit(lambda: _enqueue(mail.pk), robust=True)
+    return mail
+
+
+def _enqueue(mail_id: int) -> None:
+    """Hand the message to the task (without a broker: send it now). An unreachable broker leaves it queued."""
+    if MAIL_TASK not in celery_app.tasks:
+        celery_app.loader.import_default_modules()
+    try:
+        celery_app.tasks[MAIL_TASK].delay(mail_id)
+    except Exception:  # a down broker fails in many ways; the row stays queued and the daily task retries it
+        log.warning("could not queue message %s; it stays queued", mail_id, exc_info=True)
+
+
+def mail_send(*, mail_id: int) -> bool:
+    """Send a queued message; False when it was sent already (a repeated task). Raises the backend's error
+    after recording it, for the task to retry."""
+    mail = OutgoingMail.objects.filter(pk=mail_id).exclude(status=MailStatus.SENT).first()
+    if mail is None:
+        return False
+    message = EmailMessage(
+        subject=mail.subject, body=mail.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient]
+    )
+    try:
+        message.send()
+    except Exception as exc:  # SMTP, DNS and socket errors alike: recorded, then retried by the task
+        OutgoingMail.objects.filter(pk=mail.pk).update(
+            status=MailStatus.FAILED, attempts=F("attempts") + 1, failures=F("failures") + 1, last_error=str(exc)[:2000]
+        )
+        raise
+    OutgoingMail.objects.filter(pk=mail.pk).update(
+        status=MailStatus.SENT, attempts=F("attempts") + 1, sent_at=timezone.now(), last_error=""
+    )
+    return True

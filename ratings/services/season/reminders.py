@@ -1,0 +1,89 @@
+"""The season's daily messages: a reminder to a tournament's directors before its results deadline, and the
+rating officers' digest of the tournaments whose results are overdue.
+
+Each message's event names its day or deadline, so running the daily task twice (or retrying it) sends
+nothing new; a director who has no e-mail address is skipped. The texts are in the site's default language
+(LANGUAGE_CODE): staff have no language of their own in the site.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from ratings.access import RATING_OFFICERS
+from ratings.models import PriorGradeProposal, ProposalStatus, UnsettledTable
+from ratings.selectors.season import announced_tournaments, overdue_tournaments, results_deadline, with_results
+from ratings.services.mail import mail_queue
+
+
+def deadline_reminders_queue(*, today: dt.date) -> int:
+    """Remind the directors of each accepted tournament whose results are due within
+    ``SEASON_REMINDER_DAYS`` and not received; returns how many messages were queued."""
+    last_end = today - dt.timedelta(days=settings.SEASON_RESULTS_DEADLINE_DAYS)
+    soon_end = last_end + dt.timedelta(days=settings.SEASON_REMINDER_DAYS)
+    due = (
+        with_results(announced_tournaments().filter(end_date__gte=last_end, end_date__lte=soon_end, end_date__lt=today))
+        .filter(received_at__isnull=True)
+        .prefetch_related("directors")
+    )
+    queued = 0
+    with translation.override(settings.LANGUAGE_CODE):
+        for tournament in due:
+            deadline = results_deadline(tournament.end_date)
+            subject = _("Results of %(tournament)s due on %(date)s") % {
+                "tournament": tournament.name,
+                "date": deadline.isoformat(),
+            }
+            body = _(
+                "The results of %(tournament)s are due on %(date)s. Upload its turnering.txt or enter its tables "
+                "in the site's admin; results sent later may go unrated."
+            ) % {"tournament": tournament.name, "date": deadline.isoformat()}
+            for director in tournament.directors.all():
+                if director.email:
+                    key = f"deadline-reminder:{tournament.pk}:{deadline.isoformat()}"
+                    queued += (
+                        mail_queue(event_key=key, recipient=director.email, subject=subject, body=body) is not None
+                    )
+    return queued
+
+
+def officer_digest_queue(*, today: dt.date) -> int:
+    """The rating officers' digest of what waits for them (overdue results, tables that did not settle,
+    prior-grade proposals), once a day, only when something waits."""
+    overdue = list(overdue_tournaments(today=today))
+    unsettled = UnsettledTable.objects.count()
+    proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()
+    if not (overdue or unsettled or proposals):
+        return 0
+    officers = (
+        get_user_model()
+        .objects.filter(Q(groups__name=RATING_OFFICERS) | Q(is_superuser=True), is_active=True)
+        .exclude(email="")
+    )
+    queued = 0
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = _("FESA ratings: what waits for the rating officers on %(date)s") % {"date": today.isoformat()}
+        lines = [
+            _("%(tournament)s, ended %(end)s, results due %(date)s")
+            % {
+                "tournament": t.name,
+                "end": t.end_date.isoformat(),
+                "date": results_deadline(t.end_date).isoformat(),
+            }
+            for t in overdue
+        ]
+        if unsettled:
+            lines.append(_("Tables that did not settle: %(count)d") % {"count": unsettled})
+        if proposals:
+            lines.append(_("Prior-grade proposals waiting: %(count)d") % {"count": proposals})
+        body = "\n".join(lines)
+        for email in sorted(set(officers.values_list("email", flat=True))):
+            key = f"officer-digest:{today.isoformat()}"
+            queued += mail_queue(event_key=key, recipient=email, subject=subject, body=body) is not None
+    return queued

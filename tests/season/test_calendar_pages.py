@@ -1,0 +1,150 @@
+"""The public season: the calendar, the iCal feed (parsed by icalendar), the Atom feed, a tournament's page
+before it is played and the results' status list; and the admin's registration and review."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import icalendar
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
+from ratings.services.season import tournament_accept, tournament_register
+from tests.admin.helpers import page_form_data
+from tests.conftest import FIXED_NOW
+from tests.factories import make_director, make_rating_officer
+
+pytestmark = pytest.mark.django_db
+TODAY = FIXED_NOW.date()
+
+
+def announce(name: str, *, days: int, country: str = "FR", accept: bool = True) -> Tournament:
+    start = TODAY + dt.timedelta(days=days)
+    tournament = tournament_register(
+        tournament=None,
+        user=make_director(),
+        name=name,
+        start_date=start,
+        end_date=start + dt.timedelta(days=1),
+        city="Lyon" if country == "FR" else "Köln",
+        country=country,
+        main_time_minutes=30,
+        increment_seconds=30,
+        byoyomi_seconds=None,
+        mode="Swiss",
+        contact="td@example.org",
+    )
+    return tournament_accept(tournament=tournament, user=make_rating_officer()) if accept else tournament
+
+
+def test_calendar_shows_accepted_tournaments_of_the_month_only() -> None:
+    start = TODAY + dt.timedelta(days=20)
+    shown = announce("Open de Lyon", days=20)
+    announce("Waiting Open", days=21, accept=False)
+    announce("Kölner Open", days=22, country="DE")
+    response = Client().get(reverse("ratings:calendar"), {"year": start.year, "month": start.month, "country": "FR"})
+    assert response.status_code == 200
+    assert [t.pk for t in response.context["tournaments"]] == [shown.pk]
+    assert "Waiting Open" not in response.content.decode()
+
+
+def test_calendar_refuses_a_bad_month() -> None:
+    assert Client().get(reverse("ratings:calendar"), {"year": 2026, "month": 13}).status_code == 400
+
+
+def test_ical_feed_parses_with_all_day_events_per_country() -> None:
+    lyon = announce("Open de Lyon", days=20)
+    announce("Kölner Open", days=22, country="DE")
+    announce("Waiting Open", days=23, accept=False)
+    everything = icalendar.Calendar.from_ical(Client().get(reverse("feeds:calendar")).content)
+    assert sorted(str(e["summary"]) for e in everything.walk("VEVENT")) == ["Kölner Open", "Open de Lyon"]
+    french = icalendar.Calendar.from_ical(Client().get(reverse("feeds:calendar_country", args=["fr"])).content)
+    [event] = french.walk("VEVENT")
+    assert event.decoded("dtstart") == lyon.start_date
+    assert event.decoded("dtend") == lyon.end_date + dt.timedelta(days=1)  # exclusive end of an all-day event
+    assert "Lyon" in str(event["location"])
+    assert str(event["url"]).endswith(reverse("ratings:tournament", args=[lyon.pk]))
+
+
+def test_atom_feed_lists_the_accepted_tournaments() -> None:
+    announce("Open de Lyon", days=20)
+    announce("Waiting Open", days=21, accept=False)
+    body = Client().get(reverse("feeds:announced")).content.decode()
+    assert "Open de Lyon" in body
+    assert "Waiting Open" not in body
+
+
+def test_tournament_page_shows_before_it_is_played_only_once_accepted() -> None:
+    accepted = announce("Open de Lyon", days=20)
+    waiting = announce("Waiting Open", days=21, accept=False)
+    response = Client().get(reverse("ratings:tournament", args=[accepted.pk]))
+    assert response.status_code == 200
+    assert response.context["season"].stage == "announced"
+    assert "td@example.org" in response.content.decode()
+    assert Client().get(reverse("ratings:tournament", args=[waiting.pk])).status_code == 404
+
+
+def test_results_status_lists_a_tournament_that_ended_with_its_deadline() -> None:
+    past = announce("Old Open", days=20)
+    Tournament.objects.filter(pk=past.pk).update(
+        start_date=TODAY - dt.timedelta(days=20), end_date=TODAY - dt.timedelta(days=19)
+    )
+    response = Client().get(reverse("ratings:results_status"))
+    [(tournament, status)] = response.context["rows"]
+    assert (tournament.pk, status.stage) == (past.pk, "overdue")
+    assert status.deadline == TODAY - dt.timedelta(days=5)
+
+
+def test_director_registers_in_the_admin_and_an_officer_refuses_with_a_reason() -> None:
+    director, officer = make_director(), make_rating_officer()
+    client = Client()
+    client.force_login(director)
+    add_url = reverse("admin:ratings_tournament_add")
+    data = page_form_data(client.get(add_url))
+    start = TODAY + dt.timedelta(days=30)
+    data |= {
+        "name": "Open de Nice",
+        "city": "Nice",
+        "country": "FR",
+        "start_date": start.isoformat(),
+        "end_date": start.isoformat(),
+        "register": "on",
+        "main_time_minutes": "20",
+        "byoyomi_seconds": "30",
+        "contact": "td@example.org",
+        "planned_tables": "2",
+    }
+    refused = client.post(add_url, data)
+    assert refused.status_code == 200  # 20 min + 30 s byoyomi is below FESA's minimum
+    assert "main_time_minutes" in refused.context["adminform"].form.errors
+    data["byoyomi_seconds"] = "40"
+    assert client.post(add_url, data).status_code == 302
+    tournament = Tournament.objects.get(name="Open de Nice")
+    assert (tournament.announcement, tournament.planned_tables) == (AnnouncementStatus.PROPOSED, 2)
+    review_url = reverse("admin:ratings_tournament_review", args=[tournament.pk])
+    assert client.get(review_url).status_code == 403  # a director does not review
+    client.force_login(officer)
+    assert client.post(review_url, {"decision": "refuse", "reason": ""}).status_code == 200  # a reason is needed
+    assert client.post(review_url, {"decision": "refuse", "reason": "Clash with the Open de Paris"}).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.announcement, tournament.review_reason) == (
+        AnnouncementStatus.REFUSED,
+        "Clash with the Open de Paris",
+    )
+    listing = client.get(reverse("admin:ratings_tournament_changelist"), {"season": "refused"})
+    assert list(listing.context["cl"].result_list) == [tournament]
+
+
+def test_outbox_is_read_only_and_for_rating_officers_only() -> None:
+
+    mail = OutgoingMail.objects.create(event_key="e:1", recipient="anna@example.org", subject="S", body="B")
+    client = Client()
+    client.force_login(make_director())
+    assert client.get(reverse("admin:ratings_outgoingmail_changelist")).status_code == 403
+    client.force_login(make_rating_officer())
+    listing = client.get(reverse("admin:ratings_outgoingmail_changelist"))
+    assert list(listing.context["cl"].result_list) == [mail]
+    change_url = reverse("admin:ratings_outgoingmail_change", args=[mail.pk])
+    assert client.post(change_url, {"recipient": "x@example.org"}).status_code == 403
