@@ -96,6 +96,8 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
                     "fields": (
                         "family_name",
                         "given_name",
+                        "latin_family_name",
+                        "latin_given_name",
                         "nationality",
                         "residence",
                         "is_professional",

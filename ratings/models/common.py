@@ -66,12 +66,32 @@ def name_search_key(text: str) -> str:
     return " ".join(folded.split())
 
 
-def player_search_key(family_name: str, given_name: str) -> str:
+def player_search_key(
+    family_name: str, given_name: str, latin_family_name: str = "", latin_given_name: str = ""
+) -> str:
     """A player's stored search key: his name's key, and a family name of several words once more as one word,
-    since "de Vries" is also typed "devries" and "van der Meer" "vandermeer"."""
+    since "de Vries" is also typed "devries" and "van der Meer" "vandermeer"; then the same of the Latin form of
+    a name in another script, so that 山田 太郎 is found as "yamada" too."""
     key = name_search_key(f"{family_name} {given_name}")
     family = name_search_key(family_name)
-    return f"{key} {family.replace(' ', '')}" if " " in family else key
+    key = f"{key} {family.replace(' ', '')}" if " " in family else key
+    if latin_family_name or latin_given_name:
+        key = f"{key} {player_search_key(latin_family_name, latin_given_name)}"
+    return key
+
+
+def in_latin_script(text: str) -> bool:
+    """Whether every letter of ``text`` is a Latin one (é, ł and ß are; 山, я and α are not): a name that is
+    not needs its Latin form for FESA's files, which hold only Latin letters."""
+    return all(unicodedata.name(c, "").startswith("LATIN") or c in "ªº" for c in text if c.isalpha())
+
+
+def latin_name(family_name: str, given_name: str, latin_family_name: str, latin_given_name: str) -> tuple[str, str]:
+    """The name FESA's files and the exports write: the Latin form where one is given, else the name itself
+    (whose letters outside ISO-8859-1 the files then transliterate, ratings/fesa_files/encoding.py)."""
+    if latin_family_name:
+        return latin_family_name, latin_given_name
+    return family_name, given_name
 
 
 GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))

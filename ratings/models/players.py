@@ -18,10 +18,14 @@ from ratings.models.common import (
     PriorGradeKind,
     PriorGradeSource,
     check_names,
+    latin_name,
     new_federation_id,
     player_search_key,
     prior_grade_condition,
 )
+
+NAME_FIELDS = ("family_name", "given_name", "latin_family_name", "latin_given_name")
+"""The fields the stored search key is made of (``Player.save``)."""
 
 
 class Player(models.Model):
@@ -30,6 +34,10 @@ class Player(models.Model):
     )
     family_name = models.CharField(_("family name"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    # A name in another script (山田 太郎) as the player writes it in Latin letters (Yamada Taro): FESA's files
+    # and the exports write it, and the search finds him by it (models/common.py latin_name).
+    latin_family_name = models.CharField(_("family name in Latin letters"), max_length=100, blank=True)
+    latin_given_name = models.CharField(_("given name in Latin letters"), max_length=100, blank=True)
     nationality = CountryField(_("nationality"), blank=True)
     residence = CountryField(_("country of residence"), blank=True)
     is_professional = models.BooleanField(_("professional"), default=False)
@@ -72,7 +80,7 @@ class Player(models.Model):
 
     # Derived from the names on every save (name search, ratings/web/filters.py); rows written without save()
     # (bulk_create) leave it empty, and the search falls back to the names themselves for those.
-    search_name = models.CharField(_("search name"), max_length=302, blank=True, default="", editable=False)
+    search_name = models.CharField(_("search name"), max_length=606, blank=True, default="", editable=False)
 
     # Set when a rating officer merged this record into another one of the same person
     # (ratings/services/merge/apply.py): hidden from lists, search and the API; its page redirects there.
@@ -116,15 +124,22 @@ class Player(models.Model):
         return f"{self.family_name} {self.given_name}".strip()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.search_name = player_search_key(self.family_name, self.given_name)
+        self.search_name = player_search_key(
+            self.family_name, self.given_name, self.latin_family_name, self.latin_given_name
+        )
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and {"family_name", "given_name"} & set(update_fields):
+        if update_fields is not None and set(NAME_FIELDS) & set(update_fields):
             kwargs["update_fields"] = {*update_fields, "search_name"}
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
-        check_names(self, "family_name", "given_name")
+        check_names(self, *NAME_FIELDS)
+
+    @property
+    def file_name(self) -> tuple[str, str]:
+        """(family, given) as FESA's files and the exports write them: the Latin form where given."""
+        return latin_name(self.family_name, self.given_name, self.latin_family_name, self.latin_given_name)
 
     @property
     def prior_grade_label(self) -> str:

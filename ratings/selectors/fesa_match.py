@@ -115,6 +115,13 @@ class PlayerIndex:
             if players is None
             else players
         )
+        latin = (
+            Player.objects.filter(merged_into__isnull=True)
+            .exclude(latin_family_name="")
+            .values_list("id", "latin_family_name", "latin_given_name")
+            if players is None
+            else ()
+        )
         rows = itertools.chain(rows, extra)
         self._exact: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         self._loose: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
@@ -127,6 +134,11 @@ class PlayerIndex:
                 self._exact[written].append(candidate)
             self._loose[(name_key(family), name_key(given))].append(candidate)
             self._all.append((NameKey.of(family, given), candidate))
+        # A name in another script is written in the files in the Latin form the player gave (fesa_records.py).
+        by_id = {c.player_id: c for _k, c in self._all}
+        for pid, family, given in latin:
+            if pid in by_id:
+                self._exact[(latin1_text(family), latin1_text(given))].append(by_id[pid])
         # The texts every new name is compared with, made once rather than for each line of a table.
         self._plain = [k.plain for k, _c in self._all]
         self._ordered = [k.ordered for k, _c in self._all]

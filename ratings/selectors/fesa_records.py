@@ -43,12 +43,13 @@ def player_list_record(player: Player, opening: dict[str, Any] | None, state: en
         base = read_ratingliste("(" + fesa["record"] + ")", fesa.get("file") or "ratingliste")[0]
     elif fesa.get("homes") is not None:
         homes = tuple(Home(h[0], h[1], h[2], dt.date.fromisoformat(h[3]) if h[3] else None) for h in fesa["homes"])
-        base = ListRecord(player.family_name, player.given_name, homes, state)
+        base = ListRecord(*player.file_name, homes, state)
     else:
         nationality = str(player.nationality or "")
         residence = str(player.residence or "") or nationality
-        base = ListRecord(player.family_name, player.given_name, (Home("E", nationality, residence),), state)
-    record = base._replace(last_name=player.family_name, first_name=player.given_name, state=state)
+        base = ListRecord(*player.file_name, (Home("E", nationality, residence),), state)
+    family, given = player.file_name  # the Latin form of a name in another script
+    record = base._replace(last_name=family, first_name=given, state=state)
     shown = record.list_nationality()
     wanted = str(player.nationality or "")
     if wanted and shown != wanted and record.homes:
@@ -91,8 +92,8 @@ def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
     players = tuple(
         TablePlayer(
             number=n,
-            last_name=e.player.family_name,
-            first_name=e.player.given_name,
+            last_name=e.player.file_name[0],
+            first_name=e.player.file_name[1],
             cells=tuple(cells[n].get(r, Cell(0, "-")) for r in range(1, rounds + 1)),
             line=n,
         )

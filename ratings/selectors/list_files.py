@@ -23,6 +23,7 @@ from django.conf import settings
 from ratings import engine
 from ratings.engine import grade_label
 from ratings.fesa_files.alltxt import write_all_txt
+from ratings.fesa_files.encoding import latin1_text
 from ratings.fesa_files.ratingliste import Home, ListRecord
 from ratings.models import OpeningState
 from ratings.selectors.lists import ListRow, RatingList, rating_list
@@ -42,6 +43,8 @@ EXPORT_FIELDS = (
     "federation_id",
     "family_name",
     "given_name",
+    "latin_family_name",
+    "latin_given_name",
     "nationality",
     "grade",
     "grade_pending",
@@ -51,18 +54,22 @@ EXPORT_FIELDS = (
     "category",
     "last_played",
 )
-"""The columns of the CSV and JSON files, the page's and the downloads' alike."""
+"""The columns of the CSV and JSON files, the page's and the downloads' alike. ``latin_*``: the name in Latin
+letters as FESA's files write it: the Latin form of a name in another script, else the name transliterated."""
 
 
 def export_record(row: ListRow, grades: Grades = "public") -> dict[str, Any]:
     """One row of the CSV and JSON files."""
     grade = row.list_grade if grades == "public" else row.list_fesa_grade
+    latin_family, latin_given = row.file_name
     return {
         "rank": row.rank,
         "country_rank": row.country_rank,
         "federation_id": row.federation_id,
         "family_name": row.family_name,
         "given_name": row.given_name,
+        "latin_family_name": latin1_text(latin_family),
+        "latin_given_name": latin1_text(latin_given),
         "nationality": row.nationality_code,
         "grade": grade_label(grade or 0),
         "grade_pending": grade_label(row.list_pending_grade or 0) if grades == "public" else "",
@@ -134,7 +141,7 @@ def all_txt(rows: RatingList, grades: Grades = "fesa") -> bytes:
             last_played=r.list_last_played,
         )
         nationality = r.nationality_code or fesa.get(r.pk, "")
-        records.append(ListRecord(r.family_name, r.given_name, (Home("E", nationality, ""),), state))
+        records.append(ListRecord(*r.file_name, (Home("E", nationality, ""),), state))
     return write_all_txt(records, rows.date)
 
 

@@ -18,7 +18,15 @@ from ratings.selectors.list_files import EXPORT_FIELDS, Grades, export_record
 from ratings.selectors.lists import ListRow
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-WIDTHS = {"family_name": 22, "given_name": 18, "federation_id": 14, "prior_grade": 14, "last_played": 12}
+WIDTHS = {
+    "family_name": 22,
+    "given_name": 18,
+    "latin_family_name": 22,
+    "latin_given_name": 18,
+    "federation_id": 14,
+    "prior_grade": 14,
+    "last_played": 12,
+}
 
 
 def _text(sheet: Any, value: str) -> WriteOnlyCell:

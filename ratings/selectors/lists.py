@@ -32,7 +32,16 @@ from django_countries.fields import Country
 from ratings.engine.categories import RANKED_CATEGORIES, is_ranked
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
-from ratings.models import Player, Promotion, PromotionStatus, Table, TableStatus, name_fold_key, name_search_key
+from ratings.models import (
+    Player,
+    Promotion,
+    PromotionStatus,
+    Table,
+    TableStatus,
+    latin_name,
+    name_fold_key,
+    player_search_key,
+)
 from ratings.selectors.list_values import active_cutoff, list_values
 from ratings.selectors.search import name_matches
 from ratings.selectors.versions import DataVersion, data_version, version_cached
@@ -45,8 +54,14 @@ SQL_NAMES = {"nationality_code": "nationality"}  # ListRow attributes named othe
 _VALUES = (
     "pk", "federation_id", "family_name", "given_name", "nationality", "search_name", "list_order",
     "prior_grade_kind", "prior_grade_level", "list_rating", "list_games", "list_grade", "list_fesa_grade",
-    "list_category", "list_last_played",
+    "list_category", "list_last_played", "latin_family_name", "latin_given_name",
 )  # fmt: skip
+
+
+def _list_row(values: tuple[Any, ...]) -> ListRow:
+    """A row from the values of ``_VALUES``: ListRow's own fields in its order, then the Latin form."""
+    *own, latin_family_name, latin_given_name = values
+    return ListRow(*own, latin_family_name=latin_family_name, latin_given_name=latin_given_name)
 
 
 @dataclass(slots=True)
@@ -73,6 +88,14 @@ class ListRow:
     country_rank: int = 0
     public_rank: int | None = None
     public_country_rank: int | None = None
+    # The Latin form of a name in another script (Player.latin_family_name); an official list's rows lack it.
+    latin_family_name: str = ""
+    latin_given_name: str = ""
+
+    @property
+    def file_name(self) -> tuple[str, str]:
+        """(family, given) as FESA's files and the exports write them (``Player.file_name``)."""
+        return latin_name(self.family_name, self.given_name, self.latin_family_name, self.latin_given_name)
 
     @property
     def nationality(self) -> Country:
@@ -240,7 +263,7 @@ class RatingList:
         """Every row (the files of the list, an official list's revision): one query, and one for the pending
         Dan grades; read once for this object."""
         if self._rows is None:
-            rows = [ListRow(*values) for values in self.queryset().values_list(*_VALUES)]
+            rows = [_list_row(values) for values in self.queryset().values_list(*_VALUES)]
             self._rows = self._finish(rows, _pending_grades(self.date, None))
         return self._rows
 
@@ -250,9 +273,9 @@ class RatingList:
         if self._plain:
             pks = list(self._plain_pks()[index])
             by_pk = {v[0]: v for v in list_values(self.date).filter(pk__in=pks).values_list(*_VALUES)}
-            rows = [ListRow(*by_pk[pk]) for pk in pks if pk in by_pk]
+            rows = [_list_row(by_pk[pk]) for pk in pks if pk in by_pk]
         else:
-            rows = [ListRow(*values) for values in self.queryset()[index].values_list(*_VALUES)]
+            rows = [_list_row(values) for values in self.queryset()[index].values_list(*_VALUES)]
         return self._finish(rows, _pending_grades(self.date, [r.pk for r in rows]))
 
     def _finish(self, rows: list[ListRow], pending: dict[int, list[int]]) -> list[ListRow]:
@@ -261,7 +284,9 @@ class RatingList:
             row.rank, row.country_rank = order.ranks(row.pk)
             row.public_rank, row.public_country_rank = order.public_ranks_of(row.pk)
             if not row.search_name:  # written without save(): the key is made here
-                row.search_name = name_search_key(f"{row.family_name} {row.given_name}")
+                row.search_name = player_search_key(
+                    row.family_name, row.given_name, row.latin_family_name, row.latin_given_name
+                )
             row.list_pending_grade = min((g for g in pending.get(row.pk, ()) if g > row.list_grade), default=None)
         return rows
 

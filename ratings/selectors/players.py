@@ -217,6 +217,8 @@ def player_label(player: Player) -> str:
     return f"{player} ({player.federation_id}, {player.nationality.code or '—'}, {games}, {last})"
 
 
-def player_names(player_ids: Iterable[int]) -> dict[int, str]:
-    """Each player's name as the admin shows it."""
-    return {p.pk: str(p) for p in Player.objects.filter(pk__in=set(player_ids))}
+def player_names(player_ids: Iterable[int], *, with_ids: bool = False) -> dict[int, str]:
+    """Each player's name as the admin shows it; ``with_ids``: followed by his federation id, "Novák Tomáš
+    (F123)", which tells namesakes apart in a stored text."""
+    players = Player.objects.filter(pk__in=set(player_ids))
+    return {p.pk: f"{p} ({p.federation_id})" if with_ids else str(p) for p in players}

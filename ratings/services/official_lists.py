@@ -141,18 +141,22 @@ def _all_txt_names(rank: int, family_name: str, given_name: str) -> str:
     return f"{rank:>3} {latin1_text(family_name):<17} {latin1_text(given_name):<15} "
 
 
-def official_lists_erase(*, player: Player) -> int:
+def official_lists_erase(*, player: Player, latin_name: tuple[str, str] = ("", "")) -> int:
     """Erasure: the player's lines on the published lists take the name he has now (his pseudonym), in the
     entries and in each list's all.txt; nothing else of the lists changes. Called by ``player_erase`` in its
-    transaction. Returns the number of lists changed."""
+    transaction. ``latin_name``: the Latin form he had, which all.txt wrote in place of his name. Returns the
+    number of lists changed."""
     entries = list(OfficialListEntry.objects.select_for_update().filter(player=player).select_related("official_list"))
     for entry in entries:
         official = entry.official_list
-        old = _all_txt_names(entry.rank, entry.family_name, entry.given_name)
+        olds = [_all_txt_names(entry.rank, entry.family_name, entry.given_name)]
+        if latin_name[0]:
+            olds.insert(0, _all_txt_names(entry.rank, *latin_name))
         new = _all_txt_names(entry.rank, player.family_name, player.given_name)
         lines = bytes(official.all_txt).decode(ENCODING).split("\n")
         for i, line in enumerate(lines):
-            if line.startswith(old):
+            old = next((o for o in olds if line.startswith(o)), None)
+            if old is not None:
                 lines[i] = new + line[len(old) :]
                 break
         official.all_txt = "\n".join(lines).encode(ENCODING)

@@ -30,7 +30,13 @@ from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
 
-ERASED_FIELDS = {"date_of_birth": None, "residence": "", "prior_grade_note": ""}
+ERASED_FIELDS = {
+    "date_of_birth": None,
+    "residence": "",
+    "prior_grade_note": "",
+    "latin_family_name": "",
+    "latin_given_name": "",
+}
 """Personal fields an erasure clears, with their empty values; the names become the pseudonym."""
 
 
@@ -53,7 +59,9 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     Erasing an erased player again changes nothing more, and is recorded again.
     """
     player = Player.objects.select_for_update().get(pk=player.pk)
-    old_names = {str(player), f"{player.given_name} {player.family_name}".strip()} - {"", pseudonym(player)}
+    latin_name = (player.latin_family_name, player.latin_given_name)
+    latin = " ".join(latin_name).strip()
+    old_names = {str(player), f"{player.given_name} {player.family_name}".strip(), latin} - {"", pseudonym(player)}
     player.family_name = pseudonym(player)
     player.given_name = ""
     for name, empty in ERASED_FIELDS.items():
@@ -62,7 +70,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_history(player)
     _scrub_opening_state(player)
     _scrub_admin_log(player, old_names)
-    official_lists_erase(player=player)  # the published lists name him too
+    official_lists_erase(player=player, latin_name=latin_name)  # the published lists name him too
     _scrub_corrections(player, old_names)
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(

@@ -52,6 +52,6 @@ def test_the_merged_players_api_answers_redirect_to_the_kept_player_as_his_page_
 
 
 def test_the_kept_players_page_shows_the_merge_in_his_corrections(client: Client, merged: tuple) -> None:
-    kept, _duplicate = merged
+    kept, duplicate = merged
     page = client.get(reverse("ratings:player", args=[kept.federation_id])).content.decode()
-    assert "Rossi Matteo merged into Rossi Mateo" in page
+    assert f"Rossi Matteo ({duplicate.federation_id}) merged into Rossi Mateo ({kept.federation_id})" in page

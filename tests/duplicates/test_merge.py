@@ -34,7 +34,8 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back(seed: int) -> No
     duplicate.refresh_from_db()
     kept.refresh_from_db()
     assert correction.kind == Correction.Kind.MERGE and correction.player == duplicate
-    assert "Rossi Matteo merged into Rossi Mateo" in correction.summary
+    wanted = f"Rossi Matteo ({duplicate.federation_id}) merged into Rossi Mateo ({kept.federation_id})"
+    assert wanted in correction.summary
     assert duplicate.merged_into == kept
     assert not TableEntry.objects.filter(player=duplicate).exists()
     assert not Game.objects.filter(first=duplicate).exists() and not Game.objects.filter(second=duplicate).exists()

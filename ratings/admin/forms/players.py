@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
-from ratings.models import Player
+from ratings.models import Player, in_latin_script
 
 
 class PlayerForm(forms.ModelForm):
@@ -17,6 +17,8 @@ class PlayerForm(forms.ModelForm):
         fields = [
             "family_name",
             "given_name",
+            "latin_family_name",
+            "latin_given_name",
             "nationality",
             "residence",
             "is_professional",
@@ -30,6 +32,7 @@ class PlayerForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        self._clean_latin_name(data)
         kind, level = data.get("prior_grade_kind"), data.get("prior_grade_level")
         if kind and level is None:
             self.add_error("prior_grade_level", _("Give the level of the prior grade (3 for 3 Kyu, say)."))
@@ -45,3 +48,19 @@ class PlayerForm(forms.ModelForm):
         if kind and not data.get("prior_grade_source"):
             self.add_error("prior_grade_source", _("Say where the prior grade comes from."))
         return data
+
+    def _clean_latin_name(self, data: dict[str, Any]) -> None:
+        """FESA's files hold Latin letters only: a name in another script needs the Latin form the player uses."""
+        latin_family = data.get("latin_family_name")  # read first: add_error drops a field from ``data``
+        for field in ("latin_family_name", "latin_given_name"):
+            if not in_latin_script(data.get(field) or ""):
+                self.add_error(field, _("Write this name in Latin letters only."))
+        native = f"{data.get('family_name') or ''} {data.get('given_name') or ''}"
+        if not latin_family and not in_latin_script(native):
+            self.add_error(
+                "latin_family_name",
+                _(
+                    "The name is not written in Latin letters: give the family name in Latin letters, as the "
+                    "player writes it (FESA's files hold Latin letters only)."
+                ),
+            )

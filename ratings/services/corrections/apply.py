@@ -124,7 +124,8 @@ def correction_make(
 
 def _describe(kind: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     if kind == Correction.Kind.MERGE:
-        return describe_merge(before, after, player_names([after["duplicate"], after["kept"]]))
+        # With the federation ids: a merge joins namesakes, whom the names alone do not tell apart.
+        return describe_merge(before, after, player_names([after["duplicate"], after["kept"]], with_ids=True))
     return describe(kind, before, after)
 
 

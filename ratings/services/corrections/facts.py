@@ -24,7 +24,16 @@ from ratings.selectors.players import player_names
 from ratings.services.tables.save import EntryFacts, GameEdit, table_check
 from ratings.services.tables.submit import GameFacts
 
-IDENTITY_FIELDS = ("family_name", "given_name", "nationality", "residence", "is_professional", "date_of_birth")
+IDENTITY_FIELDS = (
+    "family_name",
+    "given_name",
+    "latin_family_name",
+    "latin_given_name",
+    "nationality",
+    "residence",
+    "is_professional",
+    "date_of_birth",
+)
 PRIOR_GRADE_FIELDS = ("kind", "level", "source", "note", "date")
 GAME_FIELDS = ("round", "first_id", "second_id", "result", "handicap", "handicap_giver", "played", "replay_draw")
 

@@ -205,7 +205,8 @@ def _rerate(moved: Mapping[str, Any], *, kept: int) -> None:
 
 
 def describe_merge(before: Mapping[str, Any], after: Mapping[str, Any], names: Mapping[int, str]) -> list[str]:
-    """The merge (or its undo) in people's words."""
+    """The merge (or its undo) in people's words; ``names`` by player id, with what tells namesakes apart
+    ("Novák Tomáš (F123) merged into Novák Tomáš (F456)")."""
     moved = after["moved"]
     counts = {
         "duplicate": names.get(after["duplicate"], "?"),
