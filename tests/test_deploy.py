@@ -152,6 +152,7 @@ print("STATUS 404", Client(HTTP_HOST="ratings.example.org").get("/no-such-page/"
 """
 
 
+@pytest.mark.usefixtures("collected_static")  # the refused host's 400 page names static files
 def test_production_health_answers_by_address_without_an_error_logged(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     migrated = subprocess.run(
