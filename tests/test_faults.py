@@ -18,7 +18,6 @@ from django.urls import reverse
 
 from ratings.api.throttling import LOCAL_COUNT
 from tests.api.conftest import fresh_request_count  # noqa: F401 - fixture: a fresh API request count
-from tests.conftest import skip_or_fail
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +78,7 @@ def test_while_redis_is_down_the_limit_is_counted_in_the_process(
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_the_database_dropped_is_replaced_before_the_next_request(client: Client) -> None:
     if connection.vendor != "postgresql":
-        skip_or_fail("needs PostgreSQL (DATABASE_URL=postgres://...)")
+        pytest.skip("a PostgreSQL backend to terminate: the PostgreSQL run (make test-postgres) has it")
     assert connection.settings_dict["CONN_HEALTH_CHECKS"]
     make_player(family_name="Rossi")
     assert client.get(reverse("api-v1:players")).status_code == 200

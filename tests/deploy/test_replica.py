@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
 import pytest
 
 from tests.conftest import skip_or_fail
@@ -62,8 +63,12 @@ def _psql(admin_url: str, sql: str) -> None:
 def databases() -> Iterator[tuple[str, str]]:
     """A migrated primary and a replica made from it; both dropped afterwards."""
     base = os.environ.get("DATABASE_URL", "")
-    if not base.startswith(("postgres://", "postgresql://")):
-        skip_or_fail("needs PostgreSQL: DATABASE_URL=postgres://...")
+    if not base.startswith(("postgres://", "postgresql://")):  # the SQLite run: the machine's PostgreSQL
+        base = "postgres://postgres@127.0.0.1:5432/test"
+    try:
+        psycopg.connect(base, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        skip_or_fail(f"needs PostgreSQL at {urlsplit(base).hostname}: {exc}")
     parts = urlsplit(base)
     admin = urlunsplit(parts._replace(path="/postgres"))
     stem = f"{parts.path.lstrip('/') or 'fesa'}_replica_{uuid.uuid4().hex[:8]}"
