@@ -6,13 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
-from ratings.services.tables.grid import GridRow, table_grid_save
-from tests.admin.test_grid import crosstable
-from tests.factories import make_player, make_table
-from tests.public.conftest import days_ago
-from tests.public.test_browser import browser, csp_violations, static_from_source
+from tests.public.test_browser import browser, crosstable_page, csp_violations, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,22 +18,9 @@ def test_browser_crosstable_page_fits_a_phone_and_grows_as_the_director_types(
     static_from_source: None, live_server: Any, browser: Any
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    players = [make_player(f"Phone{n}", "Pat") for n in range(1, 5)]
-    table = make_table([], date=days_ago(10))
-    rows = [GridRow(p.pk, " ".join(cells)) for p, cells in zip(players, crosstable(4, 3), strict=True)]
-    table_grid_save(table=table, rows=rows, strict_dates=True)
-    User.objects.create_superuser("root", password="a-long-password-1")
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("root")
-    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-
-    browser.set_window_size(390, 900)
-    browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/crosstable/")
-    WebDriverWait(browser, 15).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#grid .select2-container")))
+    crosstable_page(browser, live_server, players=4, rounds=3, width=390)
     assert not overflows(browser)
     cells = browser.find_elements(By.CSS_SELECTOR, "#grid input.grid-cells")
     assert len(cells) == 9  # the four players and five blank rows

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import signal
-import subprocess
-import sys
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,12 +17,13 @@ from ratings.selectors.history_dump import history_tables
 from ratings.services.history_files import JSON_NAME
 from ratings.services.rerate import rerate_check
 from ratings.services.tables.submit import table_changed
-from tests.pipeline.conftest import RedisForTests, Worker, process_env, redis_for_tests, wait_for
+from tests.pipeline.conftest import RedisForTests, Worker, redis_for_tests, started_worker, wait_for
 from tests.pipeline.test_worker import rated_history
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+AS_DEPLOYED = ("--concurrency=1",)
 __all__ = ["redis_for_tests"]  # the session's Redis database and queue (tests/pipeline/conftest.py)
 
 
@@ -40,36 +36,14 @@ def downloads_true() -> bool:
     return bool(written["tables"] == json.loads(json.dumps(list(history_tables()), default=str)))
 
 
-@contextmanager
-def worker_started(redis: RedisForTests, log: Path) -> Iterator[Worker]:
-    """A worker as the site runs it (deploy/systemd/fesa-worker.service) on the tests' Redis database: the
-    tests' queue, and Celery's default one, where a worker queues the downloads' rewrite after its run."""
-    env = process_env(REDIS_URL=redis.url, RERATE_LOCK_TIMEOUT="1", RERATE_QUIET_SECONDS="1")
-    command = [
-        str(Path(sys.executable).parent / "celery"), "-A", "federation", "--quiet", "worker", "--concurrency=1",
-        "-Q", f"{redis.queue},celery", "--loglevel=INFO", f"--hostname={log.stem}-{uuid.uuid4().hex[:6]}@%h",
-    ]  # fmt: skip
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    worker = Worker(process, log, redis)
-    try:
-        wait_for(lambda: " ready." in worker.output() or process.poll() is not None, timeout=60, what="a worker")
-        assert process.poll() is None, worker.output()
-        yield worker
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 @pytest.fixture
 def two_workers(redis_for_tests: RedisForTests, tmp_path: Path) -> Iterator[tuple[Worker, Worker]]:
+    """Two workers as the site runs them (deploy/systemd/fesa-worker.service): the tests' queue, and Celery's
+    default one, where a worker queues the downloads' rewrite after its run."""
+    queues = f"{redis_for_tests.queue},celery"
     with (
-        worker_started(redis_for_tests, tmp_path / "first.log") as first,
-        worker_started(redis_for_tests, tmp_path / "second.log") as second,
+        started_worker(redis_for_tests, tmp_path / "first.log", options=AS_DEPLOYED, queues=queues) as first,
+        started_worker(redis_for_tests, tmp_path / "second.log", options=AS_DEPLOYED, queues=queues) as second,
     ):
         yield first, second
 

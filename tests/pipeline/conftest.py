@@ -155,18 +155,24 @@ class Worker:
         return int(redis.Redis.from_url(self.redis.url).llen(self.redis.queue)) == 0
 
 
+SOLO = ("--pool=solo", "--concurrency=1", "--without-mingle", "--without-gossip", "--without-heartbeat")
+"""A test worker's options: one process, and no chatter with other workers."""
+
+
 @contextmanager
-def started_worker(redis_for_tests: RedisForTests, log: Path, **extra_env: str) -> Iterator[Worker]:
+def started_worker(
+    redis_for_tests: RedisForTests, log: Path, *, options: tuple[str, ...] = SOLO, queues: str = "", **extra_env: str
+) -> Iterator[Worker]:
     """A real worker on the test database, terminated on leaving (killed if it does not stop).
 
     RERATE_LOCK_TIMEOUT is 1 s, so that a lock held by the test turns into retries quickly, and the quiet
-    moment before a run (RERATE_QUIET_SECONDS) 1 s.
+    moment before a run (RERATE_QUIET_SECONDS) 1 s. ``options``: the worker's own (one process unless said);
+    ``queues``: those it serves (the tests' queue unless said).
     """
     env = process_env(REDIS_URL=redis_for_tests.url, RERATE_LOCK_TIMEOUT="1", RERATE_QUIET_SECONDS="1", **extra_env)
     command = [
-        str(Path(sys.executable).parent / "celery"), "-A", "federation", "worker", "--pool=solo",
-        "--concurrency=1", "-Q", redis_for_tests.queue, "--without-mingle", "--without-gossip",
-        "--without-heartbeat", "--loglevel=INFO", f"--hostname={log.stem}-{uuid.uuid4().hex[:6]}@%h",
+        str(Path(sys.executable).parent / "celery"), "-A", "federation", "worker", *options,
+        "-Q", queues or redis_for_tests.queue, "--loglevel=INFO", f"--hostname={log.stem}-{uuid.uuid4().hex[:6]}@%h",
     ]  # fmt: skip
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -179,7 +185,7 @@ def started_worker(redis_for_tests: RedisForTests, log: Path, **extra_env: str) 
     finally:
         process.send_signal(signal.SIGTERM)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

@@ -3,27 +3,15 @@ re-rate, as a table that does not settle is: not rated, its error on the table, 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from ratings.models import GameResult, OpeningState, Player, RatingRow, Table, TableStatus
-from ratings.models.states import state_to_json
+from ratings.models import GameResult, Player, RatingRow, Table, TableStatus
 from ratings.services.rerate import rerate_check
-from tests.engine.builders import make_established
 from tests.factories import add_game, make_player, make_table
 from tests.pipeline.histories import submit
+from tests.pipeline.test_unsettled import CUP, LATER, established
 
 pytestmark = pytest.mark.django_db
-
-CUP = dt.date(2024, 5, 4)
-LATER = dt.date(2024, 5, 11)
-
-
-def established(name: str, rating: int) -> Player:
-    player = make_player(name)
-    OpeningState.objects.create(player=player, state=state_to_json(make_established(rating)))
-    return player
 
 
 def runaway_cup(callbacks, handicap: str) -> tuple[Table, Table, Player, Player]:  # type: ignore[no-untyped-def]

@@ -176,27 +176,34 @@ def test_browser_pages_satisfy_the_content_security_policy(
             shoot(browser, "06-admin-table-change")
 
 
-def test_browser_crosstable_page_at_1366_pixels(static_from_source: None, live_server: Any, browser: Any) -> None:
-    """A 30-player, 7-round table on the crosstable page of a laptop screen: every row fits the width, the
-    player autocompletes work, and the page needs no inline style or script."""
+def crosstable_page(browser: Any, live_server: Any, *, players: int, rounds: int, width: int) -> None:
+    """Open, as a superuser, the crosstable page of a table of ``players`` who played ``rounds`` rounds, at
+    ``width`` pixels, once its player autocompletes have started."""
     from django.contrib.auth.models import User
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
-    players = [make_player(f"Laptop{n:02d}", "Lee") for n in range(1, 31)]
+    entered = [make_player(f"Grid{n:02d}", "Lee") for n in range(1, players + 1)]
     table = make_table([], date=days_ago(10))
-    rows = [GridRow(p.pk, " ".join(cells)) for p, cells in zip(players, crosstable(30, 7), strict=True)]
+    rows = [GridRow(p.pk, " ".join(cells)) for p, cells in zip(entered, crosstable(players, rounds), strict=True)]
     table_grid_save(table=table, rows=rows, strict_dates=True)
     User.objects.create_superuser("root", password="a-long-password-1")
     browser.get(live_server.url + "/admin/login/")
     browser.find_element(By.NAME, "username").send_keys("root")
     browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
     browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-
-    browser.set_window_size(1366, 900)
+    browser.set_window_size(width, 900)
     browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/crosstable/")
     WebDriverWait(browser, 15).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#grid .select2-container")))
+
+
+def test_browser_crosstable_page_at_1366_pixels(static_from_source: None, live_server: Any, browser: Any) -> None:
+    """A 30-player, 7-round table on the crosstable page of a laptop screen: every row fits the width, the
+    player autocompletes work, and the page needs no inline style or script."""
+    from selenium.webdriver.common.by import By
+
+    crosstable_page(browser, live_server, players=30, rounds=7, width=1366)
     assert csp_violations(browser) == []
     cells = browser.find_elements(By.CSS_SELECTOR, "#grid input.grid-cells")
     assert len(cells) == 35 and cells[0].get_attribute("value") == " ".join(crosstable(30, 7)[0])
