@@ -23,6 +23,8 @@ from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
 from ratings.selectors.season import overdue_tournaments
 from ratings.services.season import tournament_accept, tournament_refuse
 
+from .read_only import ReadOnlyAdmin
+
 REGISTRATION_FIELDS = (
     "register",
     ("main_time_minutes", "increment_seconds", "byoyomi_seconds"),
@@ -122,7 +124,7 @@ class SeasonAdminMixin:
 
 
 @admin.register(OutgoingMail)
-class OutgoingMailAdmin(admin.ModelAdmin):
+class OutgoingMailAdmin(ReadOnlyAdmin):
     """The outbox, read only, for rating officers: what was sent, what failed and why (a failed message is
     retried by its task; nothing here sends)."""
 
@@ -138,12 +140,3 @@ class OutgoingMailAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return access.is_rating_officer(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -9,26 +9,14 @@ from django.utils.translation import gettext as _
 
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
 from ratings.models import Player, in_latin_script
+from ratings.services.corrections.facts import IDENTITY_FIELDS, PRIOR_GRADE_FIELDS
 
 
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = [
-            "family_name",
-            "given_name",
-            "latin_family_name",
-            "latin_given_name",
-            "nationality",
-            "residence",
-            "is_professional",
-            "date_of_birth",
-            "prior_grade_kind",
-            "prior_grade_level",
-            "prior_grade_source",
-            "prior_grade_note",
-            "prior_grade_date",
-        ]
+        # A person's own fields, as a correction records them, then his prior grade.
+        fields = [*IDENTITY_FIELDS, *(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
