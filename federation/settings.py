@@ -67,6 +67,8 @@ try:
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
     EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
     DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FESA ratings <ratings@localhost>")
+    # The site's address as people reach it, for the links in e-mail (no request tells it to a task).
+    SITE_URL = (env_url("SITE_URL", {"http", "https"}) or "http://localhost:8000").rstrip("/")
     for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
         if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
             raise ImproperlyConfiguredValue(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")

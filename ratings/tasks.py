@@ -9,6 +9,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import history_files_write
 from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
@@ -90,9 +91,10 @@ def task_mail_send(mail_id: int) -> bool:
 
 @shared_task(name="ratings.tasks.task_season_daily")
 def task_season_daily() -> dict[str, int]:
-    """The season's daily messages (Celery beat): directors' reminders, the rating officers' digest."""
+    """The daily messages (Celery beat): directors' reminders, the rating and grade officers' digests."""
     today = timezone.localdate()
     return {
         "reminders": deadline_reminders_queue(today=today),
         "digests": officer_digest_queue(today=today),
+        "grade_digests": grade_digest_queue(today=today),
     }

@@ -14,12 +14,7 @@ from django_countries import countries
 from ratings.engine import grade_label
 from ratings.engine.grades import DAN_GRADES, FIRST_DAN
 from ratings.models import Promotion, PromotionStatus
-from ratings.selectors.grades import waiting_between
-
-TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
-    status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
-)
-"""What waits for a grade officer: pending promotions and flagged approved grades not decided yet."""
+from ratings.selectors.grades import TO_DECIDE, waiting_between
 
 
 class StatusFilter(admin.SimpleListFilter):

@@ -11,14 +11,19 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 
-from django.db.models import Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from ratings.engine.grades import FIRST_DAN, NO_GRADE, public_grade
+from ratings.engine.grades import FIRST_DAN, NO_GRADE, NSR_CONSENT_FROM, public_grade
 from ratings.models import OpeningState, Promotion, PromotionStatus
 from ratings.models.states import state_from_json
 
 _ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
+
+TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
+    status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
+)
+"""What waits for a grade officer: pending promotions and flagged approved grades not decided yet."""
 
 
 def public_grades(
@@ -91,3 +96,24 @@ def players_with_pending(player_ids: Iterable[int]) -> dict[int, int]:
     ):
         out.setdefault(pid, grade)
     return out
+
+
+def promotions_to_decide() -> dict[str, QuerySet[Promotion]]:
+    """What waits for a grade officer (``TO_DECIDE``), in three parts, the longest waiting first:
+
+    * ``decision``: Dan promotions below 5 Dan, pending;
+    * ``consent``: 5 and 6 Dan promotions, pending: approved only with the NSR's consent (which the site
+      records with the approval), so they wait for it;
+    * ``flagged``: approved grades a correction left unsupported, kept or taken away by a grade officer.
+    """
+    waiting = (
+        Promotion.objects.select_related("player", "table__tournament")
+        .filter(TO_DECIDE)
+        .order_by(F("table__date").asc(nulls_last=True), "created_at", "pk")
+    )
+    pending = waiting.filter(status=PromotionStatus.PENDING)
+    return {
+        "decision": pending.filter(grade__lt=NSR_CONSENT_FROM),
+        "consent": pending.filter(grade__gte=NSR_CONSENT_FROM),
+        "flagged": waiting.filter(status=PromotionStatus.APPROVED),
+    }
