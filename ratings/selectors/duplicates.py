@@ -184,6 +184,28 @@ def duplicate_pairs() -> list[DuplicatePair]:
     return out
 
 
+@dataclass(frozen=True)
+class DuplicateSuspects:
+    """The likely pairs for the rating officers' digest: how many, how many are new, the newest few."""
+
+    total: int
+    new: int  # pairs one of whose players was added since the moment asked
+    newest: list[DuplicatePair]
+
+
+def duplicate_suspects(*, since: dt.datetime, limit: int = 5) -> DuplicateSuspects:
+    """Every likely pair (``duplicate_pairs``), counted, with those a player added since ``since`` made and the
+    ``limit`` newest: a person entered twice is mostly a new record, and the old pairs are the same every day."""
+    pairs = duplicate_pairs()
+
+    def added(pair: DuplicatePair) -> tuple[dt.datetime, int]:
+        newer = max(pair.both, key=lambda p: (p.created_at, p.pk))
+        return newer.created_at, newer.pk
+
+    newest = sorted(pairs, key=added, reverse=True)
+    return DuplicateSuspects(total=len(pairs), new=sum(added(p)[0] >= since for p in pairs), newest=newest[:limit])
+
+
 def merged_into_id_of(federation_id: str) -> str:
     """The federation id of the player the record ``federation_id`` was merged into; "" if not merged."""
     kept = Player.objects.filter(federation_id=federation_id.upper(), merged_into__isnull=False)

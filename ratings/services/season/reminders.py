@@ -1,5 +1,6 @@
 """The season's daily messages: a reminder to a tournament's directors before its results deadline, and the
-rating officers' digest of the tournaments whose results are overdue.
+rating officers' digest of what waits for them (overdue results, tables that did not settle, prior-grade
+proposals, likely duplicate players).
 
 Each message's event names its day or deadline, so running the daily task twice (or retrying it) sends
 nothing new; a director who has no e-mail address is skipped. The texts are in the site's default language
@@ -13,13 +14,14 @@ import datetime as dt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Q
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ratings.access import RATING_OFFICERS
-from ratings.models import PriorGradeProposal, ProposalStatus, UnsettledTable
+from ratings.models import Player, PriorGradeProposal, ProposalStatus, UnsettledTable
+from ratings.selectors.duplicates import DuplicateSuspects, duplicate_suspects
 from ratings.selectors.season import announced_tournaments, overdue_tournaments, results_deadline, with_results
-from ratings.services.mail import mail_queue
+from ratings.services.mail import mail_queue, site_link
 
 
 def deadline_reminders_queue(*, today: dt.date) -> int:
@@ -55,11 +57,19 @@ def deadline_reminders_queue(*, today: dt.date) -> int:
 
 def officer_digest_queue(*, today: dt.date) -> int:
     """The rating officers' digest of what waits for them (overdue results, tables that did not settle,
-    prior-grade proposals), once a day, only when something waits."""
+    prior-grade proposals, likely duplicate players), once a day, only when something waits.
+
+    Likely duplicates that are two people stay in the report until their names change, so they alone send
+    no digest; a pair made by a player added since yesterday does. The detector (a second or so of CPU for
+    2 x 10^4 players) runs only when the digest goes, or a player was added since yesterday."""
     overdue = list(overdue_tournaments(today=today))
     unsettled = UnsettledTable.objects.count()
     proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()
-    if not (overdue or unsettled or proposals):
+    since = timezone.make_aware(dt.datetime.combine(today - dt.timedelta(days=1), dt.time.min))
+    if not (overdue or unsettled or proposals or Player.objects.filter(created_at__gte=since).exists()):
+        return 0
+    suspects = duplicate_suspects(since=since)
+    if not (overdue or unsettled or proposals or suspects.new):
         return 0
     officers = (
         get_user_model()
@@ -82,8 +92,25 @@ def officer_digest_queue(*, today: dt.date) -> int:
             lines.append(_("Tables that did not settle: %(count)d") % {"count": unsettled})
         if proposals:
             lines.append(_("Prior-grade proposals waiting: %(count)d") % {"count": proposals})
+        if suspects.total:
+            lines += _duplicate_lines(suspects)
         body = "\n".join(lines)
         for email in sorted(set(officers.values_list("email", flat=True))):
             key = f"officer-digest:{today.isoformat()}"
             queued += mail_queue(event_key=key, recipient=email, subject=subject, body=body) is not None
     return queued
+
+
+def _duplicate_lines(suspects: DuplicateSuspects) -> list[str]:
+    """The count, the newest pairs with a link to merge each, and the report's link."""
+    lines = [
+        _("Pairs of likely duplicate players: %(count)d, %(new)d of them new since yesterday")
+        % {"count": suspects.total, "new": suspects.new}
+    ]
+    for pair in suspects.newest:
+        first, second = (f"{p} ({p.federation_id}, {p.nationality.code or '—'})" for p in pair.both)
+        lines.append(_("- %(first)s and %(second)s") % {"first": first, "second": second})
+        merge = site_link("admin:ratings_player_merge", pair.second.pk, query=f"kept={pair.first.federation_id}")
+        lines.append(f"  {merge}")
+    lines.append(_("The report of likely duplicates: %(url)s") % {"url": site_link("admin:ratings_player_duplicates")})
+    return lines
