@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef, QuerySet
+
 from ratings import engine
-from ratings.models import Player, TableResolution
+from ratings.models import Player, Table, TableResolution
 
 
 @dataclass(frozen=True)
@@ -37,3 +39,10 @@ def live_resolution_ids(table_ids: Iterable[int]) -> dict[int, TableResolution]:
     """The live resolution of each of these tables that has one."""
     live = TableResolution.objects.filter(table_id__in=list(table_ids), cleared_at__isnull=True)
     return {r.table_id: r for r in live.select_related("resolved_by")}
+
+
+def unresolved_tables() -> QuerySet[Table]:
+    """The tables that did not settle and wait for a rating officer: a cycle, and no live resolution of it (a
+    run clears a resolution whose cycle the table no longer has)."""
+    live = TableResolution.objects.filter(table_id=OuterRef("pk"), cleared_at__isnull=True)
+    return Table.objects.filter(cycle_states__isnull=False).exclude(Exists(live))

@@ -18,9 +18,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ratings.access import RATING_OFFICERS
-from ratings.models import Player, PriorGradeProposal, ProposalStatus, UnsettledTable
+from ratings.models import Player, PriorGradeProposal, ProposalStatus
 from ratings.selectors.duplicates import DuplicateSuspects, duplicate_suspects
 from ratings.selectors.season import announced_tournaments, overdue_tournaments, results_deadline, with_results
+from ratings.selectors.settle import unresolved_tables
 from ratings.services.mail import mail_queue, site_link
 
 
@@ -63,7 +64,7 @@ def officer_digest_queue(*, today: dt.date) -> int:
     no digest; a pair made by a player added since yesterday does. The detector (a second or so of CPU for
     2 x 10^4 players) runs only when the digest goes, or a player was added since yesterday."""
     overdue = list(overdue_tournaments(today=today))
-    unsettled = UnsettledTable.objects.count()
+    unsettled = unresolved_tables().count()
     proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()
     since = timezone.make_aware(dt.datetime.combine(today - dt.timedelta(days=1), dt.time.min))
     if not (overdue or unsettled or proposals or Player.objects.filter(created_at__gte=since).exists()):
