@@ -37,6 +37,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     broker), it neither waits nor retries: the run holding the lock sees the request and runs again.
     """
     eager = bool(self.request.is_eager)
+    began = timezone.now()
     try:
         outcome = rerate_pending(quiet=0.0 if eager else float(settings.RERATE_QUIET_SECONDS))
     except RerateBusy:
@@ -48,7 +49,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         return None
     _queue_history_files()
     if outcome.run_id is not None:
-        run_directors_notify(run_id=outcome.run_id)
+        run_directors_notify(run_id=outcome.run_id, since=began)
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
-from ratings.models import Player, RerateRun, Table, TableStatus
+from ratings.models import OutgoingMail, Player, RerateRun, Table, TableStatus
 from ratings.services.corrections.apply import correction_make
 from ratings.services.corrections.facts import PriorGradeChange
 from ratings.services.rerate import rerate_pending
@@ -135,3 +136,20 @@ def test_a_re_rate_without_a_correction_keeps_its_message(django_capture_on_comm
     by_address = {m.to[0]: m.body for m in mail.outbox}
     assert "Open de Lyon (2026-05-10): rated" in by_address["lyon@example.org"]
     assert by_address["nice@example.org"] == "Coupe de Nice (2026-05-17): re-rated, its ratings changed"
+
+
+def test_the_runs_of_one_re_rate_call_make_one_message_with_every_correction() -> None:
+    lyon, nice = director("lyon@example.org"), director("nice@example.org")
+    (first, _second), _players = rated_tables(lyon, nice)
+    officer = make_rating_officer()
+    began = timezone.now()
+    correction_make(user=officer, reason="First fix", change=result_flipped(first))
+    rerate_pending()  # the call's first run; the second correction comes in meanwhile, and the call runs again
+    first.refresh_from_db()
+    correction_make(user=officer, reason="Second fix", change=result_flipped(first, game_index=1))
+    rerate_pending()
+    last = RerateRun.objects.order_by("started_at").last()
+    assert run_directors_notify(run_id=last.pk, since=began) == 2  # one message per director
+    assert run_directors_notify(run_id=last.pk, since=began) == 0
+    body = OutgoingMail.objects.get(recipient="lyon@example.org").body
+    assert body.splitlines()[1:3] == ["  - this table: First fix", "  - this table: Second fix"]

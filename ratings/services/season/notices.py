@@ -11,6 +11,7 @@ which show the reasons to everyone and the officer's name to staff only.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 
 from django.conf import settings
@@ -22,12 +23,20 @@ from ratings.models import Correction, RerateRun, Table
 from ratings.services.mail import mail_queue, site_link
 
 
-def run_directors_notify(*, run_id: int) -> int:
-    """Queue the directors' messages for the tables run ``run_id`` rated or changed; how many were queued."""
+def run_directors_notify(*, run_id: int, since: dt.datetime | None = None) -> int:
+    """Queue the directors' messages for the tables run ``run_id`` rated or changed; how many were queued.
+
+    ``since``: when the re-rate call began. A call runs again when an edit comes in during its run, and its
+    runs then make one message: the tables and corrections of every run it made are told with the last.
+    """
     run = RerateRun.objects.filter(pk=run_id, finished_at__isnull=False).first()
     if run is None:
         return 0
-    window = {"gte": run.started_at, "lte": run.finished_at}
+    opening = run
+    if since is not None:
+        earlier = RerateRun.objects.filter(started_at__gte=since, started_at__lt=run.started_at)
+        opening = earlier.order_by("started_at", "pk").first() or run
+    window = {"gte": opening.started_at, "lte": run.finished_at}
     touched = (
         Table.objects.filter(
             Q(first_rated_at__gte=window["gte"], first_rated_at__lte=window["lte"])
@@ -37,12 +46,12 @@ def run_directors_notify(*, run_id: int) -> int:
         .prefetch_related("tournament__directors")
         .order_by("date", "sequence")
     )
-    served = _served_corrections(run)
+    served = _served_corrections(opening.started_at, run.started_at)
     lines: dict[str, list[str]] = defaultdict(list)
     corrected: set[str] = set()
     with translation.override(settings.LANGUAGE_CODE):
         for table in touched:
-            first = table.first_rated_at is not None and table.first_rated_at >= run.started_at
+            first = table.first_rated_at is not None and table.first_rated_at >= opening.started_at
             label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
             line = (
                 _("%(table)s (%(date)s): rated") if first else _("%(table)s (%(date)s): re-rated, its ratings changed")
@@ -72,16 +81,17 @@ def run_directors_notify(*, run_id: int) -> int:
     return queued
 
 
-def _served_corrections(run: RerateRun) -> list[Correction]:
-    """The corrections this run is the first to serve: made since the run before it started, up to its own
-    start. (One committed while a run was starting is served by the next run, which this window gives it to.)"""
+def _served_corrections(opening: dt.datetime, last: dt.datetime) -> list[Correction]:
+    """The corrections the runs started from ``opening`` to ``last`` are the first to serve: made since the run
+    before them started, up to the last one's start. (One committed while a run was starting is served by the
+    next run, which this window gives it to.)"""
     previous = (
-        RerateRun.objects.filter(started_at__lt=run.started_at)
+        RerateRun.objects.filter(started_at__lt=opening)
         .order_by("-started_at")
         .values_list("started_at", flat=True)
         .first()
     )
-    corrections = Correction.objects.filter(made_at__lte=run.started_at).exclude(kind=Correction.Kind.IDENTITY)
+    corrections = Correction.objects.filter(made_at__lte=last).exclude(kind=Correction.Kind.IDENTITY)
     if previous is not None:
         corrections = corrections.filter(made_at__gt=previous)
     return list(corrections.select_related("table__tournament", "player").order_by("made_at", "pk"))
