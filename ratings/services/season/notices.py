@@ -84,7 +84,7 @@ def run_directors_notify(*, run_id: int, since: dt.datetime | None = None) -> in
 def _served_corrections(opening: dt.datetime, last: dt.datetime) -> list[Correction]:
     """The corrections the runs started from ``opening`` to ``last`` are the first to serve: made since the run
     before them started, up to the last one's start. (One committed while a run was starting is served by the
-    next run, which this window gives it to.)"""
+    call's next run, which the call's message covers too: ``since``.)"""
     previous = (
         RerateRun.objects.filter(started_at__lt=opening)
         .order_by("-started_at")
