@@ -27,7 +27,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric, SummaryMetricFamily
 from prometheus_client.registry import Collector
 
-from ratings.models import OutgoingMail, PendingRerate, RerateRun, UnsettledTable
+from ratings.models import OutgoingMail, PendingRerate, RerateRun
+from ratings.selectors.settle import unresolved_tables
 
 CELERY_QUEUE = "celery"
 
@@ -71,8 +72,8 @@ class SiteCollector(Collector):
         )
         yield GaugeMetricFamily(
             "fesa_tables_unsettled",
-            "Tables that did not settle, waiting for a rating officer",
-            UnsettledTable.objects.count(),
+            "Tables that did not settle, waiting for a rating officer's decision",
+            unresolved_tables().count(),
         )
         if settings.REDIS_URL:
             try:

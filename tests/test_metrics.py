@@ -11,8 +11,9 @@ from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
-from ratings.models import PendingRerate, RerateRun
+from ratings.models import PendingRerate, RerateRun, Table, TableResolution
 from tests.conftest import skip_or_fail
+from tests.factories import make_player, make_rating_officer, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +83,20 @@ def test_metrics_give_the_task_queues_depth(client: Client, settings: Any) -> No
         broker.delete("celery")
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     assert scrape(client)["fesa_task_queue_depth"] == [({}, -1.0)]
+
+
+def test_metrics_count_only_the_tables_waiting_for_a_decision(client: Client) -> None:
+    cycle = {"players": [], "states": [[1500, 1500], [1510, 1490]]}
+    players = [make_player() for _ in range(2)]
+    waiting, resolved = make_table(players, date=dt.date(2026, 5, 10)), make_table(players, date=dt.date(2026, 5, 11))
+    make_table(players, date=dt.date(2026, 5, 12))  # settled: no cycle
+    Table.objects.filter(pk__in=[waiting.pk, resolved.pk]).update(cycle_states=cycle)
+    TableResolution.objects.create(
+        table=resolved,
+        rule="mean",
+        states=cycle,
+        result={},
+        resolved_by=make_rating_officer(),
+        resolved_at=timezone.now(),
+    )
+    assert scrape(client)["fesa_tables_unsettled"] == [({}, 1.0)]
