@@ -34,8 +34,8 @@ def _parse(argv: list[str]) -> tuple[list[str], int]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    # FESA runs the program with one folder and no option, once per table: argparse (with gettext and locale)
-    # and a parser would cost such a run about a tenth of its CPU (the budget of bench/README.md).
+    # FESA runs the program with one folder and no option, once per table: such a run, whose start has a budget
+    # (bench/README.md), needs neither argparse (with the gettext and locale it imports) nor a parser.
     options = not args or any(arg.startswith("-") for arg in args)
     directories, jobs = _parse(args) if options else (args, 1)
     failed = run_directories(directories, print, lambda line: print(line, file=sys.stderr), jobs)

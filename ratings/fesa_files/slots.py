@@ -78,8 +78,8 @@ def as_date(form: Form | None, what: str) -> dt.date | None:
         try:
             if m[3] is not None:
                 return dt.date(year, month, int(m[3]))
-            # Imported for an old list's month only: with the locale module it brings, it would cost every
-            # run of a table a twentieth of its start (bench/README.md's budget).
+            # Imported for an old list's month only: with the locale module it brings, it would weigh on the
+            # start of every run of a table, which has a budget (bench/README.md).
             import calendar  # noqa: PLC0415
 
             return dt.date(year, month, calendar.monthrange(year, month)[1])
