@@ -8,10 +8,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlparse
 
-
-class ImproperlyConfiguredValue(Exception):
-    """An environment variable is set but its value cannot be used."""
-
+from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -30,7 +27,7 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ImproperlyConfiguredValue(f"{name}={raw!r}: expected one of 1/0, true/false, yes/no, on/off")
+    raise ImproperlyConfigured(f"{name}={raw!r}: expected one of 1/0, true/false, yes/no, on/off")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -39,7 +36,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
         return default
     items = [item.strip() for item in raw.split(",") if item.strip()]
     if not items:
-        raise ImproperlyConfiguredValue(f"{name}={raw!r}: expected a comma-separated list")
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a comma-separated list")
     return items
 
 
@@ -50,7 +47,7 @@ def env_int(name: str, default: int) -> int:
     try:
         return int(raw)
     except ValueError:
-        raise ImproperlyConfiguredValue(f"{name}={raw!r}: expected a whole number") from None
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a whole number") from None
 
 
 def env_url(name: str, schemes: set[str]) -> str | None:
@@ -61,7 +58,7 @@ def env_url(name: str, schemes: set[str]) -> str | None:
     parsed = urlparse(raw)
     if parsed.scheme not in schemes or not (parsed.netloc or parsed.path):
         allowed = ", ".join(sorted(f"{s}://" for s in schemes))
-        raise ImproperlyConfiguredValue(f"{name}={raw!r}: expected a URL starting with {allowed}")
+        raise ImproperlyConfigured(f"{name}={raw!r}: expected a URL starting with {allowed}")
     return raw
 
 

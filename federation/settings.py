@@ -19,61 +19,58 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
-from .env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_str, env_url, secret_key_problem
+from .env import env_bool, env_int, env_list, env_str, env_url, secret_key_problem
 from .logs import log_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-try:
-    DEBUG = env_bool("DEBUG", False)
-    SECRET_KEY = env_str("SECRET_KEY", "")
-    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-    DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
-    REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
-    RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 5)  # then RerateBusy: the task retries later
-    # Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
-    DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
-    API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
-    # The public pages as anonymous visitors get them (ratings/web/caching.py): in this process's memory unless
-    # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
-    PAGE_CACHE = env_bool("PAGE_CACHE", True)
-    PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
-    # The licence of the published data (the downloads, the files and the API say it).
-    DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
-    DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
-    # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
-    METRICS_TOKEN = env_str("METRICS_TOKEN", "")
-    # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
-    SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
-    PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
-    # The federation's season (ratings/services/season/): a tournament is registered this many days before it
-    # starts, plays at least one of the minimum time controls ("MINUTES+SECONDS": Fischer increment, byoyomi) and
-    # sends its results within this many days after its last day.
-    SEASON_NOTICE_DAYS = env_int("SEASON_NOTICE_DAYS", 14)
-    SEASON_MIN_FISCHER = env_str("SEASON_MIN_FISCHER", "30+30")
-    SEASON_MIN_BYOYOMI = env_str("SEASON_MIN_BYOYOMI", "20+40")
-    SEASON_RESULTS_DEADLINE_DAYS = env_int("SEASON_RESULTS_DEADLINE_DAYS", 14)
-    SEASON_REMINDER_DAYS = env_int("SEASON_REMINDER_DAYS", 3)  # directors are reminded this long before it
-    # E-mail (ratings/services/mail/): SMTP in production, the console in development (`make run`).
-    EMAIL_BACKEND = env_str(
-        "EMAIL_BACKEND",
-        "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
-    )
-    EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
-    EMAIL_PORT = env_int("EMAIL_PORT", 25)
-    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
-    DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FESA ratings <ratings@localhost>")
-    # The site's address as people reach it, for the links in e-mail (no request tells it to a task).
-    SITE_URL = (env_url("SITE_URL", {"http", "https"}) or "http://localhost:8000").rstrip("/")
-    for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
-        if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
-            raise ImproperlyConfiguredValue(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")
-except ImproperlyConfiguredValue as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = env_str("SECRET_KEY", "")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
+REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
+RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 5)  # then RerateBusy: the task retries later
+# Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
+DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
+API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
+# The public pages as anonymous visitors get them (ratings/web/caching.py): in this process's memory unless
+# PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
+PAGE_CACHE = env_bool("PAGE_CACHE", True)
+PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
+# The licence of the published data (the downloads, the files and the API say it).
+DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
+DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
+# /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
+SECOND_FACTOR_REQUIRED = env_bool("SECOND_FACTOR_REQUIRED", not DEBUG)
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 86_400)  # a page of an old data version ages out
+# The federation's season (ratings/services/season/): a tournament is registered this many days before it
+# starts, plays at least one of the minimum time controls ("MINUTES+SECONDS": Fischer increment, byoyomi) and
+# sends its results within this many days after its last day.
+SEASON_NOTICE_DAYS = env_int("SEASON_NOTICE_DAYS", 14)
+SEASON_MIN_FISCHER = env_str("SEASON_MIN_FISCHER", "30+30")
+SEASON_MIN_BYOYOMI = env_str("SEASON_MIN_BYOYOMI", "20+40")
+SEASON_RESULTS_DEADLINE_DAYS = env_int("SEASON_RESULTS_DEADLINE_DAYS", 14)
+SEASON_REMINDER_DAYS = env_int("SEASON_REMINDER_DAYS", 3)  # directors are reminded this long before it
+# E-mail (ratings/services/mail/): SMTP in production, the console in development (`make run`).
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+)
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FESA ratings <ratings@localhost>")
+# The site's address as people reach it, for the links in e-mail (no request tells it to a task).
+SITE_URL = (env_url("SITE_URL", {"http", "https"}) or "http://localhost:8000").rstrip("/")
+for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
+    if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
+        raise ImproperlyConfigured(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")
 
 DEVELOPMENT_SECRET_KEY = "local-development-only-not-secret"  # noqa: S105 - refused with DEBUG off
 if not SECRET_KEY and DEBUG:
@@ -170,28 +167,26 @@ if DATABASE_URL is None and not DEBUG:
         "DATABASE_URL must be set (DEBUG is off): postgres://user:password@host:5432/name, or sqlite:///path "
         "to use a SQLite file on purpose; run manage.py through deploy/fesa-manage to get the site's variables"
     )
+DB_CONN_MAX_AGE = env_int("DB_CONN_MAX_AGE", 60)  # seconds a process keeps its database connection
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_max_age=DB_CONN_MAX_AGE,
         # A kept connection that the database or the network dropped is found out before a request uses it,
         # and replaced, instead of giving that request a 500.
         conn_health_checks=True,
     )
 }
-try:
-    # The password as it is, so that one with @ : / # needs no URL-escaping (compose passes POSTGRES_PASSWORD here).
-    DATABASE_PASSWORD = env_str("DATABASE_PASSWORD", "")
-    DATABASE_REPLICA_URL = env_url("DATABASE_REPLICA_URL", {"postgres", "postgresql", "pgsql"})
-except ImproperlyConfiguredValue as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+# The password as it is, so that one with @ : / # needs no URL-escaping (compose passes POSTGRES_PASSWORD here).
+DATABASE_PASSWORD = env_str("DATABASE_PASSWORD", "")
+DATABASE_REPLICA_URL = env_url("DATABASE_REPLICA_URL", {"postgres", "postgresql", "pgsql"})
 if DATABASE_PASSWORD:
     DATABASES["default"]["PASSWORD"] = DATABASE_PASSWORD
 if DATABASE_REPLICA_URL:
     # Anonymous visitors' page reads, when the replica has caught up with the primary's data version
     # (federation/replica.py); tests read the primary through it.
     DATABASES["replica"] = dj_database_url.parse(
-        DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+        DATABASE_REPLICA_URL, conn_max_age=DB_CONN_MAX_AGE, conn_health_checks=True
     )
     if DATABASE_PASSWORD and not DATABASES["replica"].get("PASSWORD"):
         DATABASES["replica"]["PASSWORD"] = DATABASE_PASSWORD
@@ -231,30 +226,27 @@ STORAGES = {
     # The derived files (the rating history downloads), rebuilt from the database: federation/storage.py.
     "derived": {"BACKEND": "federation.storage.AtomicFileSystemStorage"},
 }
-try:
-    DOWNLOADS_STORAGE = env_str("DOWNLOADS_STORAGE", "file")
-    if DOWNLOADS_STORAGE == "s3":
-        # Any S3-compatible store (AWS, MinIO, Garage, a host's object storage) through django-storages. The
-        # keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which boto3 reads itself. The bucket stays
-        # private: the site serves the files under its own URLs.
-        STORAGES["derived"] = {
-            "BACKEND": "storages.backends.s3.S3Storage",
-            "OPTIONS": {
-                "bucket_name": env_str("DOWNLOADS_S3_BUCKET", ""),
-                "endpoint_url": env_url("DOWNLOADS_S3_ENDPOINT_URL", {"http", "https"}),
-                "region_name": env_str("DOWNLOADS_S3_REGION", "") or None,
-                "location": env_str("DOWNLOADS_S3_PREFIX", "downloads"),
-                "default_acl": None,
-                "querystring_auth": True,
-                "file_overwrite": True,
-            },
-        }
-        if not STORAGES["derived"]["OPTIONS"]["bucket_name"]:
-            raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
-    elif DOWNLOADS_STORAGE != "file":
-        raise ImproperlyConfigured(f"DOWNLOADS_STORAGE={DOWNLOADS_STORAGE!r}: expected file or s3")
-except ImproperlyConfiguredValue as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+DOWNLOADS_STORAGE = env_str("DOWNLOADS_STORAGE", "file")
+if DOWNLOADS_STORAGE == "s3":
+    # Any S3-compatible store (AWS, MinIO, Garage, a host's object storage) through django-storages. The
+    # keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which boto3 reads itself. The bucket stays
+    # private: the site serves the files under its own URLs.
+    STORAGES["derived"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("DOWNLOADS_S3_BUCKET", ""),
+            "endpoint_url": env_url("DOWNLOADS_S3_ENDPOINT_URL", {"http", "https"}),
+            "region_name": env_str("DOWNLOADS_S3_REGION", "") or None,
+            "location": env_str("DOWNLOADS_S3_PREFIX", "downloads"),
+            "default_acl": None,
+            "querystring_auth": True,
+            "file_overwrite": True,
+        },
+    }
+    if not STORAGES["derived"]["OPTIONS"]["bucket_name"]:
+        raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
+elif DOWNLOADS_STORAGE != "file":
+    raise ImproperlyConfigured(f"DOWNLOADS_STORAGE={DOWNLOADS_STORAGE!r}: expected file or s3")
 
 LOGIN_URL = "admin:login"
 
@@ -282,11 +274,8 @@ CELERY_BEAT_SCHEDULE = {
     "season-daily": {"task": "ratings.tasks.task_season_daily", "schedule": crontab(hour=6, minute=0)},
     "worker-heartbeat": {"task": "federation.worker_heartbeat", "schedule": 30.0, "options": {"expires": 30.0}},
 }
-try:
-    # A worker waits this long after the last edit of a burst before it re-rates, so one run serves them all.
-    RERATE_QUIET_SECONDS = env_int("RERATE_QUIET_SECONDS", 1)
-except ImproperlyConfiguredValue as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+# A worker waits this long after the last edit of a burst before it re-rates, so one run serves them all.
+RERATE_QUIET_SECONDS = env_int("RERATE_QUIET_SECONDS", 1)
 
 
 # --- The read-only JSON API (ratings/api/, docs/api.md) ---------------------------------------------------------
@@ -362,28 +351,25 @@ SPECTACULAR_SETTINGS = {
 
 # --- HTTPS, cookies and the proxy (docs/deploy.md) -------------------------------------------------------------
 # Production defaults are the safe ones; each can be turned off for a site that terminates TLS elsewhere.
-try:
-    ADMIN_URL = env_str("ADMIN_URL", "admin/").strip("/") + "/"
-    CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-    # Behind a reverse proxy that terminates TLS, the proxy says which scheme the client used. Trust the
-    # header only where such a proxy sets it (and strips a client's own), as in the documented layout.
-    TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", not DEBUG)
-    AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1 if TRUST_X_FORWARDED_PROTO else 0)
-    # The addresses (or networks) of the reverse proxies whose X-Forwarded-For the API throttle believes
-    # (federation/proxy.py): the documented proxy runs on the same machine.
-    TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
-    AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-    AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 30) / 60  # hours, as django-axes counts them
-    LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
-    LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
-    SENTRY_DSN = env_str("SENTRY_DSN", "")
-except ImproperlyConfiguredValue as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+ADMIN_URL = env_str("ADMIN_URL", "admin/").strip("/") + "/"
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+# Behind a reverse proxy that terminates TLS, the proxy says which scheme the client used. Trust the
+# header only where such a proxy sets it (and strips a client's own), as in the documented layout.
+TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", not DEBUG)
+AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1 if TRUST_X_FORWARDED_PROTO else 0)
+# The addresses (or networks) of the reverse proxies whose X-Forwarded-For the API throttle believes
+# (federation/proxy.py): the documented proxy runs on the same machine.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 30) / 60  # hours, as django-axes counts them
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
+SENTRY_DSN = env_str("SENTRY_DSN", "")
 if LOG_FORMAT not in {"json", "text"}:
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: expected json or text")
 

@@ -39,8 +39,11 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-# Stored pages live in each test process, whatever the environment says: tests/conftest.py empties them.
-CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "test-pages"}  # noqa: F405
+# Stored pages live in each test process, whatever the environment says: tests/conftest.py empties them. Only
+# the site instances a test starts on one shared cache (tests/deploy/test_two_instances.py) keep the cache
+# PAGE_CACHE_URL gives, as production does.
+if not os.environ.get("TESTS_SHARED_PAGE_CACHE"):
+    CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "test-pages"}  # noqa: F405
 
 # Tests run without collectstatic: let WhiteNoise look files up as they are requested instead of warning.
 WHITENOISE_AUTOREFRESH = True

@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
-from federation.env import ImproperlyConfiguredValue, env_bool, env_int, env_list, env_url
+from federation.env import env_bool, env_int, env_list, env_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,13 +27,13 @@ def test_env_bool_reads_usual_spellings(monkeypatch: pytest.MonkeyPatch, raw: st
 )
 def test_env_malformed_value_raises_naming_the_variable(monkeypatch: pytest.MonkeyPatch, func, raw: str) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("X_VALUE", raw)
-    with pytest.raises(ImproperlyConfiguredValue, match="X_VALUE"):
+    with pytest.raises(ImproperlyConfigured, match="X_VALUE"):
         func("X_VALUE", None)
 
 
 def test_env_url_rejects_wrong_scheme(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "mysql://localhost/db")
-    with pytest.raises(ImproperlyConfiguredValue, match="DATABASE_URL"):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
         env_url("DATABASE_URL", {"postgres", "sqlite"})
 
 

@@ -8,6 +8,7 @@ see, change, submit or delete what is decided in ratings/access.py; the services
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import admin
@@ -22,7 +23,15 @@ from django.utils.translation import gettext_lazy
 from ratings import access
 from ratings.admin.corrections import TableCorrectionViews, correction_wanted, form_version, table_correction_save
 from ratings.admin.filters import VisibleCountryFilter
-from ratings.admin.forms.tables import GameForm, GameFormSet, TableEdit, TableEntryForm, TableEntryFormSet, TableForm
+from ratings.admin.forms.tables import (
+    GameForm,
+    GameFormSet,
+    TableEdit,
+    TableEntryForm,
+    TableEntryFormSet,
+    TableForm,
+    TableRowsFormSet,
+)
 from ratings.admin.grid import TableGridViews, grid_url
 from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.rows import RowPermissionsMixin
@@ -47,14 +56,10 @@ INLINE_FIELD_BUDGET = 900
 STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
 
 
-def _table_edit(request: HttpRequest) -> TableEdit:
-    """The state the table form's formsets share during this request (created on first use)."""
-    edit: TableEdit | None = getattr(request, "_ratings_table_edit", None)
-    if edit is None:
-        officer = access.is_rating_officer(request.user)
-        edit = TableEdit(strict_dates=not officer, sequence_from_form=officer)
-        request._ratings_table_edit = edit  # type: ignore[attr-defined]
-    return edit
+def _table_edit(user: Any) -> TableEdit:
+    """How ``user``'s edit of a table is checked and saved: the directors' date rule, the officers' sequence."""
+    officer = access.is_rating_officer(user)
+    return TableEdit(strict_dates=not officer, sequence_from_form=officer)
 
 
 def _plain_related_widget(widget: RelatedFieldWidgetWrapper, *, keep_add: bool) -> None:
@@ -241,11 +246,14 @@ class TableAdmin(
 
     # Saving: one transaction (the admin's change form), validated together in ratings/admin/forms/
 
-    def get_formset_kwargs(self, request: HttpRequest, obj: Any, inline: Any, prefix: str) -> dict[str, Any]:
-        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
-        if issubclass(inline.formset, (TableEntryFormSet, GameFormSet)):
-            kwargs["table_edit"] = _table_edit(request)
-        return kwargs
+    def get_formsets_with_inlines(self, request: HttpRequest, obj: Table | None = None) -> Iterator[tuple[Any, Any]]:
+        # Called once for each change form the view builds: its players' and games' formsets share one
+        # TableEdit, so that the games are checked with the players as entered in the same form.
+        edit = _table_edit(request.user)
+        for formset, inline in super().get_formsets_with_inlines(request, obj):
+            if issubclass(formset, TableRowsFormSet):
+                formset = formset.sharing(edit)
+            yield formset, inline
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         """Nothing yet: the table is saved with its entries and games by ``save_related``."""
@@ -254,7 +262,7 @@ class TableAdmin(
         table: Table = form.instance
         entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
-        edit = _table_edit(request)
+        edit = _table_edit(request.user)
         if correction_wanted(request, table):
             change = TableChange(
                 table=table,

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
@@ -24,6 +24,7 @@ from ratings.admin.forms.tournaments import TournamentForm
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.season import REGISTRATION_FIELDS, SeasonAdminMixin, SeasonFilter
 from ratings.admin.tables import TableAdmin, tournament_tables_url
+from ratings.admin.upload import upload_url
 from ratings.admin.widgets import DATE_FIELDS
 from ratings.models import Table, Tournament
 from ratings.services.season import tournament_register
@@ -172,12 +173,11 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
             reverse("admin:ratings_table_add") + query,
             gettext_lazy("Enter a table by hand"),
         )
-        try:
-            upload = reverse("admin:ratings_upload_turnering") + query
-        except NoReverseMatch:  # the upload screen is optional to this page
-            return links
         return format_html(
-            '{} &nbsp; <a class="addlink" href="{}">{}</a>', links, upload, gettext_lazy("Upload a turnering.txt")
+            '{} &nbsp; <a class="addlink" href="{}">{}</a>',
+            links,
+            upload_url(tournament),
+            gettext_lazy("Upload a turnering.txt"),
         )
 
     @admin.display(description=gettext_lazy("review"))

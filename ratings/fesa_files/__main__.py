@@ -6,7 +6,6 @@ federation that runs the program once per table.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .folders import JOBS_HELP, available_cpus, failure_summary, run_directories
@@ -16,6 +15,8 @@ def _parse(argv: list[str]) -> tuple[list[str], int]:
     """The folders and the number of worker processes of a command line with an option (or none): ``argparse``
     answers ``--help``, refuses what it does not know and takes ``--`` before a folder whose name starts with
     ``-``."""
+    import argparse  # noqa: PLC0415 - only a command line with an option needs it: see main()
+
     parser = argparse.ArgumentParser(
         prog="python -m ratings.fesa_files",
         description=(
@@ -33,9 +34,8 @@ def _parse(argv: list[str]) -> tuple[list[str], int]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    # FESA runs the program with one folder and no option, once per table. Setting up a parser costs such a
-    # run a tenth of its CPU (the help formatter loads shutil, and it bz2 and lzma): the budget of
-    # bench/README.md.
+    # FESA runs the program with one folder and no option, once per table: such a run, whose start has a budget
+    # (bench/README.md), needs neither argparse (with the gettext and locale it imports) nor a parser.
     options = not args or any(arg.startswith("-") for arg in args)
     directories, jobs = _parse(args) if options else (args, 1)
     failed = run_directories(directories, print, lambda line: print(line, file=sys.stderr), jobs)

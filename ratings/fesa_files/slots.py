@@ -7,7 +7,6 @@ naming the record's line.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
@@ -77,8 +76,13 @@ def as_date(form: Form | None, what: str) -> dt.date | None:
     if isinstance(form, str) and (m := _DATE.fullmatch(form)):
         year, month = int(m[1]), int(m[2])
         try:
-            day = calendar.monthrange(year, month)[1] if m[3] is None else int(m[3])
-            return dt.date(year, month, day)
+            if m[3] is not None:
+                return dt.date(year, month, int(m[3]))
+            # Imported for an old list's month only: with the locale module it brings, it would weigh on the
+            # start of every run of a table, which has a budget (bench/README.md).
+            import calendar  # noqa: PLC0415
+
+            return dt.date(year, month, calendar.monthrange(year, month)[1])
         except ValueError:  # calendar.IllegalMonthError is one
             pass
     raise SlotError(f'{what} must be a date "YYYY-MM-DD" or NIL, not {show(form)}')

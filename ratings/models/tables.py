@@ -165,9 +165,19 @@ class Table(models.Model):
         indexes = [models.Index(fields=["status"], name="table_status_idx")]
 
     def __str__(self) -> str:
-        tournament = self.tournament.name if self.tournament_id else ""
-        label = f"{tournament}, {self.name}" if self.name else tournament
+        label = self.label_of(self.tournament.name if self.tournament_id else "", self.name)
         return f"{label} ({self.date:%Y-%m-%d})" if self.date else label
+
+    @staticmethod
+    def label_of(tournament: str, name: str) -> str:
+        """A table as pages, feeds, files and messages name it: "tournament, name", or the tournament alone
+        when it has one table (no name); from the two names, for code that reads them without the rows."""
+        return f"{tournament}, {name}" if name else tournament
+
+    @property
+    def label(self) -> str:
+        """``label_of`` this table (reads its tournament: select it with the table)."""
+        return self.label_of(self.tournament.name, self.name)
 
     def clean(self) -> None:
         super().clean()

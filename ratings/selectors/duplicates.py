@@ -12,8 +12,8 @@ and their nationalities are the same or either is unknown. A merged player is ne
 
 One name is checked against every player of its country in one query and a linear pass (``duplicates_of``);
 the whole federation (``duplicate_pairs``) is blocked by each name's one-letter deletions (the "symmetric
-delete" index), so that only names sharing such a variant are compared: about 2 x 10^4 players take well
-under a second (docs/officers.md).
+delete" index), so that only names sharing such a variant are compared, never every pair
+(``bench/bench_duplicates.py`` measures it).
 """
 
 from __future__ import annotations

@@ -100,12 +100,11 @@ def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
         for n, e in enumerate(entries, start=1)
     )
     tournament = table.tournament
-    name = f"{tournament.name}, {table.name}" if table.name else tournament.name
     date_text = table.date.isoformat()
     start = tournament.start_date
     if start < table.date and (start.year, start.month) == (table.date.year, table.date.month):
         date_text = f"{start.isoformat()}/{table.date.day:02d}"  # as FESA prints a span: 2025-04-19/20
-    turnering = Turnering(name=name, date=table.date, date_text=date_text, players=players, rounds=rounds)
+    turnering = Turnering(name=table.label, date=table.date, date_text=date_text, players=players, rounds=rounds)
     return turnering, [e.player_id for e in entries]
 
 

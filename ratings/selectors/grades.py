@@ -9,7 +9,7 @@ writes the record late, and the player has waited since he played.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -84,18 +84,6 @@ def waiting_between(low: int, high: int | None, *, today: dt.date | None = None)
         by_table &= Q(table__date__gt=today - dt.timedelta(days=high))
         by_record &= Q(created_at__date__gt=today - dt.timedelta(days=high))
     return by_table | by_record
-
-
-def players_with_pending(player_ids: Iterable[int]) -> dict[int, int]:
-    """For the public pages: each player's lowest Dan grade waiting for approval ("pending"), if any."""
-    out: dict[int, int] = {}
-    for pid, grade in (
-        Promotion.objects.filter(player_id__in=set(player_ids), status=PromotionStatus.PENDING)
-        .order_by("grade")
-        .values_list("player_id", "grade")
-    ):
-        out.setdefault(pid, grade)
-    return out
 
 
 def promotions_to_decide() -> dict[str, QuerySet[Promotion]]:

@@ -21,10 +21,6 @@ from ratings.selectors.season import announced_tournaments
 ITEMS = 30
 
 
-def table_label(table: Table) -> str:
-    return f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
-
-
 class RatedTablesFeed(Feed):  # type: ignore[type-arg]
     feed_type = Atom1Feed
     title = gettext_lazy("FESA ratings: rated tables")
@@ -35,7 +31,7 @@ class RatedTablesFeed(Feed):  # type: ignore[type-arg]
         return list(rated_tables()[:ITEMS])
 
     def item_title(self, table: Table) -> str:
-        return f"{table_label(table)} ({table.date.isoformat()})"
+        return f"{table.label} ({table.date.isoformat()})"
 
     def item_description(self, table: Table) -> str:
         place = ", ".join(filter(None, [table.tournament.city, str(table.tournament.country.name or "")]))
@@ -81,7 +77,7 @@ class PromotionsFeed(Feed):  # type: ignore[type-arg]
 
     def item_title(self, item: tuple[Table, list[TablePromotion]]) -> str:
         table = item[0]
-        return _("Promotions at %(table)s (%(date)s)") % {"table": table_label(table), "date": table.date.isoformat()}
+        return _("Promotions at %(table)s (%(date)s)") % {"table": table.label, "date": table.date.isoformat()}
 
     def item_description(self, item: tuple[Table, list[TablePromotion]]) -> str:
         return "\n".join(promotion_line(line) for line in item[1])

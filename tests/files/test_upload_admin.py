@@ -286,3 +286,12 @@ def test_tournament_list_links_to_the_upload() -> None:
     assert f'href="{URL}"' in page
     page = login(make_grade_officer()).get(reverse("admin:ratings_tournament_changelist")).content.decode()
     assert f'href="{URL}"' not in page
+
+
+@pytest.mark.django_db
+def test_tournament_page_links_to_the_upload_for_that_tournament() -> None:
+    director = make_director()
+    tournament = make_tournament()
+    tournament.directors.add(director)
+    page = login(director).get(reverse("admin:ratings_tournament_change", args=[tournament.pk])).content.decode()
+    assert f'href="{URL}?tournament={tournament.pk}"' in page

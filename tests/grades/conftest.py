@@ -15,6 +15,7 @@ import pytest
 from ratings import engine
 from ratings.models import GameResult, OpeningState, Player, Table, TableStatus
 from ratings.models.states import state_to_json
+from ratings.selectors.list_values import pending_dan
 from ratings.services.players import players_refresh
 from ratings.services.tables.save import GameEdit, table_save
 from ratings.services.tables.submit import GameFacts, table_submit
@@ -52,6 +53,11 @@ def seasoned(
     players_refresh([player.pk])
     player.refresh_from_db()
     return player
+
+
+def pending_grade(player_id: int) -> int | None:
+    """The Dan grade the public pages show as pending beside the player's grade (``pending_dan``), or None."""
+    return Player.objects.annotate(pending=pending_dan()).values_list("pending", flat=True).get(pk=player_id)
 
 
 def opponent(rating: int, **kwargs: object) -> Player:

@@ -9,7 +9,6 @@ from django.db import transaction
 
 from ratings import engine
 from ratings.models import Promotion, PromotionStatus
-from ratings.selectors.grades import players_with_pending
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
@@ -23,7 +22,7 @@ from ratings.services.grades.promotions import (
 )
 from ratings.services.rerate import rerate_request
 from tests.factories import add_game, make_grade_officer, make_table
-from tests.grades.conftest import LOST, WON, opponent, seasoned
+from tests.grades.conftest import LOST, WON, opponent, pending_grade, seasoned
 
 pytestmark = pytest.mark.django_db
 DAY = dt.date(2024, 5, 12)
@@ -50,7 +49,7 @@ def test_correction_removing_a_pending_promotion_withdraws_it_with_the_reason(pl
     record = Promotion.objects.get(player=player)
     assert (record.status, record.supported) == (PromotionStatus.WITHDRAWN, False)
     assert "no longer reaches 1 Dan" in record.flag_reason
-    assert players_with_pending([player.pk]) == {}
+    assert pending_grade(player.pk) is None
 
 
 def test_correction_adding_a_promotion_queues_it_pending(play, correct) -> None:

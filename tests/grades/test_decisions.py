@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 
 from ratings.models import Promotion, PromotionStatus
-from ratings.selectors.grades import players_with_pending
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
@@ -17,7 +16,7 @@ from ratings.services.grades.promotions import (
     promotion_reject,
 )
 from tests.factories import make_director, make_grade_officer, make_rating_officer, make_user
-from tests.grades.conftest import DRAW, WON, opponent, seasoned
+from tests.grades.conftest import DRAW, WON, opponent, pending_grade, seasoned
 
 pytestmark = pytest.mark.django_db
 DAY = dt.date(2024, 5, 12)
@@ -62,7 +61,7 @@ def test_approve_by_grade_officer_shows_the_grade_and_records_who_and_when(one_d
     assert (one_dan.decided_by, one_dan.decision_reason) == (officer, "strong results")
     assert one_dan.decided_at is not None
     assert public_grade(one_dan) == 21
-    assert players_with_pending([one_dan.player_id]) == {}
+    assert pending_grade(one_dan.player_id) is None
 
 
 @pytest.mark.slow
@@ -190,6 +189,6 @@ def test_reject_lower_then_approve_higher_shows_the_higher(two_dans) -> None:
     officer = make_grade_officer()
     promotion_reject(promotion=one, user=officer, reason="no")
     assert public_grade(one) == 20
-    assert players_with_pending([one.player_id]) == {one.player_id: 22}
+    assert pending_grade(one.player_id) == 22
     promotion_approve(promotion=two, user=officer)
     assert public_grade(two) == 22

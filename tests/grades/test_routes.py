@@ -11,8 +11,7 @@ import datetime as dt
 import pytest
 
 from ratings.models import Promotion, PromotionRoute, PromotionStatus
-from ratings.selectors.grades import players_with_pending
-from tests.grades.conftest import DRAW, WON, opponent, seasoned
+from tests.grades.conftest import DRAW, WON, opponent, pending_grade, seasoned
 
 pytestmark = pytest.mark.django_db
 DAY = dt.date(2024, 5, 12)
@@ -88,7 +87,7 @@ def test_promotion_kyu_takes_effect_at_once(play) -> None:
     assert (record.grade, record.status) == (11, PromotionStatus.EFFECTIVE)
     player.refresh_from_db()
     assert (player.fesa_grade, player.grade) == (11, 11)
-    assert players_with_pending([player.pk]) == {}
+    assert pending_grade(player.pk) is None
 
 
 def test_promotion_dan_waits_and_the_public_keeps_the_previous_grade(play) -> None:
@@ -96,7 +95,7 @@ def test_promotion_dan_waits_and_the_public_keeps_the_previous_grade(play) -> No
     play(player, opponent(1795), WON, date=DAY)
     player.refresh_from_db()
     assert (player.fesa_grade, player.grade) == (21, 20)  # computed 1 Dan, shown 1 Kyu ...
-    assert players_with_pending([player.pk]) == {player.pk: 21}  # ... with 1 Dan pending
+    assert pending_grade(player.pk) == 21  # ... with 1 Dan pending
 
 
 def test_promotion_several_grades_in_one_game_each_get_a_record(play) -> None:

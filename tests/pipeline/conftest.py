@@ -14,7 +14,8 @@ are committed) and the test database must be one other processes can open:
 
 **Redis.** The machine's Redis at 127.0.0.1:6379, or ``REDIS_URL``'s host; without one the tests that need it
 skip (fail on CI, ``REQUIRE_SERVICES=1``). The session (each pytest-xdist worker's) claims a database number
-nobody uses (empty when it starts) and a queue name of its own, and flushes that database at the end.
+nobody uses (empty when it starts, ``claimed_redis_database``) and a queue name of its own, and flushes that
+database at the end.
 
 **The worker.** ``celery -A federation worker --pool=solo --concurrency=1`` on that queue, started once for
 the module that asks for it (or by a test, ``started_worker``) and always terminated, killed if it does not
@@ -88,8 +89,10 @@ class RedisForTests:
     queue: str
 
 
-@pytest.fixture(scope="session")
-def redis_for_tests() -> Iterator[RedisForTests]:
+@contextmanager
+def claimed_redis_database() -> Iterator[str]:
+    """The URL of a database of the machine's Redis (or ``REDIS_URL``'s server) that nobody uses: empty when
+    claimed, flushed when the block ends. Skips (fails on CI) without a Redis or a free database."""
     import redis
 
     base = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -108,11 +111,16 @@ def redis_for_tests() -> Iterator[RedisForTests]:
             break
     else:
         skip_or_fail(f"no empty Redis database at {server}")
-    found = RedisForTests(url=f"{server}/{number}", queue=f"rerate-tests-{uuid.uuid4().hex[:8]}")
     try:
-        yield found
+        yield f"{server}/{number}"
     finally:
         client.flushdb()
+
+
+@pytest.fixture(scope="session")
+def redis_for_tests() -> Iterator[RedisForTests]:
+    with claimed_redis_database() as url:
+        yield RedisForTests(url=url, queue=f"rerate-tests-{uuid.uuid4().hex[:8]}")
 
 
 @contextmanager

@@ -13,7 +13,7 @@ against the saved rows would refuse legitimate edits such as two players swappin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -29,7 +29,7 @@ from ratings.services.tables.submit import GameFacts
 
 @dataclass
 class TableEdit:
-    """What a table's change form and its inline formsets share while one request validates them.
+    """What a table's change form and its two inline formsets share while they are validated.
 
     ``strict_dates``: the directors' date rule (``ratings.services.tables.save``). ``sequence_from_form``: the
     form shows the sequence (rating officers, who order a day's tables); for anyone else the service keeps
@@ -150,14 +150,28 @@ def _kept_forms(formset: BaseInlineFormSet, required: str) -> list[forms.BaseFor
     ]
 
 
-class TableEntryFormSet(BaseInlineFormSet):
+class TableRowsFormSet(BaseInlineFormSet):
+    """The players' or the games' rows of a table's change form.
+
+    ``table_edit`` is what the two formsets of one change form share: the admin makes one for each form it
+    builds and gives it to both through :meth:`sharing` (TableAdmin.get_formsets_with_inlines).
+    """
+
+    table_edit: ClassVar[TableEdit | None] = None
+
+    @classmethod
+    def sharing(cls, edit: TableEdit) -> type[Self]:
+        """This formset for one change form, sharing ``edit`` with the other formset of that form."""
+        return type(cls.__name__, (cls,), {"table_edit": edit})
+
+
+class TableEntryFormSet(TableRowsFormSet):
     """The table's players and their numbers; blank numbers are filled after the highest one given."""
 
-    def __init__(self, *args: Any, table_edit: TableEdit | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.table_edit = table_edit
-        if table_edit is not None:
-            table_edit.entries = self
+        if self.table_edit is not None:
+            self.table_edit.entries = self  # the games' formset checks the table with these players
 
     def clean(self) -> None:
         super().clean()
@@ -178,12 +192,8 @@ class TableEntryFormSet(BaseInlineFormSet):
         )
 
 
-class GameFormSet(BaseInlineFormSet):
+class GameFormSet(TableRowsFormSet):
     """The table's games; its ``clean`` has the whole table checked as it will be saved (see the module doc)."""
-
-    def __init__(self, *args: Any, table_edit: TableEdit | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.table_edit = table_edit
 
     def clean(self) -> None:
         super().clean()

@@ -140,7 +140,7 @@ def _table_history(change: TableChange) -> tuple[Position, History]:
     start = min(new, old)
     history = History(start)
     history.tables = [t for t in history.tables if t.pk != table.pk]
-    label = f"{change.tournament.name}, {change.name} ({change.date})" if change.name else str(change.date)
+    label = f"{Table.label_of(change.tournament.name, change.name)} ({change.date})"
     info = TableInfo(table.pk, change.date, sequence, status, True, label)
     bisect.insort(history.tables, info, key=lambda t: (t.date, t.sequence))
     history.entries[table.pk] = [e.player_id for e in sorted(table_seats(change.entries), key=lambda e: e.seat or 0)]

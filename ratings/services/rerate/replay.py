@@ -100,7 +100,7 @@ class History:
         if start is not None:
             tables = tables.filter(at_or_after(start))
         self.tables = [
-            TableInfo(pk, date, seq, status, flagged, f"{tname}, {name} ({date})" if name else f"{tname} ({date})")
+            TableInfo(pk, date, seq, status, flagged, f"{Table.label_of(tname, name)} ({date})")
             for pk, date, seq, status, flagged, name, tname in tables.order_by("date", "sequence").values_list(
                 "pk", "date", "sequence", "status", "needs_rerate", "name", "tournament__name"
             )

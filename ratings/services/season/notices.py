@@ -52,7 +52,7 @@ def run_directors_notify(*, run_id: int, since: dt.datetime | None = None) -> in
     with translation.override(settings.LANGUAGE_CODE):
         for table in touched:
             first = table.first_rated_at is not None and table.first_rated_at >= opening.started_at
-            label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
+            label = table.label
             line = (
                 _("%(table)s (%(date)s): rated") if first else _("%(table)s (%(date)s): re-rated, its ratings changed")
             ) % {
