@@ -14,6 +14,7 @@ from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
+from ratings.services.season.subscriptions import run_subscribers_notify, subscriptions_expire
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     _queue_history_files()
     if outcome.run_id is not None:
         run_directors_notify(run_id=outcome.run_id)
+        run_subscribers_notify(run_id=outcome.run_id)
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -90,9 +92,11 @@ def task_mail_send(mail_id: int) -> bool:
 
 @shared_task(name="ratings.tasks.task_season_daily")
 def task_season_daily() -> dict[str, int]:
-    """The season's daily messages (Celery beat): directors' reminders, the rating officers' digest."""
+    """The season's daily messages (Celery beat): directors' reminders, the rating officers' digest; and the
+    players' subscriptions left unconfirmed too long go."""
     today = timezone.localdate()
     return {
         "reminders": deadline_reminders_queue(today=today),
         "digests": officer_digest_queue(today=today),
+        "subscriptions_expired": subscriptions_expire(now=timezone.now()),
     }
