@@ -114,7 +114,7 @@ def test_nothing_is_sent_for_events_before_the_address_confirms(django_capture_o
     table = rated_table(players, capture=django_capture_on_commit_callbacks, name="Open de Nice")
     [message] = messages_to(ADDRESS)[1:]
     row = table.rating_rows.get(player=players[0])
-    assert "Open de Nice (2026-05-10): rated;" in message.body
+    assert "Open de Nice (2026-05-10): rated for the first time;" in message.body
     assert f"rating change {row.change:+d}, new rating {row.rating_after}" in message.body
     explanation = reverse("ratings:player_table", args=[players[0].federation_id, table.pk])
     assert f"http://localhost:8000{explanation}" in message.body

@@ -297,7 +297,7 @@ def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_fro
         table = row.table
         label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
         first = table.first_rated_at is not None and table.first_rated_at >= first_from
-        what = _("rated") if first else _("rated again after a correction")
+        what = _("rated for the first time") if first else _("rated again after a correction")
         if row.change is None:
             figures = _("rated by performance, new rating %(rating)d") % {"rating": row.rating_after}
         else:
