@@ -18,7 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Game, OutgoingMail, Player, Promotion, RerateRun, Subscription, Table
-from ratings.services.grades.promotions import promotion_approve
+from ratings.services.grades.promotions import promotion_approve, promotion_reject
+from ratings.services.grades.revisions import promotion_revise
 from ratings.services.privacy import player_erase, player_export
 from ratings.services.season.subscriptions import (
     CONFIRMATIONS_PER_DAY,
@@ -28,6 +29,7 @@ from ratings.services.season.subscriptions import (
     subscriptions_expire,
 )
 from ratings.services.tables.submit import table_changed, table_submit
+from ratings.tasks import task_season_daily
 from tests.conftest import FIXED_NOW
 from tests.factories import (
     make_director,
@@ -327,3 +329,27 @@ def test_rating_officers_see_and_delete_subscriptions_in_the_admin_and_nobody_ad
     assert client.post(delete, {"post": "yes"}).status_code == 302
     assert not Subscription.objects.exists()
     assert not OutgoingMail.objects.filter(recipient=ADDRESS).exists()  # its messages went with it
+
+
+def test_a_rejected_dan_grade_approved_on_revision_is_told(play: Any, django_capture_on_commit_callbacks: Any) -> None:
+    player = seasoned(1795, 20)
+    subscribed(player, capture=django_capture_on_commit_callbacks, on_tables=False)
+    play(player, opponent(1795), WON, date=dt.date(2024, 5, 12))
+    promotion = Promotion.objects.get(player=player, grade=21)
+    officer = make_grade_officer()
+    sent = len(mail.outbox)
+    with django_capture_on_commit_callbacks(execute=True):
+        promotion_reject(promotion=promotion, user=officer, reason="too early")
+    assert len(mail.outbox) == sent  # rejected: nothing awarded
+    with django_capture_on_commit_callbacks(execute=True):
+        promotion_revise(promotion=promotion, user=officer, reason="the results stand")
+    [message] = mail.outbox[sent:]
+    assert "1 Dan" in message.subject
+
+
+def test_the_daily_task_forgets_unconfirmed_subscriptions(django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        subscription_request(player=make_player(), email=ADDRESS, language="en", on_tables=True, on_grades=False)
+    with time_machine.travel(FIXED_NOW + dt.timedelta(days=8), tick=False):
+        assert task_season_daily()["subscriptions_expired"] == 1
+    assert not Subscription.objects.exists()
