@@ -66,8 +66,18 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "FESA ratings <ratings@localhost>")
-# The site's address as people reach it, for the links in e-mail (no request tells it to a task).
-SITE_URL = (env_url("SITE_URL", {"http", "https"}) or "http://localhost:8000").rstrip("/")
+# The site's address as people reach it, for the links in e-mail (the worker that writes them has no request):
+# the first of ALLOWED_HOSTS over HTTPS unless set; http://localhost:8000 with DEBUG.
+SITE_URL = env_str("SITE_URL", "") or ("http://localhost:8000" if DEBUG else f"https://{ALLOWED_HOSTS[0].lstrip('.')}")
+SITE_URL = SITE_URL.rstrip("/")
+if not re.fullmatch(r"https?://[^/\s]+(/\S*)?", SITE_URL):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r}: expected the site's address, e.g. https://ratings.example.org")
+# Players' subscribers (ratings/services/season/subscriptions.py): an unconfirmed subscription expires after
+# this many days, and one client address may ask this often.
+SUBSCRIPTION_CONFIRM_DAYS = env_int("SUBSCRIPTION_CONFIRM_DAYS", 7)
+SUBSCRIBE_RATE = env_str("SUBSCRIBE_RATE", "10/hour")
+if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", SUBSCRIBE_RATE):
+    raise ImproperlyConfigured(f"SUBSCRIBE_RATE={SUBSCRIBE_RATE!r}: expected a count and a period, e.g. 10/hour")
 for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
     if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
         raise ImproperlyConfigured(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")

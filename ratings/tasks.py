@@ -15,6 +15,7 @@ from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
+from ratings.services.season.subscriptions import run_subscribers_notify, subscriptions_expire
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     _queue_history_files()
     if outcome.run_id is not None:
         run_directors_notify(run_id=outcome.run_id, since=began)
+        run_subscribers_notify(run_id=outcome.run_id, since=began)
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -92,10 +94,12 @@ def task_mail_send(mail_id: int) -> bool:
 
 @shared_task(name="ratings.tasks.task_season_daily")
 def task_season_daily() -> dict[str, int]:
-    """The daily messages (Celery beat): directors' reminders, the rating and grade officers' digests."""
+    """The daily messages (Celery beat): directors' reminders, the rating and grade officers' digests; and the
+    players' subscriptions left unconfirmed too long go."""
     today = timezone.localdate()
     return {
         "reminders": deadline_reminders_queue(today=today),
         "digests": officer_digest_queue(today=today),
         "grade_digests": grade_digest_queue(today=today),
+        "subscriptions_expired": subscriptions_expire(now=timezone.now()),
     }

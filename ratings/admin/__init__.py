@@ -17,6 +17,7 @@ from . import (  # noqa: F401 - imported to register
     privacy,
     rerate,
     settle,
+    subscriptions,
     tables,
     tournaments,
 )

@@ -33,6 +33,7 @@ from ratings.models.history import Correction, HistoricalRow, ListArrival, Pendi
 from ratings.models.official import OfficialList, OfficialListEntry
 from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
 from ratings.models.season import MailStatus, OutgoingMail
+from ratings.models.subscriptions import Subscription
 from ratings.models.tables import (
     PAIRED_RESULTS,
     AnnouncementStatus,
@@ -82,6 +83,7 @@ __all__ = [
     "ProposalStatus",
     "RatingRow",
     "RerateRun",
+    "Subscription",
     "Table",
     "TableEntry",
     "TableResolution",

@@ -22,6 +22,8 @@ class OutgoingMail(models.Model):
     recipient = models.EmailField(_("recipient"))
     subject = models.CharField(_("subject"), max_length=250)
     body = models.TextField(_("body"))
+    # Extra header lines of the message, e.g. List-Unsubscribe for a subscriber (RFC 8058).
+    headers = models.JSONField(_("headers"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=MailStatus.choices, default=MailStatus.QUEUED)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     failures = models.PositiveSmallIntegerField(_("failures"), default=0)  # only grows: the metrics count it

@@ -17,7 +17,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from ratings.models import Game, OpeningState, Player, PrivacyAction, Promotion, RatingRow, TableEntry
+from ratings.models import (
+    Game,
+    OpeningState,
+    OutgoingMail,
+    Player,
+    PrivacyAction,
+    Promotion,
+    RatingRow,
+    Subscription,
+    TableEntry,
+)
 
 DOCUMENT_VERSION = 1
 
@@ -78,6 +88,20 @@ def _games(player: Player) -> list[dict[str, Any]]:
     return games
 
 
+def _subscriptions(player: Player) -> list[dict[str, Any]]:
+    """The addresses told about him (ratings/services/season/subscriptions.py), each with its messages."""
+    subscriptions = []
+    for subscription in Subscription.objects.filter(player=player).order_by("created_at", "pk"):
+        messages = OutgoingMail.objects.filter(event_key__startswith=f"subscription:{subscription.pk}:")
+        subscriptions.append(
+            {
+                **_row(subscription, exclude=("player",)),
+                "messages": [_row(m, exclude=("id", "body", "headers")) for m in messages.order_by("created_at")],
+            }
+        )
+    return subscriptions
+
+
 def player_personal_data(*, player: Player) -> dict[str, Any]:
     """The document of everything held about ``player``; plain JSON types only."""
     opening = OpeningState.objects.filter(player=player).first()
@@ -104,6 +128,7 @@ def player_personal_data(*, player: Player) -> dict[str, Any]:
             _row(p, exclude=("player", "decided_by", "reviewed_by"))
             for p in Promotion.objects.filter(player=player).order_by("created_at")
         ],
+        "subscriptions": _subscriptions(player),
         "privacy_actions": [
             _row(a, exclude=("player", "done_by")) for a in PrivacyAction.objects.filter(player=player)
         ],

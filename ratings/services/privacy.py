@@ -5,8 +5,8 @@ games, rating rows and promotions, so every other player's rating stays what the
 name him goes. That is his name (now "Erased player <id>"), date of birth, country of residence and the
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
-all.txt), in the admin's log of changes and in the corrections (what they changed, and their words). Both
-actions are
+all.txt), in the admin's log of changes and in the corrections (what they changed, and their words); the
+e-mail subscriptions to him are deleted with their messages. Both actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 
@@ -29,6 +29,7 @@ from ratings.selectors.privacy import player_personal_data
 from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
+from ratings.services.season.subscriptions import subscriptions_erase
 
 ERASED_FIELDS = {
     "date_of_birth": None,
@@ -72,6 +73,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_admin_log(player, old_names)
     official_lists_erase(player=player, latin_name=latin_name)  # the published lists name him too
     _scrub_corrections(player, old_names)
+    subscriptions_erase(player=player)  # the addresses told about him, and their messages
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engine.categories import PROVISIONAL_FROM
@@ -127,3 +128,25 @@ class OfficialListForm(forms.Form):
 
 class RevisedListForm(OfficialListForm):
     changed = forms.BooleanField(label=_("Only changed rows"), required=False)
+
+
+class SubscribeForm(forms.Form):
+    """An address to tell about a player, in a language, for one or both events."""
+
+    email = forms.EmailField(label=_("Your e-mail address"), max_length=254)
+    language = forms.ChoiceField(label=_("Language of the messages"), choices=settings.LANGUAGES)
+    on_tables = forms.BooleanField(
+        label=_("A table the player played is rated or corrected"), required=False, initial=True
+    )
+    on_grades = forms.BooleanField(label=_("The player is awarded a grade"), required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].widget.attrs.update(autocomplete="email", spellcheck="false")
+        self.fields["language"].widget.attrs["autocomplete"] = "off"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not (data.get("on_tables") or data.get("on_grades")):
+            raise forms.ValidationError(_("Choose at least one kind of message."))
+        return data

@@ -21,6 +21,7 @@ from ratings.web.views import (
     promotions,
     search,
     statistics,
+    subscriptions,
     tables,
     tournaments,
 )
@@ -58,6 +59,14 @@ urlpatterns = [
     path("players/<str:federation_id>/", players.player_detail, name="player"),
     path("players/<str:federation_id>/tables/<int:table_id>/", players.player_table, name="player_table"),
     path("players/<str:federation_id>/badge.svg", embed.player_badge, name="player_badge"),
+    path("players/<str:federation_id>/subscribe/", subscriptions.subscribe, name="subscribe"),
+    path("players/<str:federation_id>/subscribe/sent/", subscriptions.subscribe_sent, name="subscribe_sent"),
+    path(
+        "subscriptions/confirm/<str:token>/",
+        subscriptions.subscription_confirm_view,
+        name="subscription_confirm",
+    ),
+    path("subscriptions/unsubscribe/<str:token>/", subscriptions.unsubscribe, name="unsubscribe"),
     path("embed/top/", embed.top_list, name="embed_top"),
     path("tables/<int:pk>/", tables.table_detail, name="table"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),

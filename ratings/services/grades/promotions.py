@@ -47,6 +47,7 @@ from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, 
 from ratings.services.bulk_write import rows_update
 from ratings.services.grades.versions import promotion_lock_check
 from ratings.services.players import players_refresh
+from ratings.services.season.subscriptions import promotion_subscribers_notify
 
 DECIDE_PERMISSION = "ratings.change_promotion"
 """Held by the grade officers (ratings/access.py) and superusers; nobody else decides promotions."""
@@ -287,6 +288,7 @@ def promotion_approve(
             user=user,
             label="approved",
         )
+        promotion_subscribers_notify(promotion=promotion)  # queued with the decision, sent once it commits
     return promotion
 
 

@@ -37,6 +37,7 @@ from ratings.services.grades.promotions import (
     required_reason,
 )
 from ratings.services.grades.versions import promotion_lock_check
+from ratings.services.season.subscriptions import promotion_subscribers_notify
 
 REVISIONS: dict[str, str] = {
     PromotionStatus.APPROVED: PromotionStatus.REVOKED,
@@ -111,6 +112,8 @@ def promotion_revise(
             revised_by=user,
             revised_at=now,
         )
+        if after == PromotionStatus.APPROVED:  # a rejected grade awarded after all
+            promotion_subscribers_notify(promotion=promotion)
     return promotion
 
 

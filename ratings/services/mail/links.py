@@ -9,7 +9,8 @@ from django.conf import settings
 from django.urls import reverse
 
 
-def site_link(url_name: str, *args: Any, query: str = "") -> str:
-    """The absolute address of the named URL (``query`` without its "?"), as people reach the site."""
+def site_link(url_name: str, *args: Any, query: str = "", fragment: str = "") -> str:
+    """The absolute address of the named URL (``query`` without its "?", ``fragment`` without its "#"), as people
+    reach the site."""
     path = reverse(url_name, args=args)
-    return f"{settings.SITE_URL}{path}" + (f"?{query}" if query else "")
+    return f"{settings.SITE_URL}{path}" + (f"?{query}" if query else "") + (f"#{fragment}" if fragment else "")

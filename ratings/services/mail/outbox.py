@@ -24,11 +24,16 @@ log = logging.getLogger(__name__)
 MAIL_TASK = "ratings.tasks.task_mail_send"
 
 
-def mail_queue(*, event_key: str, recipient: str, subject: str, body: str) -> OutgoingMail | None:
-    """Record a message for ``event_key`` to ``recipient``; None when that event already has one for it."""
+def mail_queue(
+    *, event_key: str, recipient: str, subject: str, body: str, headers: dict[str, str] | None = None
+) -> OutgoingMail | None:
+    """Record a message for ``event_key`` to ``recipient`` (with extra ``headers``); None when that event
+    already has one for it."""
     try:
         with transaction.atomic():
-            mail = OutgoingMail.objects.create(event_key=event_key, recipient=recipient, subject=subject, body=body)
+            mail = OutgoingMail.objects.create(
+                event_key=event_key, recipient=recipient, subject=subject, body=body, headers=headers or {}
+            )
     except IntegrityError:  # the unique pair: this event was told to this address already
         return None
     transaction.on_commit(lambda: _enqueue(mail.pk), robust=True)
@@ -52,7 +57,11 @@ def mail_send(*, mail_id: int) -> bool:
     if mail is None:
         return False
     message = EmailMessage(
-        subject=mail.subject, body=mail.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[mail.recipient]
+        subject=mail.subject,
+        body=mail.body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[mail.recipient],
+        headers=mail.headers or None,
     )
     try:
         message.send()

@@ -23,19 +23,32 @@ from ratings.models import Correction, RerateRun, Table
 from ratings.services.mail import mail_queue, site_link
 
 
+def call_runs(*, run_id: int, since: dt.datetime | None) -> tuple[RerateRun, RerateRun] | None:
+    """The first and the last run of the re-rate call that ended with run ``run_id`` (None while it runs).
+
+    ``since``: when the call began. A call runs again when an edit comes in during its run; what all its runs
+    did is told once, with the last.
+    """
+    run = RerateRun.objects.filter(pk=run_id, finished_at__isnull=False).first()
+    if run is None:
+        return None
+    opening = run
+    if since is not None:
+        earlier = RerateRun.objects.filter(started_at__gte=since, started_at__lt=run.started_at)
+        opening = earlier.order_by("started_at", "pk").first() or run
+    return opening, run
+
+
 def run_directors_notify(*, run_id: int, since: dt.datetime | None = None) -> int:
     """Queue the directors' messages for the tables run ``run_id`` rated or changed; how many were queued.
 
     ``since``: when the re-rate call began. A call runs again when an edit comes in during its run, and its
     runs then make one message: the tables and corrections of every run it made are told with the last.
     """
-    run = RerateRun.objects.filter(pk=run_id, finished_at__isnull=False).first()
-    if run is None:
+    runs = call_runs(run_id=run_id, since=since)
+    if runs is None:
         return 0
-    opening = run
-    if since is not None:
-        earlier = RerateRun.objects.filter(started_at__gte=since, started_at__lt=run.started_at)
-        opening = earlier.order_by("started_at", "pk").first() or run
+    opening, run = runs
     window = {"gte": opening.started_at, "lte": run.finished_at}
     touched = (
         Table.objects.filter(
