@@ -86,7 +86,7 @@ def test_the_exports_carry_the_name_in_latin_letters_beside_the_name(rated: tupl
 def test_a_file_read_back_with_the_latin_form_matches_the_player() -> None:
     yamada = make_player("山田", "太郎", nationality="JP", latin_family_name="Yamada", latin_given_name="Taro")
     match = PlayerIndex().match("Yamada", "Taro")
-    assert match.unique_exact is not None and match.unique_exact.player_id == yamada.pk
+    assert match.taken is not None and match.taken.player_id == yamada.pk
 
 
 def test_the_admin_form_asks_for_the_latin_form_of_a_name_in_another_script() -> None:
