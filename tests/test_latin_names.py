@@ -21,10 +21,11 @@ from ratings.selectors.fesa_records import table_result_txt, table_turnering
 from ratings.selectors.list_files import rating_list_file
 from ratings.selectors.list_spreadsheets import xlsx_bytes
 from ratings.selectors.lists import rating_list
+from ratings.selectors.name_forms import players_without_latin_form
 from ratings.selectors.search import name_matches
 from ratings.services.rerate import rerate_from
 from ratings.services.tables.submit import table_submit
-from tests.factories import make_player, make_table, round_robin
+from tests.factories import make_director, make_player, make_rating_officer, make_table, round_robin
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +87,7 @@ def test_the_exports_carry_the_name_in_latin_letters_beside_the_name(rated: tupl
 def test_a_file_read_back_with_the_latin_form_matches_the_player() -> None:
     yamada = make_player("山田", "太郎", nationality="JP", latin_family_name="Yamada", latin_given_name="Taro")
     match = PlayerIndex().match("Yamada", "Taro")
-    assert match.unique_exact is not None and match.unique_exact.player_id == yamada.pk
+    assert match.taken is not None and match.taken.player_id == yamada.pk
 
 
 def test_the_admin_form_asks_for_the_latin_form_of_a_name_in_another_script() -> None:
@@ -137,3 +138,38 @@ def test_the_player_page_shows_the_name_then_its_latin_form(client: Client) -> N
     page = client.get(reverse("ratings:player", args=[yamada.federation_id])).content.decode()
     heading = page[page.index("<h1>") : page.index("</h1>")]
     assert heading.index("山田") < heading.index("YAMADA Taro")
+
+
+def _officer_client() -> Client:
+    client = Client()
+    client.force_login(make_rating_officer())
+    return client
+
+
+def test_players_without_a_latin_form_are_those_named_in_another_script_without_one() -> None:
+    fujii = make_player("藤井", "聡太", nationality="JP")
+    ivanov = make_player("Иванов", "Иван", nationality="RU")
+    given_only = make_player("Kim", "민준", nationality="KR")  # a Latin family name, a Korean given name
+    make_player("山田", "太郎", nationality="JP", latin_family_name="Yamada", latin_given_name="Taro")
+    for name in ("Zieliński", "O’Brien", "Łukasiewicz", "Nguyễn", "Øberg"):  # Latin letters, with marks
+        make_player(name, "Anna")
+    assert set(players_without_latin_form()) == {fujii, ivanov, given_only}
+    assert set(players_without_latin_form(Player.objects.filter(nationality="JP"))) == {fujii}
+
+
+def test_the_players_admin_lists_and_counts_for_officers_the_names_without_a_latin_form() -> None:
+    fujii = make_player("藤井", "聡太", nationality="JP")
+    make_player("Novák", "Tomáš", nationality="CZ")
+    make_player("山田", "太郎", nationality="JP", latin_family_name="Yamada", latin_given_name="Taro")
+    client = _officer_client()
+    url = reverse("admin:ratings_player_changelist")
+    page = client.get(url).content.decode()
+    assert 'id="latin-form-missing"' in page and "1 player has a name in another script" in page
+    listed = client.get(url, {"latin_form": "missing"}).context["cl"].result_list
+    assert list(listed) == [fujii]
+    director = Client()
+    director.force_login(make_director())  # he sees the players, and may add but not correct them
+    assert 'id="latin-form-missing"' not in director.get(url).content.decode()
+    Player.objects.filter(pk=fujii.pk).update(latin_family_name="Fujii", latin_given_name="Sota")
+    assert 'id="latin-form-missing"' not in client.get(url).content.decode()
+    assert not client.get(url, {"latin_form": "missing"}).context["cl"].result_list

@@ -15,12 +15,12 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import access
-from ratings.admin.filters import VisibleCountryFilter
+from ratings.admin.filters import LatinFormFilter, VisibleCountryFilter
 from ratings.admin.forms.players import PlayerForm
 from ratings.admin.merge import DuplicatesAdmin
 from ratings.admin.player_corrections import (
@@ -34,6 +34,7 @@ from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.admin.rerate_notice import report_rerate
 from ratings.engine import grade_label
 from ratings.models import Player
+from ratings.selectors.name_forms import players_without_latin_form
 from ratings.selectors.search import name_matches
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.grades.proposals import prior_grade_propose
@@ -63,13 +64,22 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
         "federation_id",
     )
     list_display_links = ("family_name", "given_name")
-    list_filter = (("nationality", VisibleCountryFilter), "category", "is_professional", "grade")
+    list_filter = (("nationality", VisibleCountryFilter), "category", "is_professional", "grade", LatinFormFilter)
     # Searched by get_search_results as the public search does; the admin needs search_fields for autocompletes.
     search_fields = ("family_name", "given_name", "federation_id")
     search_help_text = gettext_lazy("Words of the name in any order, without accents if you like, or the id.")
     ordering = ("family_name", "given_name")
     list_per_page = 100
     actions = (export_personal_data, erase_personal_data)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """For rating officers, who complete names: how many players still lack the Latin form of a name in
+        another script, with a link to them (the filter ``LatinFormFilter``)."""
+        context = dict(extra_context or {})
+        if access.is_rating_officer(request.user):
+            context["latin_form_missing"] = players_without_latin_form(self.get_queryset(request)).count()
+            context["latin_form_filter"] = f"?{LatinFormFilter.parameter_name}={LatinFormFilter.MISSING}"
+        return super().changelist_view(request, extra_context=context)
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Player], search_term: str

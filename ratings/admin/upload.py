@@ -5,12 +5,12 @@
    ``nye-spillere`` file that comes with it (its players are matched, and created with the table; a
    director's grades in it are proposals for a rating officer), a sequence and a name.
 2. **Preview**: every line as read, the player it matched (a select per line when a name is shared by
-   namesakes or only close to a player's: accents, case, swapped names; "new player" otherwise, with
-   nationality and prior grade), the players of ``nye-spillere`` and what becomes of their grades, the
-   rating effect computed in memory (ratings/services/fesa/turnering.py: a preview writes nothing), and every
-   problem with its file and line. The file travels in a
-   signed hidden field, so the preview can be redone with other choices without uploading it again, and
-   nobody can change it in between.
+   namesakes or only close to a player's: swapped names, a letter apart; "new player" otherwise, with
+   nationality and prior grade; ratings/selectors/fesa_match.py says which names are taken without
+   asking), the players of ``nye-spillere`` and what becomes of their grades, the rating effect computed in
+   memory (ratings/services/fesa/turnering.py: a preview writes nothing), and every problem with its file and
+   line. The file travels in a signed hidden field, so the preview can be redone with other choices without
+   uploading it again, and nobody can change it in between.
 3. **Confirm**: the same import, kept this time, only when there is no problem; then the table's page.
    The payload is bound to the user who uploaded it and carries a token that one confirmation uses up
    (ratings/services/tables/uploads.py): a replayed or double-clicked confirmation saves nothing and
@@ -185,7 +185,7 @@ def _select(name: str, options_html: str, value: str) -> dict[str, str]:
 
 def _needs_choice(line: LinePlan) -> bool:
     """A select for namesakes, close names, and an exact name the file marks as a new player (``N``)."""
-    return line.match.unique_exact is None or line.marked_new
+    return line.match.taken is None or line.marked_new
 
 
 def _file_country(line: LinePlan) -> str:
@@ -198,8 +198,8 @@ def _file_country(line: LinePlan) -> str:
 def _fixed_label(line: LinePlan) -> str:
     if line.choice == NEW:
         return _("new player")
-    exact = line.match.unique_exact
-    return exact.label if exact is not None else ""
+    taken = line.match.taken
+    return taken.label if taken is not None else ""
 
 
 def _choices_from_post(data: Any) -> tuple[dict[int, Choice], dict[int, NewPlayerFacts]]:

@@ -1,18 +1,23 @@
 """Matching the names of a ``turnering.txt`` to the federation's players.
 
-A line gives (family name, given name) as the director typed them. In order:
+A line gives (family name, given name) as the director typed them. One rule decides whether the site takes a
+player without asking: **the names read the same in plain Latin letters, and only one player's do.** Both
+names are folded (:func:`name_spellings`): accents and other marks dropped and letters outside the Latin
+alphabet transliterated by ``anyascii`` (``Zieliński`` and ``Zielinski``, ``Łukasz`` and ``Lukasz``, ``ß`` as
+``ss``, ``山田`` as the files write it), German ``ä``/``ö``/``ü`` read also as ``ae``/``oe``/``ue``
+(``Müller`` is ``Muller`` and ``Mueller``), case and extra blanks ignored; a player whose name is in another
+script is folded by the Latin form he gave too. So a file the site wrote (its letters outside ISO-8859-1
+transliterated, ratings/fesa_files/encoding.py) reads back to the same player, and so does a director's
+keyboard without accents. In order:
 
-1. **exact** — the same two names, character for character, or the names as the FESA files write them
-   (``Zielinski`` for ``Zieliński``: letters ISO-8859-1 lacks are transliterated, ratings/fesa_files/encoding.py,
-   so a file the site wrote reads back to the same player): the player is taken without asking, unless
-   several players share the name (namesakes, ``Zielinski`` and ``Zieliński`` among them): then the director
-   chooses among them;
-2. **close** — the same names once accents, case and extra blanks are ignored (``Hébert``/``HEBERT``),
-   or the two names swapped (``[Musashi] [Ishikawa]``), with or without accents: offered to the director,
-   never taken on their own, because a close name is as often a different person as a typo;
-3. **alike** — one edit apart once folded as the name search folds names (``Mateo``/``Matteo``,
-   ratings/selectors/duplicates.py): offered the same way, so that a new player who looks like an existing
-   one is not created unseen;
+1. **same** — the players whose names fold to the line's: exactly one is taken without asking (``exact``
+   when the names are character for character his, ``spelling`` otherwise); several (namesakes,
+   ``Muller`` and ``Müller`` among them) wait for the director's choice, the exact spelling first;
+2. **close** — the two names swapped (``[Musashi] [Ishikawa]``), folded the same way: offered to the director,
+   never taken on their own;
+3. **alike** — one edit apart once folded as the name search folds names (``Mateo``/``Matteo``, ``Mueller``/
+   ``Muller``, ratings/selectors/duplicates.py): offered the same way, since a name a letter apart is as often
+   a different person as a typo, and a new player who looks like an existing one is not created unseen;
 4. **none** — a new player.
 
 Reads only; creating players is ratings/services/fesa/turnering.py's job.
@@ -27,31 +32,52 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from anyascii import anyascii
 from django.utils.translation import gettext as _
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ratings.fesa_files.encoding import latin1_text
 from ratings.models import Player
 from ratings.selectors.duplicates import NameKey, names_alike
 
-How = Literal["exact", "accents", "swapped", "alike"]
+How = Literal["exact", "spelling", "swapped", "alike"]
+
+_DIAERESIS = "\u0308"
+_GERMAN_VOWELS = frozenset("AOUaou")
 
 
-def name_key(text: str) -> str:
-    """``text`` without accents, case or repeated blanks: ``"  Hébert "`` and ``"hebert"`` give the same key.
+def _plain(text: str) -> str:
+    """``text`` in ASCII letters, case-folded, one blank between words."""
+    if not text.isascii():
+        text = anyascii(unicodedata.normalize("NFC", text))
+    return " ".join(text.casefold().split())
 
-    Letters that do not decompose (``ø``, ``ł``, ``ß``) are kept as they are after case folding, so
-    ``Bjørn`` matches ``BJØRN`` but not ``Bjorn``: a guess there would be a guess, not a normalisation.
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.split())
+
+def _umlauts_as_e(text: str) -> str:
+    """``Müller`` as German writes it without the umlaut: ``Mueller`` (ä, ö, ü; capitals too)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    if _DIAERESIS not in decomposed:
+        return text
+    letters = [
+        "e" if c == _DIAERESIS and i and decomposed[i - 1] in _GERMAN_VOWELS else c for i, c in enumerate(decomposed)
+    ]
+    return unicodedata.normalize("NFC", "".join(letters))
+
+
+def name_spellings(text: str) -> frozenset[str]:
+    """The plain Latin letters ``text`` reads as (see the module docstring): ``"Müller"`` -> ``{"muller",
+    "mueller"}``, ``"Zieliński "`` -> ``{"zielinski"}``, ``"STRAẞE"`` -> ``{"strasse"}``. Two names are the same
+    in plain letters when their sets share a spelling."""
+    if text.isascii():  # most names: nothing to fold but case and blanks
+        return frozenset((" ".join(text.casefold().split()),))
+    return frozenset({_plain(text), _plain(_umlauts_as_e(text))})
 
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A player a line may mean, and why: ``how`` is ``exact``, ``accents`` (accents/case) or ``swapped``."""
+    """A player a line may mean, and why (``how``, see the module docstring). ``newcomer_grade`` is not None
+    for a player of the ``nye-spillere`` that comes with the table, created with it: the prior grade the
+    file gives him ("" for none)."""
 
     player_id: int
     family_name: str
@@ -59,38 +85,64 @@ class Candidate:
     nationality: str
     rating: int
     how: How
+    newcomer_grade: str | None = None
 
     @property
     def label(self) -> str:
+        name = f"{self.family_name} {self.given_name}".strip()
+        if self.newcomer_grade is not None:
+            country = f" ({self.nationality})" if self.nationality else ""
+            if self.newcomer_grade:
+                return _("%(name)s — new player from the nye-spillere file, prior grade in the file: %(grade)s") % {
+                    "name": f"{name}{country}",
+                    "grade": self.newcomer_grade,
+                }
+            return _("%(name)s — new player from the nye-spillere file, no prior grade in the file") % {
+                "name": f"{name}{country}"
+            }
         why = {
             "exact": _("same name"),
-            "accents": _("same name but for accents or case"),
+            "spelling": _("same name but for accents or case"),
             "swapped": _("family and given names swapped"),
             "alike": _("one letter apart"),
         }[self.how]
-        name = f"{self.family_name} {self.given_name}".strip()
         country = f", {self.nationality}" if self.nationality else ""
         return f"{name} ({self.rating}{country}) — {why}"
+
+    def as_how(self, how: How) -> Candidate:
+        return Candidate(
+            self.player_id, self.family_name, self.given_name, self.nationality, self.rating, how, self.newcomer_grade
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class NameMatch:
     """What the federation holds for one line's names.
 
-    ``exact`` are the players with exactly these names (normally zero or one); ``close`` the others that
-    match once accents and case are ignored or the names swapped, closest first.
+    ``same`` are the players whose names read the same in plain Latin letters (exact spellings first, then
+    by id): the one is taken, several wait for a choice; ``close`` the others the line may mean (swapped
+    names, or one letter apart), closest first.
     """
 
-    exact: tuple[Candidate, ...]
+    same: tuple[Candidate, ...]
     close: tuple[Candidate, ...]
 
     @property
-    def unique_exact(self) -> Candidate | None:
-        return self.exact[0] if len(self.exact) == 1 else None
+    def taken(self) -> Candidate | None:
+        """The player the line is taken as without asking: the only one whose names read the same."""
+        return self.same[0] if len(self.same) == 1 else None
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
-        return self.exact + self.close
+        return self.same + self.close
+
+
+Row = tuple[int, str, str, str, int]
+"""A player to match: id, family name, given name, nationality, rating."""
+
+Newcomer = tuple[int, str, str, str, str]
+"""A player of a ``nye-spillere``, not saved yet: stand-in id, family name, given name, nationality, the
+prior grade the file gives him ("" for none)."""
 
 
 class PlayerIndex:
@@ -100,14 +152,9 @@ class PlayerIndex:
     players; a table has at most a few hundred lines, so one pass beats a query per line.
     """
 
-    def __init__(
-        self,
-        players: Iterable[tuple[int, str, str, str, int]] | None = None,
-        *,
-        extra: Iterable[tuple[int, str, str, str, int]] = (),
-    ) -> None:
-        """``players`` None: the site's players; ``extra``: more, not saved yet (the new players of a file
-        that comes with the table, under stand-in ids), matched like the others."""
+    def __init__(self, players: Iterable[Row] | None = None, *, extra: Iterable[Newcomer] = ()) -> None:
+        """``players`` None: the site's players; ``extra``: the new players of a file that comes with the
+        table, not saved yet (under stand-in ids), matched like the others."""
         rows = (
             Player.objects.filter(merged_into__isnull=True).values_list(
                 "id", "family_name", "given_name", "nationality", "rating"
@@ -122,44 +169,53 @@ class PlayerIndex:
             if players is None
             else ()
         )
-        rows = itertools.chain(rows, extra)
+        candidates = [Candidate(pid, f, g, str(country or ""), rating, "exact") for pid, f, g, country, rating in rows]
+        candidates += [
+            Candidate(pid, f, g, str(country or ""), 0, "exact", grade) for pid, f, g, country, grade in extra
+        ]
         self._exact: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
-        self._loose: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
+        self._folded: dict[tuple[str, str], list[Candidate]] = defaultdict(list)
         self._all: list[tuple[NameKey, Candidate]] = []
-        for pid, family, given, country, rating in rows:
-            candidate = Candidate(pid, family, given, str(country or ""), rating, "exact")
-            self._exact[(family, given)].append(candidate)
-            written = (latin1_text(family), latin1_text(given))
-            if written != (family, given):
-                self._exact[written].append(candidate)
-            self._loose[(name_key(family), name_key(given))].append(candidate)
-            self._all.append((NameKey.of(family, given), candidate))
+        by_id: dict[int, Candidate] = {}
+        for c in candidates:
+            self._add(c.family_name, c.given_name, c)
+            self._all.append((NameKey.of(c.family_name, c.given_name), c))
+            by_id[c.player_id] = c
         # A name in another script is written in the files in the Latin form the player gave (fesa_records.py).
-        by_id = {c.player_id: c for _k, c in self._all}
         for pid, family, given in latin:
             if pid in by_id:
-                self._exact[(latin1_text(family), latin1_text(given))].append(by_id[pid])
+                self._add(family, given, by_id[pid])
         # The texts every new name is compared with, made once rather than for each line of a table.
         self._plain = [k.plain for k, _c in self._all]
         self._ordered = [k.ordered for k, _c in self._all]
+
+    def _add(self, family: str, given: str, candidate: Candidate) -> None:
+        self._exact[(family, given)].append(candidate)
+        for key in itertools.product(name_spellings(family), name_spellings(given)):
+            if candidate not in self._folded[key]:
+                self._folded[key].append(candidate)
+
+    def _folded_as(self, family: str, given: str) -> list[Candidate]:
+        found = {
+            c.player_id: c
+            for key in itertools.product(name_spellings(family), name_spellings(given))
+            for c in self._folded.get(key, ())
+        }
+        return sorted(found.values(), key=lambda c: c.player_id)
 
     def match(self, family_name: str, given_name: str) -> NameMatch:
         """The players a line's names may mean (see the module docstring)."""
         exact = sorted(self._exact.get((family_name, given_name), []), key=lambda c: c.player_id)
         seen = {c.player_id for c in exact}
-        close: list[Candidate] = []
-        family, given = name_key(family_name), name_key(given_name)
-        lookups: list[tuple[tuple[str, str], How]] = [((family, given), "accents")]
-        if family != given:
-            lookups.append(((given, family), "swapped"))
-        for key, how in lookups:
-            for c in sorted(self._loose.get(key, []), key=lambda c: c.player_id):
-                if c.player_id not in seen:
-                    seen.add(c.player_id)
-                    close.append(Candidate(c.player_id, c.family_name, c.given_name, c.nationality, c.rating, how))
-        if not exact and not close:
+        same = [
+            *exact,
+            *(c.as_how("spelling") for c in self._folded_as(family_name, given_name) if c.player_id not in seen),
+        ]
+        seen.update(c.player_id for c in same)
+        close = [c.as_how("swapped") for c in self._folded_as(given_name, family_name) if c.player_id not in seen]
+        if not same and not close:
             close = self._alike(family_name, given_name)
-        return NameMatch(exact=tuple(exact), close=tuple(close))
+        return NameMatch(same=tuple(same), close=tuple(close))
 
     def _alike(self, family_name: str, given_name: str) -> list[Candidate]:
         """The players one edit apart (a new name only: a known one needs no guess)."""
@@ -171,8 +227,4 @@ class PlayerIndex:
             near.update(
                 i for _t, _d, i in process.extract(text, texts, scorer=OSA.distance, score_cutoff=1, limit=None)
             )
-        return [
-            Candidate(c.player_id, c.family_name, c.given_name, c.nationality, c.rating, "alike")
-            for other, c in (self._all[i] for i in sorted(near))
-            if names_alike(key, other)
-        ]
+        return [c.as_how("alike") for other, c in (self._all[i] for i in sorted(near)) if names_alike(key, other)]

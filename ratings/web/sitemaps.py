@@ -22,7 +22,7 @@ class PagesSitemap(Sitemap):
     changefreq = "weekly"
 
     def items(self) -> list[str]:
-        names = ("rating_list", "tournaments", "promotions", "statistics", "official_lists", "calculator")
+        names = ("rating_list", "tournaments", "promotions", "statistics", "official_lists", "search", "calculator")
         return [f"ratings:{name}" for name in names] + ["downloads:index"]
 
     def location(self, item: str) -> str:

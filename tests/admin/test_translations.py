@@ -44,7 +44,9 @@ def admin_pages() -> Iterator[tuple[str, str]]:
     yield "table preview", reverse("admin:ratings_table_preview", args=[table.pk])
     yield "crosstable", reverse("admin:ratings_table_grid", args=[table.pk])
     yield "tournaments", reverse("admin:ratings_tournament_changelist")
+    make_player("藤井", "聡太", nationality="JP")  # a name in another script without its Latin form: the notice
     yield "players", reverse("admin:ratings_player_changelist")
+    yield "players without a Latin form", reverse("admin:ratings_player_changelist") + "?latin_form=missing"
     yield "player", reverse("admin:ratings_player_change", args=[player.pk])
     yield "upload", reverse("admin:ratings_upload_turnering")
     yield "promotions", reverse("admin:ratings_promotion_changelist")

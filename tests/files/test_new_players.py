@@ -169,3 +169,25 @@ def test_admin_upload_with_new_players_file_previews_then_creates_them(
     assert Player.objects.get(family_name="N56").prior_grade_level == 2
     program = {r.last_name: r.state.rating for r in read_ratingliste((case / "ratingliste.post").read_bytes())}
     assert first_rating("N56") == program["N56"]
+
+
+@pytest.mark.django_db
+def test_admin_upload_preview_names_the_new_players_of_the_file_with_their_grade() -> None:
+    """A line that is a player of nye-spillere reads as a new player from that file, with the file's prior
+    grade: not as a player the site has ("N55 (0, JP) — same name")."""
+    case = case_dir(NEKOMADOKEN)
+    call_command("import_fesa_state", str(case / "ratingliste.pre"), stdout=io.StringIO())
+    client = Client()
+    client.force_login(make_rating_officer())
+    files = {
+        "file": SimpleUploadedFile("turnering.txt", (case / "turnering.txt").read_bytes()),
+        "new_players": SimpleUploadedFile("nye-spillere", (case / "nye-spillere").read_bytes()),
+        "tournament": str(make_tournament(date=DATE).pk),
+    }
+    page = client.post(URL, files).content.decode()  # type: ignore[attr-defined]
+    lines = {n: page[page.index(f'id="line-{n}"') :].split("</tr>", 1)[0] for n in (10, 11, 12, 13)}
+    for number, player, grade in ((11, "N55", "3 Kyu"), (12, "N56", "2 Dan"), (13, "N57", "1 Kyu")):
+        label = f"{player} (JP) — new player from the nye-spillere file, prior grade in the file: {grade}"
+        assert label in lines[number]
+        assert "same name" not in lines[number]
+    assert "N52 (" in lines[10] and "— same name" in lines[10]  # a player of the list, as before

@@ -144,7 +144,7 @@ def test_upload_preview_again_is_offered_only_with_a_choice_to_make() -> None:
     assert "cannot read the cell" in unreadable and 'name="preview"' not in unreadable
     inconsistent = upload(client, FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]"), tournament).content.decode()  # type: ignore[attr-defined]
     assert "do not add up" in inconsistent and 'name="preview"' not in inconsistent
-    Player.objects.filter(family_name="Hebert").update(family_name="Hébert")
+    Player.objects.filter(family_name="Hebert").update(family_name="Hebbert")
     close = upload(client, FOUR, tournament).content.decode()  # type: ignore[attr-defined]
     assert 'name="match_3"' in close and 'name="preview"' in close
 
@@ -154,7 +154,7 @@ def test_upload_close_match_waits_for_the_directors_choice() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
     players = four_players()
-    players[2].family_name = "Hébert"  # as a rating officer corrects the spelling in the admin
+    players[2].family_name = "Hébbert"  # a letter apart: the file's "Hebert" may be a typo, or someone else
     players[2].save()
     client = login(director)
     response = upload(client, FOUR, tournament)
@@ -173,7 +173,7 @@ def test_upload_close_match_can_be_a_new_player() -> None:
     director = make_director()
     tournament = make_tournament(date=DAY, directors=[director])
     players = four_players()
-    players[2].family_name = "Hébert"  # as a rating officer corrects the spelling in the admin
+    players[2].family_name = "Hébbert"  # a letter apart: the director may say it is someone else
     players[2].save()
     client = login(director)
     payload = payload_of(upload(client, FOUR, tournament))
@@ -214,7 +214,7 @@ def test_upload_confirmation_replayed_saves_one_table() -> None:
 def test_upload_refused_confirmation_can_be_confirmed_once_corrected() -> None:
     """A confirmation that saves nothing (a close name not chosen yet) does not use the token up."""
     players = four_players()
-    players[2].family_name = "Hébert"
+    players[2].family_name = "Hébbert"
     players[2].save()
     director = make_director()
     client = login(director)
@@ -295,3 +295,69 @@ def test_tournament_page_links_to_the_upload_for_that_tournament() -> None:
     tournament.directors.add(director)
     page = login(director).get(reverse("admin:ratings_tournament_change", args=[tournament.pk])).content.decode()
     assert f'href="{URL}?tournament={tournament.pk}"' in page
+
+
+def _seat_of(client: Client, text: str, tournament: Tournament, seat: int) -> int:
+    """Confirm the upload with no choice made; the player of ``seat`` in the saved table."""
+    client.post(URL, {"payload": payload_of(upload(client, text, tournament)), "confirm": "1"})
+    return Table.objects.get().entries.get(seat=seat).player_id
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("site", "line"),
+    [
+        (("Zieliński", "Paweł"), "[Zielinski] [Pawel]"),  # as the FESA files write it
+        (("Müller", "Birgit"), "[Muller] [Birgit]"),  # a keyboard without umlauts
+        (("Müller", "Birgit"), "[Mueller] [Birgit]"),  # German without umlauts
+        (("Strauß", "Birgit"), "[STRAUSS] [birgit]"),  # ß as ss, and case
+    ],
+)
+def test_upload_name_in_plain_letters_is_the_only_player_it_reads_as(site: tuple[str, str], line: str) -> None:
+    """Zielinski and Muller are taken alike: the same Latin letters, one such player, nothing to choose."""
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    players = four_players()
+    players[2].family_name, players[2].given_name = site
+    players[2].save()
+    client = login(director)
+    text = FOUR.replace("[Hebert] [Pascal]", line)
+    page = upload(client, text, tournament).content.decode()  # type: ignore[attr-defined]
+    assert 'name="match_3"' not in page and 'name="confirm"' in page
+    assert f"{site[0]} {site[1]} (0, FR) — same name but for accents or case" in page
+    assert _seat_of(client, text, tournament, 3) == players[2].pk
+    assert Player.objects.count() == 4
+
+
+@pytest.mark.django_db
+def test_upload_names_that_read_alike_in_plain_letters_wait_for_the_directors_choice() -> None:
+    """Two players read as "Muller Birgit": the director chooses, the exact spelling offered first."""
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    four_players()
+    umlaut = make_player("Müller", "Birgit", nationality="DE")
+    plain = make_player("Muller", "Birgit", nationality="FR")
+    client = login(director)
+    text = FOUR.replace("[Hebert] [Pascal]", "[Muller] [Birgit]")
+    page = upload(client, text, tournament).content.decode()  # type: ignore[attr-defined]
+    assert 'name="confirm"' not in page and "2 players have this name" in page
+    select = page[page.index('name="match_3"') :]
+    assert select.index(f'value="{plain.pk}"') < select.index(f'value="{umlaut.pk}"') < select.index('value="new"')
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("site_name", ["Müllner", "Mueller"])
+def test_upload_name_a_letter_apart_is_offered_not_taken(site_name: str) -> None:
+    """Müllner and Muller, Mueller and Muller differ in a letter: maybe a typo, maybe another person."""
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    players = four_players()
+    players[2].family_name, players[2].given_name = site_name, "Birgit"
+    players[2].save()
+    client = login(director)
+    text = FOUR.replace("[Hebert] [Pascal]", "[Muller] [Birgit]")
+    response = upload(client, text, tournament)
+    page = response.content.decode()  # type: ignore[attr-defined]
+    assert 'name="match_3"' in page and 'name="confirm"' not in page and "one letter apart" in page
+    client.post(URL, {"payload": payload_of(response), "confirm": "1", "match_3": str(players[2].pk)})
+    assert Table.objects.get().entries.get(seat=3).player_id == players[2].pk

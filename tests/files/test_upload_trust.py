@@ -282,3 +282,38 @@ def test_preview_with_nye_spillere_is_what_submitting_stores(
     seat = {e.player_id: e.seat for e in table.entries.all()}
     stored = {seat[r.player_id]: (r.rating_before, r.rating_after) for r in RatingRow.objects.filter(table=table)}
     assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}
+
+
+HEBERT_NYE = b'(\n("Hebert" "Pascal" (#S(HOME :list #\\E :nationality "FR" :residens "FR")) 3 "Kyu" 0 0 nil)\n)\n'
+
+
+@pytest.mark.django_db
+def test_nye_spillere_record_in_plain_letters_is_the_one_player_it_reads_as() -> None:
+    """The upload's rule for the file's players too: "Hebert Pascal" is the Hébert Pascal a director entered
+    by hand (no state yet), who comes onto the list with the table; nobody is created."""
+    players = four_players()
+    players[2].family_name = "Hébert"
+    players[2].save()
+    tournament = make_tournament(date=dt.date(2016, 1, 7))
+    officer = make_rating_officer()
+    plan = turnering_import(data=FOUR.encode(), tournament=tournament, user=officer, nye_spillere=HEBERT_NYE)
+    assert not plan.problems
+    assert [(n.player_id, n.arrives) for n in plan.newcomers] == [(players[2].pk, True)]
+    assert [line.choice for line in plan.lines] == [p.pk for p in players]
+    turnering_import(data=FOUR.encode(), tournament=tournament, user=officer, nye_spillere=HEBERT_NYE, commit=True)
+    assert Player.objects.count() == 4
+    assert ListArrival.objects.get().player_id == players[2].pk
+
+
+@pytest.mark.django_db
+def test_nye_spillere_record_two_players_read_as_is_refused() -> None:
+    players = four_players()
+    players[2].family_name = "Hébert"
+    players[2].save()
+    make_player("Hebert", "Pascal")
+    tournament = make_tournament(date=dt.date(2016, 1, 7))
+    plan = turnering_import(
+        data=FOUR.encode(), tournament=tournament, user=make_rating_officer(), nye_spillere=HEBERT_NYE
+    )
+    assert [(p.file, p.line) for p in plan.problems] == [("nye-spillere", 2), ("turnering.txt", 5)]
+    assert "several players of the site have this name" in str(plan.problems[0])

@@ -36,8 +36,29 @@ def test_robots_txt_keeps_crawlers_off_endless_pages_and_names_the_sitemap(clien
     response = client.get("/robots.txt")
     text = response.content.decode()
     assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
-    assert "Disallow: /search/" in text and "Disallow: /lists/" in text and "Allow: /lists/official/" in text
+    assert "Disallow: /lists/" in text and "Allow: /lists/official/" in text
     assert "Sitemap: http://testserver/sitemap.xml" in text.splitlines()
+
+
+def test_robots_txt_lets_crawlers_find_the_search_and_the_calculator_but_not_their_answers(client: Client) -> None:
+    """The pages the sitemap lists are crawlable; the endless addresses with a query are not. Rules match the
+    start of the path and query, "?" included (RFC 9309; Python's robotparser drops a rule's "?", so the test
+    reads the rules itself: they hold no wildcard)."""
+    lines = client.get("/robots.txt").content.decode().splitlines()
+    disallowed = [line.removeprefix("Disallow: ") for line in lines if line.startswith("Disallow: ")]
+    allowed = [line.removeprefix("Allow: ") for line in lines if line.startswith("Allow: ")]
+
+    def crawlable(url: str) -> bool:
+        longest = max((len(rule) for rule in disallowed if url.startswith(rule)), default=-1)
+        return any(url.startswith(rule) and len(rule) >= longest for rule in allowed) or longest < 0
+
+    for url in ("/search/", "/calculator/", "/", "/statistics/", "/lists/official/"):
+        assert crawlable(url), url
+    for url in ("/search/?q=martin", "/calculator/?player=X&form-0-opponent=Y", "/lists/?date=2024-01-01", "/api/v1/"):
+        assert not crawlable(url), url
+    pages = [url.removeprefix("http://testserver") for url in locations(client, reverse("sitemap", args=["pages"]))]
+    assert "/search/" in pages and "/calculator/" in pages
+    assert all(crawlable(url) for url in pages), pages
 
 
 def test_sitemap_lists_players_who_played_and_tournaments_with_public_tables(

@@ -2,13 +2,14 @@
 
 A federation that migrates with the opening balance (ratings/services/fesa/state.py) has its players'
 earlier tables only as the result tables FESA published on its season pages. Importing one
-(:func:`published_table_import`) saves it as a table with status HISTORICAL: its players (matched by exact
-name, or by the name as FESA's files write it, ``Zielinski`` for ``Zieliński``, ratings/selectors/fesa_match.py;
-or created), its games, and per player a :class:`~ratings.models.HistoricalRow` holding the
-published rating before and after, change, grade and promotion, as printed. Nothing rates or replays it:
-the re-rate takes only submitted and rated tables, the state of every player still comes from the opening
-balance and the rated tables, and a player known only from historical tables is not on the program's
-list the site writes. So historical tables must come before every table rated on the site.
+(:func:`published_table_import`) saves it as a table with status HISTORICAL: its players (matched as an
+upload takes a player without asking: the one player whose names read the same in plain Latin letters,
+``Zielinski`` for ``Zieliński``, ``Muller`` for ``Müller``, ratings/selectors/fesa_match.py; or created), its
+games, and per player a :class:`~ratings.models.HistoricalRow` holding the published rating before and after,
+change, grade and promotion, as printed. Nothing rates or replays it: the re-rate takes only submitted and
+rated tables, the state of every player still comes from the opening balance and the rated tables, and a
+player known only from historical tables is not on the program's list the site writes. So historical tables
+must come before every table rated on the site.
 """
 
 from __future__ import annotations
@@ -34,13 +35,13 @@ class HistoricalImportOutcome:
 
 
 def _players(table: PublishedTable) -> dict[int, int | NewPlayerFacts]:
-    """Each row's player: the one player with that name as written or as FESA's files write it (letters
-    ISO-8859-1 lacks transliterated), or a new one with the row's nationality. Close names (accents, case,
-    swapped names) are not taken: with no director to ask, a close name is as often someone else."""
+    """Each row's player: the one player whose names read the same in plain Latin letters (the upload's rule,
+    ratings/selectors/fesa_match.py), or a new one with the row's nationality. Close names (swapped names, a
+    letter apart) are not taken: with no director to ask, a close name is as often someone else."""
     index = PlayerIndex()
     players: dict[int, int | NewPlayerFacts] = {}
     for row in table.rows:
-        found = index.match(row.last_name, row.first_name).exact
+        found = index.match(row.last_name, row.first_name).same
         if len(found) > 1:
             raise FesaFileError(table.file, row.line, f"several players are named {row.last_name} {row.first_name}")
         code = row.nationality.upper()

@@ -1,13 +1,16 @@
 """The players of the ``nye-spillere`` file that comes with a table: planned with the table's preview (read,
 checked and matched to the site's players, nothing written), created with the table when it is saved.
 
-Who is who. A record whose names (family, given, exactly) a player of the site has is that player:
+Who is who. A record whose names read the same in plain Latin letters as one player's of the site (the rule
+that takes an upload's line as a player, ratings/selectors/fesa_match.py: ``Muller`` for ``Müller``) is that
+player:
 
 * one who came onto the list from a ``nye-spillere`` already (the opening balance's, or an earlier upload of
   the same table, a draft still) is taken as he is: nobody is created twice;
 * one with no state on the site yet (no opening state, no rated table: entered by hand) is taken, and comes
   onto the list with this table;
-* one with a state is refused (the file would restate him), as is a name several players have.
+* one with a state is refused (the file would restate him), as is a name several players have (``Muller``
+  when the site has both ``Muller`` and ``Müller``).
 
 Any other record is a new player. Prior grades: a prior grade decides a newcomer's first rating, so only
 rating officers set one (ratings/services/grades/proposals.py). A rating officer's upload and the command
@@ -29,13 +32,13 @@ from simple_history.utils import bulk_create_with_history
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.ratingliste import ListRecord, read_nye_spillere
 from ratings.models import ListArrival, OpeningState, Player, PriorGradeSource, Table
+from ratings.selectors.fesa_match import PlayerIndex
 from ratings.services.fesa.state import (
     check_prior,
     fesa_newcomers_arrive,
     is_plain_newcomer,
     list_player_fields,
     opening_state_of,
-    players_named,
     players_with_a_state,
     prior_grade_text,
 )
@@ -115,7 +118,7 @@ def newcomers_plan(*, data: bytes, file: str, may_set_prior_grades: bool) -> tup
             check_prior(record)
         except FesaFileError as exc:
             problems.append(exc)
-    existing = players_named({r.name for r in records})
+    existing = _players_reading_as(records)
     ids = [p.pk for found in existing.values() for p in found]
     stated = players_with_a_state(ids)
     arrived = set(_arrived(ids))
@@ -147,6 +150,14 @@ def newcomers_plan(*, data: bytes, file: str, may_set_prior_grades: bool) -> tup
                 grade = "set" if may_set_prior_grades else "proposed"
             newcomers.append(Newcomer(record, position, None, True, grade))
     return newcomers, problems
+
+
+def _players_reading_as(records: Sequence[ListRecord]) -> dict[tuple[str, str], list[Player]]:
+    """The site's players whose names read as each record's in plain Latin letters (exact spellings first)."""
+    index = PlayerIndex()
+    same = {r.name: [c.player_id for c in index.match(*r.name).same] for r in records}
+    players = Player.objects.in_bulk({pk for found in same.values() for pk in found})
+    return {name: [players[pk] for pk in found] for name, found in same.items()}
 
 
 def _arrived(player_ids: list[int]) -> list[int]:

@@ -12,8 +12,9 @@ each with its file and line (or the field it is about):
   and their prior grades never changed by the file; new players' grades are set only by a rating officer's
   upload or the command line, a director's are proposals for a rating officer;
 * it matches every line to a player (ratings/selectors/fesa_match.py), the players of ``nye-spillere``
-  among them: a unique exact name is taken; a line whose name is shared by namesakes or only close to a
-  player's (accents, case, swapped names) waits for the caller's choice; a line nobody matches is a new
+  among them: the one player whose names read the same in plain Latin letters (accents, case, ``ue`` for
+  ``ü``) is taken; a line whose name is shared by namesakes or only close to a player's (swapped names, a
+  letter apart) waits for the caller's choice; a line nobody matches is a new
   player when ``create_new`` is on;
 * it refuses a date in the future, outside the chosen tournament's dates (ratings/services/tables/dates.py)
   or before any of its players' last rated table (told once, naming every such player's line), and a
@@ -117,7 +118,9 @@ def turnering_import(
         return _finish(plan, commit)
     plan.turnering = turnering
     to_create = [n for n in plan.newcomers if n.player_id is None]
-    index = PlayerIndex(extra=[(n.key, n.record.last_name, n.record.first_name, n.nationality, 0) for n in to_create])
+    index = PlayerIndex(
+        extra=[(n.key, n.record.last_name, n.record.first_name, n.nationality, n.file_grade) for n in to_create]
+    )
     fresh = {n.key for n in plan.newcomers}
     _decide(plan, turnering, index, choices or {}, new_players or {}, create_new, fresh)
     plan.sequence = _position(plan, turnering.date, sequence)
@@ -225,8 +228,8 @@ def _decide(
             plan.problem(p.line, _("%(name)s: the chosen player is not one this name may mean") % {"name": name})
             choice = None
         elif choice is None:
-            if match.unique_exact is not None:
-                choice = match.unique_exact.player_id
+            if match.taken is not None:
+                choice = match.taken.player_id
             elif not match.candidates and create_new and p.line not in troubled:
                 choice = NEW
         facts = None
@@ -271,8 +274,8 @@ def _decide(
 
 
 def _undecided_message(name: str, match: NameMatch) -> str:
-    if len(match.exact) > 1:
-        return _("%(name)s: %(count)s players have this name; choose one") % {"name": name, "count": len(match.exact)}
+    if len(match.same) > 1:
+        return _("%(name)s: %(count)s players have this name; choose one") % {"name": name, "count": len(match.same)}
     if match.close:
         close = "; ".join(c.label for c in match.close)
         return _("%(name)s is not a known player, but close to: %(close)s; choose one or “new player”") % {

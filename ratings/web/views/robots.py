@@ -1,5 +1,7 @@
 """robots.txt: crawlers are welcome on the pages people read, and kept off the endless ones (every past day's
-list, every search, the calculator's answers, the API and the exports), which the sitemap does not list either."""
+list, every search's results, the calculator's answers, the API and the exports), which the sitemap does not list
+either. The search and the calculator themselves are pages to find (the sitemap lists them): only their
+addresses with a query (``/search/?q=…``) are kept off, as robots.txt rules match the start of an address."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-DISALLOWED = ("search/", "calculator/", "lists/", "export.", "api/", "i18n/")
+DISALLOWED = ("search/?", "calculator/?", "lists/", "export.", "api/", "i18n/")
 
 
 @require_GET
