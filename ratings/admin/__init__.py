@@ -18,6 +18,7 @@ from . import (  # noqa: F401 - imported to register
     rerate,
     settle,
     tables,
+    tokens,
     tournaments,
 )
 from .autocomplete import autocomplete_view
