@@ -31,6 +31,10 @@ def _expiry(day: dt.date) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min))
 
 
+def _last_day(expires_at: dt.datetime) -> dt.date:
+    return timezone.localdate(expires_at - dt.timedelta(microseconds=1))
+
+
 class AccessTokenForm(forms.ModelForm):  # type: ignore[type-arg]
     expires_on = forms.DateField(
         label=gettext_lazy("Expires on"),
@@ -133,6 +137,7 @@ class AccessTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "opts": self.opts,
             "title": _("Your new access token"),
             "token": token,
+            "expires_on": _last_day(token.expires_at),
             "secret": request.access_token_secret,  # type: ignore[attr-defined]
             "list_url": reverse("admin:ratings_accesstoken_changelist"),
             "docs_url": reverse("api-v1:docs"),

@@ -334,3 +334,24 @@ def test_a_real_turnering_gives_the_same_table_as_the_admin_upload(
     )
     assert response.status_code == 201, response.json()
     assert _summary(Table.objects.get()) == by_admin
+
+
+@pytest.mark.parametrize(
+    ("lang", "page_text", "api_text"),
+    [
+        ("fr", "Copiez le jeton maintenant", "Jeton d'accès invalide, expiré ou révoqué."),
+        ("de", "Kopieren Sie das Token jetzt", "Ungültiges, abgelaufenes oder widerrufenes Zugangstoken."),
+    ],
+)
+def test_token_page_and_api_errors_read_in_french_and_german(
+    director: Any, tournament: Tournament, lang: str, page_text: str, api_text: str
+) -> None:
+    client = Client(headers={"accept-language": lang})
+    client.force_login(director)
+    day = (timezone.localdate() + dt.timedelta(days=20)).isoformat()
+    page = client.post(reverse("admin:ratings_accesstoken_add"), {"name": "PC", "expires_on": day})
+    assert page_text in page.content.decode()
+    answer = Client(headers={"accept-language": lang}).post(
+        preview_url(tournament), {}, content_type="application/json", HTTP_AUTHORIZATION="Bearer fesa_nothing"
+    )
+    assert answer.status_code == 401 and answer.json()["detail"] == api_text
