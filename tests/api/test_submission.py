@@ -7,18 +7,24 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+import threading
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from ratings.api.submit_input import JsonSubmissionSerializer, read_submission
 from ratings.models import AccessToken, ApiSubmission, Player, Table, TableStatus, Tournament
+from ratings.services.fesa.turnering import turnering_import
+from ratings.services.tables.api_submissions import api_submission_claim, api_submission_done
 from ratings.services.tokens import access_token_create, access_token_revoke, access_token_use
+from tests.corrections.test_two_officers import _wait_until_blocked
 from tests.factories import make_director, make_player, make_rating_officer, make_tournament
 from tests.fesa.data import case_dir
 
@@ -355,3 +361,57 @@ def test_token_page_and_api_errors_read_in_french_and_german(
         preview_url(tournament), {}, content_type="application/json", HTTP_AUTHORIZATION="Bearer fesa_nothing"
     )
     assert answer.status_code == 401 and answer.json()["detail"] == api_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_while_the_first_submit_is_saving_waits_and_gets_its_answer(
+    director: Any, tournament: Tournament, secret: str
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("two live connections at once: the PostgreSQL run has them (SQLite serialises all writes)")
+    body = {"turnering": SAMPLE.decode()}
+    serializer = JsonSubmissionSerializer(data=body)
+    assert serializer.is_valid()
+    fingerprint = read_submission(serializer.validated_data).fingerprint(tournament.pk)
+    outcome: dict[str, Any] = {}
+
+    def retry() -> None:  # its own connection: Django's are per thread
+        try:
+            response = post_json(submit_url(tournament), secret, body, HTTP_IDEMPOTENCY_KEY="slow")
+            replayed = response.get("Idempotent-Replayed")
+            outcome.update(status=response.status_code, body=response.json(), replayed=replayed)
+        finally:
+            connections.close_all()
+
+    with transaction.atomic():  # the first submit, its key taken and its table being saved
+        assert api_submission_claim(user=director, key="slow", fingerprint=fingerprint) is None
+        plan = turnering_import(data=SAMPLE, tournament=tournament, user=director, create_new=True, commit=True)
+        api_submission_done(user=director, key="slow", table_id=plan.table_id, status_code=201, answer={"first": 1})
+        worker = threading.Thread(target=retry)
+        worker.start()
+        _wait_until_blocked()
+    worker.join(timeout=30)
+    assert outcome == {"status": 201, "body": {"first": 1}, "replayed": "true"}
+    assert Table.objects.count() == 1
+
+
+def _pairs(players: int) -> str:
+    """A one-round table of ``players`` known players (FamilyA, FamilyB, …), each odd one beating the next."""
+    lines = ["[Club]", "[2016-01-07]"]
+    for i in range(1, players + 1):
+        opponent, sign = (i + 1, "+") if i % 2 else (i - 1, "-")
+        lines.append(f"{i} [Family{chr(64 + i)}] [Given] [{opponent}{sign}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_preview_queries_do_not_grow_with_the_players(tournament: Tournament, secret: str) -> None:
+    for i in range(1, 9):
+        make_player(f"Family{chr(64 + i)}", "Given")
+    counts = []
+    for players in (2, 8):
+        with CaptureQueriesContext(connection) as queries:
+            response = post_json(preview_url(tournament), secret, {"turnering": _pairs(players)})
+        assert response.json()["ok"] and len(response.json()["players"]) == players
+        # The token's use is recorded at most once a minute, whichever request that falls on.
+        counts.append(sum(1 for q in queries if not q["sql"].startswith('UPDATE "ratings_accesstoken"')))
+    assert counts[0] == counts[1], counts
