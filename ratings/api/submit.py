@@ -19,9 +19,10 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -40,11 +41,17 @@ from ratings.api.submit_input import (
 )
 from ratings.api.throttling import ApiSubmitThrottle
 from ratings.models import Player, Table, Tournament
-from ratings.services.fesa.turnering import NEW, TurneringPlan, TurneringRejected, turnering_import
+from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, TurneringPlan, TurneringRejected, turnering_import
 from ratings.services.tables.api_submissions import api_submission_claim, api_submission_done
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_KEY = 200
+MAX_BODY = 3 * MAX_UPLOAD_BYTES  # a table and its nye-spillere, encoded; refused before it is read
+
+
+class PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = gettext_lazy("The request is larger than a table and its new players can be.")
 
 
 class SubmissionView(APIView):
@@ -66,6 +73,9 @@ class SubmissionView(APIView):
         return tournament
 
     def read(self, request: Request) -> Submission:
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit() or int(length) > MAX_BODY:
+            raise PayloadTooLarge
         multipart = request.content_type.startswith("multipart/")
         serializer_class = MultipartSubmissionSerializer if multipart else JsonSubmissionSerializer
         serializer = serializer_class(data=request.data)
@@ -129,7 +139,12 @@ PLAN_FIELDS = {
             "points": serializers.CharField(),
             "player": serializers.CharField(allow_null=True, help_text="The federation id it matched."),
             "new_player": serializers.BooleanField(),
-            "candidates": serializers.ListField(child=serializers.CharField()),
+            "candidates": inline_serializer(
+                "Candidate",
+                {"federation_id": serializers.CharField(), "label": serializers.CharField()},
+                many=True,
+                help_text="The players a name may mean, when it needs a choice (see ``choices``).",
+            ),
         },
         many=True,
     ),
@@ -186,6 +201,7 @@ COMMON = {
     401: OpenApiResponse(description="No access token, or an invalid, expired or revoked one."),
     403: DENIED,
     409: OpenApiResponse(description="The tournament is not registered and accepted by the federation."),
+    413: OpenApiResponse(description="A body larger than a table and its new players can be."),
 }
 
 
@@ -305,7 +321,9 @@ def plan_answer(plan: TurneringPlan, submission: Submission) -> dict[str, Any]:
                 "player": federation_ids.get(line.choice) if isinstance(line.choice, int) else None,
                 "new_player": line.choice == NEW or line.from_new_players,
                 "candidates": [
-                    federation_ids[c.player_id] for c in line.match.candidates if c.player_id in federation_ids
+                    {"federation_id": federation_ids[c.player_id], "label": c.label}
+                    for c in line.match.candidates
+                    if c.player_id in federation_ids
                 ],
             }
             for line in plan.lines

@@ -415,3 +415,21 @@ def test_preview_queries_do_not_grow_with_the_players(tournament: Tournament, se
         # The token's use is recorded at most once a minute, whichever request that falls on.
         counts.append(sum(1 for q in queries if not q["sql"].startswith('UPDATE "ratings_accesstoken"')))
     assert counts[0] == counts[1], counts
+
+
+def test_a_name_two_players_share_waits_for_a_choice_by_federation_id(tournament: Tournament, secret: str) -> None:
+    first, second = make_player("Ishikawa", "Musashi"), make_player("Ishikawa", "Musashi")
+    body = post_json(preview_url(tournament), secret, {"turnering": SAMPLE.decode()}).json()
+    assert body["ok"] is False and [p["line"] for p in body["problems"]] == [3]
+    offered = {c["federation_id"] for c in body["players"][0]["candidates"]}
+    assert offered == {first.federation_id, second.federation_id}
+    chosen = {"turnering": SAMPLE.decode(), "choices": {"1": second.federation_id}}
+    body = post_json(preview_url(tournament), secret, chosen).json()
+    assert body["ok"] is True and body["players"][0]["player"] == second.federation_id
+    unknown = post_json(preview_url(tournament), secret, {**chosen, "choices": {"1": "NOBODY"}})
+    assert unknown.status_code == 400 and "choices" in unknown.json()["errors"]
+
+
+def test_a_body_larger_than_any_table_is_refused_unread(tournament: Tournament, secret: str) -> None:
+    response = post_json(preview_url(tournament), secret, {"turnering": "x" * 3_000_001})
+    assert response.status_code == 413 and set(response.json()) == {"detail"}
