@@ -64,16 +64,20 @@ class AccessTokenForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(AccessToken)
 class AccessTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = AccessTokenForm
-    list_display = ["name", "prefix_shown", "user", "created_at", "expires_at", "last_used_at", "state"]
+    list_display = ["name", "prefix_shown", "user", "created_at", "last_day", "last_used_at", "state"]
     list_filter = ["created_at"]
     list_select_related = ["user", "revoked_by"]
     search_fields = ["name", "prefix", "user__username"]
-    readonly_fields = ["name", "prefix_shown", "user", "created_at", "expires_at", "last_used_at", "state"]
+    readonly_fields = ["name", "prefix_shown", "user", "created_at", "last_day", "last_used_at", "state"]
     actions = ["revoke"]
 
     @admin.display(description=gettext_lazy("begins with"))
     def prefix_shown(self, token: AccessToken) -> str:
         return f"{token.prefix}…"
+
+    @admin.display(description=gettext_lazy("Expires on"), ordering="expires_at")
+    def last_day(self, token: AccessToken) -> dt.date:
+        return _last_day(token.expires_at)
 
     @admin.display(description=gettext_lazy("state"))
     def state(self, token: AccessToken) -> str:
