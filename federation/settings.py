@@ -33,6 +33,10 @@ RERATE_LOCK_TIMEOUT = env_int("RERATE_LOCK_TIMEOUT", 5)  # then RerateBusy: the 
 # Where the bulk downloads (the whole rating history, ratings/services/history_files.py) are written.
 DOWNLOADS_DIR = Path(env_str("DOWNLOADS_DIR", str(BASE_DIR / "downloads")))
 API_ANON_RATE = env_str("API_ANON_RATE", "120/minute")
+# Directors' submissions through the API (docs/api.md): requests per access token's owner, and the longest
+# life of an access token.
+API_SUBMIT_RATE = env_str("API_SUBMIT_RATE", "60/hour")
+ACCESS_TOKEN_MAX_DAYS = env_int("ACCESS_TOKEN_MAX_DAYS", 365)
 # The public pages as anonymous visitors get them (ratings/web/caching.py): in this process's memory unless
 # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
@@ -313,15 +317,18 @@ CACHES = {
     },
 }
 CACHES["pages"]["TIMEOUT"] = PAGE_CACHE_SECONDS
-if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", API_ANON_RATE):
-    raise ImproperlyConfigured(f"API_ANON_RATE={API_ANON_RATE!r}: expected a count and a period, e.g. 120/minute")
+for _rate_name, _rate in (("API_ANON_RATE", API_ANON_RATE), ("API_SUBMIT_RATE", API_SUBMIT_RATE)):
+    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", _rate):
+        raise ImproperlyConfigured(f"{_rate_name}={_rate!r}: expected a count and a period, e.g. 120/minute")
+if not 1 <= ACCESS_TOKEN_MAX_DAYS <= 3660:
+    raise ImproperlyConfigured(f"ACCESS_TOKEN_MAX_DAYS={ACCESS_TOKEN_MAX_DAYS}: expected 1 to 3660 days")
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [],
     "DEFAULT_AUTHENTICATION_CLASSES": [],  # public data only: no session, so no CSRF and no login through it
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_THROTTLE_CLASSES": ["ratings.api.throttling.ApiAnonThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api-anon": API_ANON_RATE},
+    "DEFAULT_THROTTLE_RATES": {"api-anon": API_ANON_RATE, "api-submit": API_SUBMIT_RATE},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "ratings.api.pagination.ApiPagination",
     "EXCEPTION_HANDLER": "ratings.api.errors.exception_handler",  # one error shape (docs/api.md)
@@ -343,7 +350,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "FESA ratings API",
     "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
     f"and promotions. Anonymous clients may make {API_ANON_RATE.replace('/', ' a ')} requests; past that the answer "
-    f"is 429 with a Retry-After header. The data are published under {DATA_LICENCE_NAME} ({DATA_LICENCE_URL}).",
+    f"is 429 with a Retry-After header. The data are published under {DATA_LICENCE_NAME} ({DATA_LICENCE_URL}). "
+    "A tournament director sends his tables (preview, then submit) with a personal access token created in the "
+    f"admin, {API_SUBMIT_RATE.replace('/', ' an ' if API_SUBMIT_RATE.endswith('/hour') else ' a ')} requests "
+    "per director.",
     "LICENSE": {"name": DATA_LICENCE_NAME, "url": DATA_LICENCE_URL},
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django_otp import user_has_device
 
-from ratings.models import Table, TableStatus, Tournament
+from ratings.models import AccessToken, AnnouncementStatus, Table, TableStatus, Tournament
 
 TOURNAMENT_DIRECTORS = "Tournament directors"
 RATING_OFFICERS = "Rating officers"
@@ -28,6 +28,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "add_game", "change_game", "delete_game", "view_game",
         "add_player", "view_player",
         "view_ratingrow", "view_promotion", "view_priorgradeproposal",
+        "add_accesstoken", "change_accesstoken", "view_accesstoken",
     ],
     RATING_OFFICERS: [
         "add_tournament", "change_tournament", "delete_tournament", "view_tournament",
@@ -40,6 +41,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "view_unsettledtable", "view_tableresolution",
         "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
         "add_officiallist", "view_officiallist", "view_officiallistentry",
+        "add_accesstoken", "change_accesstoken", "view_accesstoken",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",
@@ -115,6 +117,30 @@ def tournaments_for_new_tables(user: User) -> QuerySet[Tournament]:
     if is_director(user):
         return Tournament.objects.filter(directors=user)
     return Tournament.objects.none()
+
+
+def tournaments_for_api_tables(user: User) -> QuerySet[Tournament]:
+    """The tournaments ``user`` may send a table to through the API (docs/api.md): those he may add a table to,
+    once registered with the federation and accepted by a rating officer (ratings/services/season/)."""
+    return tournaments_for_new_tables(user).filter(announcement=AnnouncementStatus.ACCEPTED)
+
+
+def may_hold_access_token(user: User) -> bool:
+    """Who may create an access token for himself: those who may add tables (directors, rating officers)."""
+    return is_director(user) or is_rating_officer(user)
+
+
+def access_tokens_visible(user: User, queryset: QuerySet[AccessToken] | None = None) -> QuerySet[AccessToken]:
+    """Rating officers see every token (to revoke any); anyone else his own."""
+    qs = AccessToken.objects.all() if queryset is None else queryset
+    if is_rating_officer(user):
+        return qs
+    return qs.filter(user=user) if getattr(user, "is_authenticated", False) else qs.none()
+
+
+def can_revoke_access_token(user: User, token: AccessToken) -> bool:
+    """Its owner, or a rating officer."""
+    return is_rating_officer(user) or (getattr(user, "is_authenticated", False) and token.user_id == user.pk)
 
 
 def has_been_rated(tournament: Tournament) -> bool:

@@ -19,6 +19,7 @@ from . import (  # noqa: F401 - imported to register
     settle,
     subscriptions,
     tables,
+    tokens,
     tournaments,
 )
 from .autocomplete import autocomplete_view

@@ -1,6 +1,8 @@
 """The API's schema, made to say what the API does (a drf-spectacular post-processing hook).
 
 * One error shape on every error answer (ratings/api/errors.py): ``Error``.
+* 401, 403, 409 and 422 (the directors' submission endpoints, ratings/api/submit.py) in the same shape; a refused
+  table's ``problems`` list every problem with its file and line.
 * 400 and 404 on every operation: each refuses an unknown, repeated or malformed parameter (ratings/api/params.py)
   and answers 404 for what does not exist (a player, a table, a page past the last); 429 past the client's limit.
 * Each parameter as the API reads it: a country one of the ISO 3166 codes, free text without control characters
@@ -19,12 +21,26 @@ NO_CONTROL_CHARACTERS = "^[^\\u0000-\\u001F\\u007F]*$"
 TEXT_LENGTH = {"q": MAX_QUERY}
 TEXT_LENGTH_DEFAULT = 100  # federation ids and other path values are far shorter; longer ones name nothing
 
+PROBLEM = {
+    "type": "object",
+    "description": "A problem of a table: its file and line (null when no one line is to blame); for a table sent "
+    "as JSON, ``player`` is the number of the player in error.",
+    "properties": {
+        "file": {"type": "string"},
+        "line": {"type": "integer", "nullable": True},
+        "player": {"type": "integer"},
+        "message": {"type": "string"},
+    },
+    "required": ["file", "line", "message"],
+}
 ERROR = {
     "type": "object",
-    "description": "Every error answer. ``errors``, on a 400 only, gives each parameter in error its messages.",
+    "description": "Every error answer. ``errors``, on a 400 only, gives each parameter in error its messages; "
+    "``problems``, on a table refused by a submit (422), every problem of the table.",
     "properties": {
         "detail": {"type": "string"},
         "errors": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+        "problems": {"type": "array", "items": {"$ref": "#/components/schemas/Problem"}},
     },
     "required": ["detail"],
 }
@@ -52,7 +68,8 @@ def _describe(parameter: dict[str, Any]) -> None:
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
-    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"], schemas["Problem"] = ERROR, PROBLEM
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
@@ -62,6 +79,8 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
             responses.setdefault("404", NOT_FOUND)
             responses.setdefault("429", TOO_MANY)
             for status, response in responses.items():
+                if status.startswith("4") and "content" not in response:
+                    response["content"] = ERROR_REF
                 if status.startswith("30") and "headers" not in response:
                     response["headers"] = {"Location": {"schema": {"type": "string"}, "description": "Where to ask."}}
     return result

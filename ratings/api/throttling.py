@@ -1,4 +1,5 @@
-"""How many API requests a client may make: ``API_ANON_RATE`` per address (settings, docs/api.md).
+"""How many API requests a client may make: ``API_ANON_RATE`` per address, and ``API_SUBMIT_RATE`` per access
+token's owner on the directors' submission endpoints (settings, docs/api.md).
 
 Past the limit the answer is 429 with a Retry-After header (Django REST framework's own handling). The count is
 kept in the ``api-throttle`` cache (Redis in production, shared by every web process). While that cache cannot
@@ -17,7 +18,7 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from redis.exceptions import RedisError
 from rest_framework.request import Request
-from rest_framework.throttling import AnonRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
 
 from federation.proxy import client_address
 
@@ -28,18 +29,15 @@ LOCAL_COUNT = LocMemCache("api-throttle-local", {})
 _last_warning = [float("-inf")]
 
 
-class ApiAnonThrottle(AnonRateThrottle):
-    """Counts per client address: behind a trusted proxy the address it saw (federation/proxy.py)."""
+class SharedCountThrottle(SimpleRateThrottle):
+    """Counts in the ``api-throttle`` cache, or in this process while it cannot be reached."""
 
-    scope = "api-anon"
+    rate_setting = ""
 
     def get_rate(self) -> str:
         # Read at each request rather than when the class is defined, so that the site's setting, and a
         # test's override of it, is the one in force.
-        return str(settings.API_ANON_RATE)
-
-    def get_ident(self, request: Request) -> str:
-        return client_address(request._request)
+        return str(getattr(settings, self.rate_setting))
 
     def allow_request(self, request: Any, view: Any) -> bool:
         self.cache = caches["api-throttle"]  # the site's, looked up at each request as settings are
@@ -52,3 +50,25 @@ class ApiAnonThrottle(AnonRateThrottle):
                 logger.warning("API throttle: its cache cannot be reached (%s); counting in this process", exc)
             self.cache = LOCAL_COUNT
             return super().allow_request(request, view)
+
+
+class ApiAnonThrottle(SharedCountThrottle, AnonRateThrottle):
+    """Counts per client address: behind a trusted proxy the address it saw (federation/proxy.py)."""
+
+    scope = "api-anon"
+    rate_setting = "API_ANON_RATE"
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request._request)
+
+
+class ApiSubmitThrottle(SharedCountThrottle):
+    """Counts per access token's owner: a director's previews and submits, whichever of his tokens sends them."""
+
+    scope = "api-submit"
+    rate_setting = "API_SUBMIT_RATE"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.user is None or not request.user.is_authenticated:
+            return None  # refused before any work: the authentication answers
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}

@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ratings.api import views, views_index, views_official
+from ratings.api import submit, views, views_index, views_official
 
 app_name = "api-v1"
 
@@ -40,6 +40,8 @@ urlpatterns = [
     path("official-lists/", views_official.OfficialListListView.as_view(), name="official_lists"),
     path("official-lists/<str:list_date>/", views_official.OfficialListDetailView.as_view(), name="official_list"),
     path("tournaments/", views.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:pk>/tables/preview/", submit.PreviewView.as_view(), name="tables_preview"),
+    path("tournaments/<int:pk>/tables/submit/", submit.SubmitView.as_view(), name="tables_submit"),
     path("tables/", views.RatedTableListView.as_view(), name="tables"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("promotions/", views.PromotionListView.as_view(), name="promotions"),

@@ -49,6 +49,7 @@ from ratings.models.tables import (
     UnsettledTable,
     UploadConfirmation,
 )
+from ratings.models.tokens import AccessToken, ApiSubmission
 
 __all__ = [
     "GERMAN_FOLDS",
@@ -56,7 +57,9 @@ __all__ = [
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
     "VALID_FOREVER",
+    "AccessToken",
     "AnnouncementStatus",
+    "ApiSubmission",
     "Category",
     "Correction",
     "Game",

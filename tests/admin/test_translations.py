@@ -3,6 +3,7 @@ messages, labels and help texts (Django's own admin texts come translated with D
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import OfficialList, Player, Promotion, Table, TableStatus
+from ratings.services.tokens import access_token_create
 from tests.factories import make_player, make_rating_officer, make_user
 from tests.public.test_translations import (
     LANGUAGES,
@@ -65,6 +67,12 @@ def admin_pages() -> Iterator[tuple[str, str]]:
     yield "official lists", reverse("admin:ratings_officiallist_changelist")
     yield "official list", reverse("admin:ratings_officiallist_change", args=[official.pk])
     yield "official list entries", reverse("admin:ratings_officiallistentry_changelist")
+    token, _secret = access_token_create(
+        user=make_rating_officer(username="kowalczyk"), name="PC-7", expires_at=timezone.now() + dt.timedelta(days=9)
+    )
+    yield "access tokens", reverse("admin:ratings_accesstoken_changelist")
+    yield "new access token", reverse("admin:ratings_accesstoken_add")
+    yield "access token", reverse("admin:ratings_accesstoken_change", args=[token.pk])
     promotion = Promotion.objects.order_by("-pk").first()
     if promotion is not None:
         yield "promotion", reverse("admin:ratings_promotion_change", args=[promotion.pk])

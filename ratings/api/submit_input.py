@@ -1,0 +1,202 @@
+"""What a director's program sends to the submission endpoints (ratings/api/submit.py), read into the bytes of a
+``turnering.txt`` and the upload's options.
+
+Three forms, one table: a ``turnering.txt`` as a file (multipart) or as text (JSON), with an optional
+``nye-spillere``; or the table itself as JSON, which is written out as the ``turnering.txt`` it stands for, one
+line per player, so that every check is the upload's (ratings/services/fesa/turnering.py) and its problems name
+a line: the table's name is line 1, its date line 2, player *n* line *n* + 2.
+
+The serializers check only the shape: sizes, and no character that would break a line of the file it becomes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ratings.fesa_files.turnering import MAX_PLAYERS, MAX_ROUNDS
+from ratings.models import Player
+from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, Choice
+
+FIRST_PLAYER_LINE = 3  # the JSON table's player n is line n + 2 of the turnering.txt it is written as
+_BREAKS_A_LINE = re.compile(r"[\[\]\x00-\x1f\x7f]")
+_DATE = r"^\d{4}-\d{2}-\d{2}(/\d{2})?$"
+_CELL = r"^\d{1,4} ?[+\-=#]( ?\([+\-][0-9A-Za-z]{1,4}\))?$"
+CHOICE_HELP = _(
+    "For a player number (its position in the table), the federation id of the player it is, or “new”: for a "
+    "name several players share or that is only close to a player's name."
+)
+
+
+def _one_line(value: str) -> str:
+    if _BREAKS_A_LINE.search(value):
+        raise serializers.ValidationError(_("Brackets and control characters are not allowed here."))
+    return value
+
+
+@extend_schema_field({"type": "string", "pattern": _CELL, "example": "2+"})
+class CellField(serializers.RegexField):
+    """One round of a player in the file's notation: opponent's number and result, a handicap in brackets
+    (``2+``, ``5-(+2P)``, ``0+`` for a bye, ``0-`` absent, ``0=`` half-point bye, ``0#`` no-show)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(_CELL, max_length=20, **kwargs)
+
+
+class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    family_name = serializers.CharField(max_length=100, validators=[_one_line])
+    given_name = serializers.CharField(max_length=100, allow_blank=True, default="", validators=[_one_line])
+    nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
+    new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
+    federation_id = serializers.CharField(
+        max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
+    )
+    simul_giver = serializers.BooleanField(default=False, help_text=_("Gave a simultaneous display (&)."))
+    rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
+
+
+class TableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    name = serializers.CharField(max_length=150, validators=[_one_line])
+    date = serializers.RegexField(_DATE, help_text=_("YYYY-MM-DD, or YYYY-MM-DD/DD for two days."))
+    players = serializers.ListField(child=TablePlayerSerializer(), min_length=1, max_length=MAX_PLAYERS)
+
+
+class OptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    choices = serializers.DictField(
+        child=serializers.CharField(max_length=20), required=False, default=dict, help_text=CHOICE_HELP
+    )
+    sequence = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
+    table_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class JsonSubmissionSerializer(OptionsSerializer):
+    """The JSON body: ``turnering`` (the file's text) or ``table``, exactly one."""
+
+    turnering = serializers.CharField(
+        required=False, trim_whitespace=False, max_length=MAX_UPLOAD_BYTES, help_text=_("The turnering.txt's text.")
+    )
+    nye_spillere = serializers.CharField(
+        required=False, trim_whitespace=False, max_length=MAX_UPLOAD_BYTES, help_text=_("The nye-spillere's text.")
+    )
+    table = TableSerializer(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("turnering" in attrs) == ("table" in attrs):
+            raise serializers.ValidationError({"turnering": [_("Send either turnering or table, not both.")]})
+        return attrs
+
+
+class MultipartSubmissionSerializer(OptionsSerializer):
+    """The multipart form: the files as the program writes them; ``choices`` as JSON text."""
+
+    turnering = serializers.FileField(help_text=_("turnering.txt"))
+    nye_spillere = serializers.FileField(required=False, help_text=_("nye-spillere"))
+    choices = serializers.JSONField(required=False, default=dict, help_text=CHOICE_HELP)  # type: ignore[assignment]
+
+    def validate_turnering(self, upload: Any) -> Any:
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise serializers.ValidationError(_("The file is too large for a table."))
+        return upload
+
+    def validate_nye_spillere(self, upload: Any) -> Any:
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise serializers.ValidationError(_("The file is too large."))
+        return upload
+
+    def validate_choices(self, value: Any) -> Any:
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise serializers.ValidationError(_("A JSON object of player numbers and federation ids."))
+        return value
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A submission read: the bytes the upload takes and its options."""
+
+    data: bytes
+    file: str
+    nye_spillere: bytes | None
+    choices: dict[int, Choice]
+    sequence: int | None
+    table_name: str
+    from_json_table: bool
+
+    def fingerprint(self, tournament_id: int) -> str:
+        """The same submission however it was sent (a multipart boundary differs at each retry)."""
+        facts = {
+            "tournament": tournament_id,
+            "data": hashlib.sha256(self.data).hexdigest(),
+            "nye": hashlib.sha256(self.nye_spillere).hexdigest() if self.nye_spillere is not None else None,
+            "choices": sorted((n, str(c)) for n, c in self.choices.items()),
+            "sequence": self.sequence,
+            "name": self.table_name,
+        }
+        return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()
+
+
+def table_text(table: dict[str, Any]) -> str:
+    """The JSON table as the ``turnering.txt`` it stands for (see the module doc for its line numbers)."""
+    lines = [f"[{table['name']}]", f"[{table['date']}]"]
+    for number, p in enumerate(table["players"], start=1):
+        results = "&" if p["simul_giver"] else " ".join(c.replace(" ", "") for c in p["rounds"])
+        free = " ".join(word for word in (p["nationality"].upper(), "N" if p["new"] else "") if word)
+        lines.append(f"{number} [{p['family_name']}] [{p['given_name']}] {free} [{results}]")
+    return "\n".join(lines) + "\n"
+
+
+def read_submission(validated: dict[str, Any]) -> Submission:
+    """The submission from a serializer's data; raises ``ValidationError`` for a federation id that names
+    nobody."""
+    table = validated.get("table")
+    choices_text: dict[str, str] = dict(validated.get("choices") or {})
+    if table is not None:
+        data = table_text(table).encode("utf-8")
+        file = "turnering.txt"
+        for number, p in enumerate(table["players"], start=1):
+            if p.get("federation_id"):
+                choices_text.setdefault(str(number), p["federation_id"])
+        nye = None
+    else:
+        turnering = validated["turnering"]
+        if isinstance(turnering, str):
+            data, file = turnering.encode("utf-8"), "turnering.txt"
+        else:
+            data, file = turnering.read(), turnering.name or "turnering.txt"
+        nye_value = validated.get("nye_spillere")
+        nye = (
+            None if nye_value is None else nye_value.encode("utf-8") if isinstance(nye_value, str) else nye_value.read()
+        )
+    return Submission(
+        data=data,
+        file=file,
+        nye_spillere=nye,
+        choices=_choices(choices_text),
+        sequence=validated.get("sequence"),
+        table_name=validated.get("table_name") or "",
+        from_json_table=table is not None,
+    )
+
+
+def _choices(given: dict[str, str]) -> dict[int, Choice]:
+    errors = []
+    ids = dict(Player.objects.filter(federation_id__in=given.values()).values_list("federation_id", "pk"))
+    choices: dict[int, Choice] = {}
+    for number, value in given.items():
+        if not number.isdigit():
+            errors.append(_("%(number)s is not a player number.") % {"number": number[:20]})
+        elif value == NEW:
+            choices[int(number)] = NEW
+        elif value in ids:
+            choices[int(number)] = ids[value]
+        else:
+            errors.append(_("No player has the federation id %(id)s.") % {"id": value[:20]})
+    if errors:
+        raise serializers.ValidationError({"choices": errors})
+    return choices
