@@ -60,7 +60,12 @@ class RatingRow(models.Model):
         indexes = [
             models.Index(fields=["player", "date", "sequence"], name="rating_row_player_date_idx"),
             models.Index(fields=["date", "sequence"], name="rating_row_date_idx"),
-            models.Index(fields=["player", "valid_until", "date"], name="rating_row_valid_idx"),
+            # The row valid on a date, with the values a past date's list reads of it: the list is read from
+            # this index alone, not from the wide rows (their states and games) it points to.
+            models.Index(
+                fields=["player", "valid_until", "date", "rating_after", "games_after", "grade_after", "method"],
+                name="rating_row_valid_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -123,19 +123,23 @@ class ListOrder:
 
     @classmethod
     def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
-        order = cls(array("q"), array("l"), array("l"), array("l"))
+        pks, country_ranks, public_ranks, public_country_ranks = [], [], [], []
         by_country: dict[str, int] = {}
         public, public_by_country = 0, dict[str, int]()
         for pk, country, category in players:
             by_country[country] = by_country.get(country, 0) + 1
-            order.pks.append(pk)
-            order.country_ranks.append(by_country[country])
+            pks.append(pk)
+            country_ranks.append(by_country[country])
             if is_ranked(category):  # players still rated by performance are passed over (docs/rules.md §8)
                 public += 1
                 public_by_country[country] = public_by_country.get(country, 0) + 1
-            order.public_ranks.append(public if is_ranked(category) else 0)
-            order.public_country_ranks.append(public_by_country[country] if is_ranked(category) else 0)
-        return order
+                public_ranks.append(public)
+                public_country_ranks.append(public_by_country[country])
+            else:
+                public_ranks.append(0)
+                public_country_ranks.append(0)
+        ranks = (array("l", country_ranks), array("l", public_ranks), array("l", public_country_ranks))
+        return cls(array("q", pks), *ranks)
 
     def _position(self, pk: int) -> int | None:
         if self._positions is None:

@@ -47,13 +47,14 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
 # (page, expected queries): the rating list reads only the rows it shows. The front page is 6: the data version,
 # the recent list dates, the players' countries for the filter, the list's order (its players' ids in list order,
 # read once per date and data version into the shared cache: the ranks), the rows of the page by their ids and
-# their pending Dan grades. Filtered or sorted (an "as of" list the same): the page's rows by the filters, and
-# their count with and without the players the public list does not rank (the note under the list counts those),
-# instead of the rows by id: 8. An export: the version, the order, every row and the pending Dan
-# grades (all.txt: and the FESA nationalities). The same list asked for again costs only the version (the page
-# cache).
+# their pending Dan grades; a past date's list the same, its order made of the rows valid that day. Filtered or
+# sorted (an "as of" list the same): the page's rows by the filters, and their count with and without the players
+# the public list does not rank (the note under the list counts those), instead of the rows by id: 8. An export:
+# the version, the order, every row and the pending Dan grades (all.txt: and the FESA nationalities). The same
+# list asked for again costs only the version (the page cache).
 LIST_PAGES = [
     ("ratings:rating_list", {}, 6),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
     ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 8),
     ("ratings:rating_list", {"sort": "-games", "active": "all"}, 7),
     ("ratings:rating_list_csv", {"country": "FR"}, 4),
