@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0023_player_latin_name"),
+        ("ratings", "0025_access_tokens"),
     ]
 
     operations = [
