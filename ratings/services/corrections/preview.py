@@ -292,26 +292,32 @@ player_changes = _player_changes
 def _promotion_changes(replay: Replay, owners: Mapping[int, int]) -> list[PromotionChange]:
     """The records ``promotions_sync`` would create, withdraw, flag or support again for the redone tables."""
     redone = set(replay.redone)
-    wanted = {(pid, p.grade) for pid, table_id, p in replay.found}
+    wanted = {(pid, p.grade) for pid, _table_id, p in replay.found}
     players = {pid for pid, _grade in wanted}
-    players |= set(Promotion.objects.filter(table_id__in=redone).values_list("player_id", flat=True))
-    players |= set(owners.values())
-    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).order_by()  # no join for the ordering
+    in_redone = chunked(lambda ids: dict(live.filter(table_id__in=ids).values_list("pk", "player_id")), redone)
+    players |= set(in_redone.values()) | set(owners.values())
     records = live.filter(Q(player_id__in=players) | Q(pk__in=list(owners)))
-    existing = {(owners.get(r.pk, r.player_id), r.grade): r for r in records}
+    # (the players' records of other tables count too: a grade found again is not a new record)
+    existing = {
+        (owners.get(pk, pid), grade): (table_id, supported, status)
+        for pk, pid, grade, table_id, supported, status in records.values_list(
+            "pk", "player_id", "grade", "table_id", "supported", "status"
+        )
+    }
     out: list[tuple[int, int, str]] = []
     for key in wanted:
         record = existing.get(key)
         if record is None:
             out.append((*key, PromotionChange.APPEARS))
-        elif not record.supported:
+        elif not record[1]:
             out.append((*key, PromotionChange.RESTORED))
-    for key, record in existing.items():
-        if key in wanted or record.table_id not in redone:
+    for key, (table_id, supported, status) in existing.items():
+        if key in wanted or table_id not in redone:
             continue
-        if record.status in (PromotionStatus.PENDING, PromotionStatus.EFFECTIVE):
+        if status in (PromotionStatus.PENDING, PromotionStatus.EFFECTIVE):
             out.append((*key, PromotionChange.WITHDRAWN))
-        elif record.supported and record.status == PromotionStatus.APPROVED:
+        elif supported and status == PromotionStatus.APPROVED:
             out.append((*key, PromotionChange.FLAGGED))
     names = player_names([pid for pid, _grade, _what in out])
     return sorted(
