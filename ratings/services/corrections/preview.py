@@ -13,7 +13,6 @@ import bisect
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -29,23 +28,19 @@ from ratings.models import (
     PromotionStatus,
     RatingRow,
     Table,
-    TableStatus,
 )
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
-from ratings.selectors.states import states_before
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
     Position,
-    Replay,
-    StoredRows,
     TableInfo,
     chunked,
     gc_paused,
-    stored_rows,
 )
+from ratings.services.rerate.sparse import SparseReplay
 from ratings.services.tables.save import GameEdit, table_seats
 
 BIG = 1 << 62  # a new game's place after every saved one of its round, as its id will put it
@@ -138,13 +133,14 @@ def _table_history(change: TableChange) -> tuple[Position, History]:
     old_date, old_sequence, status = Table.objects.values_list("date", "sequence", "status").get(pk=table.pk)
     new, old = (change.date, sequence), (old_date, old_sequence)
     start = min(new, old)
-    history = History(start)
+    history = History(start, load=False)
     history.tables = [t for t in history.tables if t.pk != table.pk]
     label = f"{change.tournament.name}, {change.name} ({change.date})" if change.name else str(change.date)
     info = TableInfo(table.pk, change.date, sequence, status, True, label)
     bisect.insort(history.tables, info, key=lambda t: (t.date, t.sequence))
     history.entries[table.pk] = [e.player_id for e in sorted(table_seats(change.entries), key=lambda e: e.seat or 0)]
     history.games[table.pk] = _engine_games(change.games)
+    history.loaded.add(table.pk)
     return start, history
 
 
@@ -176,7 +172,7 @@ def _prior_grade_history(
     if first is None or OpeningState.objects.filter(player=player).exists():
         return None
     start = (first.date, first.sequence)
-    history = History(start)
+    history = History(start, load=False)
     history.tables = [dataclasses.replace(t, flagged=True) if t.pk == first.table_id else t for t in history.tables]
     state = engine.PlayerState(prior_grade=_prior(change))
     return start, history, {player.pk: state}
@@ -210,16 +206,10 @@ def _replayed(
     none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
     promotion records that change hands (record -> player), as a merge moves them; ``held``: the records that
     make a Dan grade public changing hands with them (``public_grades``)."""
-    table_ids = [t.pk for t in history.tables]
-    stored = stored_rows(table_ids)
-    initial, entered = _initial_states(start, history, stored, fixed=set(overrides) | set(also))
-    initial.update({pid: state for pid, state in overrides.items() if pid in initial})
-    replay = Replay(history, initial, stored, texts=False)
-    replay.enter(entered)
+    replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
     with gc_paused():
-        for _table, _items in replay.run():
-            pass
-    final = {pid: replay.state_of(pid) for pid in replay.touched | set(also)}
+        replay.run()
+    final = replay.final_state(replay.touched | set(also))
     return CorrectionPreview(
         players=_player_changes(final, held=held),
         promotions=_promotion_changes(replay, owners or {}),
@@ -230,39 +220,6 @@ def _replayed(
 
 replay_preview = _replayed
 """The preview of a replay of a history built by another kind of change (ratings/services/merge/preview.py)."""
-
-
-def _initial_states(
-    start: Position, history: History, stored: StoredRows, *, fixed: set[int]
-) -> tuple[dict[int, engine.PlayerState], dict[int, dict[str, Any]]]:
-    """Each player's state before ``start``: those read from the database, and those the stored rows say
-    (as JSON, made engine states only if a redone table needs them).
-
-    The corrected table is the one flagged table of the history (the prior-grade case flags the player's
-    first table). A player whose first table from ``start`` on is a rated, unflagged one with his stored row
-    entered it with the state he had before ``start``: nothing of his was rated in between, so that row's
-    state before is it (the re-rate keeps each table's "before" equal to the previous "after", which is
-    how it skips tables). That holds for every player but those of the corrected table, whose old place may
-    lie between (``fixed`` and the flagged tables' players), and those whose first table has no row for them.
-    Reading the latest row before ``start`` of the thousands of players of the later tables was most of the
-    preview's time.
-    """
-    for table in history.tables:
-        if table.flagged:
-            fixed |= history.playing(table.pk) | stored.get(table.pk, {}).keys()
-    out: dict[int, dict[str, Any]] = {}
-    seen = set(fixed)
-    for table in history.tables:
-        rows = stored.get(table.pk, {})
-        trusted = table.status == TableStatus.RATED and not table.flagged
-        for pid in history.playing(table.pk) | rows.keys():
-            if pid in seen:
-                continue
-            seen.add(pid)
-            if trusted and pid in rows:
-                out[pid] = rows[pid][0]
-    rest = seen - out.keys()
-    return chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest), out
 
 
 def _player_changes(
@@ -289,7 +246,7 @@ def _player_changes(
 player_changes = _player_changes
 
 
-def _promotion_changes(replay: Replay, owners: Mapping[int, int]) -> list[PromotionChange]:
+def _promotion_changes(replay: SparseReplay, owners: Mapping[int, int]) -> list[PromotionChange]:
     """The records ``promotions_sync`` would create, withdraw, flag or support again for the redone tables."""
     redone = set(replay.redone)
     wanted = {(pid, p.grade) for pid, _table_id, p in replay.found}
