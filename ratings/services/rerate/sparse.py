@@ -76,7 +76,6 @@ class SparseReplay:
         self.resolved = live_resolutions()
         self.stored: StoredRows = {}
         tables = history.tables
-        self.index = {t.pk: i for i, t in enumerate(tables)}
         # Every stored row of the history's tables, without its states: (table, player) -> valid_until.
         self.valid = _row_links(tables, start[0])
         self.rows_of: dict[int, list[int]] = defaultdict(list)  # player -> indexes of the tables of his rows
@@ -342,6 +341,9 @@ def _states_after(players_by_table: dict[int, list[int]]) -> dict[int, dict[str,
     with connection.cursor() as cursor:
         for chunk in chunks(table_ids, _sizes(table_ids)):
             condition, params = ids_condition(n["table_id"], chunk)
+            if connection.vendor == "postgresql":  # those players' rows only (SQLite: a list of tables at a time)
+                players, more = ids_condition(n["player"], sorted({p for _t, p in wanted}))
+                condition, params = f"{condition} AND {players}", [*params, *more]
             cursor.execute(
                 f"SELECT {n['table_id']}, {n['player']}, {n['after']} FROM {n['table']} WHERE {condition}",  # noqa: S608
                 params,
