@@ -1,8 +1,9 @@
 """What a correction would change, computed by replaying the history in memory; nothing is written.
 
-The re-rate's own machinery (``History``, ``Replay``, the stored rows that let it skip unchanged tables) runs
+The re-rate's own machinery (``History``, the engine, the stored rows that let it skip unchanged tables) runs
 on the history as the correction would leave it: the corrected table moved to its new place with its new
-entries and games, or a player starting from his new prior grade. The players' derived columns and the
+entries and games, or a player starting from his new prior grade. ``SparseReplay`` reads only the tables the
+change reaches (ratings/services/rerate/sparse.py). The players' derived columns and the
 promotion records are then compared with the stored ones the way the re-rate's final passes
 (``players_refresh``, ``promotions_sync``) would change them, so the preview is what saving stores.
 """
