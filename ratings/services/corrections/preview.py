@@ -232,7 +232,7 @@ def _player_changes(
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
         grades = public_grades({pid: final[pid].grade for pid in chunk}, owners=held)
-        stored = Player.objects.filter(pk__in=chunk).values_list("pk", "rating", "category", "grade")
+        stored = Player.objects.filter(pk__in=chunk).order_by().values_list("pk", "rating", "category", "grade")
         for pid, rating, category, grade in stored:
             s = final[pid]
             after = (s.rating, category_of(s), grades[pid])
