@@ -41,7 +41,7 @@ def players_differing(
     out: dict[int, tuple[str, Any, Any]] = {}
     for chunk in _chunks(sorted(states)):
         grades = public_grades({pid: states[pid].grade for pid in chunk})
-        for pid, *have in Player.objects.filter(pk__in=chunk).values_list("pk", *PLAYER_COLUMNS):
+        for pid, *have in Player.objects.filter(pk__in=chunk).order_by().values_list("pk", *PLAYER_COLUMNS):
             s = states[pid]
             want = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peaks.get(pid, 0), s.rating))
             for name, h, w in zip(PLAYER_COLUMNS, have, (*want, s.last_played), strict=True):

@@ -48,7 +48,9 @@ def public_grades(
             (moved.get(("promotion", pk), pid), grade)
             for pk, pid, grade in Promotion.objects.filter(
                 promotions, status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN
-            ).values_list("pk", "player_id", "grade")
+            )
+            .order_by()  # not the model's order by table date: a join for nothing
+            .values_list("pk", "player_id", "grade")
         ] + [
             (moved.get(("opening", pk), pid), state_from_json(state).grade)
             for pk, pid, state in OpeningState.objects.filter(openings).values_list("pk", "player_id", "state")

@@ -1,16 +1,16 @@
-"""The preview reads the states before the corrected table from the stored rows where they say it: the same
-states as reading every player's latest row before it, for a table moved later or earlier, and a preview
-that still equals what the re-rate then stores."""
+"""The preview replays only the tables the change reaches (``SparseReplay``), taking the other players' states
+from their stored rows: every player ends with the state the full replay of every table gives him, for a table
+moved later or earlier, and the preview still equals what the re-rate then stores."""
 
 from __future__ import annotations
 
 import pytest
 
-from ratings.models.states import state_from_json
 from ratings.selectors.states import states_before
 from ratings.services.corrections.apply import correction_make, correction_preview
-from ratings.services.corrections.preview import _initial_states, _table_history
-from ratings.services.rerate.replay import stored_rows
+from ratings.services.corrections.preview import _table_history
+from ratings.services.rerate.replay import Replay, stored_rows
+from ratings.services.rerate.sparse import SparseReplay
 from tests.corrections.helpers import (
     player_columns,
     previewed,
@@ -27,17 +27,23 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("seed", "moved", "to"), [(1, 3, 8), (2, 8, 2), (3, 5, 6), (7, 10, 1)])
 @pytest.mark.slow
-def test_states_from_stored_rows_equal_the_latest_rows_and_the_preview_is_stored(seed, moved, to) -> None:
+def test_the_sparse_replay_ends_every_player_where_the_full_replay_does(seed, moved, to) -> None:
     tables = rated_history(seed)
     table, there = tables[moved], tables[to]
     change = table_change(table, tournament=there.tournament, date=there.date, sequence=None)
     start, history = _table_history(change)
+    sparse = SparseReplay(history, start, fixed=set(), overrides={})
+    sparse.run()
+
+    history.load(t.pk for t in history.tables)  # every table, the changed one as the change leaves it
     stored = stored_rows([t.pk for t in history.tables])
-    read, entered = _initial_states(start, history, stored, fixed=set())
-    fast = read | {pid: state_from_json(data) for pid, data in entered.items()}
-    assert entered and not read.keys() & entered.keys()  # some come from the stored rows, none twice
-    everyone = set(fast) | history.playing_all()
-    assert fast == states_before(date=start[0], sequence=start[1], player_ids=everyone)
+    everyone = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    full = Replay(history, states_before(date=start[0], sequence=start[1], player_ids=everyone), stored, texts=False)
+    for _table, _items in full.run():
+        pass
+    assert sparse.redone and set(sparse.redone) <= set(full.redone)
+    assert sparse.final_state(everyone) == {pid: full.state_of(pid) for pid in everyone}
+    assert {(pid, t) for pid, t, _p in sparse.found} == {(pid, t) for pid, t, _p in full.found}
 
     players, promotions = player_columns(), promotion_records()
     preview = correction_preview(change)

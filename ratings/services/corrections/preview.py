@@ -1,8 +1,9 @@
 """What a correction would change, computed by replaying the history in memory; nothing is written.
 
-The re-rate's own machinery (``History``, ``Replay``, the stored rows that let it skip unchanged tables) runs
+The re-rate's own machinery (``History``, the engine, the stored rows that let it skip unchanged tables) runs
 on the history as the correction would leave it: the corrected table moved to its new place with its new
-entries and games, or a player starting from his new prior grade. The players' derived columns and the
+entries and games, or a player starting from his new prior grade. ``SparseReplay`` reads only the tables the
+change reaches (ratings/services/rerate/sparse.py). The players' derived columns and the
 promotion records are then compared with the stored ones the way the re-rate's final passes
 (``players_refresh``, ``promotions_sync``) would change them, so the preview is what saving stores.
 """
@@ -13,7 +14,6 @@ import bisect
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -29,23 +29,19 @@ from ratings.models import (
     PromotionStatus,
     RatingRow,
     Table,
-    TableStatus,
 )
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
-from ratings.selectors.states import states_before
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
     Position,
-    Replay,
-    StoredRows,
     TableInfo,
     chunked,
     gc_paused,
-    stored_rows,
 )
+from ratings.services.rerate.sparse import SparseReplay
 from ratings.services.tables.save import GameEdit, table_seats
 
 BIG = 1 << 62  # a new game's place after every saved one of its round, as its id will put it
@@ -138,13 +134,14 @@ def _table_history(change: TableChange) -> tuple[Position, History]:
     old_date, old_sequence, status = Table.objects.values_list("date", "sequence", "status").get(pk=table.pk)
     new, old = (change.date, sequence), (old_date, old_sequence)
     start = min(new, old)
-    history = History(start)
+    history = History(start, load=False)
     history.tables = [t for t in history.tables if t.pk != table.pk]
     label = f"{Table.label_of(change.tournament.name, change.name)} ({change.date})"
     info = TableInfo(table.pk, change.date, sequence, status, True, label)
     bisect.insort(history.tables, info, key=lambda t: (t.date, t.sequence))
     history.entries[table.pk] = [e.player_id for e in sorted(table_seats(change.entries), key=lambda e: e.seat or 0)]
     history.games[table.pk] = _engine_games(change.games)
+    history.loaded.add(table.pk)
     return start, history
 
 
@@ -176,7 +173,7 @@ def _prior_grade_history(
     if first is None or OpeningState.objects.filter(player=player).exists():
         return None
     start = (first.date, first.sequence)
-    history = History(start)
+    history = History(start, load=False)
     history.tables = [dataclasses.replace(t, flagged=True) if t.pk == first.table_id else t for t in history.tables]
     state = engine.PlayerState(prior_grade=_prior(change))
     return start, history, {player.pk: state}
@@ -210,16 +207,10 @@ def _replayed(
     none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
     promotion records that change hands (record -> player), as a merge moves them; ``held``: the records that
     make a Dan grade public changing hands with them (``public_grades``)."""
-    table_ids = [t.pk for t in history.tables]
-    stored = stored_rows(table_ids)
-    initial, entered = _initial_states(start, history, stored, fixed=set(overrides) | set(also))
-    initial.update({pid: state for pid, state in overrides.items() if pid in initial})
-    replay = Replay(history, initial, stored, texts=False)
-    replay.enter(entered)
+    replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
     with gc_paused():
-        for _table, _items in replay.run():
-            pass
-    final = {pid: replay.state_of(pid) for pid in replay.touched | set(also)}
+        replay.run()
+    final = replay.final_state(replay.touched | set(also))
     return CorrectionPreview(
         players=_player_changes(final, held=held),
         promotions=_promotion_changes(replay, owners or {}),
@@ -232,39 +223,6 @@ replay_preview = _replayed
 """The preview of a replay of a history built by another kind of change (ratings/services/merge/preview.py)."""
 
 
-def _initial_states(
-    start: Position, history: History, stored: StoredRows, *, fixed: set[int]
-) -> tuple[dict[int, engine.PlayerState], dict[int, dict[str, Any]]]:
-    """Each player's state before ``start``: those read from the database, and those the stored rows say
-    (as JSON, made engine states only if a redone table needs them).
-
-    The corrected table is the one flagged table of the history (the prior-grade case flags the player's
-    first table). A player whose first table from ``start`` on is a rated, unflagged one with his stored row
-    entered it with the state he had before ``start``: nothing of his was rated in between, so that row's
-    state before is it (the re-rate keeps each table's "before" equal to the previous "after", which is
-    how it skips tables). That holds for every player but those of the corrected table, whose old place may
-    lie between (``fixed`` and the flagged tables' players), and those whose first table has no row for them.
-    Reading the latest row before ``start`` of the thousands of players of the later tables was most of the
-    preview's time.
-    """
-    for table in history.tables:
-        if table.flagged:
-            fixed |= history.playing(table.pk) | stored.get(table.pk, {}).keys()
-    out: dict[int, dict[str, Any]] = {}
-    seen = set(fixed)
-    for table in history.tables:
-        rows = stored.get(table.pk, {})
-        trusted = table.status == TableStatus.RATED and not table.flagged
-        for pid in history.playing(table.pk) | rows.keys():
-            if pid in seen:
-                continue
-            seen.add(pid)
-            if trusted and pid in rows:
-                out[pid] = rows[pid][0]
-    rest = seen - out.keys()
-    return chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), rest), out
-
-
 def _player_changes(
     final: dict[int, engine.PlayerState], *, held: Mapping[tuple[str, int], int] | None = None
 ) -> list[PlayerChange]:
@@ -274,7 +232,7 @@ def _player_changes(
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
         grades = public_grades({pid: final[pid].grade for pid in chunk}, owners=held)
-        stored = Player.objects.filter(pk__in=chunk).values_list("pk", "rating", "category", "grade")
+        stored = Player.objects.filter(pk__in=chunk).order_by().values_list("pk", "rating", "category", "grade")
         for pid, rating, category, grade in stored:
             s = final[pid]
             after = (s.rating, category_of(s), grades[pid])
@@ -289,29 +247,35 @@ def _player_changes(
 player_changes = _player_changes
 
 
-def _promotion_changes(replay: Replay, owners: Mapping[int, int]) -> list[PromotionChange]:
+def _promotion_changes(replay: SparseReplay, owners: Mapping[int, int]) -> list[PromotionChange]:
     """The records ``promotions_sync`` would create, withdraw, flag or support again for the redone tables."""
     redone = set(replay.redone)
-    wanted = {(pid, p.grade) for pid, table_id, p in replay.found}
+    wanted = {(pid, p.grade) for pid, _table_id, p in replay.found}
     players = {pid for pid, _grade in wanted}
-    players |= set(Promotion.objects.filter(table_id__in=redone).values_list("player_id", flat=True))
-    players |= set(owners.values())
-    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
+    live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).order_by()  # no join for the ordering
+    in_redone = chunked(lambda ids: dict(live.filter(table_id__in=ids).values_list("pk", "player_id")), redone)
+    players |= set(in_redone.values()) | set(owners.values())
     records = live.filter(Q(player_id__in=players) | Q(pk__in=list(owners)))
-    existing = {(owners.get(r.pk, r.player_id), r.grade): r for r in records}
+    # (the players' records of other tables count too: a grade found again is not a new record)
+    existing = {
+        (owners.get(pk, pid), grade): (table_id, supported, status)
+        for pk, pid, grade, table_id, supported, status in records.values_list(
+            "pk", "player_id", "grade", "table_id", "supported", "status"
+        )
+    }
     out: list[tuple[int, int, str]] = []
     for key in wanted:
         record = existing.get(key)
         if record is None:
             out.append((*key, PromotionChange.APPEARS))
-        elif not record.supported:
+        elif not record[1]:
             out.append((*key, PromotionChange.RESTORED))
-    for key, record in existing.items():
-        if key in wanted or record.table_id not in redone:
+    for key, (table_id, supported, status) in existing.items():
+        if key in wanted or table_id not in redone:
             continue
-        if record.status in (PromotionStatus.PENDING, PromotionStatus.EFFECTIVE):
+        if status in (PromotionStatus.PENDING, PromotionStatus.EFFECTIVE):
             out.append((*key, PromotionChange.WITHDRAWN))
-        elif record.supported and record.status == PromotionStatus.APPROVED:
+        elif supported and status == PromotionStatus.APPROVED:
             out.append((*key, PromotionChange.FLAGGED))
     names = player_names([pid for pid, _grade, _what in out])
     return sorted(

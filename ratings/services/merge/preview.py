@@ -44,7 +44,7 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
         held[("opening", moved["opening_state"])] = owner
     if start is None:
         return CorrectionPreview(players=player_changes(_unreplayed(starting), held=held))
-    history = History(start)
+    history = History(start, load=False)
     tables = set(TableEntry.objects.filter(pk__in=moved["entries"]).values_list("table_id", flat=True))
     tables |= set(
         Game.objects.filter(pk__in=moved["games_first"] + moved["games_second"]).values_list("table_id", flat=True)
@@ -52,6 +52,7 @@ def merge_preview(change: MergeChange) -> CorrectionPreview:
     history.tables = [
         dataclasses.replace(t, flagged=True) if t.pk in tables or t.pk in _tables else t for t in history.tables
     ]
+    history.load(tables)
     for table_id in tables:
         history.entries[table_id] = [owner if pid == other else pid for pid in history.entries.get(table_id, [])]
         history.games[table_id] = [_given(g, other, owner) for g in history.games.get(table_id, [])]

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from ratings import engine
 from ratings.engine.scores import first_score
@@ -93,9 +94,14 @@ def at_or_after(start: Position) -> Q:
 
 
 class History:
-    """The submitted and rated tables from a position on (None: all), their seat orders and rated games."""
+    """The submitted and rated tables from a position on (None: all), their seat orders and rated games.
 
-    def __init__(self, start: Position | None) -> None:
+    ``load=False``: the tables only; ``load(ids)`` reads the entries and games of those asked for (a preview
+    reads only the tables its replay reaches). A table whose entries and games were set by hand (a preview's
+    changed table) is to be added to ``loaded``, so that they are not read over.
+    """
+
+    def __init__(self, start: Position | None, *, load: bool = True) -> None:
         tables = Table.objects.filter(status__in=RATED_STATUSES)
         if start is not None:
             tables = tables.filter(at_or_after(start))
@@ -105,13 +111,30 @@ class History:
                 "pk", "date", "sequence", "status", "needs_rerate", "name", "tournament__name"
             )
         ]
-        ids = tables.values("pk")
         self.entries: dict[int, list[int]] = defaultdict(list)
+        self.games: dict[int, list[engine.Game]] = defaultdict(list)
+        self.loaded: set[int] = set()
+        if load:
+            self._read(tables.values("pk"))
+            self.loaded.update(t.pk for t in self.tables)
+
+    def load(self, table_ids: Iterable[int]) -> None:
+        """Read the entries and games of these tables, unless read (or set) already."""
+        ids = sorted(set(table_ids) - self.loaded)
+        if not ids:
+            return
+        if connection.vendor == "postgresql":  # one array parameter, not a placeholder per id to parse
+            self._read(RawSQL("SELECT unnest(%s::bigint[])", [ids]))
+        else:
+            for chunk in chunks(ids):
+                self._read(chunk)
+        self.loaded.update(ids)
+
+    def _read(self, ids: Any) -> None:
         for table_id, player_id in (
             TableEntry.objects.filter(table__in=ids).order_by("table_id", "seat").values_list("table_id", "player_id")
         ):
             self.entries[table_id].append(player_id)
-        self.games: dict[int, list[engine.Game]] = defaultdict(list)
         columns = ("round", "first_id", "second_id", "result", "handicap", "handicap_giver", "replay_draw")
         games = Game.objects.filter(table__in=ids, second__isnull=False, played=True).order_by(
             "table_id", "round", "id"
