@@ -277,9 +277,21 @@ def table_changed(*, table: Table, old_position: tuple[dt.date, int] | None = No
 
 
 def table_delete(*, table: Table) -> None:
-    """Delete a table and everything in it; what followed it is re-rated."""
+    """Delete a table and everything in it; what followed it is re-rated.
+
+    The later tables of the same day that its players played are flagged: their stored rows start from the
+    deleted table's, and a preview that reads only the tables a change reaches (``SparseReplay``) tells a
+    broken link between two rows by their dates alone, which a table of the same day does not show.
+    """
     with transaction.atomic():
         if table.status != TableStatus.DRAFT:
-            rerate_request(date=table.date, sequence=table.sequence, table_ids=[])
+            same_day = Table.objects.order_by().filter(
+                date=table.date, sequence__gt=table.sequence, entries__player__in=table.entries.values("player")
+            )
+            rerate_request(
+                date=table.date,
+                sequence=table.sequence,
+                table_ids=list(same_day.values_list("pk", flat=True).distinct()),
+            )
         promotions_table_deleted(table=table)
         table.delete()
