@@ -258,11 +258,16 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         # The other players' rows went back with the links they had (``links``): their rows are in the same
         # tables, at the same places, as when those links were made.
         rating_rows_link(since=start[0], players=relink | refresh)
-    if start is None and connection.vendor == "postgresql":
+    if start is None:
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
-        # for a scan of them all (autovacuum catches up only later, if it runs at all).
+        # for a scan of them all (autovacuum catches up only later, if it runs at all). SQLite keeps no
+        # statistics until asked, and without them reads "not merged" players through the index of merges,
+        # which nearly all of them share: its ANALYZE covers every table.
         with connection.cursor() as cursor:
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(RatingRow._meta.db_table)}")
+            if connection.vendor == "postgresql":
+                cursor.execute(f"ANALYZE {connection.ops.quote_name(RatingRow._meta.db_table)}")
+            elif connection.vendor == "sqlite":
+                cursor.execute("ANALYZE")
     outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
     outcome.seconds["engine"] = replay.engine_seconds  # part of the replay
     outcome.tables_rated = len(replay.redone) - len(replay.errors)
