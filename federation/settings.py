@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import sentry_sdk
@@ -230,25 +231,26 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))  # where collectstatic writes
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
-    # The derived files (the rating history downloads), rebuilt from the database: federation/storage.py.
-    "derived": {"BACKEND": "federation.storage.AtomicFileSystemStorage"},
-}
-DOWNLOADS_STORAGE = env_str("DOWNLOADS_STORAGE", "file")
-if DOWNLOADS_STORAGE == "s3":
-    # Any S3-compatible store (AWS, MinIO, Garage, a host's object storage) through django-storages. The
-    # keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which boto3 reads itself. The bucket stays
-    # private: the site serves the files under its own URLs.
-    STORAGES["derived"] = {
+
+
+def derived_storage_setting() -> dict[str, Any]:
+    """``STORAGES["derived"]`` as the environment asks: a folder (``DOWNLOADS_DIR``), or with
+    ``DOWNLOADS_STORAGE=s3`` any S3-compatible store (AWS, MinIO, Garage, a host's object storage) through
+    django-storages. The keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, which boto3 reads itself.
+    The bucket stays private: the site serves the files under its own URLs. tests/deploy/test_bucket.py checks
+    it against an S3-compatible server."""
+    kind = env_str("DOWNLOADS_STORAGE", "file")
+    if kind == "file":
+        return {"BACKEND": "federation.storage.AtomicFileSystemStorage"}
+    if kind != "s3":
+        raise ImproperlyConfigured(f"DOWNLOADS_STORAGE={kind!r}: expected file or s3")
+    bucket = env_str("DOWNLOADS_S3_BUCKET", "")
+    if not bucket:
+        raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
+    return {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
-            "bucket_name": env_str("DOWNLOADS_S3_BUCKET", ""),
+            "bucket_name": bucket,
             "endpoint_url": env_url("DOWNLOADS_S3_ENDPOINT_URL", {"http", "https"}),
             "region_name": env_str("DOWNLOADS_S3_REGION", "") or None,
             "location": env_str("DOWNLOADS_S3_PREFIX", "downloads"),
@@ -257,10 +259,19 @@ if DOWNLOADS_STORAGE == "s3":
             "file_overwrite": True,
         },
     }
-    if not STORAGES["derived"]["OPTIONS"]["bucket_name"]:
-        raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
-elif DOWNLOADS_STORAGE != "file":
-    raise ImproperlyConfigured(f"DOWNLOADS_STORAGE={DOWNLOADS_STORAGE!r}: expected file or s3")
+
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+    # The derived files (the rating history downloads), rebuilt from the database: federation/storage.py.
+    "derived": derived_storage_setting(),
+}
+
 
 LOGIN_URL = "admin:login"
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ratings.services.grades.digest import grade_digest_queue
-from ratings.services.history_files import history_files_write
+from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
@@ -74,8 +74,18 @@ def _queue_history_files() -> None:
 
 @shared_task(name="ratings.tasks.task_history_files_write", acks_late=True)
 def task_history_files_write() -> list[str]:
-    """Write the rating history downloads (CSV and JSON, gzip) anew into DOWNLOADS_DIR."""
-    return [str(path) for path in history_files_write()]
+    """Write the rating history downloads (CSV and JSON, gzip) anew into the storage of derived files. A store
+    that fails is logged as an ERROR; the files stay as they were, and the next re-rate (or ``manage.py
+    rewrite_derived_files``) writes them whole again: the re-rate that asked for them stands."""
+    try:
+        return [str(path) for path in history_files_write()]
+    except DerivedFilesUnavailable:
+        log.error(
+            "could not write the rating history downloads; the next re-rate or `manage.py rewrite_derived_files` "
+            "writes them",
+            exc_info=True,
+        )
+        return []
 
 
 @shared_task(

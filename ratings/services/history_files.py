@@ -6,6 +6,10 @@ import, into the storage of derived files (``storages["derived"]``, federation/s
 an S3-compatible bucket). Each file is made whole in a temporary file first and then handed to the storage, which
 replaces the old one at once, so that a download never reads a half-written file and a failed write leaves the
 previous file in place.
+
+A store that fails (a bucket that cannot be reached, a full disk) raises ``DerivedFilesUnavailable`` naming the
+file and the store's own error: the files are derived, so the re-rate that asked for them stands, and the next
+write (the next re-rate, or the command) writes them whole again.
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ CSV_COLUMNS = (
 )
 
 
+class DerivedFilesUnavailable(RuntimeError):
+    """The storage of derived files failed to store or read a file; the message names the file and the cause."""
+
+
 @dataclass(frozen=True)
 class HistoryFile:
     name: str
@@ -82,7 +90,10 @@ def _store_gzip(storage: Storage, name: str, write: Callable[[IO[str]], None]) -
             text.flush()
             text.detach()
         spool.seek(0)
-        storage.save(name, File(spool, name=name))
+        try:
+            storage.save(name, File(spool, name=name))
+        except Exception as exc:  # botocore's, OSError...: every store fails in its own way
+            raise DerivedFilesUnavailable(f"the storage of derived files did not store {name}: {exc}") from exc
 
 
 def _csv_lines(table: dict[str, Any]) -> Iterator[list[Any]]:
@@ -136,12 +147,16 @@ def history_files_write() -> list[str]:
 def history_file_info(name: str) -> HistoryFile | None:
     """A history file's size and when it was written, or None before it is first written."""
     storage = derived_storage()
-    if name not in HISTORY_FILES or not storage.exists(name):
+    if name not in HISTORY_FILES:
         return None
     try:
+        if not storage.exists(name):
+            return None
         return HistoryFile(name=name, size=storage.size(name), modified=storage.get_modified_time(name))
     except FileNotFoundError:  # removed between the two questions
         return None
+    except Exception as exc:
+        raise DerivedFilesUnavailable(f"the storage of derived files did not answer for {name}: {exc}") from exc
 
 
 def history_files_info() -> list[HistoryFile]:
@@ -150,7 +165,8 @@ def history_files_info() -> list[HistoryFile]:
 
 
 def history_file_open(name: str) -> IO[bytes]:
-    """A history file to read; FileNotFoundError if it was never written (or ``name`` is not one of them)."""
+    """A history file to read; FileNotFoundError if it was never written (or ``name`` is not one of them),
+    DerivedFilesUnavailable if the store cannot be reached."""
     if name not in HISTORY_FILES:
         raise FileNotFoundError(name)
     storage = derived_storage()
@@ -158,6 +174,8 @@ def history_file_open(name: str) -> IO[bytes]:
         return storage.open(name, "rb")
     except OSError as exc:
         raise FileNotFoundError(name) from exc
+    except Exception as exc:
+        raise DerivedFilesUnavailable(f"the storage of derived files did not answer for {name}: {exc}") from exc
 
 
 def history_files_refresh() -> None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import caches
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from ratings.services.history_files import history_files_write
+from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 
 PAGE_CACHE = "pages"  # settings.CACHES: the public pages kept as anonymous visitors got them
 
@@ -23,7 +23,11 @@ class Command(BaseCommand):
     help = "Write the rating history downloads anew from the database and forget the kept public pages."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for name in history_files_write():
-            self.stdout.write(f"wrote {name}")
-        caches[PAGE_CACHE].clear()
+        caches[PAGE_CACHE].clear()  # first, so that a store failing below leaves no page of the data before
         self.stdout.write("forgot the kept public pages")
+        try:
+            written = history_files_write()
+        except DerivedFilesUnavailable as exc:
+            raise CommandError(f"{exc}; the files stay as they were: run the command again once it answers") from exc
+        for name in written:
+            self.stdout.write(f"wrote {name}")
