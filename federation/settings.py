@@ -247,6 +247,8 @@ def derived_storage_setting() -> dict[str, Any]:
     bucket = env_str("DOWNLOADS_S3_BUCKET", "")
     if not bucket:
         raise ImproperlyConfigured("DOWNLOADS_S3_BUCKET must be set with DOWNLOADS_STORAGE=s3")
+    from botocore.config import Config  # noqa: PLC0415 - only a site with a bucket needs botocore loaded
+
     return {
         "BACKEND": "storages.backends.s3.S3Storage",
         "OPTIONS": {
@@ -257,6 +259,9 @@ def derived_storage_setting() -> dict[str, Any]:
             "default_acl": None,
             "querystring_auth": True,
             "file_overwrite": True,
+            # A store that takes connections but does not answer holds a downloads page for seconds, not the
+            # minute boto3 waits by default; the page then says the files cannot be reached just now.
+            "client_config": Config(connect_timeout=5, read_timeout=15, retries={"max_attempts": 2}),
         },
     }
 
