@@ -269,7 +269,8 @@ def test_a_tournament_from_registration_to_the_players_email(
             assert results_stage(tournament) == "rated"
             [notice] = to(inbox, DIRECTOR)
             assert subject(notice) == "FESA ratings: your tables were rated"
-            assert "Open de Lyon" in body(notice) and END.isoformat() in body(notice)
+            assert f"Open de Lyon ({END.isoformat()}): rated" in body(notice)
+            assert reverse("ratings:table", args=[table.pk]) in body(notice)
             news = to(inbox, FAN)[1]
             fan_of.refresh_from_db()
             assert fan_of.rating != before
