@@ -2,9 +2,10 @@
 admin and a rating officer accepts it; it shows on the calendar and in the iCal feed; a player's follower
 subscribes on the public page and confirms through the link the SMTP server received; after the last day the
 results are awaited; the director sends a real turnering.txt through the API with a token he made in the admin
-(a preview with a mistake, the fixed file, a retried submit); a real Celery worker rates it and the director
-and the subscriber (in French) are told; a rating officer corrects a result with a reason, and both are told
-again; a one-click unsubscribe stops the subscriber's messages. docs/season.md describes the same walk."""
+(a preview with a mistake, the fixed file, a retried submit) and they are received; a real Celery worker rates
+them, and the director and the subscriber (in French) are told; a rating officer corrects a result with a
+reason, and both are told again; a one-click unsubscribe stops the subscriber's messages. docs/season.md
+describes the same walk."""
 
 from __future__ import annotations
 
@@ -40,7 +41,14 @@ from tests.admin.helpers import page_form_data, set_row
 from tests.conftest import FIXED_NOW
 from tests.factories import make_director, make_rating_officer
 from tests.fesa.data import case_dir
-from tests.pipeline.conftest import RedisForTests, Worker, redis_for_tests, started_worker, wait_for
+from tests.pipeline.conftest import (
+    RedisForTests,
+    Worker,
+    celery_pointed_at,
+    redis_for_tests,
+    started_worker,
+    wait_for,
+)
 from tests.season.test_mail import Inbox, free_port
 
 __all__ = ["redis_for_tests"]  # a fixture used by name
@@ -180,7 +188,7 @@ def token_made_in_the_admin(director: Any) -> str:
     return re.search(r'value="(fesa_[^"]+)"', page.content.decode()).group(1)  # type: ignore[union-attr]
 
 
-def send_through_the_api(tournament: Tournament, secret: str, worker: Worker) -> Table:
+def send_through_the_api(tournament: Tournament, secret: str) -> Table:
     program = Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
     preview = reverse("api-v1:tables_preview", args=[tournament.pk])
     submit = reverse("api-v1:tables_submit", args=[tournament.pk])
@@ -198,9 +206,8 @@ def send_through_the_api(tournament: Tournament, secret: str, worker: Worker) ->
     assert good["ok"] is True and good["problems"] == [] and len(good["rating_effect"]) == 4
     assert not Table.objects.exists()  # a preview saves nothing
     key = str(uuid.uuid4())
-    with worker.publishing():
-        first = program.post(submit, files(fixed), HTTP_IDEMPOTENCY_KEY=key)
-        again = program.post(submit, files(fixed), HTTP_IDEMPOTENCY_KEY=key)
+    first = program.post(submit, files(fixed), HTTP_IDEMPOTENCY_KEY=key)
+    again = program.post(submit, files(fixed), HTTP_IDEMPOTENCY_KEY=key)  # the program retries
     assert (first.status_code, again.status_code) == (201, 201)
     assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
     table = Table.objects.get()
@@ -253,14 +260,15 @@ def test_a_tournament_from_registration_to_the_players_email(
         # 3. After the last day: results awaited; the director sends them from his program.
         assert results_stage(tournament) == "awaited"
         secret = token_made_in_the_admin(director)
+        with celery_pointed_at(redis_for_tests.url, redis_for_tests.queue):  # the re-rate waits in the queue
+            table = send_through_the_api(tournament, secret)
+        assert results_stage(tournament) == "received"
         queues = f"{redis_for_tests.queue},celery"  # the worker also sends the messages its re-rates queue
         log = tmp_path / "worker.log"
         with started_worker(redis_for_tests, log, queues=queues, **mail_env) as worker:
-            table = send_through_the_api(tournament, secret, worker)
-
             # 4. Rated by the worker; the director and the subscriber are told.
             def rated_and_told() -> bool:
-                """the rating and both messages"""
+                """the director's message and the subscriber's first news"""
                 return len(to(inbox, DIRECTOR)) == 1 and len(to(inbox, FAN)) == 2
 
             settled(worker, rated_and_told)
