@@ -9,7 +9,9 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core import mail
+from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import OutgoingMail, Player, RerateRun, Table, TableStatus
@@ -39,7 +41,10 @@ def test_director_is_told_once_when_his_table_is_rated(django_capture_on_commit_
     assert table.status == TableStatus.RATED
     [message] = mail.outbox
     assert message.to == ["td@example.org"]
-    assert "Open de Lyon (2026-05-10): rated" in message.body
+    assert message.body.splitlines() == [
+        "Open de Lyon (2026-05-10): rated",
+        f"  {settings.SITE_URL}{reverse('ratings:table', args=[table.pk])}",  # to check what was rated
+    ]
     run = RerateRun.objects.get()
     with django_capture_on_commit_callbacks(execute=True):
         assert run_directors_notify(run_id=run.pk) == 0  # the same run again: nothing new
@@ -135,7 +140,7 @@ def test_a_re_rate_without_a_correction_keeps_its_message(django_capture_on_comm
         table_submit(table=late, user=lyon)
     by_address = {m.to[0]: m.body for m in mail.outbox}
     assert "Open de Lyon (2026-05-10): rated" in by_address["lyon@example.org"]
-    assert by_address["nice@example.org"] == "Coupe de Nice (2026-05-17): re-rated, its ratings changed"
+    assert by_address["nice@example.org"].splitlines()[0] == "Coupe de Nice (2026-05-17): re-rated, its ratings changed"
 
 
 def test_the_runs_of_one_re_rate_call_make_one_message_with_every_correction() -> None:

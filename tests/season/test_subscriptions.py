@@ -165,6 +165,17 @@ def test_each_message_is_in_the_language_the_subscriber_chose(django_capture_on_
     assert french.subject.startswith("Classements FESA") and german.subject.startswith("FESA-Wertung")
 
 
+def test_a_tables_line_is_punctuated_in_the_subscribers_language(django_capture_on_commit_callbacks: Any) -> None:
+    players = [make_player() for _ in range(3)]
+    subscribed(players[0], language="fr", capture=django_capture_on_commit_callbacks, on_grades=False)
+    subscribed(players[0], email="leser@example.org", language="de", capture=django_capture_on_commit_callbacks)
+    rated_table(players, capture=django_capture_on_commit_callbacks)
+    [french] = messages_to(ADDRESS)[1:]
+    [german] = messages_to("leser@example.org")[1:]
+    assert f"Open de Lyon ({DAY.isoformat()}) : classée pour la première fois ; " in french.body
+    assert f"Open de Lyon ({DAY.isoformat()}): erstmals gewertet; " in german.body
+
+
 def test_asking_again_answers_the_same_and_changes_nothing_until_confirmed(
     django_capture_on_commit_callbacks: Any,
 ) -> None:

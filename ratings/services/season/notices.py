@@ -75,6 +75,8 @@ def run_directors_notify(*, run_id: int, since: dt.datetime | None = None) -> in
             told = [] if first else _corrections_of(table, served)
             if told:
                 line = _correction_lines(table, label, told)
+            else:  # the table's page, as a correction's entry has it: the director checks what was rated
+                line = f"{line}\n  {site_link('ratings:table', table.pk)}"
             for director in table.tournament.directors.all():
                 if director.email:
                     lines[director.email].append(line)

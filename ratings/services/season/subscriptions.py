@@ -303,7 +303,10 @@ def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_fro
                 "change": f"{row.change:+d}",
                 "rating": row.rating_after,
             }
-        lines.append(f"{label} ({table.date.isoformat()}): {what}; {figures}.")
+        lines.append(  # the punctuation is the language's: French spaces its colons and semicolons
+            _("%(table)s (%(date)s): %(what)s; %(figures)s.")
+            % {"table": label, "date": table.date.isoformat(), "what": what, "figures": figures}
+        )
         link = site_link("ratings:player_table", player.federation_id, table.pk)
         lines.append(_("How the rating moved: %(url)s") % {"url": link})
         lines.append("")
