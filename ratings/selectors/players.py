@@ -1,4 +1,5 @@
-"""A player's page: his standing, his rating rows with each game explained, and his grade history."""
+"""A player's page: his standing, his rated tables (each game explained on the table's own page), and his grade
+history."""
 
 from __future__ import annotations
 
@@ -86,6 +87,20 @@ class HistoryEntry:
     @property
     def performance_rated(self) -> bool:
         return self.row.method == RatingRow.Method.PERFORMANCE
+
+    @property
+    def change_sum(self) -> float:
+        """The games' changes (normal or upset gain) added up, before the bonus and before rounding."""
+        return sum(g.change or 0.0 for g in self.games)
+
+    @property
+    def bonus_sum(self) -> float:
+        return sum(g.bonus or 0.0 for g in self.games)
+
+    @property
+    def unrounded_change(self) -> float:
+        """Every game's change and bonus together: the table's change before it is rounded once."""
+        return self.change_sum + self.bonus_sum
 
 
 def _history_rows(player: Player) -> QuerySet[RatingRow]:
@@ -199,6 +214,30 @@ def _decision_time(promotion: Promotion) -> dt.datetime | None:
     if promotion.status == PromotionStatus.REVOKED:
         return promotion.reviewed_at
     return promotion.decided_at
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One rated table on a player's page: his rating row, without the games' explanations (the table's own
+    page, ratings:player_table, has them), and the grades the table earned him."""
+
+    row: RatingRow
+    grades: list[GradeStep]
+
+    @property
+    def performance_rated(self) -> bool:
+        return self.row.method == RatingRow.Method.PERFORMANCE
+
+
+def player_tables(player: Player, grade_steps: Iterable[GradeStep]) -> list[TableLine]:
+    """Every rating row of the player, newest first, in one query whatever the games, each with the steps of
+    ``grade_steps`` (``player_grade_history``) its table earned."""
+    by_table: dict[int, list[GradeStep]] = {}
+    for step in grade_steps:
+        if step.table is not None:
+            by_table.setdefault(step.table.pk, []).append(step)
+    rows = _history_rows(player).defer("detail").reverse()
+    return [TableLine(row=row, grades=by_table.get(row.table_id, [])) for row in rows]
 
 
 def player_labels(player_ids: Iterable[int]) -> dict[int, str]:
