@@ -196,7 +196,7 @@ def test_player_table_page_of_a_performance_rating_shows_the_performance(
     row = RatingRow.objects.get(table=table, player=n)
     assert row.performance is not None
     html = client.get(reverse("ratings:player_table", args=[n.federation_id, table.pk])).content.decode()
-    assert f"<dt>Performance</dt><dd>{row.performance:.1f}</dd>" in html
+    assert f"<dt>Performance</dt><dd>{row.performance:.2f}</dd>" in html
     assert "Rated by performance" in html and "rounded once, the table's change" not in html
 
 
