@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db.models import (
     F,
@@ -214,6 +215,25 @@ def _decision_time(promotion: Promotion) -> dt.datetime | None:
     if promotion.status == PromotionStatus.REVOKED:
         return promotion.reviewed_at
     return promotion.decided_at
+
+
+class TableDate(NamedTuple):
+    """A rated table of the player's, as a link to its explanation names it."""
+
+    table_id: int
+    date: dt.date
+
+
+def player_table_neighbours(player: Player, table_id: int) -> tuple[TableDate | None, TableDate | None]:
+    """The player's rated tables just before and just after this one, in the history's order (one query over
+    his rows' dates, whatever their games); None at either end."""
+    order = list(RatingRow.objects.filter(player=player).order_by("date", "sequence").values_list("table_id", "date"))
+    at = next((i for i, (pk, _date) in enumerate(order) if pk == table_id), None)
+    if at is None:
+        return None, None
+    earlier = TableDate(*order[at - 1]) if at > 0 else None
+    later = TableDate(*order[at + 1]) if at + 1 < len(order) else None
+    return earlier, later
 
 
 @dataclass(frozen=True)

@@ -200,6 +200,27 @@ def test_player_table_page_of_a_performance_rating_shows_the_performance(
     assert "Rated by performance" in html and "rounded once, the table's change" not in html
 
 
+def test_player_table_page_leads_to_the_tables_before_and_after_it(
+    client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
+) -> None:
+    first, (a, b, _n, d) = small_table
+    second = rated_round_robin([a, d], days_ago(10))
+    third = rated_round_robin([a, b], days_ago(5))
+
+    def page(table: Table) -> str:
+        return client.get(reverse("ratings:player_table", args=[a.federation_id, table.pk])).content.decode()
+
+    def link(table: Table) -> str:
+        return reverse("ratings:player_table", args=[a.federation_id, table.pk])
+
+    html = page(second)
+    assert f'rel="prev" href="{link(first)}"' in html and f"Earlier table, {first.date:%Y-%m-%d}" in html
+    assert f'rel="next" href="{link(third)}"' in html and f"Later table, {third.date:%Y-%m-%d}" in html
+    assert 'rel="prev"' not in page(first) and f'rel="next" href="{link(second)}"' in page(first)
+    assert 'rel="next"' not in page(third)
+    assert reverse("ratings:player", args=[a.federation_id]) + f"#table-{third.pk}" in page(third)
+
+
 def test_unknown_player_is_not_found(client: Client) -> None:
     response = client.get(reverse("ratings:player", args=["NOSUCH99"]))
     assert response.status_code == 404

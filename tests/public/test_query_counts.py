@@ -107,8 +107,9 @@ def test_player_table_page_queries_do_not_grow_with_games(
     large = rated_round_robin([player, *(veteran(1400 - i) for i in range(5))], days_ago(40))
     urls = [reverse("ratings:player_table", args=[player.federation_id, t.pk]) for t in (small, large)]
     counts = [queries(client, url) for url in urls]
-    # the data version, the player with his pending Dan grade, his rating row of the table, its opponents
-    assert counts == [4, 4]
+    # the data version, the player with his pending Dan grade, his rating row of the table, its opponents, his
+    # tables' dates (the links to the tables before and after)
+    assert counts == [5, 5]
 
 
 def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:

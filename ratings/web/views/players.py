@@ -58,9 +58,11 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
 
 @public_page
 def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
-    """How one table moved one player, game by game."""
+    """How one table moved one player, game by game, with the way to his tables before and after it."""
     player = _player_or_404(federation_id)
     entry = selectors.player_table_entry(player, table_id)
     if entry is None:
         raise Http404(_("The player has no rated game in that table."))
-    return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
+    earlier, later = selectors.player_table_neighbours(player, table_id)
+    context = {"player": player, "entry": entry, "earlier": earlier, "later": later}
+    return render(request, "ratings/player_table.html", context)
