@@ -63,6 +63,8 @@ from ratings.selectors.players import (
     player_historical_rows,
     player_history,
     player_table_entry,
+    player_table_neighbours,
+    player_tables,
 )
 from ratings.selectors.versions import DataVersion, data_version
 
@@ -101,6 +103,8 @@ __all__ = [
     "player_historical_rows",
     "player_history",
     "player_table_entry",
+    "player_table_neighbours",
+    "player_tables",
     "promotion_tables",
     "public_players",
     "public_tables",

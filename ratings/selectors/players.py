@@ -1,10 +1,12 @@
-"""A player's page: his standing, his rating rows with each game explained, and his grade history."""
+"""A player's page: his standing, his rated tables (each game explained on the table's own page), and his grade
+history."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db.models import (
     F,
@@ -86,6 +88,20 @@ class HistoryEntry:
     @property
     def performance_rated(self) -> bool:
         return self.row.method == RatingRow.Method.PERFORMANCE
+
+    @property
+    def change_sum(self) -> float:
+        """The games' changes (normal or upset gain) added up, before the bonus and before rounding."""
+        return sum(g.change or 0.0 for g in self.games)
+
+    @property
+    def bonus_sum(self) -> float:
+        return sum(g.bonus or 0.0 for g in self.games)
+
+    @property
+    def unrounded_change(self) -> float:
+        """Every game's change and bonus together: the table's change before it is rounded once."""
+        return self.change_sum + self.bonus_sum
 
 
 def _history_rows(player: Player) -> QuerySet[RatingRow]:
@@ -199,6 +215,49 @@ def _decision_time(promotion: Promotion) -> dt.datetime | None:
     if promotion.status == PromotionStatus.REVOKED:
         return promotion.reviewed_at
     return promotion.decided_at
+
+
+class TableDate(NamedTuple):
+    """A rated table of the player's, as a link to its explanation names it."""
+
+    table_id: int
+    date: dt.date
+
+
+def player_table_neighbours(player: Player, table_id: int) -> tuple[TableDate | None, TableDate | None]:
+    """The player's rated tables just before and just after this one, in the history's order (one query over
+    his rows' dates, whatever their games); None at either end."""
+    order = list(RatingRow.objects.filter(player=player).order_by("date", "sequence").values_list("table_id", "date"))
+    at = next((i for i, (pk, _date) in enumerate(order) if pk == table_id), None)
+    if at is None:
+        return None, None
+    earlier = TableDate(*order[at - 1]) if at > 0 else None
+    later = TableDate(*order[at + 1]) if at + 1 < len(order) else None
+    return earlier, later
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One rated table on a player's page: his rating row, without the games' explanations (the table's own
+    page, ratings:player_table, has them), and the grades the table earned him."""
+
+    row: RatingRow
+    grades: list[GradeStep]
+
+    @property
+    def performance_rated(self) -> bool:
+        return self.row.method == RatingRow.Method.PERFORMANCE
+
+
+def player_tables(player: Player, grade_steps: Iterable[GradeStep]) -> list[TableLine]:
+    """Every rating row of the player, newest first, in one query whatever the games, each with the steps of
+    ``grade_steps`` (``player_grade_history``) its table earned."""
+    by_table: dict[int, list[GradeStep]] = {}
+    for step in grade_steps:
+        if step.table is not None:
+            by_table.setdefault(step.table.pk, []).append(step)
+    rows = _history_rows(player).defer("detail").reverse()
+    return [TableLine(row=row, grades=by_table.get(row.table_id, [])) for row in rows]
 
 
 def player_labels(player_ids: Iterable[int]) -> dict[int, str]:

@@ -73,7 +73,7 @@ def test_player_pages_cost_one_query_more_for_the_official_lists(
     official = listed(2, rated_round_robin, 50)
     player = official.entries.order_by("rank").first().player
     # the page: as tests/public/test_query_counts.py counts it, and the player's official list entries
-    assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 8
+    assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 7
     assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 3
 
 

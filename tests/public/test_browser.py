@@ -126,11 +126,15 @@ def test_browser_rating_list_filter_player_chart(static_from_source: None, live_
     )
     width, _height, points, shown_width = drawn
     assert points == 3 and width > 100 and shown_width > 300
-    details = browser.find_element(By.CSS_SELECTOR, "tr.explain details")
-    details.find_element(By.TAG_NAME, "summary").click()
-    assert details.get_attribute("open") is not None
-    assert details.find_element(By.CSS_SELECTOR, "table.games").is_displayed()
     shoot(browser, "03-player-with-chart")
+    # each table's change leads to its explanation, game by game, on the table's own page
+    player_page = browser.current_url
+    browser.find_element(By.CSS_SELECTOR, "table.history tbody tr td.explained a").click()
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "table.games")))
+    assert "/tables/" in browser.current_url
+    assert browser.find_element(By.CSS_SELECTOR, "table.games tbody tr").is_displayed()
+    shoot(browser, "03b-player-table-explained")
+    browser.get(player_page)
 
     browser.get(live_server.url + f"/players/{newcomer.federation_id}/")
     wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "svg.chart circle.point")))

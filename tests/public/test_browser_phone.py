@@ -85,8 +85,17 @@ def test_browser_phone_rating_list_player_and_tournaments(
     for cls, height, font in ticks:
         assert font >= 10 and height >= 10, (cls, height, font)
     history = browser.find_element(By.CSS_SELECTOR, "table.history")
-    for cell in history.find_elements(By.CSS_SELECTOR, "tbody tr:not(.explain) td:nth-child(-n+2)"):
-        assert inside(browser, cell), cell.text
+    for cell in history.find_elements(By.CSS_SELECTOR, "tbody td:nth-child(-n+2), tbody td.explained a"):
+        assert inside(browser, cell), cell.text  # the date, the tournament and the link to the explanation
+
+    browser.get(live_server.url + f"/players/{promoted.federation_id}/tables/{table.pk}/")
+    assert not overflows(browser)
+    assert csp_violations(browser) == []
+    shoot_at(browser, "21b-phone-player-table", PHONE)
+    browser.set_window_size(PHONE, 900)
+    games = browser.find_element(By.CSS_SELECTOR, "table.games")
+    for cell in games.find_elements(By.CSS_SELECTOR, "tbody td:nth-child(-n+4)"):
+        assert inside(browser, cell), cell.text  # round, opponent, result and the game's change
 
     browser.set_window_size(PHONE, 900)
     browser.get(live_server.url + "/tournaments/")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -99,27 +100,56 @@ def test_draft_and_unknown_tables_are_not_found(client: Client) -> None:
     assert client.get("/tables/abc/").status_code == 404
 
 
-def test_player_page_shows_standing_chart_history_and_explanations(
+def test_player_page_shows_standing_chart_and_history(
     client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
 ) -> None:
-    table, (a, b, n, d) = small_table
+    table, (a, b, _n, d) = small_table
     later = rated_round_robin([a, b, d], days_ago(5))
     a.refresh_from_db()
     response = client.get(reverse("ratings:player", args=[a.federation_id]))
     assert response.status_code == 200
     html = response.content.decode()
     assert f">{a.rating}<" in html
-    # the chart: one point per rated table, drawn as SVG on the server
+    # the chart: one point per rated table, drawn as SVG on the server, each leading to the table's history row
     assert html.count('<circle class="point"') == 2
     assert '<path class="line"' in html
-    assert [e.row.table_id for e in response.context["history"]] == [later.pk, table.pk]
-    first = response.context["history"][1]
-    assert [(g.round, g.opponent, g.handicap, g.handicap_given, g.k) for g in first.games] == [
-        (1, b, "R", True, first.row.detail[0]["k"]),
-        (2, n, "", False, first.row.detail[1]["k"]),
-    ]
-    assert "<details>" in html and "How the rating moved" in html
-    assert reverse("ratings:player_table", args=[a.federation_id, table.pk]) in html
+    assert f'href="#table-{table.pk}"' in html and f'id="table-{table.pk}"' in html
+    assert [line.row.table_id for line in response.context["tables"]] == [later.pk, table.pk]
+    # the games are explained on each table's own page, not written out (folded away) on this one
+    assert "<details>" not in html and 'class="games"' not in html
+    assert "Game by game" not in html
+
+
+def test_player_page_links_each_history_row_to_its_explanation(
+    client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
+) -> None:
+    table, (a, b, _n, d) = small_table
+    tables = [table, rated_round_robin([a, b, d], days_ago(10)), rated_round_robin([a, d], days_ago(5))]
+    html = client.get(reverse("ratings:player", args=[a.federation_id])).content.decode()
+    rows = re.findall(r'<tr id="table-(\d+)">(.*?)</tr>', html, flags=re.DOTALL)
+    assert sorted(int(pk) for pk, _ in rows) == sorted(t.pk for t in tables)
+    for pk, cells in rows:
+        explanation = reverse("ratings:player_table", args=[a.federation_id, int(pk)])
+        assert cells.count(f'href="{explanation}"') == 1, pk
+        assert client.get(explanation).status_code == 200
+
+
+def test_player_page_shows_the_grades_each_table_earned(
+    client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
+) -> None:
+    table, (a, b, _n, d) = small_table
+    later = rated_round_robin([a, b, d], days_ago(5))
+    Promotion.objects.create(
+        player=a, grade=20, table=table, game_number=41, route="upper_bound", rating=1600, status="effective"
+    )
+    Promotion.objects.create(
+        player=a, grade=21, table=later, game_number=44, route="upper_bound", rating=1620, status="pending"
+    )
+    html = client.get(reverse("ratings:player", args=[a.federation_id])).content.decode()
+    rows = dict(re.findall(r'<tr id="table-(\d+)">(.*?)</tr>', html, flags=re.DOTALL))
+    grades = {pk: re.search(r'<td class="extra grades">(.*?)</td>', cells).group(1) for pk, cells in rows.items()}
+    assert grades[str(table.pk)] == "1 Kyu"
+    assert "1 Dan" in grades[str(later.pk)] and "waiting for approval" in grades[str(later.pk)]
 
 
 def test_player_page_of_a_newcomer_reads_with_one_point(
@@ -134,17 +164,61 @@ def test_player_page_of_a_newcomer_reads_with_one_point(
 
 
 def test_player_table_page_explains_each_game(client: Client, small_table: tuple[Table, list[Player]]) -> None:
-    table, (_a, b, _n, d) = small_table
-    response = client.get(reverse("ratings:player_table", args=[b.federation_id, table.pk]))
+    table, (a, b, n, d) = small_table
+    response = client.get(reverse("ratings:player_table", args=[a.federation_id, table.pk]))
     assert response.status_code == 200
     entry = response.context["entry"]
+    row = RatingRow.objects.get(table=table, player=a)
+    assert [(g.round, g.opponent, g.handicap, g.handicap_given, g.k) for g in entry.games] == [
+        (1, b, "R", True, row.detail[0]["k"]),
+        (2, n, "", False, row.detail[1]["k"]),
+    ]
+    html = response.content.decode()
+    assert 'class="games"' in html and "gave R" in html
+    # the table's change is every game's change and bonus added up, rounded once
+    total = sum(d["change"] + (d.get("bonus") or 0.0) for d in row.detail)
+    assert round(total) == row.change
+    assert f"together: {total:+.2f}; rounded once, the table's change: <strong>{row.change:+d}</strong>" in html
+    response = client.get(reverse("ratings:player_table", args=[b.federation_id, table.pk]))
     row = RatingRow.objects.get(table=table, player=b)
-    assert [g.change for g in entry.games] == [row.detail[0]["change"]]
+    assert [g.change for g in response.context["entry"].games] == [row.detail[0]["change"]]
     assert "received R" in response.content.decode()
     # D was absent in round 2 but played round 1: one explained game
     assert client.get(reverse("ratings:player_table", args=[d.federation_id, table.pk])).status_code == 200
     other = make_table([seasoned(1500), seasoned(1400)], date=days_ago(2))
     assert client.get(reverse("ratings:player_table", args=[b.federation_id, other.pk])).status_code == 404
+
+
+def test_player_table_page_of_a_performance_rating_shows_the_performance(
+    client: Client, small_table: tuple[Table, list[Player]]
+) -> None:
+    table, (_a, _b, n, _d) = small_table
+    row = RatingRow.objects.get(table=table, player=n)
+    assert row.performance is not None
+    html = client.get(reverse("ratings:player_table", args=[n.federation_id, table.pk])).content.decode()
+    assert f"<dt>Performance</dt><dd>{row.performance:.2f}</dd>" in html
+    assert "Rated by performance" in html and "rounded once, the table's change" not in html
+
+
+def test_player_table_page_leads_to_the_tables_before_and_after_it(
+    client: Client, small_table: tuple[Table, list[Player]], rated_round_robin: Callable[..., Table]
+) -> None:
+    first, (a, b, _n, d) = small_table
+    second = rated_round_robin([a, d], days_ago(10))
+    third = rated_round_robin([a, b], days_ago(5))
+
+    def page(table: Table) -> str:
+        return client.get(reverse("ratings:player_table", args=[a.federation_id, table.pk])).content.decode()
+
+    def link(table: Table) -> str:
+        return reverse("ratings:player_table", args=[a.federation_id, table.pk])
+
+    html = page(second)
+    assert f'rel="prev" href="{link(first)}"' in html and f"Earlier table, {first.date:%Y-%m-%d}" in html
+    assert f'rel="next" href="{link(third)}"' in html and f"Later table, {third.date:%Y-%m-%d}" in html
+    assert 'rel="prev"' not in page(first) and f'rel="next" href="{link(second)}"' in page(first)
+    assert 'rel="next"' not in page(third)
+    assert reverse("ratings:player", args=[a.federation_id]) + f"#table-{third.pk}" in page(third)
 
 
 def test_unknown_player_is_not_found(client: Client) -> None:

@@ -78,18 +78,38 @@ def test_rating_list_queries_do_not_grow_with_rows(
     assert queries(client, reverse(name), params) == 1
 
 
-def test_player_page_queries_do_not_grow_with_tables(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+def test_player_page_queries_do_not_grow_with_tables_or_games(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
     player = veteran(1500)
-    others = [veteran(1400) for _ in range(3)]
+    others = [veteran(1400) for _ in range(6)]
     rated_round_robin([player, others[0]], days_ago(60))
     url = reverse("ratings:player", args=[player.federation_id])
     one = queries(client, url)
     rated_round_robin([player, others[1]], days_ago(50))
-    rated_round_robin([player, others[2], others[0]], days_ago(40))
-    three = queries(client, url)
-    # the data version (ETag), the player with his pending Dan grade, his rating rows, the opponents, his
-    # promotions, his imported rows, his official list entries, his corrections
-    assert (one, three) == (8, 8)
+    rated_round_robin([player, *others[2:]], days_ago(40))  # five more opponents, each a game
+    many = queries(client, url)
+    # the data version (ETag), the player with his pending Dan grade, his promotions, his rating rows (without
+    # the games' explanations, which the table's own page shows), his imported rows, his official list
+    # entries, his corrections: no query per table, and none for the games or their opponents
+    assert (one, many) == (7, 7)
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url, {"fresh": "1"})  # another URL: made afresh, not the page cache's copy
+    rating_rows = [q["sql"] for q in captured.captured_queries if "ratings_ratingrow" in q["sql"]]
+    assert rating_rows and not any('"detail"' in sql for sql in rating_rows)
+
+
+def test_player_table_page_queries_do_not_grow_with_games(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    player = veteran(1500)
+    small = rated_round_robin([player, veteran(1400)], days_ago(60))
+    large = rated_round_robin([player, *(veteran(1400 - i) for i in range(5))], days_ago(40))
+    urls = [reverse("ratings:player_table", args=[player.federation_id, t.pk]) for t in (small, large)]
+    counts = [queries(client, url) for url in urls]
+    # the data version, the player with his pending Dan grade, his rating row of the table, its opponents, his
+    # tables' dates (the links to the tables before and after)
+    assert counts == [5, 5]
 
 
 def test_table_page_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:

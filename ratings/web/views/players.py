@@ -24,8 +24,9 @@ def _player_or_404(federation_id: str) -> Player:
 
 @public_page
 def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
-    """A player's standing, his rating over time, his tables (newest first) with each game explained, and
-    his grade history. A record merged into another redirects there for good."""
+    """A player's standing, his rating over time, his tables (newest first, each leading to its game-by-game
+    explanation on the table's own page) and his grade history. A record merged into another redirects there for
+    good."""
     try:
         player = selectors.player_for_page(federation_id)
     except Player.DoesNotExist:
@@ -33,20 +34,21 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         if not kept:
             raise Http404(_("No player has that federation id.")) from None
         return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
-    history = selectors.player_history(player)
+    grade_steps = selectors.player_grade_history(player)
+    tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
     points = [
         ChartPoint(date=h.date, rating=h.rating_after, label=str(h.table), href=f"#table-{h.table_id}", imported=True)
         for h in historical
     ] + [
-        ChartPoint(date=e.row.date, rating=e.row.rating_after, label=str(e.row.table), href=f"#table-{e.row.table_id}")
-        for e in history
+        ChartPoint(date=t.row.date, rating=t.row.rating_after, label=str(t.row.table), href=f"#table-{t.row.table_id}")
+        for t in reversed(tables)
     ]
     context = {
         "player": player,
-        "history": history[::-1],
+        "tables": tables,
         "historical": historical[::-1],
-        "grade_steps": selectors.player_grade_history(player),
+        "grade_steps": grade_steps,
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),
         "official_lists": player_official_lists(player),
@@ -56,9 +58,11 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
 
 @public_page
 def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
-    """How one table moved one player, game by game."""
+    """How one table moved one player, game by game, with the way to his tables before and after it."""
     player = _player_or_404(federation_id)
     entry = selectors.player_table_entry(player, table_id)
     if entry is None:
         raise Http404(_("The player has no rated game in that table."))
-    return render(request, "ratings/player_table.html", {"player": player, "entry": entry})
+    earlier, later = selectors.player_table_neighbours(player, table_id)
+    context = {"player": player, "entry": entry, "earlier": earlier, "later": later}
+    return render(request, "ratings/player_table.html", context)
