@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from ratings import access
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -18,3 +20,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class RatingOfficersOnly(ReadOnlyAdmin):
+    """A read-only page that only rating officers (and superusers) see: the outbox, the e-mail subscriptions."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return access.is_rating_officer(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return access.is_rating_officer(request.user)

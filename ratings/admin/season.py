@@ -23,7 +23,7 @@ from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
 from ratings.selectors.season import overdue_tournaments
 from ratings.services.season import tournament_accept, tournament_refuse
 
-from .read_only import ReadOnlyAdmin
+from .read_only import RatingOfficersOnly
 
 REGISTRATION_FIELDS = (
     "register",
@@ -124,7 +124,7 @@ class SeasonAdminMixin:
 
 
 @admin.register(OutgoingMail)
-class OutgoingMailAdmin(ReadOnlyAdmin):
+class OutgoingMailAdmin(RatingOfficersOnly):
     """The outbox, read only, for rating officers: what was sent, what failed and why (a failed message is
     retried by its task; nothing here sends)."""
 
@@ -134,9 +134,3 @@ class OutgoingMailAdmin(ReadOnlyAdmin):
     readonly_fields = (*list_display, "body", "failures", "last_error")
     fields = readonly_fields
     date_hierarchy = "created_at"
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return access.is_rating_officer(request.user)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.is_rating_officer(request.user)

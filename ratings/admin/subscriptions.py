@@ -14,11 +14,11 @@ from ratings import access
 from ratings.models import Subscription
 from ratings.services.season.subscriptions import subscriptions_delete
 
-from .read_only import ReadOnlyAdmin
+from .read_only import RatingOfficersOnly
 
 
 @admin.register(Subscription)
-class SubscriptionAdmin(ReadOnlyAdmin):
+class SubscriptionAdmin(RatingOfficersOnly):
     list_display = ("created_at", "player", "email", "language", "on_tables", "on_grades", "confirmed_at")
     list_filter = (("confirmed_at", admin.EmptyFieldListFilter), "on_tables", "on_grades", "language")
     list_select_related = ("player",)
@@ -26,12 +26,6 @@ class SubscriptionAdmin(ReadOnlyAdmin):
     readonly_fields = list_display
     fields = readonly_fields
     date_hierarchy = "created_at"
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return access.is_rating_officer(request.user)
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.is_rating_officer(request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return access.is_rating_officer(request.user)

@@ -14,8 +14,6 @@ import gzip
 import http.client
 import json
 import re
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,7 +29,7 @@ from django.db import connection
 from ratings.selectors.stats import YearNumbers
 from ratings.services.history_files import JSON_NAME, history_files_write
 from tests.factories import make_table, round_robin
-from tests.pipeline.conftest import REPO, claimed_redis_database, closed_port, process_env, wait_for
+from tests.pipeline.conftest import claimed_redis_database, closed_port, process_env, running_process
 from tests.pipeline.histories import submit
 from tests.pipeline.test_worker import rated_history
 
@@ -47,20 +45,8 @@ def site_instance(env: dict[str, str], log: Path) -> Iterator[int]:
     """gunicorn serving the site on a free port of 127.0.0.1 with ``env``, stopped on leaving; yields the port."""
     port = closed_port()
     command = [str(Path(sys.executable).parent / "gunicorn"), "federation.wsgi", "--bind", f"127.0.0.1:{port}"]
-    with log.open("wb") as out:
-        process = subprocess.Popen([*command, "--workers", "1"], cwd=REPO, env=env, stdout=out, stderr=out)
-    try:
-        wait_for(lambda: live(port) or process.poll() is not None, timeout=60, what=f"gunicorn on port {port}")
-        if process.poll() is not None:
-            pytest.fail(f"gunicorn did not start:\n{log.read_text(errors='replace')}")
+    with running_process([*command, "--workers", "1"], env, log, ready=lambda: live(port)):
         yield port
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def live(port: int) -> bool:

@@ -182,14 +182,21 @@ def started_worker(
         str(Path(sys.executable).parent / "celery"), "-A", "federation", "worker", *options,
         "-Q", queues or redis_for_tests.queue, "--loglevel=INFO", f"--hostname={log.stem}-{uuid.uuid4().hex[:6]}@%h",
     ]  # fmt: skip
+    with running_process(command, env, log, ready=lambda: " ready." in log.read_text(errors="replace")) as process:
+        yield Worker(process, log, redis_for_tests)
+
+
+@contextmanager
+def running_process(command: list[str], env: dict[str, str], log: Path, *, ready: Any) -> Iterator[Any]:
+    """A process of the project started with ``env``, its output in ``log``, once ``ready()``; terminated on
+    leaving (killed if it does not stop in 30 s). Fails the test with the log if it ends before it is ready."""
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    worker = Worker(process, log, redis_for_tests)
     try:
-        wait_for(lambda: " ready." in worker.output() or process.poll() is not None, timeout=60, what="the worker")
+        wait_for(lambda: ready() or process.poll() is not None, timeout=60, what=f"{Path(command[0]).name} to start")
         if process.poll() is not None:
-            pytest.fail(f"the worker did not start:\n{worker.output()}")
-        yield worker
+            pytest.fail(f"{Path(command[0]).name} did not start:\n{log.read_text(errors='replace')}")
+        yield process
     finally:
         process.send_signal(signal.SIGTERM)
         try:
