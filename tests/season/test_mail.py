@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email import message_from_bytes
 from typing import Any
 
@@ -41,17 +42,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def smtp(settings: Any) -> Iterator[Inbox]:
+@contextmanager
+def smtp_server(port: int | None = None) -> Iterator[tuple[Inbox, dict[str, str]]]:
+    """A real SMTP server (aiosmtpd) on 127.0.0.1: its inbox, and the settings that send to it (as a process's
+    environment; the test's own settings take the same values)."""
     inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller = Controller(inbox, hostname="127.0.0.1", port=port or free_port())
     controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
+    env = {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(controller.port),
+    }
     try:
-        yield inbox
+        yield inbox, env
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtp(settings: Any) -> Iterator[Inbox]:
+    with smtp_server() as (inbox, env):
+        settings.EMAIL_BACKEND, settings.EMAIL_HOST = env["EMAIL_BACKEND"], env["EMAIL_HOST"]
+        settings.EMAIL_PORT = int(env["EMAIL_PORT"])
+        yield inbox
 
 
 def failed_total() -> float:
@@ -84,13 +98,8 @@ def test_failure_is_recorded_counted_and_sent_on_retry(settings: Any) -> None:
     assert (mail.status, mail.failures) == (MailStatus.FAILED, 1)
     assert mail.last_error
     assert failed_total() == before + 1
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=settings.EMAIL_PORT)
-    controller.start()
-    try:
+    with smtp_server(settings.EMAIL_PORT) as (inbox, _env):
         assert mail_send(mail_id=mail.pk) is True
-    finally:
-        controller.stop()
     mail.refresh_from_db()
     assert (mail.status, mail.attempts, mail.failures) == (MailStatus.SENT, 2, 1)
     assert failed_total() == before + 1  # the count only grows

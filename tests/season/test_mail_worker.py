@@ -7,13 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.db import transaction
 
 from ratings.models import MailStatus, OutgoingMail
 from ratings.services.mail import mail_queue
 from tests.pipeline.conftest import RedisForTests, Worker, redis_for_tests, started_worker, wait_for
-from tests.season.test_mail import Inbox, free_port
+from tests.season.test_mail import Inbox, smtp_server
 
 __all__ = ["redis_for_tests"]  # a fixture used by name
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -23,19 +22,14 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True, seri
 def smtp_and_worker(
     redis_for_tests: RedisForTests, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Inbox, Worker]]:
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    env = {
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(controller.port),
-    }
-    try:
-        with started_worker(redis_for_tests, tmp_path_factory.mktemp("mail") / "worker.log", **env) as worker:
-            yield inbox, worker
-    finally:
-        controller.stop()
+    """An SMTP server and a worker that also serves the default queue: the tasks the worker itself queues (the
+    sending of the messages its re-rate decided) go there, as in production."""
+    log = tmp_path_factory.mktemp("mail") / "worker.log"
+    with (
+        smtp_server() as (inbox, env),
+        started_worker(redis_for_tests, log, queues=f"{redis_for_tests.queue},celery", **env) as worker,
+    ):
+        yield inbox, worker
 
 
 def test_worker_sends_a_queued_message_once(smtp_and_worker: tuple[Inbox, Any]) -> None:

@@ -5,45 +5,21 @@ unsubscribe headers; a subscriber who has not confirmed gets nothing."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from email.header import decode_header, make_header
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.db import transaction
 from django.utils import timezone
 
 from ratings.models import MailStatus, OutgoingMail, PendingRerate, Subscription
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_table, round_robin
-from tests.pipeline.conftest import RedisForTests, Worker, redis_for_tests, started_worker, wait_for
-from tests.season.test_mail import Inbox, free_port
+from tests.pipeline.conftest import redis_for_tests, wait_for
+from tests.season.test_mail_worker import smtp_and_worker
 
-__all__ = ["redis_for_tests"]  # a fixture used by name
+__all__ = ["redis_for_tests", "smtp_and_worker"]  # fixtures used by name
 pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-@pytest.fixture
-def smtp_and_worker(
-    redis_for_tests: RedisForTests, django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Inbox, Worker]]:
-    """An SMTP server and a worker that also serves the default queue: the tasks the worker itself queues (the
-    sending of the messages its re-rate decided) go there, as in production."""
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    env = {
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(controller.port),
-    }
-    log = tmp_path_factory.mktemp("subscriptions") / "worker.log"
-    try:
-        with started_worker(redis_for_tests, log, queues=f"{redis_for_tests.queue},celery", **env) as worker:
-            yield inbox, worker
-    finally:
-        controller.stop()
 
 
 def test_worker_rates_a_table_and_tells_the_confirmed_subscriber_once(smtp_and_worker: tuple[Any, Any]) -> None:

@@ -21,7 +21,6 @@ from urllib.parse import urlparse
 import icalendar
 import pytest
 import time_machine
-from aiosmtpd.controller import Controller
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -49,7 +48,7 @@ from tests.pipeline.conftest import (
     started_worker,
     wait_for,
 )
-from tests.season.test_mail import Inbox, free_port
+from tests.season.test_mail import Inbox, smtp_server
 
 __all__ = ["redis_for_tests"]  # a fixture used by name
 pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
@@ -65,21 +64,10 @@ DIRECTOR = "td@example.org"
 @pytest.fixture
 def smtp(settings: Any) -> Iterator[tuple[Inbox, dict[str, str]]]:
     """An SMTP server for the web process (the confirmation message) and, by its environment, for the worker."""
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", controller.port
-    env = {
-        "EMAIL_BACKEND": settings.EMAIL_BACKEND,
-        "EMAIL_HOST": "127.0.0.1",
-        "EMAIL_PORT": str(controller.port),
-        "SITE_URL": settings.SITE_URL,
-    }
-    try:
-        yield inbox, env
-    finally:
-        controller.stop()
+    with smtp_server() as (inbox, env):
+        settings.EMAIL_BACKEND, settings.EMAIL_HOST = env["EMAIL_BACKEND"], env["EMAIL_HOST"]
+        settings.EMAIL_PORT = int(env["EMAIL_PORT"])
+        yield inbox, {**env, "SITE_URL": settings.SITE_URL}
 
 
 def subject(message: Any) -> str:
