@@ -72,7 +72,7 @@ def states_before_json(
     all) by their latest row, which also covers a row whose next row was deleted and not re-rated yet.
     """
     ids = sorted(set(player_ids))
-    n = _names()
+    n = rating_row_columns()
     day = connection.ops.adapt_datefield_value(date)
     before = f"({n['date']} < %s OR ({n['date']} = %s AND {n['sequence']} < %s))"
     out: dict[int, dict[str, Any]] = {}
@@ -121,12 +121,16 @@ def ids_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
     return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
 
 
-def _names() -> dict[str, str]:
+def rating_row_columns() -> dict[str, str]:
+    """The rating rows' table and columns, quoted, for the raw SQL that reads or relinks them; ``after`` is
+    the state after as JSON text."""
     quote = connection.ops.quote_name
     field = RatingRow._meta.get_field
     text = "::text" if connection.vendor == "postgresql" else ""
     return {
         "table": quote(RatingRow._meta.db_table),
+        "id": quote(field("id").column),
+        "table_id": quote(field("table").column),
         "player": quote(field("player").column),
         "date": quote(field("date").column),
         "sequence": quote(field("sequence").column),

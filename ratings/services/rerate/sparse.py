@@ -33,9 +33,9 @@ from typing import Any
 from django.db import connection
 
 from ratings import engine
-from ratings.models import VALID_FOREVER, RatingRow, TableStatus
+from ratings.models import VALID_FOREVER, TableStatus
 from ratings.models.states import state_from_json, state_to_json
-from ratings.selectors.states import ids_condition, json_value, states_before
+from ratings.selectors.states import ids_condition, json_value, rating_row_columns, states_before
 
 from .replay import (
     CHUNK,
@@ -270,20 +270,6 @@ def _as_state(state: Any) -> engine.PlayerState:
     return state if isinstance(state, engine.PlayerState) else state_from_json(state)
 
 
-def _names() -> dict[str, str]:
-    quote = connection.ops.quote_name
-    field = RatingRow._meta.get_field
-    return {
-        "table": quote(RatingRow._meta.db_table),
-        "table_id": quote(field("table").column),
-        "player": quote(field("player").column),
-        "date": quote(field("date").column),
-        "sequence": quote(field("sequence").column),
-        "valid": quote(field("valid_until").column),
-        "after": quote(field("state_after").column) + ("::text" if connection.vendor == "postgresql" else ""),
-    }
-
-
 def _sizes(ids: Sequence[int]) -> int:
     return max(len(ids), 1) if connection.vendor == "postgresql" else CHUNK  # an array has no IN list's limit
 
@@ -294,7 +280,7 @@ def _row_links(tables: Sequence[Any], since: dt.date) -> dict[int, dict[int, dt.
     Read by the rows' date (one scan, where a list of 10^4 tables was as many index searches): a table's rows
     carry its date when it was rated, on or after ``since`` unless it moved since, and a table that moved is
     flagged (``needs_rerate``) until it is rated again, so the flagged tables' rows are asked for by table."""
-    n = _names()
+    n = rating_row_columns()
     wanted = {t.pk for t in tables}
     flagged, params = ids_condition(n["table_id"], [t.pk for t in tables if t.flagged] or [0])
     sql = (
@@ -312,7 +298,7 @@ def _row_links(tables: Sequence[Any], since: dt.date) -> dict[int, dict[int, dt.
 
 def _links_before(start: Position, player_ids: Sequence[int]) -> dict[int, dt.date]:
     """``valid_until`` of each player's latest row before ``start``, for those with one valid on its date."""
-    n = _names()
+    n = rating_row_columns()
     day = connection.ops.adapt_datefield_value(start[0])
     before = f"({n['date']} < %s OR ({n['date']} = %s AND {n['sequence']} < %s))"
     out: dict[int, dt.date] = {}
@@ -334,7 +320,7 @@ def _links_before(start: Position, player_ids: Sequence[int]) -> dict[int, dt.da
 
 def _states_after(players_by_table: dict[int, list[int]]) -> dict[int, dict[str, Any]]:
     """The stored state after of the rows (table, player) asked for, as JSON, by player."""
-    n = _names()
+    n = rating_row_columns()
     wanted = {(t, p) for t, ps in players_by_table.items() for p in ps}
     table_ids = sorted(players_by_table)
     out: dict[int, dict[str, Any]] = {}

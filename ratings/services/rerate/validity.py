@@ -17,24 +17,10 @@ from typing import Any
 
 from django.db import connection
 
-from ratings.models import VALID_FOREVER, RatingRow
-from ratings.selectors.states import ids_condition
+from ratings.models import VALID_FOREVER
+from ratings.selectors.states import ids_condition, rating_row_columns
 
 _CHUNK = 5000  # player ids per UPDATE on SQLite: it takes at most 32766 parameters a statement
-
-
-def _names() -> dict[str, str]:
-    quote = connection.ops.quote_name
-    field = RatingRow._meta.get_field
-    return {
-        "table": quote(RatingRow._meta.db_table),
-        "id": quote(field("id").column),
-        "player": quote(field("player").column),
-        "date": quote(field("date").column),
-        "sequence": quote(field("sequence").column),
-        "valid": quote(field("valid_until").column),
-        "table_id": quote(field("table").column),
-    }
 
 
 def _date(value: dt.date) -> Any:
@@ -46,7 +32,7 @@ def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple
     ``since`` (None: every row). Those are, for each player with a row on or after ``since`` or pointing to
     one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it.
     ``players``: only these players' rows (with ``since``)."""
-    n = _names()
+    n = rating_row_columns()
     forever = _date(VALID_FOREVER)
     scope, params = "", [forever]
     if since is not None and players is not None:
@@ -75,7 +61,7 @@ def rating_rows_link(*, since: dt.date | None = None, players: Iterable[int] | N
     re-rate names the players whose rows it wrote or deleted: the others' rows are linked already, and a
     correction one year back would otherwise read again every row since then of every player active since.
     """
-    n = _names()
+    n = rating_row_columns()
     groups: list[Sequence[int] | None] = [None]
     if players is not None and since is not None:
         ids = sorted(set(players))
