@@ -16,7 +16,7 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-from ratings.api.throttling import LOCAL_COUNT
+from federation.throttling import LOCAL_COUNT
 from tests.api.conftest import fresh_request_count  # noqa: F401 - fixture: a fresh API request count
 from tests.factories import make_player
 
@@ -62,7 +62,7 @@ def test_the_api_and_its_schema_answer_while_redis_is_down(
     for url in (reverse("api-v1:players"), reverse("api-v1:schema"), reverse("api-v1:players")):
         response = client.get(url)
         assert response.status_code == 200, response.content[:300]
-    warnings = [r for r in caplog.records if r.name == "ratings.api.throttling"]
+    warnings = [r for r in caplog.records if r.name == "federation.throttling"]
     assert [r.levelname for r in warnings] in ([], ["WARNING"])  # at most once a minute in a process
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 

@@ -26,7 +26,7 @@ from ratings.services.season.subscriptions import (
     unsubscribe_id,
 )
 from ratings.web.forms import SubscribeForm
-from ratings.web.throttling import form_allowed
+from ratings.web.throttling import SubscribeThrottle
 
 
 def _player_or_404(federation_id: str) -> Player:
@@ -46,7 +46,7 @@ def subscribe(request: HttpRequest, federation_id: str) -> HttpResponse:
         form = SubscribeForm(request.POST)
         if not form.is_valid():
             status = 400
-        elif not form_allowed(request, scope="subscribe", rate=settings.SUBSCRIBE_RATE):
+        elif not SubscribeThrottle().allow_request(request, None):
             form.add_error(None, _("Too many requests from your address: try again later."))
             status = 429
         else:
