@@ -293,7 +293,6 @@ def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_fro
     lines = [_("%(player)s (federation id %(id)s):") % {"player": player, "id": player.federation_id}, ""]
     for row in rows:
         table = row.table
-        label = f"{table.tournament.name}, {table.name}" if table.name else table.tournament.name
         first = table.first_rated_at is not None and table.first_rated_at >= first_from
         what = _("rated for the first time") if first else _("rated again after a correction")
         if row.change is None:
@@ -305,7 +304,7 @@ def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_fro
             }
         lines.append(  # the punctuation is the language's: French spaces its colons and semicolons
             _("%(table)s (%(date)s): %(what)s; %(figures)s.")
-            % {"table": label, "date": table.date.isoformat(), "what": what, "figures": figures}
+            % {"table": table.label, "date": table.date.isoformat(), "what": what, "figures": figures}
         )
         link = site_link("ratings:player_table", player.federation_id, table.pk)
         lines.append(_("How the rating moved: %(url)s") % {"url": link})
