@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -42,7 +41,7 @@ from ratings.api.submit_input import (
 from ratings.api.throttling import ApiSubmitThrottle
 from ratings.models import Player, Table, Tournament
 from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, TurneringPlan, TurneringRejected, turnering_import
-from ratings.services.tables.api_submissions import api_submission_claim, api_submission_done
+from ratings.services.tables.api_submissions import api_table_submit
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -256,16 +255,12 @@ class SubmitView(SubmissionView):
         submission = self.read(request)
         fingerprint = submission.fingerprint(tournament.pk)
         try:
-            with transaction.atomic():
-                earlier = api_submission_claim(user=request.user, key=key, fingerprint=fingerprint)
-                if earlier is None:
-                    plan = turnering_import(
-                        **self.import_kwargs(request, tournament, submission), commit=True, submit=True
-                    )
-                    answer = saved_answer(plan, submission)
-                    api_submission_done(
-                        user=request.user, key=key, table_id=plan.table_id, status_code=201, answer=answer
-                    )
+            earlier, answer = api_table_submit(
+                key=key,
+                fingerprint=fingerprint,
+                answer=lambda plan: saved_answer(plan, submission),
+                import_kwargs=self.import_kwargs(request, tournament, submission),
+            )
         except TurneringRejected as exc:  # nothing saved, the key freed for the corrected table
             body = error_body(_("The table was not saved: see problems."))
             body["problems"] = problems(exc.plan, submission)
