@@ -7,9 +7,12 @@
 The URLs are ``bench/load_mix.py``'s (the same seed gives the same URLs), ``--per-kind`` of each kind. Before
 each request every cache of the site is emptied (the shared cache, and the private memos of code that still
 has them), so each page is made as on its first view after a change of the data, nothing built before it.
-Printed per kind: the median and p95 of the worker's CPU milliseconds (``time.process_time``: on SQLite the
-database's work is in it too) and of the milliseconds spent in database queries (wall clock around each query:
-on a loaded machine it holds waiting for the CPU), and the queries per page.
+With ``--after-rerate``, what the re-rate's task builds once for every process before the first visitor
+(today's list orders) is built again after each emptying, untimed: the first view after a re-rate rather than
+after an edit without one. Printed per kind: the median and p95 of the worker's CPU milliseconds
+(``time.process_time``: on SQLite the database's work is in it too) and of the milliseconds spent in database
+queries (wall clock around each query: on a loaded machine it holds waiting for the CPU), and the queries per
+page.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="the seed of the URLs drawn (as load_mix.py)")
     parser.add_argument("--per-kind", type=int, default=20, help="pages of each kind (default 20)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code makes the pages")
+    parser.add_argument(
+        "--after-rerate",
+        action="store_true",
+        help="after emptying the caches, do (untimed) what the re-rate's task does before the first visitor: "
+        "build today's list orders (code without that step: nothing)",
+    )
     args = parser.parse_args()
 
     env = bench_database(args.players, 2016)
@@ -57,6 +66,7 @@ def main() -> None:
 
     call_command("collectstatic", "--noinput", "-v", "0")  # DEBUG off: the pages name the manifest's files
     forget = _private_memos()
+    prepare = _rerate_preparation() if args.after_rerate else None
     client = Client()
     spent: list[float] = []
 
@@ -72,6 +82,8 @@ def main() -> None:
             caches[alias].clear()
         for reset in forget:
             reset()
+        if prepare is not None:
+            prepare()
         spent.clear()
         with connection.execute_wrapper(timed):
             started = time.process_time()
@@ -87,7 +99,7 @@ def main() -> None:
     print(
         f"{args.root.name}: {len(facts['players'])} players who played, {connection.vendor}, {args.per_kind} per kind"
     )
-    print(f"load average {os.getloadavg()[0]:.2f}")
+    print(f"load average {os.getloadavg()[0]:.2f}" + (", caches as the re-rate's task leaves them" if prepare else ""))
     print(f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}   (ms)")
     for kind, urls in by_kind.items():
         runs = [first_view(url) for url in urls]
@@ -97,6 +109,13 @@ def main() -> None:
             f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}",
             flush=True,
         )
+
+
+def _rerate_preparation():  # type: ignore[no-untyped-def]
+    """What the re-rate's task builds for the first visitors (ratings/tasks.py), or nothing in older code."""
+    import importlib  # here: the function exists only in newer code
+
+    return getattr(importlib.import_module("ratings.selectors.lists"), "list_orders_prepare", lambda: None)
 
 
 def _private_memos() -> list:  # type: ignore[type-arg]

@@ -9,6 +9,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
@@ -52,6 +53,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     if outcome.run_id is not None:
         run_directors_notify(run_id=outcome.run_id, since=began)
         run_subscribers_notify(run_id=outcome.run_id, since=began)
+    _prepare_lists()
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -70,6 +72,15 @@ def _queue_history_files() -> None:
         task_history_files_write.delay()
     except Exception:  # an unreachable broker fails in many ways; the files stay as they were until the next run
         log.warning("could not queue the rating history downloads", exc_info=True)
+
+
+def _prepare_lists() -> None:
+    """Build today's list orders for the new data version once, here, rather than in the first visitor's request
+    (ratings/selectors/lists.py ``list_orders_prepare``). A failure is logged: the first visitor builds them."""
+    try:
+        list_orders_prepare()
+    except Exception:  # the re-rate stands; only the first page view pays
+        log.warning("could not prepare today's rating list orders", exc_info=True)
 
 
 @shared_task(name="ratings.tasks.task_history_files_write", acks_late=True)

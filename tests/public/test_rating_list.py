@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 
 import pytest
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +17,10 @@ from django.utils import timezone
 from ratings.models import Player, Promotion, RatingRow, Table
 from ratings.selectors import active_cutoff, rating_list
 from ratings.selectors.list_values import _current_list, _list_as_of
-from tests.factories import make_table
+from ratings.selectors.lists import list_order
+from ratings.selectors.versions import CACHE, data_version
+from tests.factories import make_player, make_table, round_robin
+from tests.pipeline.histories import submit
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -300,3 +304,19 @@ def test_rating_list_ranks_only_players_whose_rating_rests_on_enough_games(clien
     assert [(r.family_name, r.public_rank) for r in rows] == [("Newcomer", None)]
     assert '<td class="num">–</td>' in unrated.content.decode()
     assert [(r.family_name, r.rank) for r in rating_list()] == [("Newcomer", 1), ("Old", 2), ("Young", 3)]
+
+
+def test_the_rerate_task_builds_todays_list_orders_before_the_first_visitor(
+    django_capture_on_commit_callbacks: Callable[..., object],
+) -> None:
+    players = [make_player() for _ in range(4)]
+    table = make_table(players, date=days_ago(3))
+    round_robin(table, players)
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[attr-defined]
+        submit(table)
+    today, version = timezone.localdate(), data_version()
+    for active in (True, False):
+        prepared = caches[CACHE].get(f"version:{version.key}:list-order:{today.isoformat()}:{int(active)}")
+        assert prepared is not None
+        assert list(prepared.pks) == list(list_order(today, active, None).pks)  # None: made afresh
+        assert sorted(prepared.pks) == sorted(p.pk for p in players)
