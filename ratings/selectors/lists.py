@@ -112,18 +112,19 @@ class ListRow:
 @dataclass
 class ListOrder:
     """The players of a list in list order, each one's rank in his country, and the public ranks (0 for a player
-    the public list does not rank): what every page of the list needs of the whole list. Compact (four arrays),
-    as the shared cache keeps it."""
+    the public list does not rank), and the players the public list ranks, in list order: what every page of the
+    list needs of the whole list. Compact (five arrays), as the shared cache keeps it."""
 
     pks: array  # type: ignore[type-arg]
     country_ranks: array  # type: ignore[type-arg]
     public_ranks: array  # type: ignore[type-arg]
     public_country_ranks: array  # type: ignore[type-arg]
+    ranked_pks: array  # type: ignore[type-arg]
     _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
-        pks, country_ranks, public_ranks, public_country_ranks = [], [], [], []
+        pks, country_ranks, public_ranks, public_country_ranks, ranked_pks = [], [], [], [], []
         by_country: dict[str, int] = {}
         public, public_by_country = 0, dict[str, int]()
         for pk, country, category in players:
@@ -135,11 +136,12 @@ class ListOrder:
                 public_by_country[country] = public_by_country.get(country, 0) + 1
                 public_ranks.append(public)
                 public_country_ranks.append(public_by_country[country])
+                ranked_pks.append(pk)
             else:
                 public_ranks.append(0)
                 public_country_ranks.append(0)
         ranks = (array("l", country_ranks), array("l", public_ranks), array("l", public_country_ranks))
-        return cls(array("q", pks), *ranks)
+        return cls(array("q", pks), *ranks, array("q", ranked_pks))
 
     def _position(self, pk: int) -> int | None:
         if self._positions is None:
@@ -151,10 +153,6 @@ class ListOrder:
         i = self._position(pk)
         return (0, 0) if i is None else (i + 1, self.country_ranks[i])
 
-    def ranked_pks(self) -> array:  # type: ignore[type-arg]
-        """The players the public list ranks, in list order."""
-        return array("q", (pk for pk, rank in zip(self.pks, self.public_ranks, strict=True) if rank))
-
     def public_ranks_of(self, pk: int) -> tuple[int | None, int | None]:
         """(public rank, public rank in the country) of the player ``pk``; None for a player not ranked."""
         i = self._position(pk)
@@ -164,10 +162,10 @@ class ListOrder:
 
     def __getstate__(self) -> tuple[array, ...]:  # type: ignore[type-arg]
         # the positions are made again where needed
-        return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks
+        return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks, self.ranked_pks
 
     def __setstate__(self, state: tuple[array, ...]) -> None:  # type: ignore[type-arg]
-        self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks = state
+        self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks, self.ranked_pks = state
         self._positions = None
 
 
@@ -249,7 +247,7 @@ class RatingList:
 
     def _plain_pks(self) -> array:  # type: ignore[type-arg]
         order = self.order()
-        return order.ranked_pks() if self.ranked else order.pks
+        return order.ranked_pks if self.ranked else order.pks
 
     def count(self) -> int:
         if self._count is None:
