@@ -109,9 +109,13 @@ class Player(models.Model):
             models.Index(fields=["grade"], name="player_grade_idx"),
             models.Index(fields=["category"], name="player_category_idx"),
             # The public rating list (ratings/selectors): its order, walked with a LIMIT instead of
-            # sorting the whole list, and "active, not a professional", counted from the index alone.
+            # sorting the whole list, and "active, public" (by category too: the note under the list counts
+            # the players it does not rank) counted from the index alone.
             models.Index(fields=["-rating", "list_order", "id"], name="player_list_rank_idx"),
-            models.Index(fields=["last_played", "is_professional", "prior_grade_kind"], name="player_active_idx"),
+            models.Index(
+                fields=["last_played", "is_professional", "prior_grade_kind", "merged_into", "category"],
+                name="player_active_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

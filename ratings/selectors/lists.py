@@ -251,7 +251,8 @@ class RatingList:
 
     def count(self) -> int:
         if self._count is None:
-            self._count = len(self._plain_pks()) if self._plain else self.queryset().count()
+            unfiltered = self._condition is None and not self._names  # however sorted: the whole list's count
+            self._count = len(self._plain_pks()) if unfiltered else self.queryset().count()
         return self._count
 
     def __len__(self) -> int:
