@@ -114,11 +114,14 @@ def search_rows(result: Any) -> SafeString:
     player_url = reverse("ratings:player", args=["_"])[:-2]
     namesake_title = escape(_("Another player has this name"))
     professional = escape(_("professional"))
+    countries: dict[str, str] = {}  # a country's name is looked up (translated) once per page, not per row
     rows = []
     for p in result.players:
         nationality, residence = p.nationality, p.residence  # each read makes a Country: once per row
         code, lives = escape(nationality.code or ""), escape(residence.code or "")
         lives_in = escape(_("lives in %(country)s") % {"country": residence.code}) if lives and lives != code else ""
+        if code and code not in countries:
+            countries[code] = escape(str(nationality.name))
         fid = escape(p.federation_id)
         name = f'<a href="{player_url}{fid}/">{escape(p.family_name.upper())} {escape(p.given_name)}</a>'
         if p.pk in result.namesakes:
@@ -126,7 +129,7 @@ def search_rows(result: Any) -> SafeString:
             name += f' <span class="namesake" title="{namesake_title}">{told}</span>'
         if p.is_professional or p.prior_grade_kind == "pro":
             name += f' <span class="minor">{professional}</span>'
-        country = f'<abbr title="{escape(str(nationality.name))}">{code}</abbr>' if code else ""
+        country = f'<abbr title="{countries[code]}">{code}</abbr>' if code else ""
         if lives_in:
             country += f' <span class="minor">({lives_in})</span>'
         rating = p.rating if p.games else "–"
