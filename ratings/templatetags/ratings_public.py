@@ -178,6 +178,9 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
     names = _Names(namesakes)
     table_id = table_standings.crosstable.table.pk
     how, new = escape(_("How the rating moved")), escape(_("new"))
+    # Each player's link to the table's explanation, and his name as his opponents' cells' title, made once.
+    change_url = reverse("ratings:player_table", args=["_", table_id]).split("/_/")
+    titles = {s.row.player.pk: escape(str(s.row.player)) for s in table_standings.standings}
     rows = []
     for s in table_standings.standings:
         row, p = s.row, s.row.player
@@ -188,18 +191,18 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
         rating = "" if row.rating is None else f"{row.rating}{'*' if row.starred else ''}"
         change = escape(signed(row.change))
         if row.row:
-            url = reverse("ratings:player_table", args=[p.federation_id, table_id])
+            url = f"{change_url[0]}/{escape(p.federation_id)}/{change_url[1]}"
             if row.starred:
                 shown = f'<span class="minor">{new}</span>'
             else:
                 outcome = "win" if row.change > 0 else "loss" if row.change < 0 else ""
                 shown = f'<span class="{outcome}">{change}</span>'
-            change = f'<a href="{escape(url)}" title="{how}">{shown}</a>'
+            change = f'<a href="{url}" title="{how}">{shown}</a>'
         cells = []
         for cell in row.cells:
             text = escape(cell.text)
             if cell.opponent:
-                text = f'<a href="#t{table_id}-s{cell.opponent_seat}" title="{escape(str(cell.opponent))}">{text}</a>'
+                text = f'<a href="#t{table_id}-s{cell.opponent_seat}" title="{titles[cell.opponent.pk]}">{text}</a>'
             forfeit = "" if cell.played else "<sup>ff</sup>"
             cells.append(f'        <td class="cell {escape(cell.outcome)}">{text}{forfeit}</td>\n')
         performance = "" if s.performance is None else s.performance
