@@ -17,7 +17,7 @@ from django.test import RequestFactory
 from ratings import selectors
 from ratings.models import GameResult, Promotion, Table, TableStatus
 from ratings.selectors.search import player_search
-from ratings.selectors.tournaments import tournament_for_page, tournament_page
+from ratings.selectors.tournaments import tournament_page
 from ratings.templatetags.ratings_public import search_rows, standings_rows
 from ratings.web.filters import DateInput
 from ratings.web.tables import PendingPromotionTable, TournamentTable
@@ -87,7 +87,7 @@ def test_standings_rows_are_the_templates_rows(rate: Callable[[Table], Table]) -
     rate(rated)
     waiting = make_table([paul_fr, yamada], tournament=tournament, date=days_ago(19), status=TableStatus.SUBMITTED)
     add_game(waiting, 1, yamada, paul_fr)
-    page = tournament_page(tournament_for_page(tournament.pk))
+    page = tournament_page(tournament.pk)
     assert page.namesakes == {paul_fr.pk, paul_de.pk} and len(page.tables) == 2
     for ts in page.tables:
         expected = Template(STANDINGS_ROWS_TEMPLATE).render(Context({"ts": ts, "page": page}))
