@@ -22,7 +22,10 @@ def name_matches(queryset: QuerySet[Player], value: str, prefix: str = "") -> Qu
     """The players of ``queryset`` whose name holds every word of ``value`` (see the module), or whose
     federation id is ``value``; ``prefix`` reaches the player through a relation ("player__").
 
-    Rows written without save() have no search key yet and are matched on their names as typed.
+    Rows written without save() have no search key yet and are matched on their names as typed. The players
+    are matched in a subquery: in one query with the page's order, SQLite (without statistics) reads the players
+    in that order through its index, a lookup of the row for each, and a name that few players bear reads all
+    of them that way (30 ms at 20,000 players, against 4 ms for reading the keys once).
     """
     text = value[:MAX_QUERY]
     words = name_fold_key(text).split()
@@ -31,12 +34,10 @@ def name_matches(queryset: QuerySet[Player], value: str, prefix: str = "") -> Qu
     by_name = Q()
     # Typed as is for the rows without a key: their stored names still carry the accents.
     for folded, typed_word in zip(words, text.split(), strict=False):
-        typed = Q(**{f"{prefix}family_name__icontains": typed_word}) | Q(
-            **{f"{prefix}given_name__icontains": typed_word}
-        )
-        by_name &= Q(**{f"{prefix}search_name__contains": folded}) | (Q(**{f"{prefix}search_name": ""}) & typed)
-    by_id = Q(**{f"{prefix}federation_id": text.strip().upper()})
-    return queryset.filter(by_name | by_id)
+        typed = Q(family_name__icontains=typed_word) | Q(given_name__icontains=typed_word)
+        by_name &= Q(search_name__contains=folded) | (Q(search_name="") & typed)
+    matching = Player.objects.filter(by_name | Q(federation_id=text.strip().upper())).values("pk")
+    return queryset.filter(**{f"{prefix}pk__in": matching})
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,10 @@ def player_search(query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
     their namesakes in another."""
     if not name_fold_key(query[:MAX_QUERY]).split():
         return SearchResult(query=query, players=[], more=False, namesakes=set())
-    # Matched in a subquery, then sorted: as one query, SQLite (without statistics) reads the players in rating
-    # order through the rating list's index, a lookup of the row for each, and a query that few players match
-    # reads all of them that way (30 ms at 20,000 players against 4 ms for a scan).
-    matching = name_matches(Player.objects.filter(merged_into__isnull=True), query)
     found = list(
-        Player.objects.filter(pk__in=matching.values("pk")).order_by("-rating", "family_name", "given_name", "pk")[
-            : limit + 1
-        ]
+        name_matches(Player.objects.filter(merged_into__isnull=True), query).order_by(
+            "-rating", "family_name", "given_name", "pk"
+        )[: limit + 1]
     )
     players = found[:limit]
     return SearchResult(query=query, players=players, more=len(found) > limit, namesakes=namesake_ids(players))
