@@ -72,7 +72,7 @@ def tournament_page(pk: int) -> TournamentPage:
     tournament = (
         tables[0].tournament if tables else Tournament.objects.get(pk=pk, announcement=AnnouncementStatus.ACCEPTED)
     )
-    crosstables = tables_crosstables(tables, with_detail=True)
+    crosstables = tables_crosstables(tables, with_detail=True, with_promotions=False)  # the table's page shows them
     pages = [TableStandings(crosstable=crosstables[t.pk], standings=standings(crosstables[t.pk])) for t in tables]
     players = [row.player for page in pages for row in page.crosstable.rows]
     return TournamentPage(tournament=tournament, tables=pages, namesakes=namesake_ids(players))
