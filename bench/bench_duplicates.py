@@ -50,7 +50,7 @@ from federation.celery import app as celery_app  # noqa: E402
 from ratings.demo.build import demo_build, demo_flush  # noqa: E402
 from ratings.demo.names import COUNTRIES  # noqa: E402
 from ratings.demo.sim import Knobs  # noqa: E402
-from ratings.models import Player, TableEntry, name_search_key, new_federation_id  # noqa: E402
+from ratings.models import Player, TableEntry, new_federation_id, player_search_key  # noqa: E402
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of  # noqa: E402
 from ratings.services.corrections.apply import correction_preview, correction_undo, correction_undo_change  # noqa: E402
 from ratings.services.merge.apply import merge_refusal, player_merge, player_merge_preview  # noqa: E402
@@ -78,7 +78,7 @@ def detect(count: int) -> None:
                 given_name=given,
                 nationality=country.code,
                 federation_id=new_federation_id(),
-                search_name=name_search_key(f"{family} {given}"),
+                search_name=player_search_key(family, given),
             )
         )
     Player.objects.bulk_create(players, batch_size=2000)

@@ -18,6 +18,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -31,6 +32,7 @@ from ratings.engine import grade_label
 from ratings.engine.grades import needs_nsr_consent
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.selectors.grades import waiting_days, waiting_since
+from ratings.selectors.search import name_matches
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
@@ -140,7 +142,7 @@ class PromotionAdmin(admin.ModelAdmin):
     list_display_links = ("grade_column",)  # the player column links to the player
     list_filter = (StatusFilter, GradeFilter, CountryFilter, WaitingFilter, FlagFilter, "route")
     list_select_related = ("player", "table__tournament", "decided_by", "reviewed_by")
-    search_fields = ("player__family_name", "player__given_name", "player__search_name", "player__federation_id")
+    search_fields = ("player__family_name", "player__given_name", "player__federation_id")
     ordering = ("table__date", "created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (
@@ -169,6 +171,14 @@ class PromotionAdmin(admin.ModelAdmin):
     readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
 
     # Records come from re-rating and change only through the decision views: read-only for everyone.
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Promotion], search_term: str
+    ) -> tuple[QuerySet[Promotion], bool]:
+        """The fields above word by word, or the player's name as the public search finds it (accents, case and
+        German spellings ignored, ratings/selectors/search.py): ``noel`` finds Noël."""
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        return found | name_matches(queryset, search_term, "player__"), may_have_duplicates
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

@@ -30,7 +30,7 @@ from ratings.models import (
     TableEntry,
     TableStatus,
     Tournament,
-    name_search_key,
+    player_search_key,
 )
 from ratings.models.states import state_to_json
 from ratings.services.grades.promotions import promotion_approve
@@ -73,7 +73,7 @@ def players_write(world: World) -> list[int]:
             federation_id=p.federation_id,
             family_name=p.family_name,
             given_name=p.given_name,
-            search_name=name_search_key(f"{p.family_name} {p.given_name}"),
+            search_name=player_search_key(p.family_name, p.given_name),
             nationality=p.nationality,
             residence=p.residence,
             is_professional=p.professional,

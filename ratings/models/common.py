@@ -61,6 +61,8 @@ def name_search_key(text: str) -> str:
     Done in Python rather than with a database function so that SQLite and PostgreSQL match alike; spaces
     are collapsed so that a query's words can be looked for one by one.
     """
+    if text.isascii():  # most names: no accent to drop, no letter to spell out
+        return " ".join(text.casefold().split())
     decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN_LETTERS))
     folded = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
     return " ".join(folded.split())
@@ -71,12 +73,17 @@ def player_search_key(
 ) -> str:
     """A player's stored search key: his name's key, and a family name of several words once more as one word,
     since "de Vries" is also typed "devries" and "van der Meer" "vandermeer"; then the same of the Latin form of
-    a name in another script, so that 山田 太郎 is found as "yamada" too."""
+    a name in another script, so that 山田 太郎 is found as "yamada" too. It is stored with the German spellings
+    folded, as ``name_fold_key`` folds a query, so that a search compares it as stored."""
+    return german_folded(_plain_search_key(family_name, given_name, latin_family_name, latin_given_name))
+
+
+def _plain_search_key(family_name: str, given_name: str, latin_family_name: str, latin_given_name: str) -> str:
     key = name_search_key(f"{family_name} {given_name}")
     family = name_search_key(family_name)
     key = f"{key} {family.replace(' ', '')}" if " " in family else key
     if latin_family_name or latin_given_name:
-        key = f"{key} {player_search_key(latin_family_name, latin_given_name)}"
+        key = f"{key} {_plain_search_key(latin_family_name, latin_given_name, '', '')}"
     return key
 
 
@@ -99,17 +106,18 @@ GERMAN_FOLDS = (("ae", "a"), ("oe", "o"), ("ue", "u"), ("ss", "s"))
 and the stored key with them, so that "mueller", "müller" and "muller" all read "muller"."""
 
 
-def name_fold_key(text: str) -> str:
-    """The search key of ``text`` with the German spellings folded: "Müller" and "Mueller" -> "muller".
-
-    Applied to the query only: the stored ``search_name`` keeps the plain key, and the search folds it in SQL
-    with the same pairs in the same order (ratings/selectors/search.py), as ``str.replace`` and SQL's REPLACE
-    both replace left to right without overlap.
-    """
-    key = name_search_key(text)
+def german_folded(key: str) -> str:
+    """A name's key with the German spellings folded, pair by pair in ``GERMAN_FOLDS``' order, each left to right
+    without overlap: "mueller" -> "muller"."""
     for pair, single in GERMAN_FOLDS:
         key = key.replace(pair, single)
     return key
+
+
+def name_fold_key(text: str) -> str:
+    """The search key of ``text`` with the German spellings folded: "Müller" and "Mueller" -> "muller", the form
+    in which a player's ``search_name`` is stored (``player_search_key``) and a query compared with it."""
+    return german_folded(name_search_key(text))
 
 
 def new_federation_id() -> str:

@@ -126,11 +126,14 @@ def table_crosstable(table: Table) -> Crosstable:
     return tables_crosstables([table])[table.pk]
 
 
-def tables_crosstables(tables: Sequence[Table], *, with_detail: bool = False) -> dict[int, Crosstable]:
+def tables_crosstables(
+    tables: Sequence[Table], *, with_detail: bool = False, with_promotions: bool = True
+) -> dict[int, Crosstable]:
     """The crosstables of several tables (a tournament's) by table id, in the same number of queries as one,
     unless a table has players without a rating row there (one more query for each such table).
 
-    ``with_detail`` keeps each rating row's per-game explanation (``RatingRow.detail``) loaded.
+    ``with_detail`` keeps each rating row's per-game explanation (``RatingRow.detail``) loaded; without
+    ``with_promotions`` the promotions are not read (one query fewer) and each crosstable has none.
     """
     ids = [t.pk for t in tables]
     entries: dict[int, list[TableEntry]] = {pk: [] for pk in ids}
@@ -144,7 +147,7 @@ def tables_crosstables(tables: Sequence[Table], *, with_detail: bool = False) ->
     for game in Game.objects.filter(table_id__in=ids).order_by("table_id", "round", "id"):
         games[game.table_id].append(game)
     held = held_dan_grades(list({e.player_id for es in entries.values() for e in es}))
-    promotions = table_promotions(ids)
+    promotions = table_promotions(ids) if with_promotions else {pk: [] for pk in ids}
     return {t.pk: _crosstable(t, entries[t.pk], rows[t.pk], games[t.pk], held, promotions[t.pk]) for t in tables}
 
 

@@ -27,7 +27,7 @@ from django.db.models import Q, QuerySet
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ratings.models import GERMAN_FOLDS, Player, TableEntry, name_fold_key
+from ratings.models import Player, TableEntry, name_fold_key
 
 MIN_FUZZY_LENGTH = 8
 """Folded names shorter than this match only exactly or with their words swapped."""
@@ -42,12 +42,6 @@ class NameKey:
     def of(cls, family_name: str, given_name: str = "") -> NameKey:
         plain = name_fold_key(f"{family_name} {given_name}")
         return cls(plain, " ".join(sorted(plain.split())))
-
-
-def _folded_key(search_name: str) -> str:
-    for pair, single in GERMAN_FOLDS:
-        search_name = search_name.replace(pair, single)
-    return search_name
 
 
 def _key_of(plain: str) -> NameKey:
@@ -94,9 +88,9 @@ def duplicates_of(
         .exclude(pk__in=list(exclude))
         .values_list("pk", "search_name", "family_name", "given_name")
     )
-    # The stored search key folded as name_fold_key folds (the names themselves for a row without one); then
+    # The stored search key, folded as name_fold_key folds (the names themselves for a row without one); then
     # rapidfuzz finds the keys at most one edit away in C, and the rule is applied to those few.
-    keys = [_folded_key(text) if text else NameKey.of(f, g).plain for _pk, text, f, g in rows]
+    keys = [text or NameKey.of(f, g).plain for _pk, text, f, g in rows]
     near = {i for i, k in enumerate(keys) if k == key.plain}
     for text, texts in ((key.plain, keys), (key.ordered, [" ".join(sorted(k.split())) for k in keys])):
         near.update(i for _t, _d, i in process.extract(text, texts, scorer=OSA.distance, score_cutoff=1, limit=None))

@@ -434,9 +434,7 @@ def list_filter(
     if q.strip():
         words = name_fold_key(q).split()
         wanted_id = q.strip().upper()
-        rows = rows.filter(
-            lambda r: r.federation_id == wanted_id or all(w in name_fold_key(r.search_name) for w in words)
-        )
+        rows = rows.filter(lambda r: r.federation_id == wanted_id or all(w in r.search_name for w in words))
     if country:
         rows = rows.filter(lambda r: r.nationality_code == country)
     if grade_min is not None:

@@ -10,45 +10,34 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import F, Q, QuerySet, Value
-from django.db.models.expressions import Combinable
-from django.db.models.functions import Replace
+from django.db.models import Count, Q, QuerySet
 
-from ratings.models import GERMAN_FOLDS, Player, name_fold_key, name_search_key
+from ratings.models import Player, name_fold_key, name_search_key
 
 MAX_QUERY = 100
 SEARCH_LIMIT = 50
-
-
-def _folded(field: str) -> Combinable:
-    """The stored key ``field`` folded in SQL as ``name_fold_key`` folds a query: the expression PostgreSQL's
-    trigram index of the players is made on (migration 0019), so that a search reads only the rows it finds."""
-    expression: Combinable = F(field)
-    for pair, single in GERMAN_FOLDS:
-        expression = Replace(expression, Value(pair), Value(single))
-    return expression
 
 
 def name_matches(queryset: QuerySet[Player], value: str, prefix: str = "") -> QuerySet[Player]:
     """The players of ``queryset`` whose name holds every word of ``value`` (see the module), or whose
     federation id is ``value``; ``prefix`` reaches the player through a relation ("player__").
 
-    Rows written without save() have no search key yet and are matched on their names as typed.
+    Rows written without save() have no search key yet and are matched on their names as typed. The players
+    are matched in a subquery: in one query with the page's order, SQLite (without statistics) reads the players
+    in that order through its index, a lookup of the row for each, and a name that few players bear reads all
+    of them that way (30 ms at 20,000 players, against 4 ms for reading the keys once).
     """
     text = value[:MAX_QUERY]
     words = name_fold_key(text).split()
     if not words:
         return queryset
-    alias = f"{prefix.replace('__', '_')}folded_name"
     by_name = Q()
     # Typed as is for the rows without a key: their stored names still carry the accents.
     for folded, typed_word in zip(words, text.split(), strict=False):
-        typed = Q(**{f"{prefix}family_name__icontains": typed_word}) | Q(
-            **{f"{prefix}given_name__icontains": typed_word}
-        )
-        by_name &= Q(**{f"{alias}__contains": folded}) | (Q(**{f"{prefix}search_name": ""}) & typed)
-    by_id = Q(**{f"{prefix}federation_id": text.strip().upper()})
-    return queryset.alias(**{alias: _folded(f"{prefix}search_name")}).filter(by_name | by_id)
+        typed = Q(family_name__icontains=typed_word) | Q(given_name__icontains=typed_word)
+        by_name &= Q(search_name__contains=folded) | (Q(search_name="") & typed)
+    matching = Player.objects.filter(by_name | Q(federation_id=text.strip().upper())).values("pk")
+    return queryset.filter(**{f"{prefix}pk__in": matching})
 
 
 @dataclass(frozen=True)
@@ -68,8 +57,8 @@ class SearchResult:
 
 def player_search(query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
     """Every player matching ``query`` (professionals too: they have a page), highest rating first: the
-    players shown in one query (on PostgreSQL through the trigram index of the folded search key, migration
-    0019), their namesakes in another."""
+    players shown in one query (on PostgreSQL through the trigram index of the search key, migration 0027),
+    their namesakes in another."""
     if not name_fold_key(query[:MAX_QUERY]).split():
         return SearchResult(query=query, players=[], more=False, namesakes=set())
     found = list(
@@ -88,8 +77,15 @@ def namesake_ids(players: Sequence[Player]) -> set[int]:
     families = {p.family_name for p in players}
     if not families:
         return set()
-    names = Player.objects.filter(family_name__in=families, merged_into__isnull=True).values_list(
-        "family_name", "given_name"
+    # Each name as stored once, with its number of players: a common family name is borne by hundreds of
+    # players but by far fewer names, and each name's key is made in Python.
+    names = (
+        Player.objects.filter(family_name__in=families, merged_into__isnull=True)
+        .values_list("family_name", "given_name")
+        .annotate(bearers=Count("pk"))
+        .order_by()
     )
-    counts = Counter(name_search_key(f"{family} {given}") for family, given in names)
+    counts: Counter[str] = Counter()
+    for family, given, bearers in names:
+        counts[name_search_key(f"{family} {given}")] += bearers
     return {p.pk for p in players if counts[name_search_key(f"{p.family_name} {p.given_name}")] > 1}

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
-
 from ratings.engine.performance import performance_rating
 from ratings.models import AnnouncementStatus, RatingRow, Tournament
 from ratings.selectors.crosstable import CrossRow, Crosstable, tables_crosstables
@@ -45,13 +43,6 @@ class TournamentPage:
     namesakes: set[int]
 
 
-def tournament_for_page(pk: int) -> Tournament:
-    """A tournament with at least one public table, or accepted in the calendar (its page before it is
-    played); raises Tournament.DoesNotExist."""
-    public = Exists(public_tables().filter(tournament=OuterRef("pk")))
-    return Tournament.objects.filter(public | Q(announcement=AnnouncementStatus.ACCEPTED)).get(pk=pk)
-
-
 def table_performance(row: RatingRow | None) -> int | None:
     """The performance rating over the table's rated games, by the engine's rule (docs/rules.md §5), from the
     opponent ratings the games used; None without a rated game."""
@@ -72,14 +63,16 @@ def standings(crosstable: Crosstable) -> list[Standing]:
     return out
 
 
-def tournament_page(tournament: Tournament) -> TournamentPage:
-    """The tournament's public tables in date and sequence order, each with its standings, in a fixed number
-    of queries whatever the number of tables and players (see ``tables_crosstables``), and the namesakes among
-    its players (one more)."""
-    tables = list(
-        public_tables().filter(tournament=tournament).select_related("tournament").order_by("date", "sequence")
+def tournament_page(pk: int) -> TournamentPage:
+    """The tournament ``pk`` with its public tables in date and sequence order, each with its standings, in a
+    fixed number of queries whatever the number of tables and players (see ``tables_crosstables``), and the
+    namesakes among its players (one more). A tournament without a public table has a page only once accepted
+    in the calendar (its page before it is played); for any other, raises Tournament.DoesNotExist."""
+    tables = list(public_tables().filter(tournament=pk).select_related("tournament").order_by("date", "sequence"))
+    tournament = (
+        tables[0].tournament if tables else Tournament.objects.get(pk=pk, announcement=AnnouncementStatus.ACCEPTED)
     )
-    crosstables = tables_crosstables(tables, with_detail=True)
+    crosstables = tables_crosstables(tables, with_detail=True, with_promotions=False)  # the table's page shows them
     pages = [TableStandings(crosstable=crosstables[t.pk], standings=standings(crosstables[t.pk])) for t in tables]
     players = [row.player for page in pages for row in page.crosstable.rows]
     return TournamentPage(tournament=tournament, tables=pages, namesakes=namesake_ids(players))

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings.fesa_files.lisp import Struct, print_form, read_one
-from ratings.models import Correction, OpeningState, Player, PrivacyAction, name_search_key
+from ratings.models import Correction, OpeningState, Player, PrivacyAction, player_search_key
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
@@ -86,7 +86,7 @@ def _scrub_history(player: Player) -> None:
     player.history.update(
         family_name=player.family_name,
         given_name="",
-        search_name=name_search_key(player.family_name),
+        search_name=player_search_key(player.family_name, ""),
         history_change_reason=None,
         **ERASED_FIELDS,
     )

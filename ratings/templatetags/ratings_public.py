@@ -106,27 +106,56 @@ def rating_list_rows(table: Any) -> SafeString:
     return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
 
 
+class _Names:
+    """Writes players' names as ratings/_player_name.html does, for the rows written in Python: the texts
+    translated, and each country's name looked up, once per page rather than once per row."""
+
+    def __init__(self, namesakes: set[int]) -> None:
+        self.namesakes = namesakes
+        self.player_url = reverse("ratings:player", args=["_"])[:-2]
+        self.namesake_title = escape(_("Another player has this name"))
+        self.countries: dict[str, str] = {}
+
+    def country_name(self, country: Any) -> str:
+        """The escaped name of ``country`` (a django-countries Country with a code)."""
+        if country.code not in self.countries:
+            self.countries[country.code] = escape(str(country.name))
+        return self.countries[country.code]
+
+    def lives_in(self, p: Any) -> str:
+        """ "lives in NL" for a player living outside his nationality's country, else ""."""
+        code, lives = p.nationality.code or "", p.residence.code or ""
+        return escape(_("lives in %(country)s") % {"country": lives}) if lives and lives != code else ""
+
+    def name(self, p: Any) -> str:
+        fid = escape(p.federation_id)
+        name = f'<a href="{self.player_url}{fid}/">{escape(p.family_name.upper())} {escape(p.given_name)}'
+        if p.latin_family_name:
+            latin = f"{escape(p.latin_family_name.upper())} {escape(p.latin_given_name)}"
+            name += f' <span class="latin-name">({latin})</span>'
+        name += "</a>"
+        if p.pk in self.namesakes:
+            code, lives_in = escape(p.nationality.code or ""), self.lives_in(p)
+            told = fid + (f" · {code}" if code else "") + (f" · {lives_in}" if lives_in else "")
+            name += f' <span class="namesake" title="{self.namesake_title}">{told}</span>'
+        return name
+
+
 @register.simple_tag
 def search_rows(result: Any) -> SafeString:
     """The search page's rows (``result``: a ratings.selectors.search.SearchResult), as the template wrote them
     with ratings/_player_name.html, written in Python: fifty rows through the template engine, each with its
     countries compared, cost most of a search that no cache can keep."""
-    player_url = reverse("ratings:player", args=["_"])[:-2]
-    namesake_title = escape(_("Another player has this name"))
+    names = _Names(result.namesakes)
     professional = escape(_("professional"))
     rows = []
     for p in result.players:
-        nationality, residence = p.nationality, p.residence  # each read makes a Country: once per row
-        code, lives = escape(nationality.code or ""), escape(residence.code or "")
-        lives_in = escape(_("lives in %(country)s") % {"country": residence.code}) if lives and lives != code else ""
-        fid = escape(p.federation_id)
-        name = f'<a href="{player_url}{fid}/">{escape(p.family_name.upper())} {escape(p.given_name)}</a>'
-        if p.pk in result.namesakes:
-            told = fid + (f" · {code}" if code else "") + (f" · {lives_in}" if lives_in else "")
-            name += f' <span class="namesake" title="{namesake_title}">{told}</span>'
+        nationality = p.nationality  # each read makes a Country: once per row
+        code, lives_in, fid = escape(nationality.code or ""), names.lives_in(p), escape(p.federation_id)
+        name = names.name(p)
         if p.is_professional or p.prior_grade_kind == "pro":
             name += f' <span class="minor">{professional}</span>'
-        country = f'<abbr title="{escape(str(nationality.name))}">{code}</abbr>' if code else ""
+        country = f'<abbr title="{names.country_name(nationality)}">{code}</abbr>' if code else ""
         if lives_in:
             country += f' <span class="minor">({lives_in})</span>'
         rating = p.rating if p.games else "–"
@@ -136,6 +165,61 @@ def search_rows(result: Any) -> SafeString:
             f'      <tr>\n        <th scope="row">{name}</th>\n        <td class="minor">{fid}</td>\n'
             f'        <td>{country}</td>\n        <td class="num">{rating}</td>\n        <td>{shown_grade}</td>\n'
             f'        <td class="minor">{last}</td>\n      </tr>'
+        )
+    return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
+
+
+@register.simple_tag
+def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
+    """A tournament's table's rows (``table_standings``: a ratings.selectors.tournaments.TableStandings), its
+    standings with the crosstable's rounds, as templates/ratings/tournament_detail.html wrote them, written in
+    Python: through the template engine the rows, a dozen cells and more each, cost 7 of the page's 25 ms
+    (bench/first_view.py's federation), more than a third of its budget."""
+    names = _Names(namesakes)
+    table_id = table_standings.crosstable.table.pk
+    how, new = escape(_("How the rating moved")), escape(_("new"))
+    # Each player's link to the table's explanation, and his name as his opponents' cells' title, made once.
+    change_url = reverse("ratings:player_table", args=["_", table_id]).split("/_/")
+    titles = {s.row.player.pk: escape(str(s.row.player)) for s in table_standings.standings}
+    rows = []
+    for s in table_standings.standings:
+        row, p = s.row, s.row.player
+        nationality = p.nationality
+        country = (
+            f'<abbr title="{names.country_name(nationality)}">{escape(nationality.code)}</abbr>' if nationality else ""
+        )
+        rating = "" if row.rating is None else f"{row.rating}{'*' if row.starred else ''}"
+        change = escape(signed(row.change))
+        if row.row:
+            url = f"{change_url[0]}/{escape(p.federation_id)}/{change_url[1]}"
+            if row.starred:
+                shown = f'<span class="minor">{new}</span>'
+            else:
+                outcome = "win" if row.change > 0 else "loss" if row.change < 0 else ""
+                shown = f'<span class="{outcome}">{change}</span>'
+            change = f'<a href="{url}" title="{how}">{shown}</a>'
+        cells = []
+        for cell in row.cells:
+            text = escape(cell.text)
+            if cell.opponent:
+                text = f'<a href="#t{table_id}-s{cell.opponent_seat}" title="{titles[cell.opponent.pk]}">{text}</a>'
+            forfeit = "" if cell.played else "<sup>ff</sup>"
+            cells.append(f'        <td class="cell {escape(cell.outcome)}">{text}{forfeit}</td>\n')
+        performance = "" if s.performance is None else s.performance
+        rows.append(
+            f'      <tr id="t{table_id}-s{row.seat}">\n'
+            f'        <td class="num"><strong>{escape(s.place_label)}</strong></td>\n'
+            f'        <td class="num minor">{row.seat}</td>\n'
+            f'        <th scope="row">{names.name(p)}</th>\n'
+            f'        <td class="minor">{country}</td>\n'
+            f'        <td class="minor">{escape(grade_label(row.grade or 0))}</td>\n'
+            f'        <td class="num">{rating}</td>\n'
+            f'        <td class="num"><strong>{escape(points(row.points))}</strong></td>\n'
+            f'        <td class="num minor">{performance}</td>\n'
+            f'        <td class="num">{change}</td>\n'
+            f'        <td class="num">{row.row.rating_after if row.row else ""}</td>\n'
+            f"{''.join(cells)}"
+            "      </tr>"
         )
     return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
 

@@ -61,6 +61,13 @@ def test_queue_opens_on_pending_dan_promotions(officer_client, one_dan, play) ->
     assert listed(officer_client.get(reverse(CHANGELIST), {"status": "effective"})) == {"Kyuonly"}
 
 
+@pytest.mark.parametrize("term", ["noel", "Noël", "strauss", "Noël-Strauß"])
+def test_queue_search_finds_a_name_as_the_public_search_does(officer_client, five_dan, play, term) -> None:
+    player = seasoned(1795, 20, family_name="Noël-Strauß")
+    play(player, opponent(1795), WON, date=DAY)
+    assert listed(officer_client.get(reverse(CHANGELIST), {"q": term})) == {"Noël-Strauß"}
+
+
 def test_queue_filters_grade_country_and_waiting_time(officer_client, one_dan, five_dan) -> None:
     url = reverse(CHANGELIST)
     assert listed(officer_client.get(url, {"grade": "25"})) == {"Brandt"}

@@ -15,13 +15,14 @@ from django.template.loader import get_template
 from django.test import RequestFactory
 
 from ratings import selectors
-from ratings.models import Promotion, Table
+from ratings.models import GameResult, Promotion, Table, TableStatus
 from ratings.selectors.search import player_search
-from ratings.templatetags.ratings_public import search_rows
+from ratings.selectors.tournaments import tournament_page
+from ratings.templatetags.ratings_public import search_rows, standings_rows
 from ratings.web.filters import DateInput
 from ratings.web.tables import PendingPromotionTable, TournamentTable
 from ratings.web.widgets import QuickSelect, QuickTextInput
-from tests.factories import make_player, make_tournament
+from tests.factories import add_game, make_player, make_table, make_tournament
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,60 @@ def test_search_rows_are_the_templates_rows() -> None:
     result = player_search("martin")
     assert len(result.players) == 4 and result.namesakes
     expected = Template(SEARCH_ROWS_TEMPLATE).render(Context({"result": result}))
+    assert spaced(search_rows(result)) == spaced(expected)
+
+
+# A tournament table's rows as templates/ratings/tournament_detail.html wrote them before standings_rows.
+STANDINGS_ROWS_TEMPLATE = """{% load i18n ratings_public %}{% with table=ts.crosstable.table %}{% for s in ts.standings %}{% with row=s.row %}
+      <tr id="t{{ table.pk }}-s{{ row.seat }}">
+        <td class="num"><strong>{{ s.place_label }}</strong></td>
+        <td class="num minor">{{ row.seat }}</td>
+        <th scope="row">{% include "ratings/_player_name.html" with p=row.player namesakes=page.namesakes %}</th>
+        <td class="minor">{% if row.player.nationality %}<abbr title="{{ row.player.nationality.name }}">{{ row.player.nationality.code }}</abbr>{% endif %}</td>
+        <td class="minor">{{ row.grade|grade }}</td>
+        <td class="num">{% if row.rating is not None %}{{ row.rating }}{% if row.starred %}*{% endif %}{% endif %}</td>
+        <td class="num"><strong>{{ row.points|points }}</strong></td>
+        <td class="num minor">{{ s.performance|default_if_none:"" }}</td>
+        <td class="num">{% if row.row %}<a href="{% url 'ratings:player_table' row.player.federation_id table.pk %}" title="{% translate 'How the rating moved' %}">{% if row.starred %}<span class="minor">{% translate "new" %}</span>{% else %}<span class="{% if row.change > 0 %}win{% elif row.change < 0 %}loss{% endif %}">{{ row.change|signed }}</span>{% endif %}</a>{% else %}{{ row.change|signed }}{% endif %}</td>
+        <td class="num">{% if row.row %}{{ row.row.rating_after }}{% endif %}</td>
+        {% for cell in row.cells %}
+        <td class="cell {{ cell.outcome }}">{% if cell.opponent %}<a href="#t{{ table.pk }}-s{{ cell.opponent_seat }}" title="{{ cell.opponent }}">{{ cell.text }}</a>{% else %}{{ cell.text }}{% endif %}{% if not cell.played %}<sup>ff</sup>{% endif %}</td>
+        {% endfor %}
+      </tr>
+    {% endwith %}{% endfor %}{% endwith %}"""  # noqa: E501
+
+
+def test_standings_rows_are_the_templates_rows(rate: Callable[[Table], Table]) -> None:
+    paul_fr = seasoned(1800, family_name="Martin", given_name="Paul", nationality="FR", grade=14)
+    paul_de = seasoned(1700, family_name="Martin", given_name="Paul", nationality="DE", residence="NL")
+    yamada = seasoned(1600, family_name="山田", given_name="太郎", latin_family_name="Yamada", latin_given_name="Taro")
+    newcomer = seasoned(1500, family_name="Beta <i>", nationality="", result_list=((1600, 1.0), (1700, 0.0)))
+    absent = seasoned(1400, family_name="Absent")
+    players = [paul_fr, paul_de, yamada, newcomer, absent]
+    tournament = make_tournament("Open & Cup", date=days_ago(20))
+    rated = make_table(players, tournament=tournament, date=days_ago(20))
+    add_game(rated, 1, paul_fr, paul_de, GameResult.SECOND_WON)
+    add_game(rated, 1, yamada, newcomer, GameResult.DRAW, handicap="L", giver="first")
+    add_game(rated, 2, paul_fr, yamada, played=False)
+    add_game(rated, 2, newcomer, None, GameResult.BYE)
+    add_game(rated, 2, absent, None, GameResult.ABSENT)
+    rate(rated)
+    waiting = make_table([paul_fr, yamada], tournament=tournament, date=days_ago(19), status=TableStatus.SUBMITTED)
+    add_game(waiting, 1, yamada, paul_fr)
+    page = tournament_page(tournament.pk)
+    assert page.namesakes == {paul_fr.pk, paul_de.pk} and len(page.tables) == 2
+    for ts in page.tables:
+        expected = Template(STANDINGS_ROWS_TEMPLATE).render(Context({"ts": ts, "page": page}))
+        assert spaced(standings_rows(ts, page.namesakes)) == spaced(expected)
+    rated_html = standings_rows(page.tables[0], page.namesakes)
+    assert "(YAMADA Taro)" in rated_html and "<sup>ff</sup>" in rated_html and "lives in NL" in rated_html
+
+
+def test_search_rows_write_a_latin_name_as_the_template() -> None:
+    make_player("山田", "太郎", latin_family_name="Yamada", latin_given_name="Taro")
+    result = player_search("yamada")
+    expected = Template(SEARCH_ROWS_TEMPLATE).render(Context({"result": result}))
+    assert "latin-name" in expected
     assert spaced(search_rows(result)) == spaced(expected)
 
 

@@ -30,6 +30,20 @@ def test_search_finds_every_spelling_of_mueller(query: str) -> None:
     assert found == {umlaut.pk, spelt.pk, plain.pk}
 
 
+def test_search_key_is_stored_folded_as_a_query_is() -> None:
+    player = make_player("Straße-Mueller", "Anna")
+    assert Player.objects.get(pk=player.pk).search_name == name_fold_key("Straße-Mueller Anna") == "strase-muller anna"
+
+
+def test_search_shows_the_highest_rated_first_and_says_there_are_more() -> None:
+    for rating in (1500, 1700, 1600, 1650):
+        make_player("Meier", f"R{rating}", rating=rating, games=10)
+    make_player("Maier", "Other", rating=2000, games=10)
+    result = player_search("meier", limit=3)
+    assert [p.rating for p in result.players] == [1700, 1650, 1600]
+    assert result.more
+
+
 def test_search_matches_every_word_and_the_federation_id() -> None:
     anna, _ = make_player("Müller", "Anna"), make_player("Müller", "Jan")
     assert [p.pk for p in player_search("anna mueller").players] == [anna.pk]
@@ -81,7 +95,7 @@ def test_every_public_page_has_the_search_box(client: Client) -> None:
 
 
 def test_postgresql_finds_names_through_the_trigram_index() -> None:
-    """The index of migration 0019 is on the very expression the search writes, so PostgreSQL can use it."""
+    """The index of migration 0027 is on the stored key the search compares, so PostgreSQL can use it."""
     if connection.vendor != "postgresql":
         pytest.skip("a PostgreSQL index")
     make_player("Müller", "Anna")

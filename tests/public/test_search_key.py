@@ -19,6 +19,7 @@ from tests.factories import make_player
         ("Łukasz Ćwik", "lukasz cwik"),
         ("Œuvre Æsir", "oeuvre aesir"),
         ("LE HECHO LADJAL Younès", "le hecho ladjal younes"),
+        (" Van der  MEER\tJan ", "van der meer jan"),
     ],
 )
 def test_name_search_key_drops_accents_and_case(name: str, key: str) -> None:

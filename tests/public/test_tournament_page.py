@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from ratings.engine.performance import performance_rating
 from ratings.models import GameResult, Player, RatingRow, Table
-from ratings.selectors.tournaments import tournament_for_page, tournament_page
+from ratings.selectors.tournaments import tournament_page
 from tests.factories import add_game, make_player, make_table, make_tournament
 from tests.public.conftest import days_ago, seasoned
 
@@ -40,7 +40,7 @@ def swiss(rate: Callable[[Table], Table]) -> tuple[Table, list[Player]]:
 
 def test_standings_order_by_points_and_share_equal_places(swiss: tuple[Table, list[Player]]) -> None:
     table, _ = swiss
-    page = tournament_page(tournament_for_page(table.tournament_id))
+    page = tournament_page(table.tournament_id)
     (only,) = page.tables
     lines = [(s.place_label, s.row.player.family_name, s.row.points) for s in only.standings]
     assert lines == [("1", "Dubois", 3.0), ("2–3", "Rossi", 1.5), ("2–3", "Meyer", 1.5), ("4", "Lambert", 0.0)]
@@ -48,7 +48,7 @@ def test_standings_order_by_points_and_share_equal_places(swiss: tuple[Table, li
 
 def test_standings_give_the_tables_performance_and_change(swiss: tuple[Table, list[Player]]) -> None:
     table, _ = swiss
-    page = tournament_page(tournament_for_page(table.tournament_id))
+    page = tournament_page(table.tournament_id)
     for standing in page.tables[0].standings:
         row = RatingRow.objects.get(table=table, player=standing.row.player)
         pairs = [(g["effective_rating"], g["score"]) for g in row.detail]

@@ -61,7 +61,7 @@ from ratings.models import (
     RatingRow,
     Table,
     TableEntry,
-    name_search_key,
+    player_search_key,
 )
 from ratings.models.states import state_from_json, state_to_json
 from ratings.selectors.fesa_records import FESA_KEY, player_list_record
@@ -132,7 +132,7 @@ def list_player_fields(record: ListRecord, source: str) -> dict[str, Any]:
         "family_name": record.last_name,
         "given_name": record.first_name,
         # Set here because bulk creation skips Player.save(), which fills it otherwise.
-        "search_name": name_search_key(f"{record.last_name} {record.first_name}"),
+        "search_name": player_search_key(record.last_name, record.first_name),
         "nationality": _country(record.list_nationality()),
         "residence": _residence(record),
         "is_professional": prior is not None and prior.kind == "pro",

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ratings import selectors
 from ratings.models import Tournament
 from ratings.selectors.season import tournament_season
-from ratings.selectors.tournaments import tournament_for_page, tournament_page
+from ratings.selectors.tournaments import tournament_page
 from ratings.web.caching import public_page
 from ratings.web.filters import TournamentFilter
 from ratings.web.tables import TournamentTable
@@ -40,13 +40,13 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament with each of its public tables: final standings, performance, rating change, crosstable."""
     try:
-        tournament = tournament_for_page(pk)
+        page = tournament_page(pk)
     except Tournament.DoesNotExist:
         raise Http404(_("No tournament with a public table has that number.")) from None
     context = {
-        "page": tournament_page(tournament),
-        "tournament": tournament,
-        "season": tournament_season(tournament, today=timezone.localdate()),
+        "page": page,
+        "tournament": page.tournament,
+        "season": tournament_season(page.tournament, today=timezone.localdate()),
         "section": "tournaments",
     }
     return render(request, "ratings/tournament_detail.html", context)
