@@ -52,9 +52,9 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
 # by the re-rate's task for today's list. A past date's list reads its order too (the rows valid that day, once
 # per date and data version): 6. Filtered (an "as of" list the same): the page's rows by the filters, and their
 # count with and without the players the public list does not rank (the note under the list counts those),
-# instead of the rows by id; sorted only, the page's rows in that order, counted by the list's order. An export: the version, every row and the pending Dan grades (all.txt: and
-# the FESA nationalities), and a past date's order. The same list asked for again costs only the version (the
-# page cache).
+# instead of the rows by id; sorted only, the page's rows in that order, counted by the list's order. An export:
+# the version, every row and the pending Dan grades (all.txt: and the FESA nationalities), and a past date's
+# order. The same list asked for again costs only the version (the page cache).
 LIST_PAGES = [
     ("ratings:rating_list", {}, 5),
     ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
