@@ -207,16 +207,16 @@ def _replayed(
     none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
     promotion records that change hands (record -> player), as a merge moves them; ``held``: the records that
     make a Dan grade public changing hands with them (``public_grades``)."""
-    replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
-    with gc_paused():
+    with gc_paused():  # the replay keeps 10^5 objects alive until the preview is made: not for the collector to walk
+        replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
         replay.run()
-    final = replay.final_state(replay.touched | set(also))
-    return CorrectionPreview(
-        players=_player_changes(final, held=held),
-        promotions=_promotion_changes(replay, owners or {}),
-        errors=dict(replay.errors),
-        tables_redone=len(replay.redone),
-    )
+        final = replay.final_state(replay.touched | set(also))
+        return CorrectionPreview(
+            players=_player_changes(final, held=held),
+            promotions=_promotion_changes(replay, owners or {}),
+            errors=dict(replay.errors),
+            tables_redone=len(replay.redone),
+        )
 
 
 replay_preview = _replayed
