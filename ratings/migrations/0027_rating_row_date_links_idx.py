@@ -4,18 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0026_rating_row_valid_values'),
+        ("ratings", "0026_rating_row_valid_values"),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='ratingrow',
-            name='rating_row_date_idx',
+            model_name="ratingrow",
+            name="rating_row_date_idx",
         ),
         migrations.AddIndex(
-            model_name='ratingrow',
-            index=models.Index(fields=['date', 'sequence'], include=('table', 'player', 'valid_until'), name='rating_row_date_links_idx'),
+            model_name="ratingrow",
+            index=models.Index(
+                fields=["date", "sequence"],
+                include=("table", "player", "valid_until"),
+                name="rating_row_date_links_idx",
+            ),
         ),
     ]
