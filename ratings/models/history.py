@@ -59,7 +59,13 @@ class RatingRow(models.Model):
         ]
         indexes = [
             models.Index(fields=["player", "date", "sequence"], name="rating_row_player_date_idx"),
-            models.Index(fields=["date", "sequence"], name="rating_row_date_idx"),
+            # With each row's table, player and link: a preview reads the links of every row from a date on
+            # (ratings/services/rerate/sparse.py) from this index alone, not from the wide rows.
+            models.Index(
+                fields=["date", "sequence"],
+                include=["table", "player", "valid_until"],
+                name="rating_row_date_links_idx",
+            ),
             # The row valid on a date, with the values a past date's list reads of it: the list is read from
             # this index alone, not from the wide rows (their states and games) it points to.
             models.Index(

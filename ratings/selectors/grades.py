@@ -11,14 +11,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
+from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, NO_GRADE, NSR_CONSENT_FROM, public_grade
 from ratings.models import OpeningState, Promotion, PromotionStatus
 from ratings.models.states import state_from_json
+from ratings.selectors.states import ids_in
 
-_ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
+_ID_BATCH = 500  # player ids per IN (...) query on SQLite: far below its parameter limit
 
 TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
     status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
@@ -40,10 +42,11 @@ def public_grades(
     held: dict[int, int] = {}
     moved = owners or {}
     ids = list(computed)
-    for start in range(0, len(ids), _ID_BATCH):
-        batch = ids[start : start + _ID_BATCH]
-        promotions = Q(player_id__in=batch) | Q(pk__in=[pk for kind, pk in moved if kind == "promotion"])
-        openings = Q(player_id__in=batch) | Q(pk__in=[pk for kind, pk in moved if kind == "opening"])
+    size = max(len(ids), 1) if connection.vendor == "postgresql" else _ID_BATCH  # an array has no such limit
+    for start in range(0, len(ids), size):
+        batch = ids[start : start + size]
+        promotions = Q(player_id__in=ids_in(batch)) | Q(pk__in=[pk for kind, pk in moved if kind == "promotion"])
+        openings = Q(player_id__in=ids_in(batch)) | Q(pk__in=[pk for kind, pk in moved if kind == "opening"])
         found = [
             (moved.get(("promotion", pk), pid), grade)
             for pk, pid, grade in Promotion.objects.filter(
@@ -55,8 +58,9 @@ def public_grades(
             (moved.get(("opening", pk), pid), state_from_json(state).grade)
             for pk, pid, state in OpeningState.objects.filter(openings).values_list("pk", "player_id", "state")
         ]
+        members = set(batch)
         for pid, grade in found:
-            if pid in batch:
+            if pid in members:
                 held[pid] = max(held.get(pid, 0), grade)
     return {pid: public_grade(grade, held.get(pid, NO_GRADE)) for pid, grade in computed.items()}
 

@@ -33,6 +33,7 @@ from ratings.models import (
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
+from ratings.selectors.states import ids_in
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
@@ -207,16 +208,16 @@ def _replayed(
     none of its tables (a merged player), from their state at ``start`` with the overrides; ``owners``: the
     promotion records that change hands (record -> player), as a merge moves them; ``held``: the records that
     make a Dan grade public changing hands with them (``public_grades``)."""
-    replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
-    with gc_paused():
+    with gc_paused():  # the replay keeps 10^5 objects alive until the preview is made: not for the collector to walk
+        replay = SparseReplay(history, start, fixed=set(also), overrides=overrides)
         replay.run()
-    final = replay.final_state(replay.touched | set(also))
-    return CorrectionPreview(
-        players=_player_changes(final, held=held),
-        promotions=_promotion_changes(replay, owners or {}),
-        errors=dict(replay.errors),
-        tables_redone=len(replay.redone),
-    )
+        final = replay.final_state(replay.touched | set(also))
+        return CorrectionPreview(
+            players=_player_changes(final, held=held),
+            promotions=_promotion_changes(replay, owners or {}),
+            errors=dict(replay.errors),
+            tables_redone=len(replay.redone),
+        )
 
 
 replay_preview = _replayed
@@ -232,7 +233,7 @@ def _player_changes(
     for start in range(0, len(ids), 5000):
         chunk = ids[start : start + 5000]
         grades = public_grades({pid: final[pid].grade for pid in chunk}, owners=held)
-        stored = Player.objects.filter(pk__in=chunk).order_by().values_list("pk", "rating", "category", "grade")
+        stored = Player.objects.filter(pk__in=ids_in(chunk)).order_by().values_list("pk", "rating", "category", "grade")
         for pid, rating, category, grade in stored:
             s = final[pid]
             after = (s.rating, category_of(s), grades[pid])
@@ -240,7 +241,7 @@ def _player_changes(
                 out.append(PlayerChange(pid, "", (rating, after[0]), (category, after[1]), (grade, after[2])))
     names = player_names([c.player_id for c in out])
     out = [dataclasses.replace(c, name=names.get(c.player_id, "")) for c in out]
-    out.sort(key=lambda c: (-c.size, c.name))
+    out.sort(key=lambda c: (-c.size, c.name, c.player_id))  # the same order whatever order the rows came in
     return out
 
 
@@ -253,9 +254,9 @@ def _promotion_changes(replay: SparseReplay, owners: Mapping[int, int]) -> list[
     wanted = {(pid, p.grade) for pid, _table_id, p in replay.found}
     players = {pid for pid, _grade in wanted}
     live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).order_by()  # no join for the ordering
-    in_redone = chunked(lambda ids: dict(live.filter(table_id__in=ids).values_list("pk", "player_id")), redone)
+    in_redone = chunked(lambda ids: dict(live.filter(table_id__in=ids_in(ids)).values_list("pk", "player_id")), redone)
     players |= set(in_redone.values()) | set(owners.values())
-    records = live.filter(Q(player_id__in=players) | Q(pk__in=list(owners)))
+    records = live.filter(Q(player_id__in=ids_in(sorted(players))) | Q(pk__in=list(owners)))
     # (the players' records of other tables count too: a grade found again is not a new record)
     existing = {
         (owners.get(pk, pid), grade): (table_id, supported, status)
