@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0026_rating_row_valid_values"),
+        ("ratings", "0028_player_active_index_covers_counts"),
     ]
 
     operations = [
