@@ -21,6 +21,7 @@ import datetime as dt
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import SimpleNamespace
 from typing import Any
 
@@ -112,19 +113,18 @@ class ListRow:
 @dataclass
 class ListOrder:
     """The players of a list in list order, each one's rank in his country, and the public ranks (0 for a player
-    the public list does not rank), and the players the public list ranks, in list order: what every page of the
-    list needs of the whole list. Compact (five arrays), as the shared cache keeps it."""
+    the public list does not rank): what every page of the list needs of the whole list. Compact (four arrays),
+    as the shared cache keeps it; what is made of them is made once per copy read from the cache."""
 
     pks: array  # type: ignore[type-arg]
     country_ranks: array  # type: ignore[type-arg]
     public_ranks: array  # type: ignore[type-arg]
     public_country_ranks: array  # type: ignore[type-arg]
-    ranked_pks: array  # type: ignore[type-arg]
     _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
-        pks, country_ranks, public_ranks, public_country_ranks, ranked_pks = [], [], [], [], []
+        pks, country_ranks, public_ranks, public_country_ranks = [], [], [], []
         by_country: dict[str, int] = {}
         public, public_by_country = 0, dict[str, int]()
         for pk, country, category in players:
@@ -136,17 +136,21 @@ class ListOrder:
                 public_by_country[country] = public_by_country.get(country, 0) + 1
                 public_ranks.append(public)
                 public_country_ranks.append(public_by_country[country])
-                ranked_pks.append(pk)
             else:
                 public_ranks.append(0)
                 public_country_ranks.append(0)
         ranks = (array("l", country_ranks), array("l", public_ranks), array("l", public_country_ranks))
-        return cls(array("q", pks), *ranks, array("q", ranked_pks))
+        return cls(array("q", pks), *ranks)
 
     def _position(self, pk: int) -> int | None:
         if self._positions is None:
             self._positions = {pk: i for i, pk in enumerate(self.pks)}
         return self._positions.get(pk)
+
+    @cached_property
+    def ranked_pks(self) -> array:  # type: ignore[type-arg]
+        """The players the public list ranks, in list order."""
+        return array("q", (pk for pk, rank in zip(self.pks, self.public_ranks, strict=True) if rank))
 
     def ranks(self, pk: int) -> tuple[int, int]:
         """(rank, rank in the country) of the player ``pk``; (0, 0) if he is not on the list."""
@@ -162,10 +166,10 @@ class ListOrder:
 
     def __getstate__(self) -> tuple[array, ...]:  # type: ignore[type-arg]
         # the positions are made again where needed
-        return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks, self.ranked_pks
+        return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks
 
     def __setstate__(self, state: tuple[array, ...]) -> None:  # type: ignore[type-arg]
-        self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks, self.ranked_pks = state
+        self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks = state
         self._positions = None
 
 
@@ -185,6 +189,7 @@ class RatingList:
         fields: tuple[str, ...] = (),
         names: tuple[str, ...] = (),
         ranked: bool = False,
+        shared: dict[str, ListOrder] | None = None,
     ):
         self.date = date
         self.active = active
@@ -193,15 +198,21 @@ class RatingList:
         self._fields = fields
         self._names = names  # name filters, applied by the search's rule
         self.ranked = ranked  # only the players the public list ranks (docs/rules.md §8)
+        # The whole list's order, read once for this list and every list made from it (same date and data).
+        self._shared = {} if shared is None else shared
         self._count: int | None = None
         self._rows: list[ListRow] | None = None
+
+    def _derived(self, **changes: Any) -> RatingList:
+        """This list narrowed, ranked or sorted otherwise: the same date, data and order."""
+        fields = {"condition": self._condition, "fields": self._fields, "names": self._names, "ranked": self.ranked}
+        return RatingList(self.date, self.active, self.version, **{**fields, **changes}, shared=self._shared)
 
     def _where(self, condition: Q | None = None, name: str = "") -> RatingList:
         both = self._condition
         if condition is not None:
             both = condition if both is None else both & condition
-        names = (*self._names, name) if name else self._names
-        return RatingList(self.date, self.active, self.version, both, self._fields, names, self.ranked)
+        return self._derived(condition=both, names=(*self._names, name) if name else self._names)
 
     def filter(self, condition: Q) -> RatingList:
         return self._where(condition)
@@ -212,12 +223,10 @@ class RatingList:
 
     def ranked_only(self) -> RatingList:
         """The players of this list the public list ranks (provisional and established), with their ranks."""
-        return RatingList(self.date, self.active, self.version, self._condition, self._fields, self._names, True)
+        return self._derived(ranked=True)
 
     def order_by(self, *fields: str) -> RatingList:
-        return RatingList(
-            self.date, self.active, self.version, self._condition, tuple(fields), self._names, self.ranked
-        )
+        return self._derived(fields=tuple(fields))
 
     @property
     def query(self) -> SimpleNamespace:
@@ -242,8 +251,10 @@ class RatingList:
         return qs.order_by(*(order or LIST_ORDER))
 
     def order(self) -> ListOrder:
-        """The whole list's players in list order (from the shared cache)."""
-        return list_order(self.date, self.active, self.version)
+        """The whole list's players in list order (from the shared cache, once)."""
+        if "order" not in self._shared:
+            self._shared["order"] = list_order(self.date, self.active, self.version)
+        return self._shared["order"]
 
     def _plain_pks(self) -> array:  # type: ignore[type-arg]
         order = self.order()
