@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from types import SimpleNamespace
 from typing import Any
@@ -120,7 +120,6 @@ class ListOrder:
     country_ranks: array  # type: ignore[type-arg]
     public_ranks: array  # type: ignore[type-arg]
     public_country_ranks: array  # type: ignore[type-arg]
-    _positions: dict[int, int] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
@@ -142,9 +141,11 @@ class ListOrder:
         ranks = (array("l", country_ranks), array("l", public_ranks), array("l", public_country_ranks))
         return cls(array("q", pks), *ranks)
 
+    @cached_property
+    def _positions(self) -> dict[int, int]:
+        return {pk: i for i, pk in enumerate(self.pks)}
+
     def _position(self, pk: int) -> int | None:
-        if self._positions is None:
-            self._positions = {pk: i for i, pk in enumerate(self.pks)}
         return self._positions.get(pk)
 
     @cached_property
@@ -165,12 +166,11 @@ class ListOrder:
         return self.public_ranks[i], self.public_country_ranks[i]
 
     def __getstate__(self) -> tuple[array, ...]:  # type: ignore[type-arg]
-        # the positions are made again where needed
+        # the four arrays only: the positions and the ranked players are made again where needed
         return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks
 
     def __setstate__(self, state: tuple[array, ...]) -> None:  # type: ignore[type-arg]
         self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks = state
-        self._positions = None
 
 
 class RatingList:
