@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime
 import secrets
 import unicodedata
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import Func, Q
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engine import categories, grade_label
@@ -144,6 +145,30 @@ class Category(models.TextChoices):
     UNRATED = categories.UNRATED, _("unrated")
     PROVISIONAL = categories.PROVISIONAL, _("provisional")
     ESTABLISHED = categories.ESTABLISHED, _("established")
+
+
+class JSONArrayLength(Func):
+    """Length of a JSON array (SQLite ``json_array_length``, PostgreSQL ``jsonb_array_length``)."""
+
+    function = "JSON_ARRAY_LENGTH"
+    output_field = models.IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
+
+
+class IsoDate(Func):
+    """The date a ``YYYY-MM-DD`` text names, in an expression a generated column may hold: SQLite's ``date()``;
+    on PostgreSQL ``make_date`` of its parts, as a cast from text to date depends on the session's settings
+    and a generated column may only hold what does not."""
+
+    function = "DATE"
+    output_field = models.DateField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        text, params = compiler.compile(self.source_expressions[0])
+        parts = ", ".join(f"SUBSTR({text}, {start}, {length})::integer" for start, length in ((1, 4), (6, 2), (9, 2)))
+        return f"MAKE_DATE({parts})", params * 3
 
 
 def check_names(instance: models.Model, *fields: str) -> None:

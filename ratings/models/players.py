@@ -6,7 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, ExpressionWrapper, Q, When
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
@@ -15,6 +17,8 @@ from ratings.engine.prior_grades import prior_grade_label
 from ratings.models.common import (
     GRADE_CHOICES,
     Category,
+    IsoDate,
+    JSONArrayLength,
     PriorGradeKind,
     PriorGradeSource,
     check_names,
@@ -162,6 +166,42 @@ class OpeningState(models.Model):
         Player, on_delete=models.CASCADE, related_name="opening_state", verbose_name=_("player")
     )
     state = models.JSONField(_("state"))
+    # What a past date's rating list reads of the state (ratings/selectors/list_values.py), kept by the
+    # database beside it: the list reads them as columns for thousands of players instead of parsing
+    # each player's JSON several times per list.
+    rating = models.GeneratedField(
+        expression=Cast(KeyTextTransform("rating", "state"), models.IntegerField()),
+        output_field=models.IntegerField(),
+        db_persist=True,
+        verbose_name=_("rating"),
+    )
+    games = models.GeneratedField(
+        expression=Case(
+            When(state__result_list=None, then=Cast(KeyTextTransform("game_count", "state"), models.IntegerField())),
+            default=JSONArrayLength(KeyTransform("result_list", "state")),
+        ),
+        output_field=models.IntegerField(),
+        db_persist=True,
+        verbose_name=_("games"),
+    )
+    rated_by_performance = models.GeneratedField(
+        expression=ExpressionWrapper(~Q(state__result_list=None), output_field=models.BooleanField()),
+        output_field=models.BooleanField(),
+        db_persist=True,
+        verbose_name=_("rated by performance"),
+    )
+    grade = models.GeneratedField(
+        expression=Cast(KeyTextTransform("grade", "state"), models.IntegerField()),
+        output_field=models.IntegerField(),
+        db_persist=True,
+        verbose_name=_("grade"),
+    )
+    last_played = models.GeneratedField(
+        expression=IsoDate(KeyTextTransform("last_played", "state")),
+        output_field=models.DateField(),
+        db_persist=True,
+        verbose_name=_("last played"),
+    )
     source = models.CharField(_("source"), max_length=200, blank=True)
     imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
 

@@ -10,16 +10,12 @@ and version of the data.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.db.models import (
     Case,
     CharField,
-    DateField,
     F,
     FilteredRelation,
-    Func,
-    IntegerField,
     OuterRef,
     Q,
     QuerySet,
@@ -27,8 +23,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.fields.json import KeyTextTransform, KeyTransform
-from django.db.models.functions import Cast, Coalesce, Greatest, Least
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 
 from ratings.engine.categories import ESTABLISHED_FROM
@@ -86,16 +81,6 @@ def _current_list() -> QuerySet[Player]:
     )
 
 
-class _JSONArrayLength(Func):
-    """Length of a JSON array (SQLite ``json_array_length``, PostgreSQL ``jsonb_array_length``)."""
-
-    function = "JSON_ARRAY_LENGTH"
-    output_field = IntegerField()
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        return super().as_sql(compiler, connection, function="JSONB_ARRAY_LENGTH", **extra)
-
-
 def _list_as_of(date: dt.date) -> QuerySet[Player]:
     """Each player's values from his rating row valid on ``date``, else from his opening state
     (a migrated FESA list) if that is dated on or before ``date``.
@@ -110,46 +95,26 @@ def _list_as_of(date: dt.date) -> QuerySet[Player]:
     def latest(name: str) -> F:
         return F(f"asof_row__{name}")
 
-    state = "opening_state__state"
-    opening_last = Cast(KeyTextTransform("last_played", state), DateField())
-    has_opening = Q(opening_state__isnull=False, asof_opening_last__lte=date)
+    has_opening = Q(opening_state__last_played__lte=date)
 
-    def opening(value: Any) -> Case:
-        return Case(When(has_opening, then=value), default=None)
+    def opening(name: str) -> Case:
+        return Case(When(has_opening, then=F(f"opening_state__{name}")), default=None)
 
     end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
     approved_by_then = Promotion.objects.filter(
         player=OuterRef("pk"), status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date
     ).filter(Q(decided_at__lt=end_of_day) | Q(decided_at__isnull=True))
-    unrated_opening = has_opening & ~Q(opening_state__state__result_list=None)
+    unrated_opening = has_opening & Q(opening_state__rated_by_performance=True)
     return (
         public_players()
-        .alias(asof_row=valid)
-        .alias(asof_opening_last=opening_last, asof_method=latest("method"))
+        .alias(asof_row=valid, asof_method=latest("method"))
         .annotate(
-            list_rating=Coalesce(
-                latest("rating_after"), opening(Cast(KeyTextTransform("rating", state), IntegerField()))
-            ),
-            list_games=Coalesce(
-                latest("games_after"),
-                opening(
-                    Case(
-                        When(
-                            Q(opening_state__state__result_list=None),
-                            then=Cast(KeyTextTransform("game_count", state), IntegerField()),
-                        ),
-                        default=_JSONArrayLength(KeyTransform("result_list", state)),
-                    )
-                ),
-            ),
-            list_last_played=Coalesce(latest("date"), opening(opening_last)),
-            asof_computed_grade=Coalesce(
-                latest("grade_after"), opening(Cast(KeyTextTransform("grade", state), IntegerField()))
-            ),
+            list_rating=Coalesce(latest("rating_after"), opening("rating")),
+            list_games=Coalesce(latest("games_after"), opening("games")),
+            list_last_played=Coalesce(latest("date"), opening("last_played")),
+            asof_computed_grade=Coalesce(latest("grade_after"), opening("grade")),
             asof_held_grade=Coalesce(
-                Subquery(approved_by_then.order_by("-grade").values("grade")[:1]),
-                opening(Cast(KeyTextTransform("grade", state), IntegerField())),
-                Value(0),
+                Subquery(approved_by_then.order_by("-grade").values("grade")[:1]), opening("grade"), Value(0)
             ),
         )
         .annotate(
