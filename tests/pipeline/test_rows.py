@@ -14,8 +14,9 @@ import pytest
 
 from ratings.models import Game, RatingRow
 from ratings.models.states import state_to_json
+from ratings.services.rerate import rerate_check, rerate_from
 from ratings.services.rerate.replay import History
-from ratings.services.rerate.rows import detail_json
+from ratings.services.rerate.rows import RowWriter, detail_json
 from ratings.services.tables.submit import GameFacts, engine_games, table_preview
 from tests.pipeline.histories import START, make_players, random_table, submit
 
@@ -66,3 +67,28 @@ def test_rating_rows_hold_what_the_engine_says_about_each_player(django_capture_
         assert (row.grade_before, row.grade_after) == (o.before.grade, o.after.grade)
         assert row.state_before == state_to_json(o.before) and row.state_after == state_to_json(o.after)
         assert row.detail == [detail_json(g) for g in o.games]
+
+
+def test_full_rerate_in_small_batches_writes_every_row_once_with_its_validity(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks
+) -> None:
+    """A full re-rate holds each player's latest row back until his next row (or the end) gives its
+    ``valid_until``: written in batches of a few rows, across many flushes, the rows are those of one batch,
+    and linked as the history links them."""
+    rng = random.Random(5)
+    players = make_players(rng, 9)
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(10):  # some players sit tables out: their held rows wait over several batches
+            submit(random_table(rng, rng.sample(players, rng.randint(3, 7)), START + dt.timedelta(days=7 * i)))
+
+    def stored() -> list[tuple[object, ...]]:
+        fields = ("table_id", "player_id", "date", "valid_until", "rating_after", "state_after", "detail")
+        return sorted(RatingRow.objects.values_list(*fields), key=lambda row: (row[0], row[1]))
+
+    rerate_from()
+    whole = stored()
+    monkeypatch.setattr(RowWriter, "BATCH", 4)
+    rerate_from()
+    assert stored() == whole
+    assert len(whole) == RatingRow.objects.count() > 30
+    assert rerate_check() == []

@@ -6,10 +6,10 @@ redone tables and writes them in batches, on the caller's thread and connection,
 
 In a full re-rate the writer also gives every row its ``valid_until`` (the date of the player's next row,
 ratings/services/rerate/validity.py) as it goes: it sees every row in the order of the history, so the rows
-come out linked and the set-based UPDATE that links the rows of a partial re-rate is not needed. A row written
-in one batch whose player plays again in a later batch is fixed after the last batch, by its unique key. In a
-partial re-rate a row takes the link of the player's old row in its table (the caller relinks the players for
-whom that is not right).
+come out linked and the set-based UPDATE that links the rows of a partial re-rate is not needed. A player's
+latest row is held back until his next row, or the end, tells its ``valid_until``, so every row is written once
+and never updated (at most one row a player is held). In a partial re-rate a row takes the link of the
+player's old row in its table (the caller relinks the players for whom that is not right).
 """
 
 from __future__ import annotations
@@ -46,8 +46,6 @@ class _Statements:
         self.width = len(columns)
         self.columns = ", ".join(quote(field(c).column) for c in columns)
         self.table_column = quote(field("table").column)
-        self.player_column = quote(field("player").column)
-        self.valid_column = quote(field("valid_until").column)
         self.mark = "%s" if self.vendor == "postgresql" else "?"
 
     def insert(self, cursor: Any, rows: Sequence[Sequence[Any]]) -> None:
@@ -60,16 +58,6 @@ class _Statements:
         else:
             marks = ", ".join([self.mark] * self.width)
             cursor.executemany(f"INSERT INTO {self.table} ({self.columns}) VALUES ({marks})", rows)  # noqa: S608
-
-    def set_valid_until(self, cursor: Any, links: Sequence[tuple[Any, int, int]]) -> None:
-        """Set ``valid_until`` of rows given as (date, table id, player id)."""
-        if links:
-            m = self.mark
-            cursor.executemany(
-                f"UPDATE {self.table} SET {self.valid_column} = {m} "  # noqa: S608
-                f"WHERE {self.table_column} = {m} AND {self.player_column} = {m}",
-                links,
-            )
 
     def delete(self, cursor: Any, table_ids: Sequence[int] | None) -> None:
         """Delete the rows of these tables (None: every row)."""
@@ -119,11 +107,11 @@ class RowWriter:
         self.tables: list[int] = []
         self.written = 0
         self.peaks: dict[int, int] = {}  # each player's highest rating after a table among the rows written
-        # Full re-rate only: each row's valid_until, by index in ``rows``; each player's latest row, as its
-        # index in ``rows`` (not written yet) or as (table id,) once written; fixes for written rows.
+        # Full re-rate only: each row's valid_until, by index in ``rows``, and each player's latest row, as its
+        # index in ``rows``: that row stays in ``rows`` (held) until a later row of his gives its valid_until.
         self._valid: list[Any] = []
-        self._latest: dict[int, int | tuple[int]] = {}
-        self._fixes: list[tuple[Any, int, int]] = []
+        self._latest: dict[int, int] = {}
+        self._held = 0  # rows kept back by the last flush, at the start of ``rows``
         self._forever = connection.ops.adapt_datefield_value(VALID_FOREVER)
         self._sql = _Statements((*ROW_COLUMNS, "valid_until"))
         if replace_all:
@@ -138,11 +126,7 @@ class RowWriter:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         if kind is None:
-            self.flush()
-            if self._fixes:
-                with closing(connection.connection.cursor()) as cursor:
-                    self._sql.set_valid_until(cursor, self._fixes)
-                self._fixes = []
+            self.flush(last=True)
 
     def add(self, table: TableInfo, items: list[Item]) -> None:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
@@ -164,30 +148,33 @@ class RowWriter:
                 valid = self.links.get((table.pk, o.key))
                 row = (*row, self._forever if valid is None else connection.ops.adapt_datefield_value(valid))
             self.rows.append(row)
-        if len(self.rows) >= self.BATCH:
+        if len(self.rows) - self._held >= self.BATCH:
             self.flush()
 
     def _link(self, player: int, date: Any) -> None:
         """The player's previous row is valid until ``date``; the row about to be added, until further notice."""
         previous = self._latest.get(player)
-        if isinstance(previous, int):
+        if previous is not None:
             self._valid[previous] = date
-        elif previous is not None:
-            self._fixes.append((date, previous[0], player))
         self._latest[player] = len(self.rows)
         self._valid.append(self._forever)
 
-    def flush(self) -> None:
-        """Write the rows gathered so far, after deleting the old rows of their tables."""
+    def flush(self, *, last: bool = False) -> None:
+        """Write the rows gathered so far, after deleting the old rows of their tables; in a full re-rate, all
+        but each player's latest row unless ``last``."""
         rows, tables = self.rows, None if self.replace_all else self.tables
         if self.replace_all:
-            rows = [(*row, valid) for row, valid in zip(rows, self._valid, strict=True)]
-            latest = self._latest
-            for player, at in latest.items():
-                if isinstance(at, int):
-                    latest[player] = (self.rows[at][0],)
-            self._valid = []
-        self.rows, self.tables = [], []
+            held = set() if last else set(self._latest.values())
+            rows = [(*row, self._valid[i]) for i, row in enumerate(self.rows) if i not in held]
+            kept = sorted(held)
+            moved = {at: i for i, at in enumerate(kept)}
+            self.rows = [self.rows[i] for i in kept]
+            self._valid = [self._valid[i] for i in kept]
+            self._latest = {player: moved[at] for player, at in self._latest.items()} if kept else {}
+            self._held = len(kept)
+        else:
+            self.rows = []
+        self.tables = []
         self.written += len(rows)
         connection.ensure_connection()
         # The driver's own cursor: Django's wrapper would check and convert every parameter of 10^5 rows.
