@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ratings.models import GameResult, Player, RatingRow, Table, TableStatus
-from ratings.services.rerate import rerate_check
+from ratings.services.rerate import rerate_check, rerate_from
 from tests.factories import add_game, make_player, make_table
 from tests.pipeline.histories import submit
 from tests.pipeline.test_unsettled import CUP, LATER, established
@@ -36,6 +36,13 @@ def test_a_runaway_table_is_marked_for_the_rating_officer_and_its_players_pass_u
     assert f"Neu {newcomer.given_name} ({newcomer.federation_id})'s rating would reach" in cup.rating_error
     assert "handicap scale (9999)" in cup.rating_error and "pass into later tables unchanged" in cup.rating_error
     assert not RatingRow.objects.filter(table=cup).exists()
+    assert RatingRow.objects.get(table=later, player=master).rating_before == 2678
+    assert rerate_check() == []
+    # The same from scratch, where the rows go out as the history is rated: the error still names the player.
+    error = cup.rating_error
+    rerate_from()
+    cup.refresh_from_db()
+    assert (cup.status, cup.rating_error) == (TableStatus.SUBMITTED, error)
     assert RatingRow.objects.get(table=later, player=master).rating_before == 2678
     assert rerate_check() == []
 
