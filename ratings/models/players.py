@@ -156,6 +156,13 @@ class Player(models.Model):
         return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
 
 
+def _state_column(expression: Any, label: Any) -> models.GeneratedField:
+    """A value of an opening state's JSON as a column the database keeps equal to it."""
+    return models.GeneratedField(
+        expression=expression, output_field=expression.output_field, db_persist=True, verbose_name=label
+    )
+
+
 class OpeningState(models.Model):
     """A player's state before the first table this site holds (a migrated FESA list, ratings/fesa_files).
 
@@ -169,39 +176,19 @@ class OpeningState(models.Model):
     # What a past date's rating list reads of the state (ratings/selectors/list_values.py), kept by the
     # database beside it: the list reads them as columns for thousands of players instead of parsing
     # each player's JSON several times per list.
-    rating = models.GeneratedField(
-        expression=Cast(KeyTextTransform("rating", "state"), models.IntegerField()),
-        output_field=models.IntegerField(),
-        db_persist=True,
-        verbose_name=_("rating"),
-    )
-    games = models.GeneratedField(
-        expression=Case(
+    rating = _state_column(Cast(KeyTextTransform("rating", "state"), models.IntegerField()), _("rating"))
+    games = _state_column(
+        Case(
             When(state__result_list=None, then=Cast(KeyTextTransform("game_count", "state"), models.IntegerField())),
             default=JSONArrayLength(KeyTransform("result_list", "state")),
         ),
-        output_field=models.IntegerField(),
-        db_persist=True,
-        verbose_name=_("games"),
+        _("games"),
     )
-    rated_by_performance = models.GeneratedField(
-        expression=ExpressionWrapper(~Q(state__result_list=None), output_field=models.BooleanField()),
-        output_field=models.BooleanField(),
-        db_persist=True,
-        verbose_name=_("rated by performance"),
+    rated_by_performance = _state_column(
+        ExpressionWrapper(~Q(state__result_list=None), output_field=models.BooleanField()), _("rated by performance")
     )
-    grade = models.GeneratedField(
-        expression=Cast(KeyTextTransform("grade", "state"), models.IntegerField()),
-        output_field=models.IntegerField(),
-        db_persist=True,
-        verbose_name=_("grade"),
-    )
-    last_played = models.GeneratedField(
-        expression=IsoDate(KeyTextTransform("last_played", "state")),
-        output_field=models.DateField(),
-        db_persist=True,
-        verbose_name=_("last played"),
-    )
+    grade = _state_column(Cast(KeyTextTransform("grade", "state"), models.IntegerField()), _("grade"))
+    last_played = _state_column(IsoDate(KeyTextTransform("last_played", "state")), _("last played"))
     source = models.CharField(_("source"), max_length=200, blank=True)
     imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
 
