@@ -323,7 +323,7 @@ def _loaded(
     entered: dict[int, dict[str, Any]] = {}
     before: dict[int, dt.date | None] = {}
     if start is not None:
-        entered = chunked(lambda ids: states_before_json(start[0], start[1], ids, before), players)
+        entered = states_before_json(start[0], start[1], players, before)  # chunked as the database needs
     broken = links_broken(history, stored, links, before)
     return history, stored, chunked(starting_states, players - entered.keys()), entered, broken
 
