@@ -164,13 +164,12 @@ class RowWriter:
         but each player's latest row unless ``last``."""
         rows, tables = self.rows, None if self.replace_all else self.tables
         if self.replace_all:
-            held = set() if last else set(self._latest.values())
-            rows = [(*row, self._valid[i]) for i, row in enumerate(self.rows) if i not in held]
-            kept = sorted(held)
-            moved = {at: i for i, at in enumerate(kept)}
+            kept = [] if last else sorted(self._latest.values())  # each player's latest row, held back
+            moved = {at: i for i, at in enumerate(kept)}  # its index in ``rows`` after the flush
+            rows = [(*row, self._valid[i]) for i, row in enumerate(self.rows) if i not in moved]
             self.rows = [self.rows[i] for i in kept]
             self._valid = [self._valid[i] for i in kept]
-            self._latest = {player: moved[at] for player, at in self._latest.items()} if kept else {}
+            self._latest = {} if last else {player: moved[at] for player, at in self._latest.items()}
             self._held = len(kept)
         else:
             self.rows = []
