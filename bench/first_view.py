@@ -3,6 +3,7 @@
     python bench/first_view.py --players 5000                  # bench/out/load-demo-5000.sqlite3
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench python bench/first_view.py --players 5000
     python bench/first_view.py --players 5000 --root /path/to/other/checkout   # the same pages on other code
+    python bench/first_view.py --after-rerate --profile past      # cProfile of one kind's first views
 
 The URLs are ``bench/load_mix.py``'s (the same seed gives the same URLs), ``--per-kind`` of each kind. Before
 each request every cache of the site is emptied (the shared cache, and the private memos of code that still
@@ -18,7 +19,9 @@ page.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import statistics
 import sys
 import time
@@ -43,6 +46,7 @@ def main() -> None:
         help="after emptying the caches, do (untimed) what the re-rate's task does before the first visitor: "
         "build today's list orders (code without that step: nothing)",
     )
+    parser.add_argument("--profile", metavar="KIND", help="cProfile the first views of this kind's pages instead")
     args = parser.parse_args()
 
     env = bench_database(args.players, 2016)
@@ -77,7 +81,7 @@ def main() -> None:
         finally:
             spent.append((time.perf_counter() - started) * 1000)
 
-    def first_view(url: str) -> tuple[float, float, int]:
+    def first_view(url: str, profile: cProfile.Profile | None = None) -> tuple[float, float, int]:
         for alias in settings.CACHES:
             caches[alias].clear()
         for reset in forget:
@@ -87,9 +91,13 @@ def main() -> None:
         spent.clear()
         with connection.execute_wrapper(timed):
             started = time.process_time()
+            if profile is not None:
+                profile.enable()
             response = client.get(url)
             if response.streaming:
                 b"".join(response.streaming_content)
+            if profile is not None:
+                profile.disable()
             cpu = (time.process_time() - started) * 1000
         if response.status_code not in (200, 302, 404):
             raise SystemExit(f"{url}: HTTP {response.status_code}")
@@ -101,6 +109,14 @@ def main() -> None:
     )
     print(f"load average {os.getloadavg()[0]:.2f}" + (", caches as the re-rate's task leaves them" if prepare else ""))
     print(f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}   (ms)")
+    if args.profile:
+        profile = cProfile.Profile()
+        for url in by_kind[args.profile]:
+            first_view(url, profile)
+        pstats.Stats(profile).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
+            int(os.environ.get("TOP", "45"))
+        )
+        return
     for kind, urls in by_kind.items():
         runs = [first_view(url) for url in urls]
         cpu, db, count = (list(x) for x in zip(*runs, strict=True))
