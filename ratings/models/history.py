@@ -72,6 +72,14 @@ class RatingRow(models.Model):
                 fields=["player", "valid_until", "date", "rating_after", "games_after", "grade_after", "method"],
                 name="rating_row_valid_idx",
             ),
+            # A past date's list from its top (ratings/selectors/list_head.py): the rows by rating, those valid on
+            # the date and dated within the two years before it picked out of the index, highest first, so that
+            # its first page stops after some hundred entries; and how many they are, by their date.
+            models.Index(
+                fields=["rating_after", "date", "valid_until", "player", "method", "games_after"],
+                name="rating_row_rating_idx",
+            ),
+            models.Index(fields=["date", "valid_until", "method", "player"], name="rating_row_date_valid_idx"),
         ]
 
     def __str__(self) -> str:

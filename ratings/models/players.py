@@ -195,6 +195,15 @@ class OpeningState(models.Model):
     class Meta:
         verbose_name = _("opening state")
         verbose_name_plural = _("opening states")
+        # A past date's list from its top (ratings/selectors/list_head.py): the players on it by their opening
+        # state, by date (none, once the two years after the migrated list are over) and by rating.
+        indexes = [
+            models.Index(fields=["last_played", "player", "rated_by_performance"], name="opening_state_list_idx"),
+            models.Index(
+                fields=["rating", "last_played", "player", "rated_by_performance", "games"],
+                name="opening_state_rating_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"opening state of {self.player}"

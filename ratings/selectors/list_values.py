@@ -47,10 +47,14 @@ def active_cutoff(date: dt.date) -> dt.date:
         return dt.date(date.year - ACTIVE_YEARS, 3, 1)
 
 
+LEFT_OUT = Q(is_professional=True) | Q(prior_grade_kind="pro") | Q(merged_into__isnull=False)
+"""The players the public lists leave out: professionals (by flag or by a professional prior grade), and records
+merged into another (ratings/services/merge/apply.py)."""
+
+
 def public_players() -> QuerySet[Player]:
-    """Players the public lists may show: not professionals (by flag or by a professional prior grade), nor
-    records merged into another (ratings/services/merge/apply.py)."""
-    return Player.objects.filter(is_professional=False, merged_into__isnull=True).exclude(prior_grade_kind="pro")
+    """Players the public lists may show: all but those ``LEFT_OUT``."""
+    return Player.objects.exclude(LEFT_OUT)
 
 
 def pending_dan(outer: str = "pk") -> Subquery:

@@ -43,6 +43,7 @@ from ratings.models import (
     name_fold_key,
     player_search_key,
 )
+from ratings.selectors.list_head import list_counts, list_head, ranked_head
 from ratings.selectors.list_values import active_cutoff, list_values
 from ratings.selectors.search import name_matches
 from ratings.selectors.versions import DataVersion, data_version, version_cached
@@ -250,6 +251,18 @@ class RatingList:
         order = [("-" if f.startswith("-") else "") + SQL_NAMES.get(f.lstrip("-"), f.lstrip("-")) for f in self._fields]
         return qs.order_by(*(order or LIST_ORDER))
 
+    @property
+    def _from_top(self) -> bool:
+        """Whether the plain pages and the counts are read from the list's top (ratings/selectors/list_head.py):
+        the FESA list of a past date, whose whole order is not in hand. Its order is not built in advance as
+        today's is, and reading it whole for one page costs twenty times the page."""
+        return self.active and self.date < timezone.localdate() and "order" not in self._shared
+
+    def _head(self, stop: int) -> ListOrder:
+        """The list's first players in list order, enough for the rows before ``stop``, with their ranks."""
+        head = ranked_head(self.date, stop) if self.ranked else list_head(self.date, stop)
+        return ListOrder.of(iter(head))
+
     def order(self) -> ListOrder:
         """The whole list's players in list order (from the shared cache, once)."""
         if "order" not in self._shared:
@@ -263,7 +276,13 @@ class RatingList:
     def count(self) -> int:
         if self._count is None:
             unfiltered = self._condition is None and not self._names  # however sorted: the whole list's count
-            self._count = len(self._plain_pks()) if unfiltered else self.queryset().count()
+            if self._plain and self._from_top:  # sorted otherwise, its ranks need the whole order anyway
+                if "counts" not in self._shared:
+                    self._shared["counts"] = list_counts(self.date)
+                players, ranked = self._shared["counts"]
+                self._count = ranked if self.ranked else players
+            else:
+                self._count = len(self._plain_pks()) if unfiltered else self.queryset().count()
         return self._count
 
     def __len__(self) -> int:
@@ -284,16 +303,25 @@ class RatingList:
     def __getitem__(self, index: Any) -> Any:
         if not isinstance(index, slice):
             return self[index : index + 1][0]
+        order = None
         if self._plain:
-            pks = list(self._plain_pks()[index])
+            if self._from_top and index.stop is not None and index.stop >= 0 and (index.start or 0) >= 0:
+                order = self._head(index.stop)
+            else:
+                order = self.order()
+            pks = list((order.ranked_pks if self.ranked else order.pks)[index])
             by_pk = {v[0]: v for v in list_values(self.date).filter(pk__in=pks).values_list(*_VALUES)}
             rows = [_list_row(by_pk[pk]) for pk in pks if pk in by_pk]
         else:
             rows = [_list_row(values) for values in self.queryset()[index].values_list(*_VALUES)]
-        return self._finish(rows, _pending_grades(self.date, [r.pk for r in rows]))
+        return self._finish(rows, _pending_grades(self.date, [r.pk for r in rows]), order)
 
-    def _finish(self, rows: list[ListRow], pending: dict[int, list[int]]) -> list[ListRow]:
-        order = self.order()
+    def _finish(
+        self, rows: list[ListRow], pending: dict[int, list[int]], order: ListOrder | None = None
+    ) -> list[ListRow]:
+        """The rows with their ranks (from ``order``, which holds them: the whole list's by default)."""
+        if order is None:
+            order = self.order()
         for row in rows:
             row.rank, row.country_rank = order.ranks(row.pk)
             row.public_rank, row.public_country_rank = order.public_ranks_of(row.pk)
