@@ -31,7 +31,14 @@ from ratings.models.common import (
 from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionRevision, PromotionRoute, PromotionStatus
 from ratings.models.history import Correction, HistoricalRow, ListArrival, PendingRerate, RatingRow, RerateRun
 from ratings.models.official import OfficialList, OfficialListEntry
-from ratings.models.players import OpeningState, Player, PriorGradeProposal, PrivacyAction, ProposalStatus
+from ratings.models.players import (
+    LEFT_OUT_OF_LISTS,
+    OpeningState,
+    Player,
+    PriorGradeProposal,
+    PrivacyAction,
+    ProposalStatus,
+)
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
 from ratings.models.tables import (
@@ -54,6 +61,7 @@ from ratings.models.tokens import AccessToken, ApiSubmission
 __all__ = [
     "GERMAN_FOLDS",
     "GRADE_CHOICES",
+    "LEFT_OUT_OF_LISTS",
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
     "VALID_FOREVER",

@@ -21,8 +21,8 @@ from typing import Any
 from django.db import connection
 
 from ratings.engine.categories import category_of_games, is_ranked
-from ratings.models import OpeningState, Player, RatingRow
-from ratings.selectors.list_values import LEFT_OUT, active_cutoff
+from ratings.models import LEFT_OUT_OF_LISTS, OpeningState, Player, RatingRow
+from ratings.selectors.list_values import active_cutoff
 
 HeadRow = tuple[int, str, str]  # (player, nationality, category)
 
@@ -124,9 +124,9 @@ def _params(date: dt.date) -> tuple[list[Any], list[Any]]:
 
 
 def _left_out() -> tuple[str, tuple[Any, ...]]:
-    """The query of the players the public lists leave out (``LEFT_OUT``: professionals and merged records, a
-    few), and its parameters."""
-    players = Player.objects.filter(LEFT_OUT).order_by().values("pk")
+    """The query of the players the public lists leave out (``LEFT_OUT_OF_LISTS``: professionals and merged
+    records, a few, read from their own index), and its parameters."""
+    players = Player.objects.filter(LEFT_OUT_OF_LISTS).order_by().values("pk")
     return players.query.sql_with_params()
 
 

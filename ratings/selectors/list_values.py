@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.engine.grades import FIRST_DAN, LAST_KYU
-from ratings.models import Category, Player, Promotion, PromotionStatus, RatingRow
+from ratings.models import LEFT_OUT_OF_LISTS, Category, Player, Promotion, PromotionStatus, RatingRow
 
 ACTIVE_YEARS = 2
 
@@ -47,14 +47,9 @@ def active_cutoff(date: dt.date) -> dt.date:
         return dt.date(date.year - ACTIVE_YEARS, 3, 1)
 
 
-LEFT_OUT = Q(is_professional=True) | Q(prior_grade_kind="pro") | Q(merged_into__isnull=False)
-"""The players the public lists leave out: professionals (by flag or by a professional prior grade), and records
-merged into another (ratings/services/merge/apply.py)."""
-
-
 def public_players() -> QuerySet[Player]:
-    """Players the public lists may show: all but those ``LEFT_OUT``."""
-    return Player.objects.exclude(LEFT_OUT)
+    """Players the public lists may show: all but those ``LEFT_OUT_OF_LISTS`` (professionals, merged records)."""
+    return Player.objects.exclude(LEFT_OUT_OF_LISTS)
 
 
 def pending_dan(outer: str = "pk") -> Subquery:
