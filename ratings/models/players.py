@@ -111,8 +111,11 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         ordering = ["family_name", "given_name"]
         indexes = [
-            models.Index(fields=["-rating"], name="player_rating_idx"),
-            models.Index(fields=["nationality", "-rating"], name="player_country_rating_idx"),
+            # The list sorted by a column (ratings/web/tables.py: each column's order, read either way): walked
+            # in order with the page's LIMIT rather than sorting every player of the list.
+            models.Index(fields=["rating", "id"], name="player_rating_sort_idx"),
+            models.Index(fields=["games", "id"], name="player_games_sort_idx"),
+            models.Index(fields=["nationality", "-rating", "list_order", "id"], name="player_country_sort_idx"),
             models.Index(fields=["last_played"], name="player_last_played_idx"),
             models.Index(fields=["family_name", "given_name"], name="player_name_idx"),
             models.Index(fields=["grade"], name="player_grade_idx"),
