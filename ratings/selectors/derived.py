@@ -13,6 +13,7 @@ from ratings import engine
 from ratings.engine import categories
 from ratings.models import Category, Player
 from ratings.selectors.grades import public_grades
+from ratings.selectors.states import ids_in
 
 _CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
 
@@ -41,7 +42,7 @@ def players_differing(
     out: dict[int, tuple[str, Any, Any]] = {}
     for chunk in _chunks(sorted(states)):
         grades = public_grades({pid: states[pid].grade for pid in chunk})
-        for pid, *have in Player.objects.filter(pk__in=chunk).order_by().values_list("pk", *PLAYER_COLUMNS):
+        for pid, *have in Player.objects.filter(pk__in=ids_in(chunk)).order_by().values_list("pk", *PLAYER_COLUMNS):
             s = states[pid]
             want = (s.rating, s.games, category_of(s), s.grade, grades[pid], max(peaks.get(pid, 0), s.rating))
             for name, h, w in zip(PLAYER_COLUMNS, have, (*want, s.last_played), strict=True):

@@ -29,7 +29,7 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """
     ids = set(player_ids)
     out: dict[int, engine.PlayerState] = {}
-    for opening in OpeningState.objects.filter(player_id__in=ids).select_related("player"):
+    for opening in OpeningState.objects.filter(player_id__in=ids_in(sorted(ids))).select_related("player"):
         state = state_from_json(opening.state)
         if state.games == 0:
             # A migrated player who never played: his prior grade is still to be used, so the one on his
@@ -38,7 +38,8 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
         out[opening.player_id] = state
     missing = ids - out.keys()
     if missing:
-        for player in Player.objects.filter(pk__in=missing).only("id", "prior_grade_kind", "prior_grade_level"):
+        players = Player.objects.filter(pk__in=ids_in(sorted(missing)))
+        for player in players.only("id", "prior_grade_kind", "prior_grade_level"):
             out[player.pk] = engine.PlayerState(prior_grade=prior_grade_of(player))
     return out
 

@@ -11,7 +11,7 @@ from ratings.models import VALID_FOREVER, OpeningState, Player, RatingRow
 from ratings.models.states import state_from_json
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
-from ratings.selectors.states import starting_states, states_before_json
+from ratings.selectors.states import ids_in, starting_states, states_before_json
 from ratings.services.bulk_write import rows_update
 
 COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played", "list_order")
@@ -30,7 +30,7 @@ def players_refresh(player_ids: Iterable[int]) -> None:
     # A player's latest row is the one valid until further notice (the re-rate keeps ``valid_until``).
     latest = states_before_json(VALID_FOREVER, 1, ids)
     peaks = dict(
-        RatingRow.objects.filter(player_id__in=ids)
+        RatingRow.objects.filter(player_id__in=ids_in(ids))
         .values("player_id")
         .annotate(peak=Max("rating_after"))
         .values_list("player_id", "peak")
@@ -49,9 +49,9 @@ def players_write(states: Mapping[int, engine.PlayerState], peaks: Mapping[int, 
     """
     ids = list(states)
     grades = public_grades({pid: s.grade for pid, s in states.items()})
-    orders = dict(OpeningState.objects.filter(player_id__in=ids).values_list("player_id", "state__fesa__order"))
+    orders = dict(OpeningState.objects.filter(player_id__in=ids_in(ids)).values_list("player_id", "state__fesa__order"))
     rows = []
-    for pid in Player.objects.filter(pk__in=ids).values_list("pk", flat=True):
+    for pid in Player.objects.filter(pk__in=ids_in(ids)).values_list("pk", flat=True):
         s = states[pid]
         order = orders.get(pid)
         rows.append(
