@@ -23,6 +23,7 @@ from django.db import connection
 from ratings.engine.categories import category_of_games, is_ranked
 from ratings.models import LEFT_OUT_OF_LISTS, OpeningState, Player, RatingRow
 from ratings.selectors.list_values import active_cutoff
+from ratings.selectors.states import rating_row_columns
 
 HeadRow = tuple[int, str, str]  # (player, nationality, category)
 
@@ -143,19 +144,18 @@ def _names() -> dict[str, str]:
     """
     quote = connection.ops.quote_name
     row, player, opening = RatingRow._meta.get_field, Player._meta.get_field, OpeningState._meta.get_field
+    rows = rating_row_columns()  # the rows' table, player, date and validity
     return {
-        "rows": quote(RatingRow._meta.db_table),
+        **rows,
+        "rows": rows["table"],
         "players": quote(Player._meta.db_table),
         "openings": quote(OpeningState._meta.db_table),
         "pk": quote(player("id").column),
         "nationality": quote(player("nationality").column),
         "list_order": quote(player("list_order").column),
-        "player": quote(row("player").column),
         "rating": quote(row("rating_after").column),
         "games": quote(row("games_after").column),
         "method": quote(row("method").column),
-        "date": quote(row("date").column),
-        "valid": quote(row("valid_until").column),
         "o_player": quote(opening("player").column),
         "o_rating": quote(opening("rating").column),
         "o_games": quote(opening("games").column),
