@@ -31,21 +31,21 @@ HeadRow = tuple[int, str, str]  # (player, nationality, category)
 def list_head(date: dt.date, limit: int) -> list[HeadRow]:
     """The first ``limit`` players of the FESA list of the past ``date`` in list order (highest rating, then
     the state list's order, then id), as ``list_order`` reads them of ``list_values``: one query."""
-    n = _names()
+    n, left_out = _names(), _left_out()
     hint = "INDEXED BY rating_row_rating_idx" if connection.vendor == "sqlite" else ""  # see _names
     by_row = (
         f"SELECT r.{n['player']}, p.{n['nationality']}, r.{n['rating']}, p.{n['list_order']}, "  # noqa: S608
         f"r.{n['method']} = %s, r.{n['games']} "
         f"FROM {n['rows']} r {hint} JOIN {n['players']} p ON p.{n['pk']} = r.{n['player']} "
-        f"WHERE {_valid_rows('r.', n)} "
+        f"WHERE {_valid_rows('r.', n, left_out[0])} "
         f"ORDER BY r.{n['rating']} DESC, p.{n['list_order']}, r.{n['player']} LIMIT %s"
     )
     by_opening = (
         f"SELECT o.{n['o_player']}, p.{n['nationality']}, o.{n['o_rating']}, p.{n['list_order']}, "
-        f"o.{n['o_unrated']}, o.{n['o_games']} {_openings(n, ranked=True)} "
+        f"o.{n['o_unrated']}, o.{n['o_games']} {_openings(n, left_out[0], ranked=True)} "
         f"ORDER BY o.{n['o_rating']} DESC, p.{n['list_order']}, o.{n['o_player']} LIMIT %s"
     )
-    rows_params, openings_params = _params(date)
+    rows_params, openings_params = _params(date, left_out[1])
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT * FROM ({by_row}) a UNION ALL SELECT * FROM ({by_opening}) b",  # noqa: S608
@@ -61,13 +61,13 @@ def list_head(date: dt.date, limit: int) -> list[HeadRow]:
 def list_counts(date: dt.date) -> tuple[int, int]:
     """(players, ranked players) on the FESA list of the past ``date``: the players of ``list_head`` without a
     limit, and those of them whose rating rests on enough games (docs/rules.md §8): one query."""
-    n = _names()
+    n, left_out = _names(), _left_out()
     by_row = (
         f"SELECT COUNT(*), COUNT(CASE WHEN {n['method']} <> %s THEN 1 END) FROM {n['rows']} "  # noqa: S608
-        f"WHERE {_valid_rows('', n)}"
+        f"WHERE {_valid_rows('', n, left_out[0])}"
     )
-    by_opening = f"SELECT COUNT(*), COUNT(CASE WHEN NOT o.{n['o_unrated']} THEN 1 END) {_openings(n)}"
-    rows_params, openings_params = _params(date)
+    by_opening = f"SELECT COUNT(*), COUNT(CASE WHEN NOT o.{n['o_unrated']} THEN 1 END) {_openings(n, left_out[0])}"
+    rows_params, openings_params = _params(date, left_out[1])
     with connection.cursor() as cursor:
         cursor.execute(
             f"{by_row} UNION ALL {by_opening}", [RatingRow.Method.PERFORMANCE, *rows_params, *openings_params]
@@ -87,16 +87,16 @@ def ranked_head(date: dt.date, wanted: int) -> list[HeadRow]:
         limit *= 2
 
 
-def _valid_rows(alias: str, n: dict[str, str]) -> str:
-    """The rating rows valid on the date (``date <= D < valid_until``), dated on or after the cutoff, of public
-    players: the list's players by their row."""
+def _valid_rows(alias: str, n: dict[str, str], left_out: str) -> str:
+    """The rating rows valid on the date (``date <= D < valid_until``), dated on or after the cutoff, of players
+    not ``left_out`` (a query of ids): the list's players by their row."""
     return (
         f"{alias}{n['date']} <= %s AND {alias}{n['date']} >= %s AND {alias}{n['valid']} > %s "
-        f"AND {alias}{n['player']} NOT IN ({_left_out()[0]})"
+        f"AND {alias}{n['player']} NOT IN ({left_out})"
     )
 
 
-def _openings(n: dict[str, str], *, ranked: bool = False) -> str:
+def _openings(n: dict[str, str], left_out: str, *, ranked: bool = False) -> str:
     """FROM and WHERE of the players on the list by their opening state: dated within the two years before the
     date, and without a rating row valid on it (``list_values``: the row's values come first); ``ranked``: with
     their players, to be read in the list's order.
@@ -112,15 +112,14 @@ def _openings(n: dict[str, str], *, ranked: bool = False) -> str:
     return (
         f"FROM {source} "  # noqa: S608
         f"WHERE o.{n['o_last_played']} <= %s AND o.{n['o_last_played']} >= %s "
-        f"AND o.{n['o_player']} NOT IN ({_left_out()[0]}) AND NOT EXISTS ("
+        f"AND o.{n['o_player']} NOT IN ({left_out}) AND NOT EXISTS ("
         f"SELECT 1 FROM {n['rows']} r WHERE r.{n['player']} = o.{n['o_player']} AND r.{n['date']} <= %s)"
     )
 
 
-def _params(date: dt.date) -> tuple[list[Any], list[Any]]:
-    """The parameters of ``_valid_rows`` and of ``_openings``, in their order."""
+def _params(date: dt.date, left_out: tuple[Any, ...]) -> tuple[list[Any], list[Any]]:
+    """The parameters of ``_valid_rows`` and of ``_openings``, in their order (``left_out``: those of its query)."""
     day, cutoff = _day(date), _day(active_cutoff(date))
-    left_out = _left_out()[1]
     return [day, cutoff, day, *left_out], [day, cutoff, *left_out, day]
 
 
