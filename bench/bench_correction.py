@@ -99,14 +99,12 @@ def setup() -> Any:
     call_command("migrate", verbosity=0)
     if ARGS.rebuild:
         call_command("flush", interactive=False, verbosity=0)
-    built = not Player.objects.exists()
-    if built:
+    if not Player.objects.exists():
         build(ARGS.players, ARGS.games, ARGS.seed)
     celery_app.conf.update(task_always_eager=False, broker_url="memory://")
     if not RatingRow.objects.exists() or PendingRerate.objects.exists():
         seconds, _outcome = timed("first rating", rerate_from)
         print(f"first rating (untimed setup): {seconds:.1f} s")
-        built = True
     # Untimed, always: a fresh build, or bench_rerate.py's floor run on the same database, leaves every rating
     # row dead once, which a merge's preview and re-rate would read (a preview 13 s instead of 6; a re-rate 12.4 s
     # instead of 10.2); autovacuum would have reclaimed them on a running site.
