@@ -42,7 +42,7 @@ def list_head(date: dt.date, limit: int) -> list[HeadRow]:
     )
     by_opening = (
         f"SELECT o.{n['o_player']}, p.{n['nationality']}, o.{n['o_rating']}, p.{n['list_order']}, "
-        f"o.{n['o_unrated']}, o.{n['o_games']} {_openings(n, left_out[0], ranked=True)} "
+        f"o.{n['o_unrated']}, o.{n['o_games']} {_openings(n, left_out[0], ordered=True)} "
         f"ORDER BY o.{n['o_rating']} DESC, p.{n['list_order']}, o.{n['o_player']} LIMIT %s"
     )
     rows_params, openings_params = _params(date, left_out[1])
@@ -96,15 +96,15 @@ def _valid_rows(alias: str, n: dict[str, str], left_out: str) -> str:
     )
 
 
-def _openings(n: dict[str, str], left_out: str, *, ranked: bool = False) -> str:
+def _openings(n: dict[str, str], left_out: str, *, ordered: bool = False) -> str:
     """FROM and WHERE of the players on the list by their opening state: dated within the two years before the
-    date, and without a rating row valid on it (``list_values``: the row's values come first); ``ranked``: with
+    date, and without a rating row valid on it (``list_values``: the row's values come first); ``ordered``: with
     their players, to be read in the list's order.
 
     A player has a row valid on the date if and only if he has one dated on or before it (his latest such row is
     valid until his next row's date, after it: ratings/services/rerate/validity.py), which one entry of the index
     on (player, date) tells; the validity index would be read through every later row of his."""
-    if ranked:  # in the list's order: by the index on their rating, highest first (see _names)
+    if ordered:  # in the list's order: by the index on their rating, highest first (see _names)
         hint = "INDEXED BY opening_state_rating_idx" if connection.vendor == "sqlite" else ""
         source = f"{n['openings']} o {hint} JOIN {n['players']} p ON p.{n['pk']} = o.{n['o_player']}"
     else:  # counted: by the index on their date
