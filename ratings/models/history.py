@@ -74,7 +74,7 @@ class RatingRow(models.Model):
             ),
             # A past date's list from its top (ratings/selectors/list_head.py): the rows by rating, those valid on
             # the date and dated within the two years before it picked out of the index, highest first, so that
-            # its first page stops after some hundred entries; and how many they are, by their date.
+            # its first page stops after a thousand or two entries; and how many they are, by their date.
             models.Index(
                 fields=["rating_after", "date", "valid_until", "player", "method", "games_after"],
                 name="rating_row_rating_idx",
