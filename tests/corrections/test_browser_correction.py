@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from ratings.models import Correction, GameResult
-from tests.public.test_browser import browser, csp_violations, static_from_source
+from tests.public.test_browser import admin_login, browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import WIDTHS, overflows, shoot_at, swiss
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,11 +31,7 @@ def test_browser_correction_preview_then_save_with_a_reason(
     User.objects.create_superuser("officer-ito", password="pw")
     wait = WebDriverWait(browser, 20)
     browser.set_window_size(WIDTHS["desktop"], 900)
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("officer-ito")
-    browser.find_element(By.NAME, "password").send_keys("pw")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    wait.until(ec.presence_of_element_located((By.ID, "user-tools")))  # logged in before going on
+    admin_login(browser, live_server, "officer-ito", "pw")
 
     browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/change/")
     result = Select(wait.until(ec.presence_of_element_located((By.NAME, "games-0-result"))))

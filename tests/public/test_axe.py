@@ -19,7 +19,7 @@ from ratings.models import Player, Promotion, PromotionStatus, Table
 from ratings.services.tables.submit import table_submit
 from tests.conftest import skip_or_fail
 from tests.factories import make_player, make_table, round_robin
-from tests.public.test_browser import browser, static_from_source
+from tests.public.test_browser import admin_login, browser, static_from_source
 from tests.public.test_browser_pages import shoot_at, swiss
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,7 +101,6 @@ def test_axe_finds_no_violation_on_the_public_pages(static_from_source: None, li
 
 
 def test_axe_finds_no_violation_on_the_admin_screens(static_from_source: None, live_server: Any, browser: Any) -> None:
-    from selenium.webdriver.common.by import By
 
     if not AXE.exists():
         skip_or_fail(f"axe-core is not installed at {AXE} (npm ci --prefix tests/axe)")
@@ -110,10 +109,7 @@ def test_axe_finds_no_violation_on_the_admin_screens(static_from_source: None, l
     draft = make_table(players[:2], date=table.date, sequence=3)
     promotion = Promotion.objects.get(player=players[0], grade=21)
     User.objects.create_superuser("root", password="a-long-password-1")
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("root")
-    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    admin_login(browser, live_server, "root", "a-long-password-1")
     pages = {
         "admin-table": f"/admin/ratings/table/{draft.pk}/change/",
         "admin-crosstable": f"/admin/ratings/table/{draft.pk}/crosstable/",

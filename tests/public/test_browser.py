@@ -154,7 +154,6 @@ def test_browser_pages_satisfy_the_content_security_policy(
 ) -> None:
     """The policy forbids inline style and script: the public pages and the admin's own must not need any."""
     from django.contrib.auth.models import User
-    from selenium.webdriver.common.by import By
 
     players = [seasoned(1700 - 40 * i, grade=18, nationality="FR", last_played=days_ago(400)) for i in range(4)]
     table = make_table(players, date=days_ago(30), sequence=1)
@@ -166,10 +165,7 @@ def test_browser_pages_satisfy_the_content_security_policy(
     for url in public:
         browser.get(live_server.url + url)
         assert csp_violations(browser) == [], url
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("root")
-    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    admin_login(browser, live_server, "root", "a-long-password-1")
     admin_pages = ["/admin/", "/admin/ratings/table/", f"/admin/ratings/table/{table.pk}/change/"]
     admin_pages += ["/admin/ratings/player/add/", "/admin/ratings/promotion/"]
     for url in admin_pages:
@@ -178,6 +174,20 @@ def test_browser_pages_satisfy_the_content_security_policy(
         assert csp_violations(browser) == [], url
         if "/change/" in url:
             shoot(browser, "06-admin-table-change")
+
+
+def admin_login(browser: Any, live_server: Any, username: str, password: str) -> None:
+    """Log in to the admin and wait until the login has gone through: a page asked for before the answer to the
+    login's POST is back is asked for without the session, and lands on the login page again."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(live_server.url + "/admin/login/")
+    browser.find_element(By.NAME, "username").send_keys(username)
+    browser.find_element(By.NAME, "password").send_keys(password)
+    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    WebDriverWait(browser, 30).until(ec.presence_of_element_located((By.ID, "user-tools")))
 
 
 def crosstable_page(browser: Any, live_server: Any, *, players: int, rounds: int, width: int) -> None:
@@ -193,10 +203,7 @@ def crosstable_page(browser: Any, live_server: Any, *, players: int, rounds: int
     rows = [GridRow(p.pk, " ".join(cells)) for p, cells in zip(entered, crosstable(players, rounds), strict=True)]
     table_grid_save(table=table, rows=rows, strict_dates=True)
     User.objects.create_superuser("root", password="a-long-password-1")
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("root")
-    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+    admin_login(browser, live_server, "root", "a-long-password-1")
     browser.set_window_size(width, 900)
     browser.get(live_server.url + f"/admin/ratings/table/{table.pk}/crosstable/")
     WebDriverWait(browser, 15).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#grid .select2-container")))

@@ -12,7 +12,7 @@ from ratings.models import Promotion, PromotionStatus
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_table, round_robin
 from tests.public.conftest import days_ago
-from tests.public.test_browser import browser, csp_violations, static_from_source
+from tests.public.test_browser import admin_login, browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at, swiss
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -111,7 +111,6 @@ def test_browser_laptop_promotions_show_their_decisions(
 ) -> None:
     from django.contrib.auth.models import User
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     table, players = swiss()
     for n, player in enumerate(players[:3]):
@@ -119,11 +118,7 @@ def test_browser_laptop_promotions_show_their_decisions(
         Promotion.objects.update_or_create(player=player, grade=19, defaults={**pending, "rating": 1900 - 60 * n})
     User.objects.create_superuser("root", password="a-long-password-1")
     browser.set_window_size(LAPTOP, 900)
-    browser.get(live_server.url + "/admin/login/")
-    browser.find_element(By.NAME, "username").send_keys("root")
-    browser.find_element(By.NAME, "password").send_keys("a-long-password-1")
-    browser.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
-    WebDriverWait(browser, 30).until(lambda driver: "/login/" not in driver.current_url)  # logged in
+    admin_login(browser, live_server, "root", "a-long-password-1")
 
     browser.get(live_server.url + "/admin/ratings/promotion/")
     assert "Log in" not in browser.title
