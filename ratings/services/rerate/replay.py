@@ -160,10 +160,30 @@ def cycle_json(error: engine.TableDidNotSettle) -> dict[str, Any]:
     return {"players": list(error.players), "states": [list(state) for state in error.cycle]}
 
 
-def off_scale_message(table: TableInfo, error: engine.RatingOffScale) -> str:
-    """The engine's refusal of a runaway rating, naming the player as the rating officer knows him."""
-    player = Player.objects.filter(pk=error.player).values_list("federation_id", "family_name", "given_name").first()
-    name = f"{player[1]} {player[2]} ({player[0]})" if player else f"player {error.player}"
+def failure_message(table: TableInfo, exc: Exception) -> str:
+    """Why a table cannot be rated, as the rating officer reads it on the table. A runaway rating names the
+    player by his id here: ``name_off_scale`` names him once the replay is over (it needs a query)."""
+    if isinstance(exc, engine.TableDidNotSettle):
+        return f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
+    if isinstance(exc, engine.RatingOffScale):
+        return _off_scale_message(table, exc, f"player {exc.player}")
+    if isinstance(exc, engine.EngineError):
+        return str(exc)
+    return f"table {table.label!r} could not be rated: {type(exc).__name__}: {exc}"
+
+
+def name_off_scale(errors: dict[int, str], off_scale: dict[int, tuple[TableInfo, engine.RatingOffScale]]) -> None:
+    """Name the players of runaway ratings in ``errors`` as the rating officer knows them."""
+    if not off_scale:
+        return
+    fields = ("pk", "federation_id", "family_name", "given_name")
+    players = Player.objects.filter(pk__in={exc.player for _table, exc in off_scale.values()}).values_list(*fields)
+    names = {pk: f"{family} {given} ({federation_id})" for pk, federation_id, family, given in players}
+    for table_id, (table, exc) in off_scale.items():
+        errors[table_id] = _off_scale_message(table, exc, names.get(exc.player, f"player {exc.player}"))
+
+
+def _off_scale_message(table: TableInfo, error: engine.RatingOffScale, name: str) -> str:
     return (
         f"table {table.label!r} cannot be rated: {name}'s rating would reach {error.rating:g}, at or above the end "
         "of the handicap scale (9999), where the rules give no grade to convert a handicap from; the FESA program "
@@ -247,6 +267,7 @@ class Replay:
         self.text: dict[int, tuple[engine.PlayerState, str]] = {}  # the text of the state it was made of
         self.redone: list[int] = []
         self.errors: dict[int, str] = {}
+        self.off_scale: dict[int, tuple[TableInfo, engine.RatingOffScale]] = {}  # their players named after
         self.unchanged = 0
         self.found: list[tuple[int, int, engine.Promotion]] = []  # (player, table, promotion)
         self.touched: set[int] = set()  # players of the redone tables, before or after
@@ -306,17 +327,11 @@ class Replay:
                 # It cannot be rated (it did not settle and is not resolved, its data went bad, or the engine
                 # met something it should not have): its players pass through unchanged, exactly as from
                 # scratch, and the error is shown on the table for the rating officer.
-                if isinstance(exc, engine.TableDidNotSettle):
-                    self.errors[table.pk] = (
-                        f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
-                    )
-                elif isinstance(exc, engine.RatingOffScale):
-                    self.errors[table.pk] = off_scale_message(table, exc)
-                elif isinstance(exc, engine.EngineError):
-                    self.errors[table.pk] = str(exc)
-                else:
+                if not isinstance(exc, engine.EngineError):
                     log.exception("table %s (%s) failed to rate", table.pk, table.label)
-                    self.errors[table.pk] = f"table {table.label!r} could not be rated: {type(exc).__name__}: {exc}"
+                self.errors[table.pk] = failure_message(table, exc)
+                if isinstance(exc, engine.RatingOffScale):
+                    self.off_scale[table.pk] = (table, exc)
                 yield table, []
                 continue
             self.engine_seconds += time.perf_counter() - started

@@ -45,6 +45,7 @@ from .replay import (
     chunks,
     gc_paused,
     links_broken,
+    name_off_scale,
     raw_values,
     stored_rows,
 )
@@ -253,6 +254,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
             if start is not None:
                 # A player whose row in this table came or went: his next and previous rows change.
                 relink.update({item[0].key for item in items}.symmetric_difference(stored.get(table.pk, ())))
+    name_off_scale(replay.errors, replay.off_scale)  # a query: not while the writer held the connection
     if start is not None:
         refresh |= _left_behind(start, replay)
         # The other players' rows went back with the links they had (``links``): their rows are in the same

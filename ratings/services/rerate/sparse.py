@@ -46,8 +46,9 @@ from .replay import (
     chunked,
     chunks,
     cycle_json,
+    failure_message,
     live_resolutions,
-    off_scale_message,
+    name_off_scale,
     stored_rows,
 )
 
@@ -68,6 +69,7 @@ class SparseReplay:
         self.history, self.start = history, start
         self.redone: list[int] = []
         self.errors: dict[int, str] = {}
+        self.off_scale: dict[int, tuple[Any, engine.RatingOffScale]] = {}  # their players named after the run
         self.found: list[tuple[int, int, engine.Promotion]] = []
         self.touched: set[int] = set()
         self.unchanged = 0
@@ -151,6 +153,7 @@ class SparseReplay:
             if table.pk not in self.stored:
                 self._read(i)
             self._look(i, table)
+        name_off_scale(self.errors, self.off_scale)
 
     def _entering(self, pid: int, rows: dict[int, tuple[dict[str, Any], dict[str, Any]]], i: int) -> Any:
         """The player's state as he enters the table: kept here, or his stored row's state before."""
@@ -218,7 +221,9 @@ class SparseReplay:
                     raise
                 result = engine.rate_table(given, by_rule=True)
         except Exception as exc:  # as ``Replay.run``: the table cannot be rated, its players pass unchanged
-            self.errors[table.pk] = _failure(table, exc)
+            self.errors[table.pk] = failure_message(table, exc)
+            if isinstance(exc, engine.RatingOffScale):
+                self.off_scale[table.pk] = (table, exc)
             return states
         finally:
             self.engine_seconds += time.perf_counter() - started
@@ -249,17 +254,6 @@ class SparseReplay:
         if missing:
             out.update(states_before(date=self.start[0], sequence=self.start[1], player_ids=missing))
         return out
-
-
-def _failure(table: Any, exc: Exception) -> str:
-    """Why the table cannot be rated, in ``Replay.run``'s words."""
-    if isinstance(exc, engine.TableDidNotSettle):
-        return f"{exc}: its players pass into later tables unchanged until the rating officer resolves it"
-    if isinstance(exc, engine.RatingOffScale):
-        return off_scale_message(table, exc)
-    if isinstance(exc, engine.EngineError):
-        return str(exc)
-    return f"table {table.label!r} could not be rated: {type(exc).__name__}: {exc}"
 
 
 def _as_json(state: Any) -> dict[str, Any]:
