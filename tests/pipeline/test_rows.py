@@ -11,8 +11,9 @@ import datetime as dt
 import random
 
 import pytest
+from django.db import connection, transaction
 
-from ratings.models import Game, RatingRow
+from ratings.models import Game, Player, RatingRow
 from ratings.models.states import state_to_json
 from ratings.services.rerate import rerate_check, rerate_from
 from ratings.services.rerate.replay import History
@@ -92,3 +93,23 @@ def test_full_rerate_in_small_batches_writes_every_row_once_with_its_validity(
     assert stored() == whole
     assert len(whole) == RatingRow.objects.count() > 30
     assert rerate_check() == []
+
+
+def test_a_query_while_the_full_rerates_copy_is_open_is_refused_not_left_waiting(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """On PostgreSQL a full re-rate writes through one COPY held open for the whole replay; a query made
+    meanwhile would wait for the COPY's lock forever. It is refused with an error, and the COPY fails with it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the held COPY is PostgreSQL's (make test-postgres runs it)")
+    rng = random.Random(3)
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(random_table(rng, make_players(rng, 4), START))
+    before = RatingRow.objects.count()
+    with (
+        pytest.raises(RuntimeError, match="COPY holds the connection"),
+        transaction.atomic(),
+        RowWriter(replace_all=True),
+    ):
+        Player.objects.count()
+    assert RatingRow.objects.count() == before  # the savepoint went back: the delete and the COPY with it
