@@ -103,12 +103,14 @@ class RowWriter:
 
     ``replace_all``: the whole history is redone; every row goes first, in one statement, and the rows are
     written with their ``valid_until`` (``linked`` is then True: the caller need not link them). Use it as a
-    context manager: leaving the block without an error writes the last batch. With ``replace_all`` on
-    PostgreSQL the rows go through one COPY held open for the whole block (the module's docstring says why):
-    no other query may run on the connection inside the block.
+    context manager: leaving the block without an error writes the last batch.
+
+    On PostgreSQL a batch's COPY stays open after its rows are queued, until the next batch must delete the
+    old rows of its tables, or the block ends (a full re-rate deletes nothing: one COPY takes all its rows).
+    Meanwhile no other query may run on the connection: the module's docstring says why.
     """
 
-    BATCH = 20000
+    BATCH = 5000
 
     def __init__(self, *, replace_all: bool, links: dict[tuple[int, int], dt.date] | None = None) -> None:
         self.replace_all = self.linked = replace_all
@@ -126,31 +128,25 @@ class RowWriter:
         self._held = 0  # rows kept back by the last flush, at the start of ``rows``
         self._forever = connection.ops.adapt_datefield_value(VALID_FOREVER)
         self._sql = _Statements((*ROW_COLUMNS, "valid_until"))
-        self._open = ExitStack()
-        self._copy: Any = None  # the COPY held open, if any
+        self._copying = ExitStack()  # the open COPY, its cursor and the guard against other queries
+        self._open_copy: Any = None  # the open COPY, if any
 
     def __enter__(self) -> RowWriter:
-        if not self.replace_all:
-            return self
-        connection.ensure_connection()
-        with self._open:
-            cursor = self._open.enter_context(closing(connection.connection.cursor()))
-            self._sql.delete(cursor, None)
-            if self._sql.vendor == "postgresql":
-                self._copy = self._open.enter_context(self._sql.copy(cursor, writer=QueuedLibpqWriter(cursor)))
-                self._open.enter_context(connection.execute_wrapper(_refused_during_copy))
-            self._open = self._open.pop_all()
+        if self.replace_all:
+            connection.ensure_connection()
+            with closing(connection.connection.cursor()) as cursor:
+                self._sql.delete(cursor, None)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
-        # Leaves the COPY (ended, or failed with the error) and the cursor, last in first out.
         if kind is not None:
-            self._open.__exit__(kind, error, trace)
+            self._open_copy = None
+            self._copying.__exit__(kind, error, trace)  # the COPY fails with the error
             return
-        with self._open:
-            self.flush(last=True)
+        self.flush(last=True)
+        self._end_copy()
 
     def add(self, table: TableInfo, items: list[Item]) -> None:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
@@ -199,16 +195,38 @@ class RowWriter:
             self.rows = []
         self.tables = []
         self.written += len(rows)
-        if self._copy is not None:
-            for row in rows:
-                self._copy.write_row(row)
-            return
+        if tables:
+            self._end_copy()  # the previous batch's rows must be in before this one's tables are emptied
         connection.ensure_connection()
-        # The driver's own cursor: Django's wrapper would check and convert every parameter of 10^5 rows.
-        with closing(connection.connection.cursor()) as cursor:
-            if tables:
+        if self._sql.vendor != "postgresql":
+            with closing(connection.connection.cursor()) as cursor:
+                if tables:
+                    self._sql.delete(cursor, tables)
+                self._sql.insert(cursor, rows)
+            return
+        if tables:
+            with closing(connection.connection.cursor()) as cursor:
                 self._sql.delete(cursor, tables)
-            self._sql.insert(cursor, rows)
+        if rows:
+            copy = self._copy()
+            for row in rows:
+                copy.write_row(row)
+
+    def _copy(self) -> Any:
+        """The open COPY, opened if need be, with psycopg's queued writer: a row written goes into its queue."""
+        if self._open_copy is None:
+            with ExitStack() as stack:
+                # The driver's own cursor: Django's wrapper would check and convert every parameter of 10^5 rows.
+                cursor = stack.enter_context(closing(connection.connection.cursor()))
+                self._open_copy = stack.enter_context(self._sql.copy(cursor, writer=QueuedLibpqWriter(cursor)))
+                stack.enter_context(connection.execute_wrapper(_refused_during_copy))
+                self._copying = stack.pop_all()
+        return self._open_copy
+
+    def _end_copy(self) -> None:
+        """End the open COPY, if any: wait until the server has every row queued (or raise its error)."""
+        self._open_copy = None
+        self._copying.close()
 
 
 def _refused_during_copy(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
