@@ -485,26 +485,38 @@ def list_filter(
     return rows
 
 
-def list_dates(limit: int = 6) -> list[dt.date]:
-    """The dates of the most recent official lists: FESA publishes a list after each rated table.
+def list_dates(limit: int = 6, version: DataVersion | None = None) -> list[dt.date]:
+    """The dates of the most recent official lists: FESA publishes a list after each rated table. Read once per
+    data ``version`` for every process (``version_cached``), as the list pages show them on every view.
 
     Read backwards along the tables' (date, sequence) index and sorted out here, so that the query stops early
     (a status condition would make SQLite sort every rated table's date instead).
     """
-    dates: list[dt.date] = []
-    for date, status in Table.objects.order_by("-date", "-sequence").values_list("date", "status")[: limit * 20]:
-        if status == TableStatus.RATED and date not in dates:
-            dates.append(date)
-            if len(dates) == limit:
-                break
-    return dates
+
+    def read() -> list[dt.date]:
+        dates: list[dt.date] = []
+        tables = Table.objects.order_by("-date", "-sequence").values_list("date", "status")[: limit * 20]
+        for date, status in tables:
+            if status == TableStatus.RATED and date not in dates:
+                dates.append(date)
+                if len(dates) == limit:
+                    break
+        return dates
+
+    return version_cached(f"list-dates:{limit}", version, read)
 
 
-def list_countries() -> list[tuple[str, str]]:
+def list_countries(version: DataVersion | None = None) -> list[tuple[str, str]]:
     """(code, name) of the countries the federation's players come from, by name: the choices worth offering
-    in the country filter (any country code stays a valid filter value)."""
-    # All players, professionals too: read from the country index alone, without touching the rows.
-    codes = set(Player.objects.values_list("nationality", flat=True).distinct().order_by()) - {""}
+    in the country filter (any country code stays a valid filter value). The codes are read once per data
+    ``version`` for every process (20,000 players: a few milliseconds of the database on every list page);
+    the names are those of the request's language."""
+
+    def read() -> list[str]:
+        # All players, professionals too: read from the country index alone, without touching the rows.
+        return sorted(set(Player.objects.values_list("nationality", flat=True).distinct().order_by()) - {""})
+
+    codes = version_cached("countries", version, read)
     return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])
 
 

@@ -52,13 +52,14 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     shows its rank on the whole list and in its country, whatever the filters and the sorting; players without
     a rank (rated by performance) are shown when the category filter asks for them."""
     filterset = _rating_list_filter(request, list_date)
+    version = getattr(request, "data_version", None)
     context: dict[str, Any] = {
         "filter": filterset,
-        "list_dates": selectors.list_dates(),
+        "list_dates": selectors.list_dates(version=version),
         "today": timezone.localdate(),
         "export_query": request.GET.urlencode(),
         "section": "list",
-        "countries": selectors.list_countries(),
+        "countries": selectors.list_countries(version),
         "established_from": ESTABLISHED_FROM,
         "provisional_from": PROVISIONAL_FROM,
         # The less used filters fold away (a <details>) unless one is in use or wrong.
