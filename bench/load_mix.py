@@ -180,15 +180,30 @@ def run_mix(port: int, urls: list[tuple[str, str]], clients: int, gzip: bool) ->
     return time.perf_counter() - started, latencies
 
 
+def process_cpu(pid: int | str) -> float:
+    """CPU seconds (user + system) of a process so far, from /proc; 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def workers_cpu(master: int) -> float:
     """CPU seconds (user + system) of gunicorn's workers so far, from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    for pid in children:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    return sum(process_cpu(pid) for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split())
+
+
+def database_cpu() -> dict[str, float]:
+    """CPU seconds so far of each PostgreSQL server process on this machine (none for SQLite), by pid."""
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            if stat.read_text().strip() == "postgres":
+                out[stat.parent.name] = process_cpu(stat.parent.name)
+        except OSError:
+            continue
+    return out
 
 
 def main() -> None:
@@ -209,9 +224,11 @@ def main() -> None:
     with served(env, args.workers, args.root) as (port, master):
         run_mix(port, [("warm", "/")] * args.workers * 2, args.clients, False)
         load_before = os.getloadavg()
-        cpu_before = workers_cpu(master)
+        cpu_before, client_before, database_before = workers_cpu(master), time.process_time(), database_cpu()
         wall, latencies = run_mix(port, urls, args.clients, not args.no_gzip)
-        cpu = workers_cpu(master) - cpu_before
+        cpu, client = workers_cpu(master) - cpu_before, time.process_time() - client_before
+        # A backend that ended meanwhile is not counted; one that started is counted whole.
+        database = sum(seconds - database_before.get(pid, 0.0) for pid, seconds in database_cpu().items())
         load_after = os.getloadavg()
     every = [x for values in latencies.values() for x in values]
     print(
@@ -230,6 +247,11 @@ def main() -> None:
     print(
         f"{'all':12} {len(every):8d} {percentile(every, 50):8.1f} {percentile(every, 95):8.1f} {max(every):8.1f}"
         f"   {len(every) / wall:.1f} requests/s, {cpu / len(every) * 1000:.1f} ms worker CPU per request"
+    )
+    per = 1000 / len(every)
+    print(
+        f"CPU per request: workers {cpu * per:.1f} ms, database server {database * per:.1f} ms, "
+        f"this client {client * per:.1f} ms; the machine had {wall * (os.cpu_count() or 1) * per:.1f} ms"
     )
 
 
