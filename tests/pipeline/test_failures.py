@@ -25,7 +25,8 @@ import pytest
 from django.db import connection, connections, transaction
 
 from ratings.models import Game, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
-from ratings.services.rerate import RerateBusy, rerate_check, rerate_pending
+from ratings.services.rerate import RerateBusy, rerate_check, rerate_from, rerate_pending
+from ratings.services.rerate.rows import RowWriter
 from ratings.services.tables.submit import table_changed
 from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.conftest import REPO, celery_pointed_at, closed_port, process_env, wait_for
@@ -237,4 +238,25 @@ def test_two_runs_do_not_interleave_and_the_one_that_waits_is_told_busy() -> Non
     assert spans["first"][1] <= start  # the second run began only after the first had committed
     runs = list(RerateRun.objects.order_by("started_at").values_list("started_at", "finished_at"))
     assert all(a[1] <= b[0] for a, b in itertools.pairwise(runs))  # no two runs overlap
+    assert rerate_check() == []
+
+
+def test_a_full_rerate_that_fails_while_writing_leaves_every_row_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of a full re-rate go out in batches while the replay goes on (on PostgreSQL through a COPY left
+    open): an error in the middle fails the COPY with it, the error itself reaches the caller, and the
+    transaction takes back the rows deleted and those already written."""
+    history(tables=4)
+    before = snapshot()
+    monkeypatch.setattr(RowWriter, "BATCH", 1)  # every table's rows are out before the next one is rated
+    add, calls = RowWriter.add, itertools.count()
+
+    def failing_add(writer: RowWriter, table: Any, items: Any) -> None:
+        if next(calls) == 2:
+            raise LookupError("a bug in the middle of the replay")
+        add(writer, table, items)
+
+    monkeypatch.setattr(RowWriter, "add", failing_add)
+    with pytest.raises(LookupError, match="a bug in the middle"):
+        rerate_from()
+    assert snapshot() == before
     assert rerate_check() == []
