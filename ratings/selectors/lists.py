@@ -350,12 +350,15 @@ def list_order(date: dt.date, active: bool, version: DataVersion | None) -> List
 
 
 def list_orders_prepare() -> None:
-    """Today's list orders (the FESA list and every player's) built into the shared cache for the current data
-    version, so that the first visitors after a re-rate read only the rows of their page, not the whole list:
-    the re-rate's task calls it once its run has committed."""
+    """Today's list orders (the FESA list and every player's), and the country choices and latest list dates
+    every list page shows, built into the shared cache for the current data version, so that the first
+    visitors after a re-rate read only the rows of their page, not the whole list: the re-rate's task calls it
+    once its run has committed."""
     version = data_version()
     for active in (True, False):
         list_order(timezone.localdate(), active, version)
+    list_countries(version)
+    list_dates(version=version)
 
 
 def rating_list(*, date: dt.date | None = None, active: bool = True, version: DataVersion | None = None) -> RatingList:
