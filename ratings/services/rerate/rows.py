@@ -4,12 +4,13 @@ The ORM's bulk_create builds a model instance and a parameter list per row and s
 the database spends writing; a full re-rate writes 10^5 rows or more. ``RowWriter`` gathers the rows of the
 redone tables and writes them in batches, on the caller's connection, inside its transaction.
 
-A full re-rate on PostgreSQL writes all its rows through one COPY, open from the start of the replay to its end,
-with psycopg's queued writer: the rows of a batch go into the writer's queue and a thread of psycopg's sends
-them, so the server stores one batch while the engine rates the next. The two take about as long (10^5 rows:
-some seconds each), and running them side by side, on two cores, is most of what brings a full re-rate within
-twice the time of writing its rows alone. While that COPY is open the connection can run nothing else: a query
-made meanwhile is refused with an error (psycopg would wait for the COPY's lock forever).
+On PostgreSQL the rows of a batch go through a COPY that stays open while the replay goes on, with psycopg's
+queued writer: the rows go into the writer's queue and a thread of psycopg's sends them, so the server stores one
+batch while the engine rates the next. The two take about as long (10^5 rows: some seconds each), and running
+them side by side, on two cores, is most of what brings a full re-rate within twice the time of writing its rows
+alone. A partial re-rate ends the COPY before the next batch deletes the old rows of its tables; a full re-rate
+deletes every row first, and one COPY takes all its rows. While a COPY is open the connection can run nothing
+else: a query made meanwhile is refused with an error (psycopg would wait for the COPY's lock forever).
 
 In a full re-rate the writer also gives every row its ``valid_until`` (the date of the player's next row,
 ratings/services/rerate/validity.py) as it goes: it sees every row in the order of the history, so the rows
@@ -230,5 +231,5 @@ class RowWriter:
 
 
 def _refused_during_copy(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
-    """Django's queries while a full re-rate's COPY is open: an error, rather than waiting forever."""
-    raise RuntimeError(f"the rating rows' COPY holds the connection until the replay ends; refused: {sql[:80]}")
+    """Django's queries while the writer's COPY is open: an error, rather than waiting forever."""
+    raise RuntimeError(f"the rating rows' COPY holds the connection until the writer ends it; refused: {sql[:80]}")
