@@ -17,30 +17,42 @@ from ratings.models.states import state_from_json
 
 
 def prior_grade_of(player: Player) -> engine.PriorGrade | None:
-    if not player.prior_grade_kind or player.prior_grade_level is None:
+    return prior_grade(player.prior_grade_kind, player.prior_grade_level)
+
+
+def prior_grade(kind: str, level: int | None) -> engine.PriorGrade | None:
+    """A player's prior grade from his record's two columns (none without a kind or a level)."""
+    if not kind or level is None:
         return None
-    return engine.PriorGrade(kind=player.prior_grade_kind, level=player.prior_grade_level)  # type: ignore[arg-type]
+    return engine.PriorGrade(kind=kind, level=level)  # type: ignore[arg-type]
 
 
 def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """Each player's state before the first table the site holds: his opening state, or a new player's.
 
-    A new player carries his current prior grade, which decides his first rating (docs/rules.md §6).
+    A new player carries his current prior grade, which decides his first rating (docs/rules.md §6). Read as
+    values, not records: a full re-rate asks for every player (a model instance each, and his opening state's,
+    were half the time).
     """
     ids = set(player_ids)
     out: dict[int, engine.PlayerState] = {}
-    for opening in OpeningState.objects.filter(player_id__in=ids_in(sorted(ids))).select_related("player"):
-        state = state_from_json(opening.state)
+    openings = OpeningState.objects.filter(player_id__in=ids_in(sorted(ids))).values_list(
+        "player_id", "state", "player__prior_grade_kind", "player__prior_grade_level"
+    )
+    for pid, data, kind, level in openings:
+        state = state_from_json(data)
         if state.games == 0:
             # A migrated player who never played: his prior grade is still to be used, so the one on his
             # record (which a rating officer may have corrected since) is the one that counts.
-            state = state._replace(prior_grade=prior_grade_of(opening.player))
-        out[opening.player_id] = state
+            state = state._replace(prior_grade=prior_grade(kind, level))
+        out[pid] = state
     missing = ids - out.keys()
     if missing:
-        players = Player.objects.filter(pk__in=ids_in(sorted(missing)))
-        for player in players.only("id", "prior_grade_kind", "prior_grade_level"):
-            out[player.pk] = engine.PlayerState(prior_grade=prior_grade_of(player))
+        players = Player.objects.filter(pk__in=ids_in(sorted(missing))).values_list(
+            "pk", "prior_grade_kind", "prior_grade_level"
+        )
+        for pid, kind, level in players:
+            out[pid] = engine.PlayerState(prior_grade=prior_grade(kind, level))
     return out
 
 

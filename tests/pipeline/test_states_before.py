@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from ratings.models import RatingRow, Table
-from ratings.models.states import state_from_json
+from ratings import engine
+from ratings.models import OpeningState, RatingRow, Table
+from ratings.models.states import state_from_json, state_to_json
 from ratings.selectors.states import starting_states, states_before
 from ratings.services.tables.submit import table_delete
+from tests.factories import make_player
 from tests.pipeline.histories import START, make_players, random_table, submit
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +47,24 @@ def test_states_before_equal_the_latest_rows_before_every_position(
     positions = [(t.date, t.sequence) for t in tables] + [(tables[-1].date + dt.timedelta(days=1), 1)]
     for date, sequence in positions:
         assert states_before(date=date, sequence=sequence, player_ids=ids) == latest_rows_before(date, sequence, ids)
+
+
+def test_starting_states_take_the_record_s_prior_grade_where_the_rules_say() -> None:
+    """Before his first table a migrated player starts from his opening state; one who never played takes his
+    record's prior grade (a rating officer may have corrected it since the list was migrated); a new player
+    starts with his record's prior grade alone, or none."""
+    migrated_idle, migrated_active = make_player("Idle", prior=("dan", 2)), make_player("Active", prior=("dan", 3))
+    newcomer = make_player("Newcomer", prior=("kyu", 4))
+    unknown = make_player("Unknown")
+    from_list = engine.PriorGrade(kind="kyu", level=1)
+    idle = engine.PlayerState(rating=1500, game_count=0, prior_grade=from_list)
+    active = engine.PlayerState(1700, None, game_count=40, bonus_count=40, grade=20, prior_grade=from_list)
+    OpeningState.objects.create(player=migrated_idle, state=state_to_json(idle))
+    OpeningState.objects.create(player=migrated_active, state=state_to_json(active))
+
+    states = starting_states([migrated_idle.pk, migrated_active.pk, newcomer.pk, unknown.pk])
+
+    assert states[migrated_idle.pk] == idle._replace(prior_grade=engine.PriorGrade(kind="dan", level=2))
+    assert states[migrated_active.pk] == active  # his games rate him: the list's state as it is
+    assert states[newcomer.pk] == engine.PlayerState(prior_grade=engine.PriorGrade(kind="kyu", level=4))
+    assert states[unknown.pk] == engine.PlayerState()
