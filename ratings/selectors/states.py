@@ -31,8 +31,8 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
     """Each player's state before the first table the site holds: his opening state, or a new player's.
 
     A new player carries his current prior grade, which decides his first rating (docs/rules.md §6). Read as
-    values, not records: a full re-rate asks for every player (a model instance each, and his opening state's,
-    were half the time).
+    values: a full re-rate asks for every player, and making a Player and an OpeningState instance for each
+    was half of this function's time.
     """
     ids = set(player_ids)
     out: dict[int, engine.PlayerState] = {}
