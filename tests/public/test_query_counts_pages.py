@@ -76,8 +76,9 @@ def test_statistics_queries_do_not_grow_with_players_or_years(
     for days in (400, 800):
         rated_round_robin([veteran(1600), veteran(1300)], days_ago(days))
     three = queries(client, url, {"country": "FR"})
-    # the data version, the countries of the form, the top list, the most active (their counts, then the
-    # players), tables, games, new players, promotions by year
-    assert (one, three) == (9, 9)
+    # the data version, the top list, the most active (their counts, then the players), tables, games, new
+    # players, promotions by year; the countries of the form come from the shared cache, where the re-rate's task
+    # put them for this data version
+    assert (one, three) == (8, 8)
     # Another variant of the page, the data unchanged: the numbers by year are those this process keeps.
-    assert queries(client, url) == 5
+    assert queries(client, url) == 4

@@ -47,7 +47,7 @@ def player_badge(request: HttpRequest, federation_id: str) -> HttpResponse:
 def top_list(request: HttpRequest) -> HttpResponse:
     """Today's top players (of a country with ``?country=FR``), 5 to 25 of them (``?n=``), for an iframe."""
     country = request.GET.get("country", "").upper()[:2]
-    if country and country not in dict(selectors.list_countries()):
+    if country and country not in dict(selectors.list_countries(getattr(request, "data_version", None))):
         raise Http404
     size = int_param(request, "n", 10, TOP_SIZES)
     context: dict[str, Any] = {"players": list(top_players(country=country, limit=size)), "country": country}

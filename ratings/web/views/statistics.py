@@ -32,13 +32,14 @@ def _year_charts(years: list[YearNumbers]) -> list[tuple[str, SafeString]]:
 def statistics(request: HttpRequest) -> HttpResponse:
     """Top players (overall, or of one country or grade), the most active players of the last twelve months,
     and the federation's numbers by year with their charts."""
-    form = TopListForm(request.GET or None, countries=list_countries())
+    version = getattr(request, "data_version", None)
+    form = TopListForm(request.GET or None, countries=list_countries(version))
     if form.is_bound and not form.is_valid():
         country, grade = "", None
     else:
         country = form.cleaned_data.get("country", "") if form.is_bound else ""
         grade = int(form.cleaned_data["grade"]) if form.is_bound and form.cleaned_data.get("grade") else None
-    years = federation_by_year(getattr(request, "data_version", None))
+    years = federation_by_year(version)
     context = {
         "form": form,
         "section": "statistics",
