@@ -200,6 +200,10 @@ class OpeningState(models.Model):
     )
     grade = _state_column(Cast(KeyTextTransform("grade", "state"), models.IntegerField()), _("grade"))
     last_played = _state_column(IsoDate(KeyTextTransform("last_played", "state")), _("last played"))
+    # The date of the player's first rating row (None: none yet), kept with his derived columns
+    # (``players_refresh``, the re-rate's last pass; ``rerate --check`` checks it): a past date's list shows
+    # him by this state until that date, and reads it here instead of looking for a row through all of them.
+    first_rated = models.DateField(_("first rated"), null=True, blank=True, editable=False)
     source = models.CharField(_("source"), max_length=200, blank=True)
     imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
 
@@ -209,9 +213,11 @@ class OpeningState(models.Model):
         # A past date's list from its top (ratings/selectors/list_head.py): the players on it by their opening
         # state, by date (none, once the two years after the migrated list are over) and by rating.
         indexes = [
-            models.Index(fields=["last_played", "player", "rated_by_performance"], name="opening_state_list_idx"),
             models.Index(
-                fields=["rating", "last_played", "player", "rated_by_performance", "games"],
+                fields=["last_played", "player", "rated_by_performance", "first_rated"], name="opening_state_list_idx"
+            ),
+            models.Index(
+                fields=["rating", "last_played", "player", "rated_by_performance", "games", "first_rated"],
                 name="opening_state_rating_idx",
             ),
         ]

@@ -102,18 +102,20 @@ def _openings(n: dict[str, str], left_out: str, *, ordered: bool = False) -> str
     their players, to be read in the list's order.
 
     A player has a row valid on the date if and only if he has one dated on or before it (his latest such row is
-    valid until his next row's date, after it: ratings/services/rerate/validity.py), which one entry of the index
-    on (player, date) tells; the validity index would be read through every later row of his."""
+    valid until his next row's date, after it: ratings/services/rerate/validity.py): if his first row's date,
+    which his opening state keeps (``first_rated``) and both indexes carry, is on or before it. (Looking for such
+    a row was a scan of every row up to the date, some 10 ms at 20,000 players in the two years after the
+    migrated list.)"""
     if ordered:  # in the list's order: by the index on their rating, highest first (see _names)
         hint = "INDEXED BY opening_state_rating_idx" if connection.vendor == "sqlite" else ""
         source = f"{n['openings']} o {hint} JOIN {n['players']} p ON p.{n['pk']} = o.{n['o_player']}"
     else:  # counted: by the index on their date
         source = f"{n['openings']} o"
     return (
-        f"FROM {source} "  # noqa: S608
+        f"FROM {source} "
         f"WHERE o.{n['o_last_played']} <= %s AND o.{n['o_last_played']} >= %s "
-        f"AND o.{n['o_player']} NOT IN ({left_out}) AND NOT EXISTS ("
-        f"SELECT 1 FROM {n['rows']} r WHERE r.{n['player']} = o.{n['o_player']} AND r.{n['date']} <= %s)"
+        f"AND o.{n['o_player']} NOT IN ({left_out}) "
+        f"AND (o.{n['o_first_rated']} IS NULL OR o.{n['o_first_rated']} > %s)"
     )
 
 
@@ -160,4 +162,5 @@ def _names() -> dict[str, str]:
         "o_games": quote(opening("games").column),
         "o_unrated": quote(opening("rated_by_performance").column),
         "o_last_played": quote(opening("last_played").column),
+        "o_first_rated": quote(opening("first_rated").column),
     }

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 
 from ratings import engine
 from ratings.models import VALID_FOREVER, OpeningState, Player, RatingRow
@@ -38,6 +39,26 @@ def players_refresh(player_ids: Iterable[int]) -> None:
     states = {pid: state_from_json(s) for pid, s in latest.items()}
     states.update(starting_states([pid for pid in ids if pid not in states]))
     players_write(states, peaks)
+    openings_first_rated(ids)
+
+
+def openings_first_rated(player_ids: Iterable[int] | None = None) -> None:
+    """Set the opening states' ``first_rated`` (of these players; None: of all) to the date of their player's
+    first rating row, or None; only those that differ are written."""
+    changed = [(pk, first) for pk, _pid, _stored, first in first_rated_differences(player_ids)]
+    rows_update(OpeningState, ("first_rated",), changed)
+
+
+def first_rated_differences(player_ids: Iterable[int] | None = None) -> list[tuple[int, int, Any, Any]]:
+    """(opening state, player, stored ``first_rated``, his first row's date) of the opening states (of these
+    players; None: of all) whose ``first_rated`` is not that date; each read from the rows' index on (player,
+    date)."""
+    first = RatingRow.objects.filter(player_id=OuterRef("player_id")).order_by("date").values("date")[:1]
+    openings = OpeningState.objects.order_by()
+    if player_ids is not None:
+        openings = openings.filter(player_id__in=ids_in(sorted(set(player_ids))))
+    found = openings.annotate(first=Subquery(first)).values_list("pk", "player_id", "first_rated", "first")
+    return [(pk, pid, stored, first) for pk, pid, stored, first in found if stored != first]
 
 
 def players_write(states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]) -> None:

@@ -11,6 +11,7 @@ from django.db import transaction
 from ratings.engine import PlayerState
 from ratings.models import Game, OpeningState, PendingRerate, Player, RatingRow, RerateRun, Table, TableStatus
 from ratings.models.states import state_to_json
+from ratings.services.players import players_refresh
 from ratings.services.rerate import rerate_check, rerate_from, rerate_pending, rerate_request
 from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import add_game, make_player, make_table, round_robin
@@ -222,3 +223,34 @@ def test_table_whose_numbers_go_beyond_floats_waits_with_its_error_and_later_tab
     assert later.status == TableStatus.RATED and RatingRow.objects.filter(table=later).count() == 3
     assert rerate_check() == []
     call_command("rerate", "--check")  # exits with an error if anything differs
+
+
+def test_an_opening_state_keeps_its_player_s_first_row_date_through_re_rates(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """``first_rated`` (what a past date's list reads to tell whether a migrated player is on it by his opening
+    state or by a row): the date of his first row, moved with it by the re-rate that follows a deleted table,
+    None before any, mended by ``players_refresh``, and a difference for ``rerate --check``."""
+    migrated = make_player()
+    OpeningState.objects.create(player=migrated, state=state_to_json(PlayerState(rating=1500, game_count=30)))
+    others = [make_player() for _ in range(3)]
+    opening = OpeningState.objects.get(player=migrated)
+    assert opening.first_rated is None
+    with django_capture_on_commit_callbacks(execute=True):
+        first = rated_table([migrated, *others], week(1))
+        rated_table([migrated, *others[:2]], week(3))
+    opening.refresh_from_db()
+    assert opening.first_rated == week(1)
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        table_delete(table=first)  # a partial re-rate from week 1: his first row is now week 3's
+    opening.refresh_from_db()
+    assert opening.first_rated == week(3)
+    assert rerate_check() == []
+
+    OpeningState.objects.filter(pk=opening.pk).update(first_rated=week(2))  # behind the services' back
+    assert [d.player_id for d in rerate_check()] == [migrated.pk]
+    players_refresh([migrated.pk])
+    opening.refresh_from_db()
+    assert opening.first_rated == week(3)
+    assert rerate_check() == []

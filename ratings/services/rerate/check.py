@@ -9,6 +9,7 @@ from typing import Any
 from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, RatingRow
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states
+from ratings.services.players import first_rated_differences
 
 from .replay import History, Replay, chunked, gc_paused
 from .validity import rating_rows_link_differences
@@ -30,8 +31,9 @@ def rerate_check() -> list[CheckDifference]:
 
     Compares each row's state after its table, which rows exist (rows of draft tables are differences too),
     each row's validity (``valid_until``), the promotion records the history supports, and each player's
-    derived columns: rating, games, category, computed and public grade, peak rating, last played. An empty
-    list means the database holds exactly what re-rating the whole history gives.
+    derived columns: rating, games, category, computed and public grade, peak rating, last played, and the date
+    of his first row that his opening state keeps. An empty list means the database holds exactly what re-rating
+    the whole history gives.
     """
     all_players = list(Player.objects.values_list("pk", flat=True))
     replay = Replay(History(None), chunked(starting_states, all_players), {}, texts=False)
@@ -60,8 +62,17 @@ def rerate_check() -> list[CheckDifference]:
     final = replay.final_states()
     for pid, (name, stored, computed) in players_differing(final, peak).items():
         differences.append(CheckDifference(pid, None, f"{name} is {stored!r}, the history gives {computed!r}"))
+    differences += _first_rated_differences()
     differences.sort(key=lambda d: (d.player_id, d.table_id or 0))
     return differences
+
+
+def _first_rated_differences() -> list[CheckDifference]:
+    """Opening states whose ``first_rated`` is not the date of their player's first stored row."""
+    return [
+        CheckDifference(pid, None, f"first rated is {stored!r} on his opening state, his rows give {first!r}")
+        for _pk, pid, stored, first in first_rated_differences()
+    ]
 
 
 def _promotion_differences(replay: Replay) -> list[CheckDifference]:

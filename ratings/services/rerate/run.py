@@ -32,7 +32,7 @@ from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before_json
 from ratings.services.bulk_write import rows_update
 from ratings.services.grades.promotions import promotions_sync
-from ratings.services.players import players_refresh, players_write
+from ratings.services.players import openings_first_rated, players_refresh, players_write
 
 from .marks import tables_mark
 from .replay import (
@@ -359,6 +359,12 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         players_write({pid: states[pid] for pid in chunk}, peaks)
     for chunk in chunks(sorted(refresh.difference(differing))):
         players_refresh(chunk)
+    # The players whose rows the run wrote or removed: their first row's date may have moved.
+    if start is None:
+        openings_first_rated()
+    else:
+        for chunk in chunks(sorted(states)):
+            openings_first_rated(chunk)
 
 
 def _left_behind(start: Position, replay: Replay) -> set[int]:
