@@ -103,9 +103,8 @@ def _openings(n: dict[str, str], left_out: str, *, ordered: bool = False) -> str
 
     A player has a row valid on the date if and only if he has one dated on or before it (his latest such row is
     valid until his next row's date, after it: ratings/services/rerate/validity.py): if his first row's date,
-    which his opening state keeps (``first_rated``) and both indexes carry, is on or before it. (Looking for such
-    a row was a scan of every row up to the date, some 10 ms at 20,000 players in the two years after the
-    migrated list.)"""
+    which his opening state keeps (``first_rated``) and both indexes carry, is on or before it: looking for such a
+    row instead reads every row up to the date."""
     if ordered:  # in the list's order: by the index on their rating, highest first (see _names)
         hint = "INDEXED BY opening_state_rating_idx" if connection.vendor == "sqlite" else ""
         source = f"{n['openings']} o {hint} JOIN {n['players']} p ON p.{n['pk']} = o.{n['o_player']}"
