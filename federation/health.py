@@ -3,7 +3,9 @@
 ``/health/live``: the process answers (no database touched), for a container's liveness probe.
 ``/health/ready``: the site can do its work: the database answers, the broker answers, a worker renewed its
 heartbeat lately, and no re-rate has been waiting too long. 200 when all hold, 503 otherwise, with a JSON body
-naming each check. No personal data and no connection strings appear in it.
+naming each check. No personal data and no connection strings appear in it. E-mail that could not be sent
+(``mail``) is said too, with the status ``degraded``, but keeps the 200: the pages still work, and a load
+balancer must not take the site away because the mail server is down.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from django.views.decorators.clickjacking import xframe_options_deny
 from django.views.decorators.http import require_GET
 
 from federation.heartbeat import heartbeat_age
-from ratings.models import PendingRerate
+from ratings.models import MailStatus, OutgoingMail, PendingRerate
 
 WORKER_SILENT_AFTER = 180.0  # seconds without a heartbeat: six missed beats
 RERATE_LATE_AFTER = dt.timedelta(minutes=10)  # a re-rate waits seconds normally; ten minutes is a stuck queue
+MAIL_FAILING_WITHIN = dt.timedelta(days=2)  # the task retries a message for about a day; older ones are history
 
 Check = tuple[bool, str]
 
@@ -48,8 +51,10 @@ def ready(request: HttpRequest) -> JsonResponse:
     }
     results = {name: _run(check) for name, check in checks.items()}
     healthy = all(ok for ok, _ in results.values())
+    mail = _run(_mail)
+    results["mail"] = mail
     body = {
-        "status": "ok" if healthy else "failing",
+        "status": ("ok" if mail[0] else "degraded") if healthy else "failing",
         "checks": {name: {"ok": ok, "detail": detail} for name, (ok, detail) in results.items()},
     }
     return JsonResponse(body, status=200 if healthy else 503)
@@ -94,3 +99,15 @@ def _pending_rerate() -> Check:
     waiting = timezone.now() - pending
     detail = f"pending for {waiting.total_seconds():.0f} s"
     return waiting <= RERATE_LATE_AFTER, detail
+
+
+def _mail() -> Check:
+    """Messages of the last two days that could not be sent yet: a wrong EMAIL_HOST, or the server refusing."""
+    since = timezone.now() - MAIL_FAILING_WITHIN
+    failing = OutgoingMail.objects.filter(status=MailStatus.FAILED, created_at__gte=since)
+    count = failing.count()
+    if not count:
+        return True, "no message failing"
+    # The error's first words (e.g. "[Errno 111] Connection refused"): the exception's text, not the address.
+    error = failing.order_by("-created_at").values_list("last_error", flat=True).first() or ""
+    return False, f"{count} message(s) not sent: {error[:80]} (check EMAIL_HOST, docs/deploy.md)"

@@ -170,3 +170,27 @@ def test_officers_digest_tells_of_waiting_prior_grade_proposals(
         assert officer_digest_queue(today=TODAY) == 1
     [message] = smtp.messages
     assert "Prior-grade proposals waiting: 1" in message.get_payload()
+
+
+def test_failed_send_is_a_warning_and_health_says_mail_is_failing(settings: Any, caplog: Any, client: Any) -> None:
+    """A wrong EMAIL_HOST: the volunteer sees it in the log's warnings and at /health/ready, not only in Celery's
+    INFO line about the retry; the site itself stays ready (200)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 2  # nobody listens
+    assert client.get("/health/ready").json()["checks"]["mail"]["ok"] is True
+    mail = OutgoingMail.objects.create(
+        event_key="subscription-confirm:7", recipient="jan@example.org", subject="S", body="B"
+    )
+    with caplog.at_level("INFO", logger="ratings.services.mail.outbox"), pytest.raises(OSError):
+        mail_send(mail_id=mail.pk)
+    (warning,) = [r for r in caplog.records if r.levelname == "WARNING"]
+    assert f"127.0.0.1:{settings.EMAIL_PORT}" in warning.getMessage()
+    assert "jan@example.org" not in warning.getMessage()  # the address is personal data
+    response = client.get("/health/ready")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded" and body["checks"]["mail"]["ok"] is False
+    assert "1 message" in body["checks"]["mail"]["detail"]
+    with smtp_server(settings.EMAIL_PORT):
+        assert mail_send(mail_id=mail.pk) is True
+    assert client.get("/health/ready").json()["status"] == "ok"

@@ -4,7 +4,7 @@
 task; the pair (event, recipient) is unique, so a second call for the same event and address finds the row and
 queues nothing: nothing is sent twice, however often the event repeats or its task is retried. ``mail_send``
 sends one queued message over Django's e-mail backend (SMTP in production); a failure is recorded on the row
-(its count feeds the metrics) and raised again, so the task retries with backoff.
+(its count feeds the metrics), logged as a WARNING and raised again, so the task retries with backoff.
 """
 
 from __future__ import annotations
@@ -68,6 +68,16 @@ def mail_send(*, mail_id: int) -> bool:
     except Exception as exc:  # SMTP, DNS and socket errors alike: recorded, then retried by the task
         OutgoingMail.objects.filter(pk=mail.pk).update(
             status=MailStatus.FAILED, attempts=F("attempts") + 1, failures=F("failures") + 1, last_error=str(exc)[:2000]
+        )
+        # A WARNING of its own: Celery logs the retry as INFO only, and a wrong EMAIL_HOST fails every message.
+        log.warning(
+            "could not send message %s (%s) through %s:%s: %s: %s; it is retried",
+            mail.pk,
+            mail.event_key.partition(":")[0],
+            settings.EMAIL_HOST,
+            settings.EMAIL_PORT,
+            type(exc).__name__,
+            exc,
         )
         raise
     OutgoingMail.objects.filter(pk=mail.pk).update(
