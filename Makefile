@@ -82,6 +82,7 @@ check: setup-dev
 check-deploy: setup-dev
 	DEBUG=0 SECRET_KEY=$$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))') \
 	  ALLOWED_HOSTS=ratings.example.org DATABASE_URL=postgres://fesa@127.0.0.1:5432/fesa \
+	  DATA_LICENCE_NAME='CC BY 4.0' DATA_LICENCE_URL=https://creativecommons.org/licenses/by/4.0/ \
 	  REDIS_URL=redis://127.0.0.1:6379/0 $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 worker: setup

@@ -143,4 +143,4 @@ class FederationAdminConfig(AdminConfig):
     def ready(self) -> None:
         super().ready()
         # The site's own system checks, registered once the apps are loaded (this is the site's first app).
-        from federation import translations  # noqa: F401, PLC0415 - registers its check on import
+        from federation import checks, translations  # noqa: F401, PLC0415 - register their checks on import

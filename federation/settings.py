@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import zoneinfo
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,10 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", "")
+# The keys used before the last rotation (newest first): the links already sent by e-mail (confirm, unsubscribe)
+# were signed with them and must keep working (docs/deploy.md, "A new secret key"). Empty entries are skipped, so
+# the env file's line may be left empty.
+SECRET_KEY_FALLBACKS = [key.strip() for key in env_str("SECRET_KEY_FALLBACKS", "").split(",") if key.strip()]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 DATABASE_URL = env_url("DATABASE_URL", {"sqlite", "postgres", "postgresql", "pgsql"})
 REDIS_URL = env_url("REDIS_URL", {"redis", "rediss", "unix"})
@@ -42,9 +47,11 @@ ACCESS_TOKEN_MAX_DAYS = env_int("ACCESS_TOKEN_MAX_DAYS", 365)
 # PAGE_CACHE_URL names a Redis database shared by every web process (production: docs/deploy.md).
 PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
-# The licence of the published data (the downloads, the files and the API say it).
-DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
-DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
+# The licence of the published data (the downloads, the files and the API say it). The federation chooses it:
+# with DEBUG off, `check --deploy` warns while it is unset (federation/checks.py).
+DATA_LICENCE_CHOSEN = bool(env_str("DATA_LICENCE_NAME", ""))
+DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "") or "CC BY 4.0"
+DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "") or "https://creativecommons.org/licenses/by/4.0/"
 # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
@@ -224,7 +231,12 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["federation.formats"]  # ISO or day-first dates in every language, never month first
-TIME_ZONE = "Europe/Paris"
+# The federation's zone: the daily tasks (Celery beat's crontab) run at its 06:00, and pages show its dates.
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(f"TIME_ZONE={TIME_ZONE!r}: expected a zone name such as Europe/Paris") from None
 USE_I18N = True
 USE_TZ = True
 
@@ -397,10 +409,11 @@ SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 # Behind a reverse proxy that terminates TLS, the proxy says which scheme the client used. Trust the
 # header only where such a proxy sets it (and strips a client's own), as in the documented layout.
 TRUST_X_FORWARDED_PROTO = env_bool("TRUST_X_FORWARDED_PROTO", not DEBUG)
-AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1 if TRUST_X_FORWARDED_PROTO else 0)
-# The addresses (or networks) of the reverse proxies whose X-Forwarded-For the API throttle believes
-# (federation/proxy.py): the documented proxy runs on the same machine.
+# The addresses (or networks) of the reverse proxies whose X-Forwarded-For the site believes (federation/proxy.py):
+# the documented proxy runs on the same machine. One rule for every use of the client's address: the API's and the
+# subscription form's limits, the access log and the login throttling (django-axes, through its callable).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
+AXES_CLIENT_IP_CALLABLE = "federation.proxy.client_address"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 30) / 60  # hours, as django-axes counts them
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

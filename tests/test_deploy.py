@@ -99,13 +99,44 @@ def test_production_check_deploy_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
-        env=production_env(DATABASE_URL="postgres://fesa@127.0.0.1:5432/fesa", REDIS_URL="redis://127.0.0.1:6379/0"),
+        env=production_env(
+            DATABASE_URL="postgres://fesa@127.0.0.1:5432/fesa",
+            REDIS_URL="redis://127.0.0.1:6379/0",
+            DATA_LICENCE_NAME="CC0 1.0",
+            DATA_LICENCE_URL="https://creativecommons.org/publicdomain/zero/1.0/",
+        ),
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({}, "federation.W001"),  # the data's licence left to the default: the federation never chose it
+        ({"DATA_LICENCE_NAME": "CC0 1.0", "PROXY_COUNT": "1"}, "federation.W002"),  # one rule: TRUSTED_PROXIES
+        (
+            {"DATA_LICENCE_NAME": "CC0 1.0", "PAGE_CACHE_URL": "redis://127.0.0.1:6379"},
+            "federation.E002",  # the pages in the broker's database: rewrite_derived_files and maxmemory reach both
+        ),
+    ],
+)
+def test_production_check_deploy_asks_what_the_federation_must_choose(extra: dict[str, str], said: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=production_env(
+            DATABASE_URL="postgres://fesa@127.0.0.1:5432/fesa", REDIS_URL="redis://127.0.0.1:6379/0", **extra
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert said in result.stderr + result.stdout
 
 
 @pytest.mark.parametrize(

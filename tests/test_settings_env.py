@@ -139,3 +139,32 @@ def test_settings_database_password_needs_no_escaping() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert f"'PASSWORD': {password!r}" in result.stdout and "'HOST': 'db'" in result.stdout
+
+
+def _settings_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL"}}
+    clean.update(DJANGO_SETTINGS_MODULE="federation.settings", DEBUG="1")
+    setup = "import django; django.setup()\n"
+    return subprocess.run(
+        [sys.executable, "-c", setup + code], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True
+    )
+
+
+def test_a_link_signed_before_a_key_rotation_works_with_the_old_key_in_the_fallbacks() -> None:
+    """The unsubscribe links already delivered were signed with the old SECRET_KEY and never expire."""
+    old, new = GOOD_KEY, "a-newer-test-key-" + "n3w" * 20
+    sign = "from ratings.services.season.subscriptions import UNSUBSCRIBE_SALT as S\n"
+    sign += "from django.core import signing\nprint(signing.Signer(salt=S).sign('42'))"
+    token = _settings_python(sign, {"SECRET_KEY": old}).stdout.strip()
+    unsign = f"from ratings.services.season.subscriptions import unsubscribe_id\nprint(unsubscribe_id({token!r}))"
+    assert _settings_python(unsign, {"SECRET_KEY": new}).stdout.strip() == "None"  # the rotation alone breaks it
+    kept = _settings_python(unsign, {"SECRET_KEY": new, "SECRET_KEY_FALLBACKS": f"{old},"})
+    assert kept.stdout.strip() == "42", kept.stderr
+
+
+def test_the_federation_zone_is_a_variable_and_a_wrong_one_stops_the_start() -> None:
+    shown = _settings_python("from django.conf import settings; print(settings.TIME_ZONE)", {"TIME_ZONE": "Asia/Tokyo"})
+    assert shown.stdout.strip() == "Asia/Tokyo", shown.stderr
+    result = _check({"DEBUG": "1", "TIME_ZONE": "Europe/Lutece"})
+    assert result.returncode != 0
+    assert "TIME_ZONE='Europe/Lutece'" in result.stderr

@@ -117,3 +117,11 @@ def test_compose_backs_up_nightly_and_passes_the_password_unescaped() -> None:
 def test_every_file_the_page_names_exists(path: str) -> None:
     assert path in DOC or path.rsplit("/", 1)[-1] in DOC
     assert (ROOT / path).exists()
+
+
+def test_compose_limits_its_logs_and_keeps_the_dumps_private() -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    for name, service in compose["services"].items():
+        options = service.get("logging", {}).get("options", {})
+        assert options.get("max-size") and options.get("max-file"), f"{name}: json-file logs without a limit"
+    assert "umask 077" in "".join(compose["services"]["backup"]["entrypoint"])

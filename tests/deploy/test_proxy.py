@@ -49,3 +49,26 @@ def test_api_throttle_counts_each_client_behind_the_proxy_apart(settings: Any, c
         200,
         429,
     ]
+
+
+def test_compose_trusts_its_networks_gateway_for_every_use_of_the_clients_address(settings: Any) -> None:
+    """Behind a proxy on the host, compose's containers see Docker's gateway: without it trusted, every visitor
+    would share one API and subscription count; the login throttling reads the address by the same rule."""
+    from pathlib import Path  # noqa: PLC0415 - this test alone reads the file
+
+    import yaml  # noqa: PLC0415
+    from axes.helpers import get_client_ip_address  # noqa: PLC0415
+
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "compose.yaml").read_text())
+    (network,) = compose["networks"]["default"]["ipam"]["config"]
+    trusted = compose["services"]["web"]["environment"]["TRUSTED_PROXIES"]
+    settings.TRUSTED_PROXIES = trusted.removeprefix("${TRUSTED_PROXIES:-").removesuffix("}").split(",")
+    for service in ("web", "worker", "beat"):
+        assert compose["services"][service]["environment"]["TRUSTED_PROXIES"] == trusted
+    request = RequestFactory().post(
+        "/admin/login/", REMOTE_ADDR=network["gateway"], HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.7"
+    )
+    assert client_address(request) == "203.0.113.7"
+    assert get_client_ip_address(request) == "203.0.113.7"  # django-axes: the same rule, no PROXY_COUNT of its own
+    direct = RequestFactory().post("/admin/login/", REMOTE_ADDR="192.0.2.9", HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert get_client_ip_address(direct) == "192.0.2.9"
