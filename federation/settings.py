@@ -336,7 +336,8 @@ CACHES = {
     # The key of a stored page holds the data version, so a change of the data is shown at once, never stale.
     "pages": {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
     if not PAGE_CACHE
-    else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": PAGE_CACHE_URL}
+    # KEY_PREFIX: its keys are told apart from anything else in that database (federation/cache.py).
+    else {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": PAGE_CACHE_URL, "KEY_PREFIX": "pages"}
     if PAGE_CACHE_URL
     else {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",

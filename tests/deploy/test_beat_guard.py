@@ -3,6 +3,7 @@ back when the first stops, so a later one starts."""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -10,11 +11,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
+from django.core.cache import caches
+from django.core.management import call_command
 
-from federation.beat_guard import BEAT_LOCK_KEY
+from federation.beat_guard import BEAT_LOCK_KEY, beat_guard_take, beat_lock_renew
 from tests.conftest import skip_or_fail
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -83,3 +87,41 @@ def test_a_second_beat_stops_and_a_later_one_starts_after_the_first(redis_url: s
     finally:
         third.send_signal(signal.SIGTERM)
         third.communicate(timeout=60)
+
+
+@pytest.mark.django_db
+def test_rewrite_derived_files_forgets_the_pages_and_nothing_else_in_their_redis(redis_url: str, settings: Any) -> None:
+    """With broker and page cache in one database, FLUSHDB erased the beat lock and the queue."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "pages": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "pages",
+        },
+    }
+    client = redis.Redis.from_url(redis_url)
+    client.set(BEAT_LOCK_KEY, "host:1", ex=90)
+    client.lpush("celery", "a queued task")
+    caches["pages"].set("page:/players/1/", "kept", 600)
+    assert caches["pages"].get("page:/players/1/") == "kept"
+    call_command("rewrite_derived_files", stdout=io.StringIO())
+    assert caches["pages"].get("page:/players/1/") is None
+    assert client.get(BEAT_LOCK_KEY) == b"host:1" and client.llen("celery") == 1
+
+
+def test_a_beat_whose_lock_is_gone_takes_it_again_and_stops_if_another_has_it(redis_url: str, settings: Any) -> None:
+    settings.REDIS_URL = redis_url
+    client = redis.Redis.from_url(redis_url)
+    lock = beat_guard_take()
+    assert lock is not None
+    me = client.get(BEAT_LOCK_KEY).decode()
+    try:
+        client.delete(BEAT_LOCK_KEY)  # what a FLUSHDB of the broker's database did
+        assert beat_lock_renew(lock, me) is True
+        assert client.get(BEAT_LOCK_KEY).decode() == me and client.ttl(BEAT_LOCK_KEY) > 0
+        client.set(BEAT_LOCK_KEY, "other-host:7", ex=90)  # another beat took it meanwhile
+        assert beat_lock_renew(lock, me) is False
+        assert client.get(BEAT_LOCK_KEY) == b"other-host:7"  # not taken from it
+    finally:
+        client.delete(BEAT_LOCK_KEY)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import caches
 from django.core.management.base import BaseCommand, CommandError
 
+from federation.cache import cache_forget
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 
 PAGE_CACHE = "pages"  # settings.CACHES: the public pages kept as anonymous visitors got them
@@ -23,7 +23,9 @@ class Command(BaseCommand):
     help = "Write the rating history downloads anew from the database and forget the kept public pages."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        caches[PAGE_CACHE].clear()  # first, so that a store failing below leaves no page of the data before
+        # Its own keys only, never FLUSHDB (the broker may share the Redis); first, so that a store failing
+        # below leaves no page of the data before.
+        cache_forget(PAGE_CACHE)
         self.stdout.write("forgot the kept public pages")
         try:
             written = history_files_write()
