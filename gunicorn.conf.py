@@ -25,3 +25,11 @@ accesslog = "-"  # through the handler above, to standard error, like every othe
 access_log_format = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms'
 # gunicorn's control socket lives in the home folder, which the systemd units hide (ProtectHome): nothing uses it.
 control_socket_disable = True
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker that ends leaves its counters to the sum (PROMETHEUS_MULTIPROC_DIR), and its gauges out of it."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess  # noqa: PLC0415 - only with the metrics folder
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
