@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
@@ -125,3 +126,34 @@ def test_compose_limits_its_logs_and_keeps_the_dumps_private() -> None:
         options = service.get("logging", {}).get("options", {})
         assert options.get("max-size") and options.get("max-file"), f"{name}: json-file logs without a limit"
     assert "umask 077" in "".join(compose["services"]["backup"]["entrypoint"])
+
+
+def test_the_code_states_its_licence_in_the_file_pyproject_and_readme() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "Apache-2.0" and project["license-files"] == ["LICENSE"]
+    assert "Apache License\n                           Version 2.0" in (ROOT / "LICENSE").read_text()
+    readme = (ROOT / "README.md").read_text()
+    assert "## Licence" in readme and "Apache License 2.0 ([LICENSE](LICENSE))" in readme
+
+
+def test_every_setting_the_site_reads_from_the_environment_is_documented() -> None:
+    """A setting nobody knows of is one nobody chooses (the data's licence was one)."""
+    settings_text = (ROOT / "federation" / "settings.py").read_text()
+    read = set(re.findall(r'env_(?:str|bool|int|list|url)\(\s*"([A-Z_0-9]+)"', settings_text))
+    read |= set(re.findall(r'os\.environ(?:\.get)?[\[(]"([A-Z_0-9]+)"', settings_text))
+    documented = set(re.findall(r"`([A-Z][A-Z_0-9]+)`", DOC))
+    assert read, "no variable found: the pattern no longer matches settings.py"
+    assert sorted(read - documented) == []
+
+
+def test_the_web_unit_starts_quietly_and_adds_up_its_workers_metrics() -> None:
+    """The migrate text of ExecStartPre broke `journalctl -o cat | jq .`; a metrics folder set by a local edit of
+    the unit was undone by the update's copy, and the counters jumped between workers."""
+    web = unit("fesa-web.service")
+    (migrate,) = [pre for pre in web["ExecStartPre"] if "manage.py migrate" in pre]
+    assert "--verbosity 0" in migrate
+    (runtime,) = web["RuntimeDirectory"]
+    assert f"PROMETHEUS_MULTIPROC_DIR=/run/{runtime}" in web["Environment"]
+    config: dict[str, object] = {}
+    exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    assert callable(config["child_exit"])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from axes.helpers import get_client_ip_address
 from django.test import RequestFactory
 
 from federation.proxy import client_address
@@ -54,11 +57,6 @@ def test_api_throttle_counts_each_client_behind_the_proxy_apart(settings: Any, c
 def test_compose_trusts_its_networks_gateway_for_every_use_of_the_clients_address(settings: Any) -> None:
     """Behind a proxy on the host, compose's containers see Docker's gateway: without it trusted, every visitor
     would share one API and subscription count; the login throttling reads the address by the same rule."""
-    from pathlib import Path  # noqa: PLC0415 - this test alone reads the file
-
-    import yaml  # noqa: PLC0415
-    from axes.helpers import get_client_ip_address  # noqa: PLC0415
-
     compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "compose.yaml").read_text())
     (network,) = compose["networks"]["default"]["ipam"]["config"]
     trusted = compose["services"]["web"]["environment"]["TRUSTED_PROXIES"]
