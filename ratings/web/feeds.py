@@ -6,8 +6,9 @@ from __future__ import annotations
 import datetime as dt
 
 from django.contrib.syndication.views import Feed
+from django.http import HttpRequest
 from django.urls import reverse, reverse_lazy
-from django.utils.feedgenerator import Atom1Feed
+from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -21,8 +22,14 @@ from ratings.selectors.season import announced_tournaments
 ITEMS = 30
 
 
-class RatedTablesFeed(Feed):  # type: ignore[type-arg]
+class SiteFeed(Feed):  # type: ignore[type-arg]
+    """Atom asks for an author of every entry: the site's, given once for the feed."""
+
     feed_type = Atom1Feed
+    author_name = gettext_lazy("FESA ratings")
+
+
+class RatedTablesFeed(SiteFeed):
     title = gettext_lazy("FESA ratings: rated tables")
     subtitle = gettext_lazy("The latest tables rated by the FESA rules.")
     link = reverse_lazy("ratings:tournaments")
@@ -64,8 +71,7 @@ def promotion_line(line: TablePromotion) -> str:
     return "; ".join(parts)
 
 
-class PromotionsFeed(Feed):  # type: ignore[type-arg]
-    feed_type = Atom1Feed
+class PromotionsFeed(SiteFeed):
     title = gettext_lazy("FESA ratings: promotions")
     subtitle = gettext_lazy("Grades the latest rated tables gave.")
     link = reverse_lazy("ratings:promotions")
@@ -91,11 +97,18 @@ class PromotionsFeed(Feed):  # type: ignore[type-arg]
     def item_updateddate(self, item: tuple[Table, list[TablePromotion]]) -> dt.datetime | None:
         return item[0].last_rerated_at or item[0].first_rated_at
 
+    def get_feed(self, obj: object, request: HttpRequest) -> SyndicationFeed:
+        """An entry's id is its table's address, as in the tables feed: a reader that follows both must not take
+        the promotions for the table, so they get an id of their own (the address with ``#promotions``)."""
+        feed = super().get_feed(obj, request)
+        for entry in feed.items:
+            entry["unique_id"] = f"{entry['link']}#promotions"
+        return feed
 
-class AnnouncedTournamentsFeed(Feed):  # type: ignore[type-arg]
+
+class AnnouncedTournamentsFeed(SiteFeed):
     """The tournaments a rating officer accepted last, for players who follow the season."""
 
-    feed_type = Atom1Feed
     title = gettext_lazy("FESA ratings: announced tournaments")
     subtitle = gettext_lazy("Tournaments registered with FESA and accepted for rating.")
     link = reverse_lazy("ratings:calendar")

@@ -92,3 +92,14 @@ def test_every_page_links_the_feeds_in_its_head(client: Client, federation: Fede
         head = client.get(url).content.decode().split("</head>")[0]
         assert f'type="application/atom+xml" title="Rated tables" href="{reverse("feeds:tables")}"' in head
         assert f'href="{reverse("feeds:promotions")}"' in head
+
+
+def test_every_feed_names_its_author_and_no_two_entries_share_an_id(client: Client, federation: Federation) -> None:
+    """Atom requires an author; a reader following both feeds took a table's promotions for the table."""
+    ids = []
+    for name in ("feeds:tables", "feeds:promotions"):
+        feed = ElementTree.fromstring(client.get(reverse(name)).content)
+        assert feed.findtext(f"{ATOM}author/{ATOM}name") == "FESA ratings"
+        ids += [e.findtext(f"{ATOM}id") for e in feed.iter(f"{ATOM}entry")]
+    assert len(ids) == 2 and len(set(ids)) == 2
+    assert ids[1] == f"{ids[0]}#promotions"
