@@ -75,3 +75,13 @@ def test_the_data_licence_is_stated_on_the_downloads_the_api_docs_and_the_json_f
     assert "API_ANON_RATE" not in schema["info"]["description"]
     listed = client.get(reverse("ratings:rating_list_json")).json()
     assert listed["licence"] == {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL}
+
+
+def test_the_badge_snippet_gives_screen_readers_the_player_and_a_link_to_his_rating(client: Client) -> None:
+    """An empty alt told a screen reader the badge was decoration: the rating was not said at all."""
+    page = client.get(reverse("downloads:index")).content.decode()
+    snippet = page[page.index("&lt;a href=") : page.index("&lt;/a&gt;")]
+    assert 'alt=""' not in snippet
+    assert 'alt="FESA rating of PLAYER NAME"' in snippet
+    assert "/players/FEDERATION-ID/&quot;&gt;" in snippet or '/players/FEDERATION-ID/"&gt;' in snippet
+    assert "/players/FEDERATION-ID/badge.svg" in snippet
