@@ -68,6 +68,14 @@ def test_ical_feed_parses_with_all_day_events_per_country() -> None:
     assert str(event["url"]).endswith(reverse("ratings:tournament", args=[lyon.pk]))
 
 
+def test_ical_feed_of_an_unknown_country_is_a_404_and_of_a_quiet_one_a_named_calendar() -> None:
+    """A typo in the address answered 200 with an empty name: a subscribed calendar that stays empty for ever."""
+    assert Client().get(reverse("feeds:calendar_country", args=["xx"])).status_code == 404
+    quiet = Client().get(reverse("feeds:calendar_country", args=["jp"]))
+    assert quiet.status_code == 200
+    assert "(Japan)" in str(icalendar.Calendar.from_ical(quiet.content)["x-wr-calname"])
+
+
 def test_atom_feed_lists_the_accepted_tournaments() -> None:
     announce("Open de Lyon", days=20)
     announce("Waiting Open", days=21, accept=False)

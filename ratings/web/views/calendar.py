@@ -9,7 +9,7 @@ from typing import Any
 import icalendar
 from django import forms
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -93,6 +93,8 @@ def calendar_ical(request: HttpRequest, country: str = "") -> HttpResponse:
     since = timezone.localdate() - dt.timedelta(days=ICAL_DAYS_BACK)
     qs = announced_tournaments().filter(end_date__gte=since).order_by("start_date", "pk")
     if country:
+        if not countries.name(country.upper()):  # a calendar named "FESA tournaments ()" that stays empty for ever
+            raise Http404
         qs = qs.filter(country=country.upper())
     cal = icalendar.Calendar()
     cal.add("prodid", "-//FESA ratings//season calendar//EN")
