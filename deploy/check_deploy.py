@@ -9,10 +9,15 @@ The root block (packages, system user, database role) is the machine's business 
 the folders and an empty database itself.
 
 Then it checks: French visitors get French pages; the health endpoints answer by address, with no ERROR logged;
-every log line is JSON; the worker writes the downloads after a re-rate; nginx in front (deploy/nginx, when nginx
-is installed) passes HTTPS, X-Forwarded-For and compression; a backup and a restore (after a change made since
-the dump) leave ``rerate --check`` clean and the downloads true to the restored data; the update block brings
-it all back.
+every log line of every unit is JSON, ``ExecStartPre``'s output included (kept in the unit's log, as journald
+keeps it); the worker writes the downloads after a re-rate; /metrics adds up the web workers' counters (the unit's
+``RuntimeDirectory`` and ``Environment``, made and removed as systemd does); a subscription's confirmation goes
+through an SMTP server started here (aiosmtpd) with a link on ``SITE_URL``; nginx in front (deploy/nginx, when
+nginx is installed) passes HTTPS, X-Forwarded-For and compression; a backup and a restore (after a change made
+since the dump) leave ``rerate --check`` clean and the downloads true to the restored data; a restore onto a new
+machine (an empty database, no env file, no downloads: only the saved env file and the dump) brings the site and
+the mailed link back; a new secret key keeps the mailed link working; the update block, run twice on one day,
+keeps a dump of each run; compose.yaml's client-address rule reads the client behind its gateway.
 
     python deploy/check_deploy.py        # CI: .ci/run, with a time limit
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import itertools
 import json
 import os
 import re
@@ -42,14 +48,22 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.header import decode_header, make_header
+from email.message import Message
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import yaml
+from aiosmtpd.controller import Controller
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "deploy.md"
 HOST = "ratings.example.org"
 BLOCK = re.compile(r"^```sh deploy:([\w-]+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 SITE_UNITS = ("fesa-web", "fesa-worker", "fesa-beat")
+STEPS = ("root", "install", "env", "first-start", "backup", "restore", "restore-new", "new-key", "update")
 
 
 def doc_blocks(text: str) -> dict[str, list[str]]:
@@ -99,6 +113,9 @@ def replacements(places: Places) -> list[tuple[str, str]]:
         ("runuser -u fesa -- ", ""),  # this runs as one user: the site's
         ("runuser -u postgres -- ", ""),
         ("install -m 640 -o root -g fesa ", "install -m 640 "),
+        ("install -m 600 -o postgres -g postgres ", "install -m 600 "),
+        ("/root/restore", str(places.work / "restore")),
+        ("/run/fesa-metrics", str(places.work / "run" / "fesa-metrics")),
         ("--role=fesa ", ""),
         ("--dbname=fesa ", f"--dbname={shlex.quote(places.database_url)} "),
         ("fesa-2026-11-23.dump", dump),
@@ -125,6 +142,8 @@ class Unit:
     working_directory: str | None = None
     exec_start_pre: list[str] = field(default_factory=list)
     exec_start: str = ""
+    environment: dict[str, str] = field(default_factory=dict)
+    runtime_directory: str | None = None
 
 
 def unit_read(path: Path) -> Unit:
@@ -139,6 +158,11 @@ def unit_read(path: Path) -> Unit:
             unit.exec_start_pre.append(value)
         elif key == "ExecStart":
             unit.exec_start = value
+        elif key == "Environment":
+            name, _, setting = value.partition("=")
+            unit.environment[name] = setting
+        elif key == "RuntimeDirectory":
+            unit.runtime_directory = value
     return unit
 
 
@@ -171,7 +195,11 @@ class Site:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
         if unit.environment_file:
             env.update(env_file_read(Path(localise(unit.environment_file, self.places))))
+        env.update({key: localise(value, self.places) for key, value in unit.environment.items()})
         return env
+
+    def _runtime_directory(self, unit: Unit) -> Path | None:
+        return self.places.work / "run" / unit.runtime_directory if unit.runtime_directory else None
 
     def _argv(self, command: str) -> list[str]:
         # systemd's "%%" is a "%"; the rest of the line is split as systemd does, which shlex matches here.
@@ -184,22 +212,30 @@ class Site:
         unit = self.unit(name)
         cwd = localise(unit.working_directory or "/", self.places)
         env = self._env(unit)
+        runtime = self._runtime_directory(unit)
+        if runtime is not None:  # systemd makes it afresh at each start, and removes it at each stop
+            shutil.rmtree(runtime, ignore_errors=True)
+            runtime.mkdir(parents=True)
+        log_path = self.logs / f"{name}.log"
         for pre in unit.exec_start_pre:
-            step = subprocess.run(self._argv(pre), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+            # journald keeps ExecStartPre's output in the unit's log, with the main process's lines.
+            with log_path.open("ab") as log:
+                step = subprocess.run(self._argv(pre), cwd=cwd, env=env, stdout=log, stderr=log, timeout=600)
             if step.returncode:
-                raise SystemExit(f"{name}: ExecStartPre failed:\n{step.stdout}{step.stderr}")
+                raise SystemExit(f"{name}: ExecStartPre failed:\n{log_path.read_text(errors='replace')[-3000:]}")
         if name == "fesa-backup":  # a oneshot unit: runs to its end
             done = subprocess.run(self._argv(unit.exec_start), cwd=cwd, env=env, capture_output=True, text=True)
             if done.returncode:
                 raise SystemExit(f"fesa-backup failed:\n{done.stdout}{done.stderr}")
             return
-        log = (self.logs / f"{name}.log").open("ab")
+        log = log_path.open("ab")
         self.running[name] = subprocess.Popen(
             self._argv(unit.exec_start), cwd=cwd, env=env, stdout=log, stderr=log, start_new_session=True
         )
 
     def stop(self, name: str) -> None:
-        process = self.running.pop(name.removesuffix(".service"), None)
+        name = name.removesuffix(".service")
+        process = self.running.pop(name, None)
         if process is None:
             return
         os.killpg(process.pid, signal.SIGTERM)
@@ -208,6 +244,9 @@ class Site:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        runtime = self._runtime_directory(self.unit(name))
+        if runtime is not None:
+            shutil.rmtree(runtime, ignore_errors=True)
 
     def stop_all(self) -> None:
         for name in list(self.running):
@@ -421,11 +460,14 @@ def main() -> None:
     )
     print(f"deploy check in {places.work}", flush=True)
     blocks = doc_blocks(DOC.read_text())
-    for step in ("root", "install", "env", "first-start", "backup", "restore", "update"):
+    for step in STEPS:
         if step not in blocks:
             raise SystemExit(f"docs/deploy.md has no deploy:{step} block")
     site = Site(places)
     proxy = None
+    inbox = Inbox()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    smtp.start()
     try:
         # What the root block does to the machine, here: the folders, an empty database, empty Redis databases.
         places.site.mkdir(parents=True)
@@ -438,7 +480,7 @@ def main() -> None:
 
         cwd = run_block("install", blocks["install"], site, places.work)
         cwd = run_block("env", blocks["env"], site, cwd)
-        env_file_fill(places)
+        env_file_fill(places, smtp_port=smtp.port)
         cwd = run_block("first-start", blocks["first-start"], site, cwd)
 
         base = f"http://127.0.0.1:{places.port}"
@@ -451,6 +493,9 @@ def main() -> None:
         check_health_by_address(base)
         check_french(places, base)
         downloads_true(site)
+        check_metrics_add_up(base)
+        link = check_mail(site, inbox)
+        check_link(base, link, "the confirmation link, as mailed")
         proxy = nginx_start(places, site)
         if proxy is not None:
             check_proxy(proxy[0], site)
@@ -465,12 +510,34 @@ def main() -> None:
         downloads_true(site)
         wait_for("/health/ready after the restore", lambda: http(f"{base}/health/ready")[0] == 200, 120)
 
-        cwd = run_block("update", blocks["update"], site, cwd)
-        wait_for("/health/ready after the update", lambda: http(f"{base}/health/ready")[0] == 200, 120)
+        # A new machine: nothing but the code (steps 1 and 2), the saved env file and the dump.
+        new_machine(site)
+        cwd = run_block("restore-new", blocks["restore-new"], site, cwd)
+        wait_for("/health/ready on the new machine", lambda: http(f"{base}/health/ready")[0] == 200, 180)
+        if erased not in _history_text(places):
+            raise SystemExit("on the new machine the downloads lack the restored player's name")
+        downloads_true(site)
+        check_link(base, link, "the confirmation link mailed before, on the new machine")
+
+        old_key = env_file_read(places.env_file)["SECRET_KEY"]
+        cwd = run_block("new-key", blocks["new-key"], site, cwd)
+        keys = env_file_read(places.env_file)
+        if keys["SECRET_KEY"] == old_key or keys["SECRET_KEY_FALLBACKS"].split(",")[0] != old_key:
+            raise SystemExit("deploy:new-key did not put a new key in place and the old one first among the fallbacks")
+        wait_for("/health/ready after the new key", lambda: http(f"{base}/health/ready")[0] == 200, 120)
+        check_link(base, link, "the confirmation link signed with the old key, after the new key")
+
+        for _ in range(2):  # twice on one day: each run keeps a dump of its own
+            cwd = run_block("update", blocks["update"], site, cwd)
+            wait_for("/health/ready after the update", lambda: http(f"{base}/health/ready")[0] == 200, 120)
+            time.sleep(1.1)  # the dumps are named to the second
+        check_update_dumps(places)
         check_french(places, base)
+        check_compose_client_address(site)
         check_logs(site)
     finally:
         site.stop_all()
+        smtp.stop()
         if proxy is not None:
             proxy[1].terminate()
             proxy[1].wait(timeout=30)
@@ -478,12 +545,21 @@ def main() -> None:
     print(f"deploy check passed in {time.monotonic() - started:.0f} s", flush=True)
 
 
-def env_file_fill(places: Places) -> None:
-    """Fill in the copied env.example as step 3 says: the required values, the systemd lines uncommented."""
+def env_file_fill(places: Places, *, smtp_port: int) -> None:
+    """Fill in the copied env.example as step 3 says: the required values, e-mail through the SMTP server started
+    here, the systemd lines uncommented."""
     values = {
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": HOST,
         "CSRF_TRUSTED_ORIGINS": f"https://{HOST}",
+        "SITE_URL": f"https://{HOST}",
+        "DATA_LICENCE_NAME": "CC0 1.0",
+        "DATA_LICENCE_URL": "https://creativecommons.org/publicdomain/zero/1.0/",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_port),
+        "EMAIL_USE_TLS": "0",
+        "DEFAULT_FROM_EMAIL": f"FESA ratings <ratings@{HOST}>",
+        "METRICS_TOKEN": METRICS_TOKEN,
         "DATABASE_URL": places.database_url,
         "REDIS_URL": f"{places.redis}/12",
         "PAGE_CACHE_URL": f"{places.redis}/13",
@@ -581,6 +657,136 @@ def check_proxy(https_port: int, site: Site) -> None:
             f"nginx did not pass the client's address as X-Forwarded-For (or passed a forged one): {lines}"
         )
     print("nginx: HTTPS, compression and X-Forwarded-For as the site needs them", flush=True)
+
+
+METRICS_TOKEN = secrets.token_urlsafe(32)
+
+
+class Inbox:
+    """The mail server's side of the check (aiosmtpd): every message the worker sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+
+SUBSCRIBE = """
+from django.db import transaction
+from ratings.models import Player
+from ratings.services.season.subscriptions import subscription_request
+player = Player.objects.filter(entries__table__status="rated").order_by("pk").first()
+with transaction.atomic():
+    subscription_request(player=player, email="reader@example.net", language="fr", on_tables=True, on_grades=False)
+"""
+
+
+def check_mail(site: Site, inbox: Inbox) -> str:
+    """A subscription's confirmation goes from the worker through SMTP, from the federation's address, with a
+    link on SITE_URL; returns the link."""
+    manage(site, "shell", "-c", SUBSCRIBE)
+    wait_for("the confirmation message at the SMTP server", lambda: inbox.messages, 120)
+    (message,) = inbox.messages
+    if message["To"] != "reader@example.net" or f"@{HOST}>" not in message["From"]:
+        raise SystemExit(f"the confirmation went from {message['From']} to {message['To']}")
+    part = message.get_payload(decode=True) if not message.is_multipart() else None
+    body = part.decode(message.get_content_charset() or "utf-8") if isinstance(part, bytes) else str(message)
+    found = re.search(rf"https://{re.escape(HOST)}/\S+", body)
+    if found is None:
+        raise SystemExit(f"no link on SITE_URL in the confirmation: {body[:500]}")
+    subject = str(make_header(decode_header(message["Subject"])))
+    print(f"mail: the confirmation went through the SMTP server ({subject})", flush=True)
+    return found.group(0)
+
+
+def check_link(base: str, link: str, what: str) -> None:
+    """The page of a mailed link answers 200 (a button to press); 400 means its signature no longer holds."""
+    path = urlsplit(link).path
+    status, _, body = http(base + path, headers={"Host": HOST, "X-Forwarded-Proto": "https"})
+    if status != 200:
+        raise SystemExit(f"{what} answered {status}: {body[:300]!r}")
+    print(f"{what}: works", flush=True)
+
+
+def check_metrics_add_up(base: str) -> None:
+    """Scraped again and again, the request counter only grows: the 4 workers' counts are added up."""
+    headers = {"Host": HOST, "X-Forwarded-Proto": "https", "Authorization": f"Bearer {METRICS_TOKEN}"}
+    counts = []
+    for _ in range(12):
+        status, _, body = http(f"{base}/metrics", headers=headers)
+        if status != 200:
+            raise SystemExit(f"/metrics answered {status}")
+        counts.append(
+            sum(
+                float(line.rsplit(" ", 1)[1])
+                for line in body.decode().splitlines()
+                if line.startswith("django_http_requests_before_middlewares_total")
+            )
+        )
+    if any(later <= earlier for earlier, later in itertools.pairwise(counts)):
+        raise SystemExit(f"/metrics: the request counter does not grow from scrape to scrape: {counts}")
+    print(f"metrics: the workers' counters add up ({counts[0]:.0f} to {counts[-1]:.0f})", flush=True)
+
+
+def new_machine(site: Site) -> None:
+    """What the new machine has before deploy:restore-new: steps 1 and 2 (an empty database, the code), and the
+    env file and the dump copied from the backup machine into /root/restore; nothing of the old server."""
+    places = site.places
+    site.stop_all()
+    restore = places.work / "restore"
+    restore.mkdir()
+    dump = places.backups / f"fesa-{time.strftime('%Y-%m-%d')}.dump"
+    shutil.copy(dump, restore / dump.name)
+    shutil.copy(places.env_file, restore / "fesa-ratings.env")
+    places.env_file.unlink()
+    for path in (places.backups, places.state):
+        shutil.rmtree(path)
+        path.mkdir()
+    database_recreate(places.database_url)
+    for db in (12, 13):
+        subprocess.run(["redis-cli", "-u", f"{places.redis}/{db}", "FLUSHDB"], check=True, capture_output=True)
+
+
+def check_update_dumps(places: Places) -> None:
+    before_update = sorted(places.backups.glob("fesa-before-update-*.dump"))
+    if len(before_update) != 2:
+        raise SystemExit(f"two updates on one day left {[p.name for p in before_update]}, not two dumps")
+    print("two updates on one day: two dumps of their own", flush=True)
+
+
+CLIENT_ADDRESS = """
+import json, os
+from axes.helpers import get_client_ip_address
+from django.test import RequestFactory
+from federation.proxy import client_address
+gateway = os.environ["COMPOSE_GATEWAY"]
+request = RequestFactory().post("/admin/login/", REMOTE_ADDR=gateway, HTTP_X_FORWARDED_FOR="198.51.100.1, 203.0.113.7")
+print(json.dumps([client_address(request), get_client_ip_address(request)]))
+"""
+
+
+def check_compose_client_address(site: Site) -> None:
+    """compose.yaml's rule: behind a proxy on the host the site sees its network's gateway, and takes the client's
+    address from the proxy's X-Forwarded-For, for the API's limit and the login throttling alike."""
+    compose = yaml.safe_load((site.places.site / "compose.yaml").read_text())
+    (network,) = compose["networks"]["default"]["ipam"]["config"]
+    trusted = compose["services"]["web"]["environment"]["TRUSTED_PROXIES"]
+    default = re.fullmatch(r"\$\{TRUSTED_PROXIES:-(.+)\}", trusted)
+    if default is None:
+        raise SystemExit(f"compose.yaml: TRUSTED_PROXIES {trusted!r} has no default")
+    env = {**site._env(site.unit("fesa-web")), "TRUSTED_PROXIES": default.group(1)}
+    env["COMPOSE_GATEWAY"] = network["gateway"]
+    done = subprocess.run(
+        [str(site.places.site / ".venv" / "bin" / "python"), "manage.py", "shell", "-c", CLIENT_ADDRESS],
+        cwd=site.places.site, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    if done.returncode or json.loads(done.stdout.strip().splitlines()[-1]) != ["203.0.113.7", "203.0.113.7"]:
+        raise SystemExit(
+            f"compose: the client's address behind the gateway is not the proxy's: {done.stdout}{done.stderr}"
+        )
+    print("compose: the client's address is read through the gateway, one rule for the API and the logins", flush=True)
 
 
 def check_logs(site: Site) -> None:
