@@ -1,6 +1,7 @@
-"""The rating list as an Excel workbook (XLSX): numbers as numbers, the last game as a date, the header frozen
-and a filter on every column; the same rows and columns as the CSV and JSON files (ratings/selectors/list_files.py,
-whose ``csv_lines(for_excel=True)`` is the CSV that Excel opens in French or German)."""
+"""The rating list as an Excel workbook (XLSX) and as an OpenDocument spreadsheet (ODS, LibreOffice's own):
+numbers as numbers, the last game as a date; the XLSX with the header frozen and a filter on every column; the
+same rows and columns as the CSV and JSON files (ratings/selectors/list_files.py, whose
+``csv_lines(for_excel=True)`` is the CSV that Excel opens in French or German)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
+from odf.opendocument import OpenDocumentSpreadsheet
+from odf.style import Style, TableColumnProperties, TextProperties
+from odf.table import Table, TableCell, TableColumn, TableRow
+from odf.text import P
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
@@ -18,6 +23,7 @@ from ratings.selectors.list_files import EXPORT_FIELDS, Grades, export_record
 from ratings.selectors.lists import ListRow
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+ODS_CONTENT_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
 WIDTHS = {
     "family_name": 22,
     "given_name": 18,
@@ -56,4 +62,49 @@ def xlsx_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "publ
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(EXPORT_FIELDS))}{count + 1}"
     out = io.BytesIO()
     book.save(out)
+    return out.getvalue()
+
+
+def _ods_cell(value: Any, style: Style | None = None) -> TableCell:
+    """A cell of its value's type: a number as a float, a date as a date, anything else as text (never a
+    formula: ODS keeps a formula in an attribute of its own, which no cell here has)."""
+    if isinstance(value, bool) or value is None:
+        value = "" if value is None else str(value)
+    if isinstance(value, int | float):
+        cell = TableCell(valuetype="float", value=value)
+    elif isinstance(value, dt.date):
+        cell = TableCell(valuetype="date", datevalue=value.isoformat())
+    else:
+        cell = TableCell(valuetype="string")
+    if style is not None:
+        cell.setAttribute("stylename", style)
+    cell.addElement(P(text=str(value)))
+    return cell
+
+
+def ods_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "public") -> bytes:
+    """The spreadsheet: one sheet named after the list's date, a bold header, the columns of the XLSX."""
+    document = OpenDocumentSpreadsheet()
+    bold = Style(name="header", family="table-cell")
+    bold.addElement(TextProperties(fontweight="bold"))
+    document.automaticstyles.addElement(bold)
+    sheet = Table(name=date.isoformat())
+    for name in EXPORT_FIELDS:
+        width = Style(name=f"column-{name}", family="table-column")
+        width.addElement(TableColumnProperties(columnwidth=f"{WIDTHS.get(name, 10) * 0.2:.1f}cm"))
+        document.automaticstyles.addElement(width)
+        sheet.addElement(TableColumn(stylename=width))
+    header = TableRow()
+    for name in EXPORT_FIELDS:
+        header.addElement(_ods_cell(name, bold))
+    sheet.addElement(header)
+    for row in rows:
+        record = export_record(row, grades)
+        line = TableRow()
+        for name in EXPORT_FIELDS:
+            line.addElement(_ods_cell(row.list_last_played if name == "last_played" else record[name]))
+        sheet.addElement(line)
+    document.spreadsheet.addElement(sheet)
+    out = io.BytesIO()
+    document.write(out)
     return out.getvalue()

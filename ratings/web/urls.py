@@ -55,6 +55,7 @@ urlpatterns = [
     path("export.csv", lists.rating_list_export, {"fmt": "csv"}, name="rating_list_csv"),
     path("export.json", lists.rating_list_export, {"fmt": "json"}, name="rating_list_json"),
     path("export.xlsx", lists.rating_list_export, {"fmt": "xlsx"}, name="rating_list_xlsx"),
+    path("export.ods", lists.rating_list_export, {"fmt": "ods"}, name="rating_list_ods"),
     path("export.excel.csv", lists.rating_list_export, {"fmt": "excel.csv"}, name="rating_list_excel_csv"),
     path("players/<str:federation_id>/", players.player_detail, name="player"),
     path("players/<str:federation_id>/tables/<int:table_id>/", players.player_table, name="player_table"),

@@ -10,6 +10,9 @@ import io
 import pytest
 from django.test import Client
 from django.urls import reverse
+from odf.opendocument import load
+from odf.table import Table, TableCell, TableRow
+from odf.text import P
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
@@ -64,3 +67,42 @@ def test_excel_csv_uses_semicolons_crlf_and_a_byte_order_mark(client: Client, li
 def test_the_list_page_links_to_both_spreadsheet_files(client: Client, listed: None) -> None:
     html = client.get(reverse("ratings:rating_list"), {"country": "FR"}).content.decode()
     assert 'href="/export.xlsx?country=FR"' in html and 'href="/export.excel.csv?country=FR"' in html
+
+
+def ods_rows(content: bytes) -> list[list[tuple[str, str]]]:
+    """The ODS's rows as (value type, value) pairs, read back with odfpy as LibreOffice reads the file."""
+    document = load(io.BytesIO(content))
+    (sheet,) = document.spreadsheet.getElementsByType(Table)
+    rows = []
+    for row in sheet.getElementsByType(TableRow):
+        cells = []
+        for cell in row.getElementsByType(TableCell):
+            kind = cell.getAttribute("valuetype")
+            value = cell.getAttribute("datevalue") if kind == "date" else cell.getAttribute("value")
+            cells.append((kind, value if value is not None else "".join(str(p) for p in cell.getElementsByType(P))))
+        rows.append(cells)
+    return rows
+
+
+def test_ods_holds_the_filtered_list_with_numbers_dates_and_names_as_text(client: Client, listed: None) -> None:
+    """LibreOffice users, a federation's habit, open an .ods as it is: typed cells, no formula from a name."""
+    response = client.get(reverse("ratings:rating_list_ods"), {"country": "FR"})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/vnd.oasis.opendocument.spreadsheet"
+    assert response["Content-Disposition"].endswith('.ods"')
+    rows = ods_rows(response.content)
+    header = [value for _kind, value in rows[0]]
+    assert header[:5] == ["rank", "country_rank", "federation_id", "family_name", "given_name"]
+    named = [dict(zip(header, row, strict=True)) for row in rows[1:]]
+    assert [(r["rank"], r["family_name"], r["rating"]) for r in named] == [
+        (("float", "1"), ("string", "Éclair"), ("float", "1800")),
+        (("float", "3"), ("string", "Second"), ("float", "1600")),
+    ]
+    assert named[0]["last_played"] == ("date", days_ago(30).isoformat())
+    everyone = ods_rows(client.get(reverse("ratings:rating_list_ods")).content)
+    assert ("string", "=Other") in [row[3] for row in everyone]
+
+
+def test_the_list_page_links_to_the_ods_file(client: Client, listed: None) -> None:
+    html = client.get(reverse("ratings:rating_list"), {"country": "FR"}).content.decode()
+    assert 'href="/export.ods?country=FR"' in html

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from ratings import selectors
 from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from ratings.models import Player
-from ratings.selectors.list_spreadsheets import XLSX_CONTENT_TYPE, xlsx_bytes
+from ratings.selectors.list_spreadsheets import ODS_CONTENT_TYPE, XLSX_CONTENT_TYPE, ods_bytes, xlsx_bytes
 from ratings.web.caching import public_page
 from ratings.web.filters import RatingListFilter, filtered_rating_list
 from ratings.web.tables import RatingListTable
@@ -108,6 +108,8 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     elif fmt == "xlsx":
         response = HttpResponse(xlsx_bytes(filtered, date=filtered.date), content_type=XLSX_CONTENT_TYPE)
+    elif fmt == "ods":
+        response = HttpResponse(ods_bytes(filtered, date=filtered.date), content_type=ODS_CONTENT_TYPE)
     elif fmt == "excel.csv":
         lines = selectors.csv_lines(filtered, for_excel=True)
         response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
