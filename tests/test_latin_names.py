@@ -9,6 +9,7 @@ import io
 import json
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
@@ -21,7 +22,7 @@ from ratings.selectors.fesa_records import table_result_txt, table_turnering
 from ratings.selectors.list_files import rating_list_file
 from ratings.selectors.list_spreadsheets import xlsx_bytes
 from ratings.selectors.lists import rating_list
-from ratings.selectors.name_forms import players_without_latin_form
+from ratings.selectors.name_forms import japanese_reading, players_without_latin_form
 from ratings.selectors.search import name_matches
 from ratings.services.rerate import rerate_from
 from ratings.services.tables.submit import table_submit
@@ -173,3 +174,33 @@ def test_the_players_admin_lists_and_counts_for_officers_the_names_without_a_lat
     Player.objects.filter(pk=fujii.pk).update(latin_family_name="Fujii", latin_given_name="Sota")
     assert 'id="latin-form-missing"' not in client.get(url).content.decode()
     assert not client.get(url, {"latin_form": "missing"}).context["cl"].result_list
+
+
+def test_a_japanese_name_gets_a_reading_to_confirm_and_a_chinese_one_none() -> None:
+    assert japanese_reading(family_name="藤井", given_name="聡太", nationality="JP") == ("Fujii", "Satoshifutoshi")
+    assert japanese_reading(family_name="ふじい", given_name="そうた") == ("Fujii", "Souta")  # kana: Japanese
+    assert japanese_reading(family_name="王", given_name="伟", nationality="CN") is None  # kanji alone: maybe Chinese
+    assert japanese_reading(family_name="Novák", given_name="Tomáš", nationality="JP") is None
+
+
+def test_the_admin_form_shows_the_reading_to_confirm_without_writing_it() -> None:
+    """A suggestion beside the fields: the officer checks it with the player (聡太 is Sota, not the dictionary's)."""
+    fujii = make_player("藤井", "聡太", nationality="JP")
+    form = PlayerForm(instance=fujii)
+    assert "Fujii" in str(form.fields["latin_family_name"].help_text)
+    assert "Check it with the player" in str(form.fields["latin_given_name"].help_text)
+    assert not form["latin_family_name"].value()  # nothing filled in by itself
+    yamada = make_player("山田", "太郎", nationality="JP", latin_family_name="Yamada", latin_given_name="Taro")
+    assert "reading" not in str(PlayerForm(instance=yamada).fields["latin_family_name"].help_text)
+
+
+def test_writing_all_txt_warns_of_each_transliterated_name_with_its_reading(rated: tuple) -> None:
+    """藤井 聡太 became TengJing CongTai in all.txt without a word to anyone."""
+    _yamada, fujii, _novak = rated
+    out, err = io.StringIO(), io.StringIO()
+    call_command("export_rating_list", "--date", LIST_DATE.isoformat(), stdout=out, stderr=err)
+    assert "TengJing" in out.getvalue()
+    warning = err.getvalue()
+    assert "1 player(s) have a name in another script and no Latin form" in warning
+    assert f"#{fujii.federation_id} 藤井 聡太: written TengJing CongTai; a Japanese reading to check: Fujii" in warning
+    assert "Yamada" not in warning and "Nov" not in warning

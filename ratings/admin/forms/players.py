@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engine.prior_grades import PRIOR_GRADE_LEVELS
 from ratings.models import Player, in_latin_script
+from ratings.selectors.name_forms import japanese_reading
 from ratings.services.corrections.facts import IDENTITY_FIELDS, PRIOR_GRADE_FIELDS
 
 
@@ -17,6 +18,27 @@ class PlayerForm(forms.ModelForm):
         model = Player
         # A person's own fields, as a correction records them, then his prior grade.
         fields = [*IDENTITY_FIELDS, *(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._offer_japanese_reading()
+
+    def _offer_japanese_reading(self) -> None:
+        """A Japanese name without its Latin form: a reading beside the two fields, for the officer to confirm with
+        the player and type in (never filled in by itself: a name's kanji have several readings)."""
+        player = self.instance
+        if not player.pk or player.latin_family_name or "latin_family_name" not in self.fields:
+            return
+        reading = japanese_reading(
+            family_name=player.family_name, given_name=player.given_name, nationality=str(player.nationality)
+        )
+        if reading is None:
+            return
+        for field, suggested in zip(("latin_family_name", "latin_given_name"), reading, strict=True):
+            if suggested and field in self.fields:
+                self.fields[field].help_text = _(
+                    "A reading of the Japanese name: %(reading)s. Check it with the player before you write it here."
+                ) % {"reading": suggested}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

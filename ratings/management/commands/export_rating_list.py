@@ -4,7 +4,9 @@ The rating list of a date (default today): ``all.txt`` exactly as the FESA progr
 (ISO-8859-1), or CSV/JSON (UTF-8), all from the site's one rating list (ratings/selectors/list_files.py: the
 page's players, order and ranks). Grades are the computed FESA grades by default, as the program prints them;
 ``--grades public`` shows Dan grades only once approved, as the site does. Written to standard output
-unless ``--output`` is given.
+unless ``--output`` is given. all.txt holds Latin letters only: the players who have a name in another script and no
+Latin form are listed on standard error as a warning (the files write them transliterated), each with a Japanese
+reading to check where the name has one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.utils import timezone
 from ratings.fesa_files.errors import FesaFileError
 from ratings.management.commands.export_fesa_state import parse_date, write_output
 from ratings.selectors import FORMATS, rating_list_file
+from ratings.selectors.name_forms import names_transliterated
 
 
 class Command(BaseCommand):
@@ -35,3 +38,17 @@ class Command(BaseCommand):
         except FesaFileError as exc:
             raise CommandError(str(exc)) from exc
         write_output(self, options["output"], data)
+        if options["format"] == "all.txt":
+            self._warn_transliterated()
+
+    def _warn_transliterated(self) -> None:
+        players = names_transliterated()
+        if not players:
+            return
+        self.stderr.write(
+            f"warning: {len(players)} player(s) have a name in another script and no Latin form; the files write "
+            "them transliterated until a rating officer gives the form each uses (admin: Players, Latin form: missing):"
+        )
+        for found in players:
+            reading = f"; a Japanese reading to check: {found.reading}" if found.reading else ""
+            self.stderr.write(f"  #{found.player.federation_id} {found.player}: written {found.written}{reading}")
