@@ -157,3 +157,48 @@ def test_the_web_unit_starts_quietly_and_adds_up_its_workers_metrics() -> None:
     config: dict[str, object] = {}
     exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
     assert callable(config["child_exit"])
+
+
+def sh_lines() -> list[str]:
+    """Every command line of the page's shell blocks, run by the check or not."""
+    blocks = re.findall(r"^```sh[^\n]*\n(.*?)^```", DOC, re.MULTILINE | re.DOTALL)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_every_database_command_of_the_page_runs_as_postgres() -> None:
+    """The scratch restore's second command lacked it: as root, pg_restore finds no role named root."""
+    for line in sh_lines():
+        words = line.split()
+        for command in ("pg_restore", "pg_dump", "createdb", "dropdb", "createuser"):
+            if command in words:
+                assert "runuser -u postgres --" in line, line
+
+
+def test_the_pre_update_dump_replaces_neither_the_nightly_one_nor_another_update_of_the_day() -> None:
+    (dump,) = [line for line in BLOCKS["update"] if "pg_dump" in line]
+    assert "before-update-$(date +%F-%H%M%S)" in dump
+    assert "fesa-$(date +%%F).dump" in (UNITS / "fesa-backup.service").read_text()
+    assert not any("systemctl start fesa-backup" in line for line in BLOCKS["update"])
+
+
+def test_the_update_copies_the_units_and_says_which_changed_as_the_sites_user() -> None:
+    update = BLOCKS["update"]
+    assert "runuser -u fesa -- git diff --stat ORIG_HEAD HEAD -- deploy/systemd/" in update
+    copy = update.index("cp /srv/fesa-ratings/deploy/systemd/fesa-* /etc/systemd/system/")
+    assert update.index("systemctl daemon-reload") > copy
+    assert update.index("systemctl start fesa-web fesa-worker fesa-beat") > copy
+    assert all(line.startswith("runuser -u fesa -- ") for line in update if " git " in f" {line} ")
+
+
+def test_the_certificate_comes_before_the_sites_nginx_configuration() -> None:
+    """A site linked before its certificate exists fails `nginx -t`."""
+    lines = sh_lines()
+    certbot = next(n for n, line in enumerate(lines) if line.startswith("certbot certonly"))
+    linked = next(n for n, line in enumerate(lines) if line.startswith("ln -s /etc/nginx/sites-available/"))
+    checked = next(n for n, line in enumerate(lines) if line.startswith("nginx -t"))
+    assert certbot < linked < checked
+
+
+def test_the_page_names_the_supported_releases_and_the_daily_tasks_zone() -> None:
+    assert "Debian 12" in DOC and "Ubuntu 24.04" in DOC and "Python 3.11" in DOC
+    assert "`TIME_ZONE`" in DOC and "06:00 in `TIME_ZONE`" in DOC
