@@ -63,6 +63,7 @@ DOC = REPO / "docs" / "deploy.md"
 HOST = "ratings.example.org"
 BLOCK = re.compile(r"^```sh deploy:([\w-]+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 SITE_UNITS = ("fesa-web", "fesa-worker", "fesa-beat")
+STARTED = time.monotonic()
 STEPS = ("root", "install", "env", "first-start", "backup", "restore", "restore-new", "new-key", "update")
 
 
@@ -287,7 +288,7 @@ def run_block(step: str, lines: list[str], site: Site, cwd: Path) -> Path:
             return
         where = places.work / ".cwd"
         script = "set -euo pipefail\n" + "\n".join(pending) + f'\npwd > "{where}"\n'
-        print(f"[{step}]\n  " + "\n  ".join(pending), flush=True)
+        print(f"[{step}] {time.monotonic() - STARTED:.0f} s\n  " + "\n  ".join(pending), flush=True)
         done = subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
         if done.returncode:
             raise SystemExit(f"deploy:{step} failed (status {done.returncode}):\n{done.stdout}\n{done.stderr}")
@@ -298,7 +299,7 @@ def run_block(step: str, lines: list[str], site: Site, cwd: Path) -> Path:
         line = localise(raw, places)
         if line.startswith("systemctl "):
             flush()
-            print(f"[{step}] {line}", flush=True)
+            print(f"[{step}] {time.monotonic() - STARTED:.0f} s {line}", flush=True)
             site.systemctl(line)
         elif "/etc/systemd/system" in line:
             continue  # the units are read from the checkout
@@ -446,7 +447,7 @@ def nginx_start(places: Places, site: Site) -> tuple[int, subprocess.Popen[bytes
 
 
 def main() -> None:
-    started = time.monotonic()
+    started = STARTED
     default_venv = REPO / ".venv"
     venv_env = os.environ.get("DEPLOY_CHECK_VENV") or (str(default_venv.resolve()) if default_venv.exists() else "")
     places = Places(

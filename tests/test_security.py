@@ -82,7 +82,7 @@ def test_health_live_answers_without_the_database(client: Client) -> None:
 def test_health_ready_in_process_is_ok(client: Client) -> None:
     body = client.get("/health/ready").json()
     assert body["status"] == "ok"
-    assert set(body["checks"]) == {"database", "broker", "worker", "rerate"}
+    assert set(body["checks"]) == {"database", "broker", "worker", "rerate", "mail"}
 
 
 def test_health_ready_fails_on_a_re_rate_waiting_too_long(client: Client) -> None:
