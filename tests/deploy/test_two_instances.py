@@ -92,16 +92,16 @@ def two_instances(tmp_path: Path, settings: Any) -> Iterator[tuple[int, int, str
 
 
 def keys(cache_url: str, pattern: str) -> list[str]:
-    """The cache's keys matching ``pattern``, as Django names them (without its ``:1:`` version prefix)."""
+    """The cache's keys matching ``pattern``, as Django names them (without its ``pages:1:`` prefix and version)."""
     client = redis.Redis.from_url(cache_url)
-    return sorted(key.decode().removeprefix(":1:") for key in client.scan_iter(match=f":1:{pattern}"))
+    return sorted(key.decode().removeprefix("pages:1:") for key in client.scan_iter(match=f"pages:1:{pattern}"))
 
 
 def test_two_instances_share_the_cache_the_data_version_and_the_derived_files(
     two_instances: tuple[int, int, str],
 ) -> None:
     first, second, cache_url = two_instances
-    cache = RedisCache(cache_url, {})  # the shared cache as the instances reach it
+    cache = RedisCache(cache_url, {"KEY_PREFIX": "pages"})  # the shared cache as the instances reach it
     players, tables = rated_history()  # four tables in 2024, rated in this process
 
     # The first instance builds the page and the numbers of this data version once, into the shared cache.
