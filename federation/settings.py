@@ -221,9 +221,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("nl", "Nederlands")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-FORMAT_MODULE_PATH = ["federation.formats"]  # ISO or day-first dates in every language, never month first
+# Dates typed ISO or day first in every language, never month first; shown ISO in en, fr and de, and in the other
+# languages as Django's own formats write them (federation/formats/).
+FORMAT_MODULE_PATH = ["federation.formats"]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True

@@ -1,4 +1,4 @@
-"""Every public page reads in French and German: no text the visitor sees is left in English.
+"""Every public page reads in every language of the site: no text the visitor sees is left in English.
 
 The pages are rendered with the demo federation in English and in each language; a text node (or a title,
 label or placeholder) of the translated page that is also one of the English page's texts, and that holds an
@@ -33,7 +33,7 @@ from tests.factories import make_rating_officer
 
 pytestmark = pytest.mark.django_db
 
-LANGUAGES = ("fr", "de")
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE)
 
 # Words of the English texts that stay as they are: names of things, units and the grade notation.
 SAME_EVERYWHERE = {"fesa", "elo", "nsr", "dan", "kyu", "csv", "json", "api", "atom", "gzip", "txt", "all"}
@@ -58,6 +58,11 @@ SAME_IN = {
         "Handicap",
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
+    "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
+    "it": set(),
+    "es": set(),
+    "pl": set(),
+    "ja": set(),
 }
 
 FILE_NAME = re.compile(r"[\w.-]+\.(?:txt|csv|json|gz)")
