@@ -13,7 +13,13 @@ class Migration(migrations.Migration):
             model_name="subscription",
             name="language",
             field=models.CharField(
-                choices=[("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("nl", "Nederlands")],
+                choices=[
+                    ("en", "English"),
+                    ("fr", "Français"),
+                    ("de", "Deutsch"),
+                    ("nl", "Nederlands"),
+                    ("it", "Italiano"),
+                ],
                 max_length=8,
                 verbose_name="language",
             ),

@@ -33,10 +33,13 @@ ADMIN_SAME = {"Search", "turnering.txt", "nye-spillere", "Dan (amateur)", "Filte
 ADMIN_SAME |= {"performance", "› Promotions", "2 promotions"}
 # django-otp names its admin section and its devices in English only.
 ADMIN_SAME |= {"Otp_Totp", "TOTP devices", "Otp_Static", "Static devices"}
+# Texts Django's admin and django-axes leave in English in some languages.
+DJANGO_UNTRANSLATED = {"Model name", "Add link", "Change or view list link"}
+AXES_UNTRANSLATED = {"Access attempts", "Access failures", "Access logs"}
 # The same word in the language, or texts Django's admin and django-axes leave in English in that language.
 ADMIN_SAME_IN = {
-    "nl": {"Ratings", "Rating", "Model name", "Add link", "Change or view list link"}
-    | {"Access attempts", "Access failures", "Access logs"},
+    "nl": {"Ratings", "Rating", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
+    "it": {"Home", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
 }
 
 

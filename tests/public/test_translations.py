@@ -38,6 +38,7 @@ LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != settings
 # Words of the English texts that stay as they are: names of things, units and the grade notation.
 SAME_EVERYWHERE = {"fesa", "elo", "nsr", "dan", "kyu", "csv", "json", "api", "atom", "gzip", "txt", "all"}
 SAME_EVERYWHERE |= {"openapi", "sente", "excel"}  # a product's name
+SAME_EVERYWHERE |= {"bytes"}  # a unit: Django's Dutch file sizes say "255 bytes"
 
 # Whole texts that are the same word in English and in the language (compared case-sensitively).
 SAME_IN = {
@@ -59,7 +60,7 @@ SAME_IN = {
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
     "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
-    "it": set(),
+    "it": {"Handicap", "Bonus"},
     "es": set(),
     "pl": set(),
     "ja": set(),
