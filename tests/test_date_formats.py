@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils import formats, translation
 
 from ratings.admin.widgets import DATE_HINT
+from ratings.templatetags.ratings_public import signed
 
 
 class DateForm(forms.Form):
@@ -65,3 +66,10 @@ def test_dates_and_numbers_are_shown_in_the_languages_formats(language: str) -> 
 
 def test_every_language_has_its_shown_formats() -> None:
     assert set(SHOWN) == {code for code, _name in settings.LANGUAGES}
+
+
+def test_a_change_is_written_with_the_languages_decimal_separator() -> None:
+    with translation.override("en"):
+        assert (signed(0.52), signed(-13.54), signed(12)) == ("+0.52", "-13.54", "+12")
+    with translation.override("pl"):
+        assert (signed(0.52), signed(-13.54), signed(12)) == ("+0,52", "-13,54", "+12")

@@ -40,6 +40,9 @@ AXES_UNTRANSLATED = {"Access attempts", "Access failures", "Access logs"}
 ADMIN_SAME_IN = {
     "nl": {"Ratings", "Rating", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
     "it": {"Home", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
+    "es": AXES_UNTRANSLATED,
+    "pl": {"Access failures"},
+    "ja": AXES_UNTRANSLATED,
 }
 
 

@@ -61,7 +61,7 @@ SAME_IN = {
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
     "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
     "it": {"Handicap", "Bonus"},
-    "es": set(),
+    "es": {"provisional", "Pts"},
     "pl": set(),
     "ja": set(),
 }
