@@ -19,6 +19,7 @@ class Migration(migrations.Migration):
                     ("de", "Deutsch"),
                     ("nl", "Nederlands"),
                     ("it", "Italiano"),
+                    ("es", "Español"),
                 ],
                 max_length=8,
                 verbose_name="language",
