@@ -20,6 +20,7 @@ class Migration(migrations.Migration):
                     ("nl", "Nederlands"),
                     ("it", "Italiano"),
                     ("es", "Español"),
+                    ("pl", "Polski"),
                 ],
                 max_length=8,
                 verbose_name="language",
