@@ -35,7 +35,7 @@ messages-compile: $(MO_FILES)
 # After marking new texts for translation: add their msgids to every catalogue (needs GNU gettext's xgettext),
 # then translate the new entries. The same options as tests/test_catalogues.py uses.
 messages: setup
-	$(BIN)/python manage.py makemessages -l fr -l de -l nl -l it -l es -l pl --no-location --no-obsolete \
+	$(BIN)/python manage.py makemessages -l fr -l de -l nl -l it -l es -l pl -l ja --no-location --no-obsolete \
 	  --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=downloads
 
 migrate: setup

@@ -21,6 +21,7 @@ class Migration(migrations.Migration):
                     ("it", "Italiano"),
                     ("es", "Español"),
                     ("pl", "Polski"),
+                    ("ja", "日本語"),
                 ],
                 max_length=8,
                 verbose_name="language",
