@@ -284,7 +284,18 @@ def test_the_language_choice_leads_only_back_into_the_site(client: Client) -> No
     assert response.status_code == 302 and "elsewhere" not in response["Location"]
 
 
-@pytest.mark.parametrize(("lang", "title"), [("fr", "Classements FESA : tableaux évalués"), ("de", "FESA-Wertungen")])
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [
+        ("fr", "Classements FESA : tableaux évalués"),
+        ("de", "FESA-Wertungen"),
+        ("nl", "FESA-ratings: berekende tabellen"),
+        ("it", "Punteggi FESA: tabelle valutate"),
+        ("es", "Puntuaciones FESA: tablas evaluadas"),
+        ("pl", "Rankingi FESA: obliczone tabele"),
+        ("ja", "FESA レーティング: 計算済みの対局表"),
+    ],
+)
 def test_feed_titles_are_translated(client: Client, lang: str, title: str) -> None:
     feed = client.get(reverse("feeds:tables"), headers={"accept-language": lang}).content.decode()
     assert f"<title>{title}" in feed
