@@ -60,7 +60,7 @@ SAME_IN = {
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
     "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
-    "it": {"Handicap", "Bonus"},
+    "it": {"Handicap", "Bonus", "File"},
     "es": {"provisional", "Pts"},
     "pl": set(),
     "ja": set(),
