@@ -221,7 +221,16 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch"), ("nl", "Nederlands"), ("it", "Italiano"), ("es", "Español"), ("pl", "Polski"), ("ja", "日本語")]
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("nl", "Nederlands"),
+    ("it", "Italiano"),
+    ("es", "Español"),
+    ("pl", "Polski"),
+    ("ja", "日本語"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Dates typed ISO or day first in every language, never month first; shown ISO in en, fr and de, and in the other
 # languages as Django's own formats write them (federation/formats/).
