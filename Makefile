@@ -25,17 +25,17 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 setup: $(VENV)/.installed
 setup-dev: $(VENV)/.installed-dev
 
-# The French and German translations (docs/translations.md). The .mo files are built, never committed: Babel
-# compiles them in pure Python, so neither the site nor its tests need GNU gettext.
+# The translations (docs/translations.md). The .mo files are built, never committed: Babel compiles them
+# in pure Python, so neither the site nor its tests need GNU gettext.
 MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/django.po))
 locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po | $(VENV)/.installed
 	$(BIN)/pybabel compile -l $* -i $< -o $@
 messages-compile: $(MO_FILES)
 
-# After marking new texts for translation: add their msgids to both catalogues (needs GNU gettext's xgettext),
+# After marking new texts for translation: add their msgids to every catalogue (needs GNU gettext's xgettext),
 # then translate the new entries. The same options as tests/test_catalogues.py uses.
 messages: setup
-	$(BIN)/python manage.py makemessages -l fr -l de --no-location --no-obsolete \
+	$(BIN)/python manage.py makemessages -l fr -l de -l nl -l it -l es -l pl -l ja --no-location --no-obsolete \
 	  --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=downloads
 
 migrate: setup

@@ -228,9 +228,20 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("nl", "Nederlands"),
+    ("it", "Italiano"),
+    ("es", "Español"),
+    ("pl", "Polski"),
+    ("ja", "日本語"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-FORMAT_MODULE_PATH = ["federation.formats"]  # ISO or day-first dates in every language, never month first
+# Dates typed ISO or day first in every language, never month first; shown ISO in en, fr and de, and in the other
+# languages as Django's own formats write them (federation/formats/).
+FORMAT_MODULE_PATH = ["federation.formats"]
 # The federation's zone: the daily tasks (Celery beat's crontab) run at its 06:00, and pages show its dates.
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
 try:

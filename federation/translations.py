@@ -1,10 +1,10 @@
-"""The French and German catalogues: compiled from ``locale/*/LC_MESSAGES/django.po`` into the ``.mo`` files
+"""The catalogues of every language: compiled from ``locale/*/LC_MESSAGES/django.po`` into the ``.mo`` files
 Django reads, with Babel (pure Python: no GNU gettext on the server).
 
 The ``.mo`` files are built, never committed, so every way of putting the site on a server compiles them: the
 image's build (Dockerfile), the documented install and update (``deploy/fesa-manage compile_translations``),
 ``make``. A site started with DEBUG off and a catalogue missing or older than its ``.po`` would serve English
-to French and German visitors without a word in any log: the check below stops ``migrate`` (run before the web
+to that language's visitors without a word in any log: the check below stops ``migrate`` (run before the web
 process starts) and ``check`` with a message saying what to run.
 """
 

@@ -1,5 +1,6 @@
-"""The French and German catalogues are complete: every entry translated (none fuzzy), the placeholders kept, and
-every text the code marks for translation present (found as `make messages` finds them)."""
+"""Every language's catalogue is complete: every entry translated (none fuzzy), the placeholders kept, as many
+plural forms as the language has, and every text the code marks for translation present (found as `make messages`
+finds them)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from django.conf import settings
 
 from tests.conftest import skip_or_fail
 
-LANGUAGES = ("fr", "de")
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE)
 ROOT = Path(settings.BASE_DIR)
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
 # The same options as the Makefile's `messages` target.
@@ -29,6 +30,13 @@ def catalogue(lang: str, root: Path = ROOT) -> Catalog:
         return read_po(po, locale=lang)
 
 
+def duplicated_msgids(lang: str) -> list[str]:
+    """Babel keeps one of two entries with the same msgid; GNU gettext's msgfmt and msgmerge refuse the file."""
+    po = (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    entries = [m.group(0) for m in re.finditer(r'^msgid ".*"\n(?:".*"\n)*', po, flags=re.M)]
+    return sorted({entry for entry in entries if entries.count(entry) > 1})
+
+
 def msgids(catalog: Catalog) -> set[str]:
     return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
 
@@ -37,12 +45,16 @@ def msgids(catalog: Catalog) -> set[str]:
 def test_every_entry_is_translated_and_none_is_fuzzy(lang: str) -> None:
     catalog = catalogue(lang)
     assert len(msgids(catalog)) > 700
+    assert catalog.plural_forms == Catalog(locale=lang).plural_forms, f"the Plural-Forms header of {lang}"
     assert not catalog.fuzzy
     empty = [m.id for m in catalog if m.id and not all(m.string if isinstance(m.string, tuple) else [m.string])]
+    forms = [m.id for m in catalog if m.pluralizable and len(m.string) != catalog.num_plurals]
+    assert not forms, f"not {catalog.num_plurals} plural forms in {lang}: {forms}"
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not empty, f"untranslated in {lang}: {empty}"
     assert not fuzzy, f"fuzzy in {lang}: {fuzzy}"
     assert not list(catalog.obsolete), f"obsolete entries in {lang}: run `make messages`"
+    assert not duplicated_msgids(lang), f"entries twice in {lang}: {duplicated_msgids(lang)}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -54,10 +66,11 @@ def test_translations_keep_the_placeholders(lang: str) -> None:
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
         expected = set(PLACEHOLDER.findall(ids[-1]))
-        for string in strings:
-            # A singular may name its count in words ("One player matches."), so only the plural must hold it.
+        for form, string in enumerate(strings):
+            # A singular may name its count in words ("One player matches."), so only the first form may leave it
+            # out: every other plural form, or a language's only one (Japanese), must hold it.
             if set(PLACEHOLDER.findall(string)) - set(PLACEHOLDER.findall(" ".join(ids))) or (
-                string is strings[-1] and expected - set(PLACEHOLDER.findall(string))
+                (form > 0 or len(strings) == 1) and expected - set(PLACEHOLDER.findall(string))
             ):
                 wrong.append((message.id, string))
     assert not wrong, f"placeholders differ in {lang}: {wrong}"
@@ -74,7 +87,7 @@ def test_catalogues_hold_every_text_marked_in_the_code(tmp_path: Path) -> None:
     for lang in LANGUAGES:
         (tmp_path / "locale" / lang / "LC_MESSAGES").mkdir(parents=True)
     env = {**os.environ, "DEBUG": "1"}
-    args = [sys.executable, "manage.py", "makemessages", "-l", "fr", "-l", "de", *MAKEMESSAGES]
+    args = [sys.executable, "manage.py", "makemessages", *(f"-l{lang}" for lang in LANGUAGES), *MAKEMESSAGES]
     subprocess.run(args, cwd=tmp_path, env=env, check=True, capture_output=True)
     for lang in LANGUAGES:
         found, shipped = msgids(catalogue(lang, tmp_path)), msgids(catalogue(lang))

@@ -17,6 +17,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils import formats
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -48,10 +49,13 @@ def grade_pending(value: int | None, pending: int | None) -> str:
 
 @register.filter
 def signed(value: float | int | None) -> str:
-    """ "+23", "-14", "+0"; "" for None (a performance-rated player has no change)."""
+    """ "+23", "-14", "+0"; "+0.52" with the language's decimal separator ("+0,52"); "" for None (a
+    performance-rated player has no change)."""
     if value is None:
         return ""
-    return f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}"
+    if isinstance(value, int):
+        return f"{value:+d}"
+    return f"{value:+.2f}".replace(".", str(formats.get_format("DECIMAL_SEPARATOR")))
 
 
 @register.filter

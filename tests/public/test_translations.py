@@ -1,4 +1,4 @@
-"""Every public page reads in French and German: no text the visitor sees is left in English.
+"""Every public page reads in every language of the site: no text the visitor sees is left in English.
 
 The pages are rendered with the demo federation in English and in each language; a text node (or a title,
 label or placeholder) of the translated page that is also one of the English page's texts, and that holds an
@@ -33,11 +33,12 @@ from tests.factories import make_rating_officer
 
 pytestmark = pytest.mark.django_db
 
-LANGUAGES = ("fr", "de")
+LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE)
 
 # Words of the English texts that stay as they are: names of things, units and the grade notation.
 SAME_EVERYWHERE = {"fesa", "elo", "nsr", "dan", "kyu", "csv", "json", "api", "atom", "gzip", "txt", "all"}
 SAME_EVERYWHERE |= {"openapi", "sente", "excel"}  # a product's name
+SAME_EVERYWHERE |= {"bytes"}  # a unit: Django's Dutch file sizes say "255 bytes"
 
 # Whole texts that are the same word in English and in the language (compared case-sensitively).
 SAME_IN = {
@@ -58,6 +59,11 @@ SAME_IN = {
         "Handicap",
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
+    "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
+    "it": {"Handicap", "Bonus", "File"},
+    "es": {"provisional", "Pts"},
+    "pl": set(),
+    "ja": set(),
 }
 
 FILE_NAME = re.compile(r"[\w.-]+\.(?:txt|csv|json|gz)")
@@ -278,7 +284,18 @@ def test_the_language_choice_leads_only_back_into_the_site(client: Client) -> No
     assert response.status_code == 302 and "elsewhere" not in response["Location"]
 
 
-@pytest.mark.parametrize(("lang", "title"), [("fr", "Classements FESA : tableaux évalués"), ("de", "FESA-Wertungen")])
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [
+        ("fr", "Classements FESA : tableaux évalués"),
+        ("de", "FESA-Wertungen"),
+        ("nl", "FESA-ratings: berekende tabellen"),
+        ("it", "Punteggi FESA: tabelle valutate"),
+        ("es", "Puntuaciones FESA: tablas evaluadas"),
+        ("pl", "Rankingi FESA: obliczone tabele"),
+        ("ja", "FESA レーティング: 計算済みの対局表"),
+    ],
+)
 def test_feed_titles_are_translated(client: Client, lang: str, title: str) -> None:
     feed = client.get(reverse("feeds:tables"), headers={"accept-language": lang}).content.decode()
     assert f"<title>{title}" in feed

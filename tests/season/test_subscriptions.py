@@ -12,10 +12,12 @@ from urllib.parse import urlsplit
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core import mail
 from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from ratings.models import Game, OutgoingMail, Player, Promotion, RerateRun, Subscription, Table
 from ratings.services.grades.promotions import promotion_approve, promotion_reject
@@ -163,6 +165,21 @@ def test_each_message_is_in_the_language_the_subscriber_chose(django_capture_on_
     assert "nouveau classement" in french.body and "Se désabonner en un clic" in french.body
     assert "neue Wertungszahl" in german.body and "Mit einem Klick abbestellen" in german.body
     assert french.subject.startswith("Classements FESA") and german.subject.startswith("FESA-Wertung")
+
+
+@pytest.mark.parametrize("lang", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_the_confirmation_is_written_in_every_language_of_the_site(
+    lang: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    player = make_player()
+    with django_capture_on_commit_callbacks(execute=True):
+        subscription_request(player=player, email=ADDRESS, language=lang, on_tables=True, on_grades=True)
+    message = mail.outbox[-1]
+    with translation.override(lang):
+        subject = translation.gettext("FESA ratings: confirm the messages about %(player)s") % {"player": player}
+        ignore = translation.gettext("If you did not ask for it, ignore this message: nothing more will be sent.")
+    assert message.subject == subject and ignore in message.body
+    assert "If you did not ask for it" not in message.body
 
 
 def test_a_tables_line_is_punctuated_in_the_subscribers_language(django_capture_on_commit_callbacks: Any) -> None:

@@ -1,5 +1,7 @@
-"""The site in German in headless Chromium, on a laptop (1366 px) and a phone (390 px): German's longer words
-must not push any page wider than the phone's screen. Screenshots in ``test-artifacts/`` (``de-*.png``)."""
+"""The site in each language in headless Chromium, on a laptop (1366 px) and a phone (390 px): German's, Dutch's
+and Polish's longer words must not push any page wider than the phone's screen, and Japanese must show its own
+glyphs, not empty boxes (Debian's fonts-noto-cjk). Screenshots in ``test-artifacts/`` (``de-*.png``, ``ja-*.png``…).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import io
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -19,9 +22,25 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(trans
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 
 WIDTHS = (1366, 390)
+LANGUAGES = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+# Two of the page's characters drawn in its own font against two characters no font has: the same picture when
+# the characters' font is missing and both show the empty box.
+GLYPHS_DRAWN = """
+const font = getComputedStyle(document.body).fontFamily;
+function draw(text) {
+  const canvas = document.createElement("canvas");
+  canvas.width = 96; canvas.height = 48;
+  const context = canvas.getContext("2d");
+  context.font = "32px " + font;
+  context.fillText(text, 0, 36);
+  return canvas.toDataURL();
+}
+return draw(arguments[0]) !== draw("\\u{10FFFD}\\u{10FFFD}");
+"""
 
 
-def german_pages() -> list[tuple[str, str]]:
+def pages() -> list[tuple[str, str]]:
     table = Table.objects.filter(status=TableStatus.RATED).order_by("-date").first()
     assert table is not None
     player = Player.objects.get(pk=table.entries.order_by("seat").values_list("player", flat=True)[0])
@@ -45,25 +64,30 @@ def german_pages() -> list[tuple[str, str]]:
     ]
 
 
-def test_browser_german_pages_fit_laptop_and_phone(static_from_source: None, live_server: Any, browser: Any) -> None:
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_browser_pages_fit_laptop_and_phone_in_every_language(
+    static_from_source: None, live_server: Any, browser: Any, lang: str
+) -> None:
     args = ["--players", "60", "--years", "2", "--tables-per-year", "10", "--seed", "3"]
     call_command("seed_demo", *args, "--until", timezone.localdate().isoformat(), stdout=io.StringIO())
     browser.get(live_server.url + reverse("downloads:index"))
-    browser.add_cookie({"name": "django_language", "value": "de"})
+    browser.add_cookie({"name": "django_language", "value": lang})
     too_wide = []
-    for name, url in german_pages():
+    for name, url in pages():
         for width in WIDTHS:
             browser.set_window_size(width, 900)
             browser.get(live_server.url + url)
-            assert browser.find_element("tag name", "html").get_attribute("lang") == "de", url
+            assert browser.find_element("tag name", "html").get_attribute("lang") == lang, url
             if overflows(browser):
                 too_wide.append(f"{name} at {width} px")
             assert csp_violations(browser) == []
-            shoot_at(browser, f"de-{name}-{width}", width)
-    assert not too_wide, f"wider than the window in German: {too_wide}"
+            shoot_at(browser, f"{lang}-{name}-{width}", width)
+    assert not too_wide, f"wider than the window in {lang}: {too_wide}"
     for width in WIDTHS:  # the footer's language choice, on its own
         browser.set_window_size(width, 900)
         browser.get(live_server.url + reverse("ratings:tournaments"))
         footer = browser.find_element("css selector", "footer.site")
-        assert footer.find_element("css selector", "option[selected]").text == "Deutsch"
-        footer.screenshot(f"test-artifacts/de-footer-{width}.png")
+        assert footer.find_element("css selector", "option[selected]").text == dict(settings.LANGUAGES)[lang]
+        footer.screenshot(f"test-artifacts/{lang}-footer-{width}.png")
+    heading = browser.find_element("tag name", "h1").text
+    assert browser.execute_script(GLYPHS_DRAWN, heading[:2]), f"{lang}: {heading[:2]!r} shows as empty boxes"
