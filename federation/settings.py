@@ -83,6 +83,15 @@ SUBSCRIPTION_CONFIRM_DAYS = env_int("SUBSCRIPTION_CONFIRM_DAYS", 7)
 SUBSCRIBE_RATE = env_str("SUBSCRIBE_RATE", "10/hour")
 if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", SUBSCRIBE_RATE):
     raise ImproperlyConfigured(f"SUBSCRIBE_RATE={SUBSCRIBE_RATE!r}: expected a count and a period, e.g. 10/hour")
+# The age categories the site publishes (ratings/engine/age_categories.py): U<age> under that age, S<age> that
+# age and over, counted on the list's date from the date of birth (never published itself).
+AGE_CATEGORIES = env_list("AGE_CATEGORIES", ["U12", "U16", "U20", "S50", "S65"])
+# Whether the federation publishes a women's list (players a rating officer put on it, with their consent).
+if not all(re.fullmatch(r"[US][1-9][0-9]?", code) for code in AGE_CATEGORIES) or len(set(AGE_CATEGORIES)) < len(
+    AGE_CATEGORIES
+):
+    raise ImproperlyConfigured(f"AGE_CATEGORIES={AGE_CATEGORIES!r}: expected distinct U<age> or S<age>, e.g. U12,S65")
+WOMENS_LIST = env_bool("WOMENS_LIST", True)
 for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
     if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
         raise ImproperlyConfigured(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")

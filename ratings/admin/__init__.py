@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
 from . import (  # noqa: F401 - imported to register
+    clubs,
     grades,
     official_lists,
     players,

@@ -13,6 +13,7 @@ Rules live in ratings/engine and ratings/services; here only what the database i
 
 from __future__ import annotations
 
+from ratings.models.clubs import Club, ClubMembership
 from ratings.models.common import (
     GERMAN_FOLDS,
     GRADE_CHOICES,
@@ -38,6 +39,7 @@ from ratings.models.players import (
     PriorGradeProposal,
     PrivacyAction,
     ProposalStatus,
+    WomensListEntry,
 )
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
@@ -69,6 +71,8 @@ __all__ = [
     "AnnouncementStatus",
     "ApiSubmission",
     "Category",
+    "Club",
+    "ClubMembership",
     "Correction",
     "Game",
     "GameResult",
@@ -102,6 +106,7 @@ __all__ = [
     "Tournament",
     "UnsettledTable",
     "UploadConfirmation",
+    "WomensListEntry",
     "in_latin_script",
     "latin_name",
     "name_fold_key",

@@ -11,6 +11,8 @@ from ratings.web.caching import public_page
 from ratings.web.views import (
     calculator,
     calendar,
+    categories,
+    clubs,
     downloads,
     embed,
     favicon,
@@ -77,6 +79,10 @@ urlpatterns = [
     path("search/", search.search, name="search"),
     path("calculator/", calculator.calculator, name="calculator"),
     path("statistics/", statistics.statistics, name="statistics"),
+    path("statistics/categories/", categories.category_tops, name="category_tops"),
+    path("clubs/", clubs.club_list, name="clubs"),
+    path("clubs/<int:pk>/", clubs.club_detail, name="club"),
+    path("countries/", clubs.country_list, name="countries"),
 ]
 
 files_urlpatterns = [
