@@ -17,7 +17,7 @@ from ratings.selectors.clubs import CLUB_TOP, COUNTRY_TOP, club_page, club_ranki
 
 
 class ClubListView(PublicReadMixin, APIView):
-    @extend_schema(responses=RankingSerializer)
+    @extend_schema(responses=RankingSerializer, operation_id="clubs_list")
     def get(self, request: Request) -> Response:
         """Every club, ranked by the average rating of its best ``top`` players on today's top list."""
         return Response(RankingSerializer({"top": CLUB_TOP, "results": club_ranking()}).data)
@@ -35,7 +35,7 @@ class ClubDetailView(PublicReadMixin, APIView):
 
 
 class CountryRankingView(PublicReadMixin, APIView):
-    @extend_schema(responses=RankingSerializer)
+    @extend_schema(responses=RankingSerializer, operation_id="countries_list")
     def get(self, request: Request) -> Response:
         """The countries (nationalities), ranked by the average rating of their best ``top`` players."""
         return Response(RankingSerializer({"top": COUNTRY_TOP, "results": country_ranking()}).data)
@@ -45,5 +45,5 @@ class CategoryTopsView(PublicReadMixin, APIView):
     @extend_schema(responses=CategoryTopSerializer(many=True))
     def get(self, request: Request) -> Response:
         """The best players of today's top list in each category the federation publishes (juniors, seniors,
-        women); a category is only its code and label, never a date of birth."""
+        women); a category is only its code and label: the ages it is read from are never published."""
         return Response(CategoryTopSerializer(top_per_category(), many=True).data)
