@@ -46,6 +46,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "add_club", "change_club", "delete_club", "view_club",
         "add_clubmembership", "change_clubmembership", "delete_clubmembership", "view_clubmembership",
         "change_womenslistentry", "view_womenslistentry",
+        "change_mistakereport", "view_mistakereport",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",

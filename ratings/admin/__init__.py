@@ -16,6 +16,7 @@ from . import (  # noqa: F401 - imported to register
     players,
     prior_grade_proposals,
     privacy,
+    reports,
     rerate,
     settle,
     subscriptions,

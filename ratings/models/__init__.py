@@ -41,6 +41,7 @@ from ratings.models.players import (
     ProposalStatus,
     WomensListEntry,
 )
+from ratings.models.reports import REPORT_SETTLED, MistakeReport, ReportStatus
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
 from ratings.models.tables import (
@@ -66,6 +67,7 @@ __all__ = [
     "LEFT_OUT_OF_LISTS",
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
+    "REPORT_SETTLED",
     "VALID_FOREVER",
     "AccessToken",
     "AnnouncementStatus",
@@ -81,6 +83,7 @@ __all__ = [
     "HistoricalRow",
     "ListArrival",
     "MailStatus",
+    "MistakeReport",
     "OfficialList",
     "OfficialListEntry",
     "OpeningState",
@@ -97,6 +100,7 @@ __all__ = [
     "PromotionStatus",
     "ProposalStatus",
     "RatingRow",
+    "ReportStatus",
     "RerateRun",
     "Subscription",
     "Table",

@@ -22,6 +22,7 @@ from ratings.engine.age_categories import age_category, parse_bands
 from ratings.models import (
     ClubMembership,
     Game,
+    MistakeReport,
     OpeningState,
     OutgoingMail,
     Player,
@@ -160,6 +161,11 @@ def player_personal_data(*, player: Player) -> dict[str, Any]:
         "subscriptions": _subscriptions(player),
         "clubs": _clubs(player),
         "categories": _categories(player),
+        # What was reported about him; not the reporters' addresses, which are theirs, not his.
+        "reports": [
+            _row(r, exclude=("player", "email", "decided_by"))
+            for r in MistakeReport.objects.filter(player=player).order_by("created_at", "pk")
+        ],
         "privacy_actions": [
             _row(a, exclude=("player", "done_by")) for a in PrivacyAction.objects.filter(player=player)
         ],

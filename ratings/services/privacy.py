@@ -7,7 +7,8 @@ prior grade's note, in the player row and in every recorded version of it (djang
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
 all.txt), in the admin's log of changes and in the corrections (what they changed, and their words); the
 e-mail subscriptions to him are deleted with their messages, and his clubs by date; the women's list and his
-consent to it are cleared (his age category goes with the date of birth). Both actions are
+consent to it are cleared (his age category goes with the date of birth), and the mistakes reported
+about him are deleted with their messages. Both actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 
@@ -24,12 +25,21 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings.fesa_files.lisp import Struct, print_form, read_one
-from ratings.models import ClubMembership, Correction, OpeningState, Player, PrivacyAction, player_search_key
+from ratings.models import (
+    ClubMembership,
+    Correction,
+    MistakeReport,
+    OpeningState,
+    Player,
+    PrivacyAction,
+    player_search_key,
+)
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
+from ratings.services.reports import reports_delete
 from ratings.services.season.subscriptions import subscriptions_erase
 
 ERASED_FIELDS = {
@@ -78,6 +88,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_corrections(player, old_names)
     subscriptions_erase(player=player)  # the addresses told about him, and their messages
     _erase_clubs(player)
+    reports_delete(MistakeReport.objects.filter(player=player).values_list("pk", flat=True))  # they name him
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()

@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
 from ratings.demo.clubs import demo_clubs_build
 from ratings.demo.official import demo_official_lists
+from ratings.demo.reports import demo_reports
 from ratings.demo.sim import Knobs
 from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
@@ -136,6 +137,7 @@ class Command(BaseCommand):
         )
         lists = demo_official_lists()
         self.stdout.write(f"  official lists published: {', '.join(d.isoformat() for d in lists) or 'none'}")
+        self.stdout.write(f"  reported mistakes: {demo_reports()}, one in each state")
 
     def _report(self, s: DemoSummary) -> None:
         promotions = ", ".join(f"{n} {status}" for status, n in sorted(s.promotions.items())) or "none"
