@@ -44,6 +44,12 @@ PAGE_CACHE = env_bool("PAGE_CACHE", True)
 PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
 # The licence of the published data (the downloads, the files and the API say it).
 DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "CC BY 4.0")
+# The federation's name as the printed lists (PDF, ratings/selectors/list_pdf.py) head each page with it, and the
+# TrueType font they are set in (a Latin, Greek and Cyrillic one: Debian's fonts-dejavu-core, which the
+# Dockerfile and .ci/run install); without the file, the PDF falls back to Helvetica and Latin-1 names.
+FEDERATION_NAME = env_str("FEDERATION_NAME", "Federation of European Shogi Associations (FESA)")
+PDF_FONT = env_str("PDF_FONT", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+PDF_FONT_BOLD = env_str("PDF_FONT_BOLD", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "https://creativecommons.org/licenses/by/4.0/")
 # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")

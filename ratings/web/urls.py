@@ -55,6 +55,9 @@ urlpatterns = [
         {"fmt": "json"},
         name="official_list_json",
     ),
+    path(
+        "lists/official/<str:list_date>/list.pdf", official.official_list_file, {"fmt": "pdf"}, name="official_list_pdf"
+    ),
     path("lists/<str:list_date>/", lists.rating_list, name="rating_list_of"),
     path("export.csv", lists.rating_list_export, {"fmt": "csv"}, name="rating_list_csv"),
     path("export.json", lists.rating_list_export, {"fmt": "json"}, name="rating_list_json"),
