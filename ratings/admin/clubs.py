@@ -64,7 +64,7 @@ class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = ClubForm
-    list_display = ("name", "country", "city", "members_today")
+    list_display = ("name", "country", "city", "membership_count")
     list_filter = ("country",)
     search_fields = ("name", "city")
     fields = ("name", "country", "city", "website")
@@ -75,7 +75,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return super().get_queryset(request).annotate(membership_count=Count("memberships"))
 
     @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
-    def members_today(self, club: Club) -> int:
+    def membership_count(self, club: Club) -> int:
         return club.membership_count  # type: ignore[attr-defined,no-any-return]
 
     def get_urls(self) -> list[URLPattern]:

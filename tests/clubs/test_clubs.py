@@ -162,6 +162,10 @@ def test_officer_imports_clubs_in_the_admin_after_a_preview(client: Client) -> N
     done = client.post(url, {"payload": page.context["payload"]})
     assert done.status_code == 302
     assert set(Club.objects.values_list("name", flat=True)) == {"Shogi Club Lyon", "Kyoto Kai"}
+    listing = client.get(reverse("admin:ratings_club_changelist"))
+    assert listing.status_code == 200 and url in listing.content.decode()
+    assert client.get(reverse("admin:ratings_clubmembership_changelist")).status_code == 200
+    assert client.get(reverse("admin:ratings_womenslistentry_changelist")).status_code == 200
 
 
 def test_a_director_may_not_import_clubs(client: Client) -> None:
