@@ -52,6 +52,12 @@ PAGE_CACHE_URL = env_url("PAGE_CACHE_URL", {"redis", "rediss", "unix"})
 DATA_LICENCE_CHOSEN = bool(env_str("DATA_LICENCE_NAME", ""))
 DATA_LICENCE_NAME = env_str("DATA_LICENCE_NAME", "") or "CC BY 4.0"
 DATA_LICENCE_URL = env_str("DATA_LICENCE_URL", "") or "https://creativecommons.org/licenses/by/4.0/"
+# The federation's name as the printed lists (PDF, ratings/selectors/list_pdf.py) head each page with it, and the
+# TrueType font they are set in (a Latin, Greek and Cyrillic one: Debian's fonts-dejavu-core, which the
+# Dockerfile and .ci/run install); without the file, the PDF falls back to Helvetica and Latin-1 names.
+FEDERATION_NAME = env_str("FEDERATION_NAME", "Federation of European Shogi Associations (FESA)")
+PDF_FONT = env_str("PDF_FONT", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+PDF_FONT_BOLD = env_str("PDF_FONT_BOLD", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 # /metrics answers only a request with "Authorization: Bearer <METRICS_TOKEN>"; unset, it does not exist.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # Officers' and superusers' admin logins need a code from an authenticator app (ratings/admin/second_factor.py).
@@ -90,6 +96,15 @@ SUBSCRIPTION_CONFIRM_DAYS = env_int("SUBSCRIPTION_CONFIRM_DAYS", 7)
 SUBSCRIBE_RATE = env_str("SUBSCRIBE_RATE", "10/hour")
 if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", SUBSCRIBE_RATE):
     raise ImproperlyConfigured(f"SUBSCRIBE_RATE={SUBSCRIBE_RATE!r}: expected a count and a period, e.g. 10/hour")
+# The age categories the site publishes (ratings/engine/age_categories.py): U<age> under that age, S<age> that
+# age and over, counted on the list's date from the date of birth (never published itself).
+AGE_CATEGORIES = env_list("AGE_CATEGORIES", ["U12", "U16", "U20", "S50", "S65"])
+# Whether the federation publishes a women's list (players a rating officer put on it, with their consent).
+if not all(re.fullmatch(r"[US][1-9][0-9]?", code) for code in AGE_CATEGORIES) or len(set(AGE_CATEGORIES)) < len(
+    AGE_CATEGORIES
+):
+    raise ImproperlyConfigured(f"AGE_CATEGORIES={AGE_CATEGORIES!r}: expected distinct U<age> or S<age>, e.g. U12,S65")
+WOMENS_LIST = env_bool("WOMENS_LIST", True)
 for _name in ("SEASON_MIN_FISCHER", "SEASON_MIN_BYOYOMI"):
     if not re.fullmatch(r"\d+\+\d+", globals()[_name]):
         raise ImproperlyConfigured(f"{_name} must read MINUTES+SECONDS, e.g. 30+30")

@@ -29,6 +29,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "add_player", "view_player",
         "view_ratingrow", "view_promotion", "view_priorgradeproposal",
         "add_accesstoken", "change_accesstoken", "view_accesstoken",
+        "view_club",
     ],
     RATING_OFFICERS: [
         "add_tournament", "change_tournament", "delete_tournament", "view_tournament",
@@ -42,6 +43,10 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
         "add_officiallist", "view_officiallist", "view_officiallistentry",
         "add_accesstoken", "change_accesstoken", "view_accesstoken",
+        "add_club", "change_club", "delete_club", "view_club",
+        "add_clubmembership", "change_clubmembership", "delete_clubmembership", "view_clubmembership",
+        "change_womenslistentry", "view_womenslistentry",
+        "change_mistakereport", "view_mistakereport",
     ],
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",

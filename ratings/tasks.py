@@ -13,6 +13,7 @@ from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
+from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
@@ -123,4 +124,5 @@ def task_season_daily() -> dict[str, int]:
         "digests": officer_digest_queue(today=today),
         "grade_digests": grade_digest_queue(today=today),
         "subscriptions_expired": subscriptions_expire(now=timezone.now()),
+        "reports_expired": reports_expire(now=timezone.now()),
     }

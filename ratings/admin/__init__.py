@@ -10,11 +10,13 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy
 
 from . import (  # noqa: F401 - imported to register
+    clubs,
     grades,
     official_lists,
     players,
     prior_grade_proposals,
     privacy,
+    reports,
     rerate,
     settle,
     subscriptions,

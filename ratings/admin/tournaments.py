@@ -79,11 +79,12 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     date_hierarchy = "end_date"
     ordering = ("-end_date", "name")
     filter_horizontal = ("directors",)
+    autocomplete_fields = ("host_club",)
     formfield_overrides = DATE_FIELDS
     readonly_fields = ("add_table_link", "review_link")
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
-        main = ["name", "city", "country", "start_date", "end_date", "time_control"]
+        main = ["name", "city", "country", "host_club", "start_date", "end_date", "time_control"]
         if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]

@@ -44,6 +44,7 @@ from django_countries import countries
 from ratings import access
 from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
 from ratings.models import Table, TableStatus, Tournament
+from ratings.services.clubs.hosts import host_club_plan, tournament_host_club_set
 from ratings.services.fesa.turnering import (
     MAX_UPLOAD_BYTES,
     NEW,
@@ -99,6 +100,15 @@ class UploadForm(forms.Form):
         max_length=100,
         label=gettext_lazy("Table name"),
         help_text=gettext_lazy("For tournaments with several."),
+    )
+    host_club = forms.CharField(
+        required=False,
+        max_length=150,
+        label=gettext_lazy("Host club"),
+        help_text=gettext_lazy(
+            "The club that hosted the tournament, as you write it: matched to the site's clubs (case and accents "
+            "aside); a club the site does not know is created only if you keep it in the preview."
+        ),
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -236,6 +246,7 @@ def _payload(
     tournament: Tournament | None,
     sequence: int | None,
     name: str,
+    club: str = "",
 ) -> str:
     return signing.dumps(
         {
@@ -247,6 +258,7 @@ def _payload(
             "tournament": tournament.pk if tournament else None,
             "sequence": sequence,
             "name": name,
+            "club": club,
         },
         salt=SALT,
         compress=True,
@@ -279,6 +291,7 @@ def upload_view(request: HttpRequest) -> HttpResponse:
             tournament=form.cleaned_data["tournament"],
             sequence=form.cleaned_data["sequence"],
             name=form.cleaned_data["table_name"] or "",
+            club=form.cleaned_data["host_club"] or "",
         )
         return _render_preview(request, payload, choices=None)
     return _render(request, "admin/ratings/upload/upload_form.html", {"form": form, "title": _("Upload turnering.txt")})
@@ -330,6 +343,7 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
                 if earlier is None:
                     plan = turnering_import(**kwargs, commit=True, submit=submit)
                     upload_confirmation_done(token=content["token"], table_id=plan.table_id)
+                    _set_host_club(request, content, plan)
         except TurneringRejected as exc:
             plan = exc.plan
         else:
@@ -339,7 +353,9 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
     else:
         plan = turnering_import(**kwargs)
     form = ChoicesForm(plan=plan)
+    club_name = content.get("club") or ""
     context = {
+        "host_club": host_club_plan(name=club_name, country=tournament.country.code if tournament else ""),
         "title": _("Upload turnering.txt: preview"),
         "plan": plan,
         "form": form,
@@ -353,6 +369,17 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "upload_url": reverse("admin:ratings_upload_turnering"),
     }
     return _render(request, "admin/ratings/upload/preview.html", context)
+
+
+def _set_host_club(request: HttpRequest, content: dict[str, Any], plan: TurneringPlan) -> None:
+    """The club the director named, on the table's tournament: matched, or created when he kept it ticked."""
+    if not content.get("club") or plan.table_id is None:
+        return
+    tournament = Table.objects.select_related("tournament").get(pk=plan.table_id).tournament
+    create = request.POST.get("create_club") == "on"
+    club = tournament_host_club_set(tournament=tournament, name=content["club"], create=create)
+    if club is None and create:
+        messages.warning(request, _("The host club was not created: the tournament has no country."))
 
 
 def _may_submit(user: Any, tournament: Tournament | None) -> bool:

@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ratings.api import submit, views, views_index, views_official
+from ratings.api import submit, views, views_clubs, views_head_to_head, views_index, views_official
 
 app_name = "api-v1"
 
@@ -36,6 +36,11 @@ urlpatterns = [
     path("players/", views.PlayerListView.as_view(), name="players"),
     path("players/<str:federation_id>/", views.PlayerDetailView.as_view(), name="player"),
     path("players/<str:federation_id>/history/", views.PlayerHistoryView.as_view(), name="player_history"),
+    path(
+        "players/<str:federation_id>/vs/<str:other_id>/",
+        views_head_to_head.HeadToHeadView.as_view(),
+        name="head_to_head",
+    ),
     path("rating-list/", views.RatingListView.as_view(), name="rating_list"),
     path("official-lists/", views_official.OfficialListListView.as_view(), name="official_lists"),
     path("official-lists/<str:list_date>/", views_official.OfficialListDetailView.as_view(), name="official_list"),
@@ -46,6 +51,10 @@ urlpatterns = [
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("promotions/", views.PromotionListView.as_view(), name="promotions"),
     path("promotions/pending/", views.PendingPromotionListView.as_view(), name="pending_promotions"),
+    path("clubs/", views_clubs.ClubListView.as_view(), name="clubs"),
+    path("clubs/<int:pk>/", views_clubs.ClubDetailView.as_view(), name="club"),
+    path("countries/", views_clubs.CountryRankingView.as_view(), name="countries"),
+    path("categories/", views_clubs.CategoryTopsView.as_view(), name="categories"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
     path("docs/", DocsView.as_view(), name="docs"),
 ]

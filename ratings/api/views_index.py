@@ -19,6 +19,9 @@ RESOURCES = {
     "tables": ("api-v1:tables", "Rated tables, with games and rating changes."),
     "promotions": ("api-v1:promotions", "Grade promotions the public sees."),
     "pending_promotions": ("api-v1:pending_promotions", "Dan promotions waiting for approval."),
+    "clubs": ("api-v1:clubs", "Clubs, ranked by the average rating of their best players; each with its members."),
+    "countries": ("api-v1:countries", "Countries, ranked by the average rating of their best players."),
+    "categories": ("api-v1:categories", "The top players of each category: juniors, seniors, women."),
     "schema": ("api-v1:schema", "The OpenAPI schema of this API."),
     "docs": ("api-v1:docs", "This API's documentation."),
 }

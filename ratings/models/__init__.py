@@ -13,6 +13,7 @@ Rules live in ratings/engine and ratings/services; here only what the database i
 
 from __future__ import annotations
 
+from ratings.models.clubs import Club, ClubMembership
 from ratings.models.common import (
     GERMAN_FOLDS,
     GRADE_CHOICES,
@@ -38,7 +39,9 @@ from ratings.models.players import (
     PriorGradeProposal,
     PrivacyAction,
     ProposalStatus,
+    WomensListEntry,
 )
+from ratings.models.reports import REPORT_SETTLED, MistakeReport, ReportStatus
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
 from ratings.models.tables import (
@@ -64,11 +67,14 @@ __all__ = [
     "LEFT_OUT_OF_LISTS",
     "LIVE_PROMOTION_STATUSES",
     "PAIRED_RESULTS",
+    "REPORT_SETTLED",
     "VALID_FOREVER",
     "AccessToken",
     "AnnouncementStatus",
     "ApiSubmission",
     "Category",
+    "Club",
+    "ClubMembership",
     "Correction",
     "Game",
     "GameResult",
@@ -77,6 +83,7 @@ __all__ = [
     "HistoricalRow",
     "ListArrival",
     "MailStatus",
+    "MistakeReport",
     "OfficialList",
     "OfficialListEntry",
     "OpeningState",
@@ -93,6 +100,7 @@ __all__ = [
     "PromotionStatus",
     "ProposalStatus",
     "RatingRow",
+    "ReportStatus",
     "RerateRun",
     "Subscription",
     "Table",
@@ -102,6 +110,7 @@ __all__ = [
     "Tournament",
     "UnsettledTable",
     "UploadConfirmation",
+    "WomensListEntry",
     "in_latin_script",
     "latin_name",
     "name_fold_key",

@@ -63,6 +63,19 @@ class Player(models.Model):
     prior_grade_note = models.CharField(_("prior grade note"), max_length=200, blank=True)
     prior_grade_date = models.DateField(_("prior grade date"), null=True, blank=True)
 
+    # The women's list (ratings/selectors/categories.py), where the federation publishes one: only a rating
+    # officer sets it, and only with the date the player consented to it recorded (a constraint holds the two
+    # together); the consent is personal data, in the privacy export, and erased with the player.
+    on_womens_list = models.BooleanField(
+        _("on the women's list"), default=False, help_text=_("Only with the player's consent, recorded below.")
+    )
+    womens_list_consent = models.DateField(
+        _("consent to the women's list"),
+        null=True,
+        blank=True,
+        help_text=_("The date the player consented to appear on the women's list."),
+    )
+
     # Derived by the re-rating service from the latest rating row; never edited by hand.
     rating = models.IntegerField(_("rating"), default=0, editable=False)
     games = models.PositiveIntegerField(_("games"), default=0, editable=False)
@@ -131,11 +144,17 @@ class Player(models.Model):
             # The few players the public lists leave out, which the raw SQL of a past date's list asks for
             # (ratings/selectors/list_head.py): a few entries, not a scan of every player.
             models.Index(fields=["id"], condition=LEFT_OUT_OF_LISTS, name="player_left_out_idx"),
+            # The age categories (ratings/selectors/categories.py) are ranges of dates of birth.
+            models.Index(fields=["date_of_birth"], name="player_birth_idx"),
         ]
         constraints = [
             models.CheckConstraint(
                 condition=prior_grade_condition(),
                 name="player_prior_grade_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(on_womens_list=False) | Q(womens_list_consent__isnull=False),
+                name="player_womens_list_consent",
             ),
         ]
 
@@ -165,6 +184,15 @@ class Player(models.Model):
         if not self.prior_grade_kind or self.prior_grade_level is None:
             return ""
         return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
+
+
+class WomensListEntry(Player):
+    """A player as the admin's women's list screen shows him: whether he is on it, and since when he consented."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("women's list entry")
+        verbose_name_plural = _("women's list")
 
 
 def _state_column(expression: Any, label: Any) -> models.GeneratedField:

@@ -41,6 +41,14 @@ class Tournament(models.Model):
         _("mode"), max_length=100, blank=True, help_text=_("The pairing system: Swiss, McMahon, round robin…")
     )
     contact = models.CharField(_("contact"), max_length=200, blank=True)
+    host_club = models.ForeignKey(
+        "ratings.Club",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="hosted_tournaments",
+        verbose_name=_("host club"),
+    )
     announcement_url = models.URLField(_("announcement"), blank=True, help_text=_("A link to the announcement."))
     planned_tables = models.PositiveSmallIntegerField(
         _("planned tables"), default=1, help_text=_("How many tables its results will make.")

@@ -13,12 +13,16 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from ratings.engine.age_categories import age_category, parse_bands
 from ratings.models import (
+    ClubMembership,
     Game,
+    MistakeReport,
     OpeningState,
     OutgoingMail,
     Player,
@@ -102,6 +106,32 @@ def _subscriptions(player: Player) -> list[dict[str, Any]]:
     return subscriptions
 
 
+def _clubs(player: Player) -> list[dict[str, Any]]:
+    """His clubs by date (ratings/models/clubs.py), each with the club's name, and every recorded change."""
+    memberships = ClubMembership.objects.filter(player=player).select_related("club").order_by("since", "pk")
+    changes = ClubMembership.history.filter(player_id=player.pk).order_by("history_date", "history_id")  # type: ignore[attr-defined]
+    return [{**_row(m, exclude=("player",)), "club_name": m.club.name if m.club else None} for m in memberships] + [
+        {
+            "change": {"+": "created", "~": "changed", "-": "deleted"}.get(c.history_type, c.history_type),
+            "at": _plain(c.history_date),
+            "club_id": c.club_id,
+            "since": _plain(c.since),
+        }
+        for c in changes
+    ]
+
+
+def _categories(player: Player) -> dict[str, Any]:
+    """The categories the site publishes for him today: his age category (from the date of birth, which the
+    player row above holds) and the women's list, with the date of his consent."""
+    bands = parse_bands(settings.AGE_CATEGORIES)
+    return {
+        "age_category": age_category(player.date_of_birth, timezone.localdate(), bands) or None,
+        "on_womens_list": player.on_womens_list,
+        "womens_list_consent": _plain(player.womens_list_consent),
+    }
+
+
 def player_personal_data(*, player: Player) -> dict[str, Any]:
     """The document of everything held about ``player``; plain JSON types only."""
     opening = OpeningState.objects.filter(player=player).first()
@@ -129,6 +159,13 @@ def player_personal_data(*, player: Player) -> dict[str, Any]:
             for p in Promotion.objects.filter(player=player).order_by("created_at")
         ],
         "subscriptions": _subscriptions(player),
+        "clubs": _clubs(player),
+        "categories": _categories(player),
+        # What was reported about him; not the reporters' addresses, which are theirs, not his.
+        "reports": [
+            _row(r, exclude=("player", "email", "decided_by"))
+            for r in MistakeReport.objects.filter(player=player).order_by("created_at", "pk")
+        ],
         "privacy_actions": [
             _row(a, exclude=("player", "done_by")) for a in PrivacyAction.objects.filter(player=player)
         ],

@@ -22,7 +22,7 @@ from django.core.cache import caches
 from django.db import connection, connections
 from django.utils import timezone
 
-from ratings.models import OfficialList, Player, Promotion, RerateRun, Table, Tournament
+from ratings.models import Club, ClubMembership, OfficialList, Player, Promotion, RerateRun, Table, Tournament
 
 EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 T = TypeVar("T")
@@ -38,7 +38,7 @@ class DataVersion:
 def _sources() -> list[tuple[str, str, str]]:
     """(table, id column, time column) of the append-only tables."""
     out = [(RerateRun._meta.db_table, "id", "finished_at"), (OfficialList._meta.db_table, "id", "published_at")]
-    for model in (Player, Promotion, Table, Tournament):
+    for model in (Player, Promotion, Table, Tournament, Club, ClubMembership):
         history = model.history.model  # type: ignore[attr-defined]
         out.append((history._meta.db_table, "history_id", "history_date"))
     return out

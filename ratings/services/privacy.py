@@ -6,7 +6,9 @@ name him goes. That is his name (now "Erased player <id>"), date of birth, count
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
 all.txt), in the admin's log of changes and in the corrections (what they changed, and their words); the
-e-mail subscriptions to him are deleted with their messages. Both actions are
+e-mail subscriptions to him are deleted with their messages, and his clubs by date; the women's list and his
+consent to it are cleared (his age category goes with the date of birth), and the mistakes reported
+about him are deleted with their messages. Both actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 
@@ -23,12 +25,21 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings.fesa_files.lisp import Struct, print_form, read_one
-from ratings.models import Correction, OpeningState, Player, PrivacyAction, player_search_key
+from ratings.models import (
+    ClubMembership,
+    Correction,
+    MistakeReport,
+    OpeningState,
+    Player,
+    PrivacyAction,
+    player_search_key,
+)
 from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
 from ratings.services.official_lists import official_lists_erase
+from ratings.services.reports import reports_delete
 from ratings.services.season.subscriptions import subscriptions_erase
 
 ERASED_FIELDS = {
@@ -37,6 +48,8 @@ ERASED_FIELDS = {
     "prior_grade_note": "",
     "latin_family_name": "",
     "latin_given_name": "",
+    "on_womens_list": False,
+    "womens_list_consent": None,
 }
 """Personal fields an erasure clears, with their empty values; the names become the pseudonym."""
 
@@ -74,10 +87,19 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     official_lists_erase(player=player, latin_name=latin_name)  # the published lists name him too
     _scrub_corrections(player, old_names)
     subscriptions_erase(player=player)  # the addresses told about him, and their messages
+    _erase_clubs(player)
+    reports_delete(MistakeReport.objects.filter(player=player).values_list("pk", flat=True))  # they name him
     history_files_refresh()  # the downloads name him too
     return PrivacyAction.objects.create(
         player=player, kind=PrivacyAction.Kind.ERASURE, done_by=user, done_at=timezone.now()
     )
+
+
+def _erase_clubs(player: Player) -> None:
+    """His clubs by date and their recorded versions go: with his rating they could name him, and no rating
+    depends on them."""
+    ClubMembership.objects.filter(player=player).delete()
+    ClubMembership.history.filter(player_id=player.pk).delete()  # type: ignore[attr-defined]
 
 
 def _scrub_history(player: Player) -> None:

@@ -150,3 +150,31 @@ class SubscribeForm(forms.Form):
         if not (data.get("on_tables") or data.get("on_grades")):
             raise forms.ValidationError(_("Choose at least one kind of message."))
         return data
+
+
+class ReportForm(forms.Form):
+    """ "Something wrong?": which table and game (the choices the page offers), what is wrong, and an address to
+    confirm it from and be told the outcome."""
+
+    table = forms.TypedChoiceField(label=_("Table"), required=False, coerce=int, empty_value=None)
+    game = forms.TypedChoiceField(label=_("Game"), required=False, coerce=int, empty_value=None)
+    what = forms.CharField(
+        label=_("What is wrong"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("A result, a name, a date, a handicap…: what it says and what it should say."),
+    )
+    email = forms.EmailField(label=_("Your e-mail address"), max_length=254)
+    language = forms.ChoiceField(label=_("Language of the messages"), choices=settings.LANGUAGES)
+
+    def __init__(self, *args: Any, tables: list[tuple[int, str]], games: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        table_field, game_field = self.fields["table"], self.fields["game"]
+        assert isinstance(table_field, forms.ChoiceField) and isinstance(game_field, forms.ChoiceField)
+        table_field.choices = [("", "—"), *tables]
+        game_field.choices = [("", "—"), *games]
+        if not tables:
+            del self.fields["table"]
+        if not games:
+            del self.fields["game"]
+        self.fields["email"].widget.attrs.update(autocomplete="email", spellcheck="false")

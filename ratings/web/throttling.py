@@ -17,3 +17,9 @@ class SubscribeThrottle(SharedCountThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
+
+
+class ReportThrottle(SubscribeThrottle):
+    """Reports of mistakes: the same rate per client address (``SUBSCRIBE_RATE``), counted apart."""
+
+    scope = "report"

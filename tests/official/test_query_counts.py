@@ -47,6 +47,7 @@ PAGES = [
     ("ratings:official_list_txt", 3),
     ("ratings:official_list_csv", 3),
     ("ratings:official_list_json", 3),
+    ("ratings:official_list_pdf", 3),
     ("api-v1:official_lists", 3),
     ("api-v1:official_list", 3),
 ]
@@ -72,8 +73,8 @@ def test_player_pages_cost_one_query_more_for_the_official_lists(
     listed(1, rated_round_robin, 100)
     official = listed(2, rated_round_robin, 50)
     player = official.entries.order_by("rank").first().player
-    # the page: as tests/public/test_query_counts.py counts it, and the player's official list entries
-    assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 7
+    # the page: as tests/public/test_query_counts.py counts it (its official list entries among them)
+    assert queries(client, reverse("ratings:player", args=[player.federation_id])) == 11
     assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 3
 
 

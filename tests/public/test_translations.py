@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django_countries import countries
 
-from ratings.models import Correction, OfficialList, Player, Table, TableStatus, Tournament
+from ratings.models import Club, Correction, OfficialList, Player, Table, TableStatus, Tournament
 from ratings.services.corrections.apply import correction_make
 from ratings.services.official_lists import official_list_publish
 from ratings.services.rerate import rerate_pending
@@ -57,6 +57,8 @@ SAME_IN = {
         "Grade",
         "Score",
         "Handicap",
+        "Club",
+        "Clubs",
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
     "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
@@ -140,6 +142,7 @@ def data_texts() -> frozenset[str]:
     values = {*Tournament.objects.values_list("name", flat=True), *Tournament.objects.values_list("city", flat=True)}
     values.update(Tournament.objects.values_list("time_control", flat=True))  # typed by the director
     values.update(Table.objects.exclude(name="").values_list("name", flat=True))
+    values.update(Club.objects.values_list("name", flat=True))  # as the club writes its name
     values.update(text for official in OfficialList.objects.all() for text in (official.title, official.note))
     for reason, summary in Correction.objects.values_list("reason", "summary"):  # stored in the officer's words
         values.update([reason, *summary.splitlines()])
@@ -216,8 +219,24 @@ def public_pages() -> Iterator[tuple[str, str]]:
     yield "downloads", reverse("downloads:index")
     yield "download error", reverse("files:rating_list") + "?format=xls"
     yield "download, bad date", reverse("files:rating_list") + "?date=yesterday"
-    yield from official_list_pages(OfficialList.objects.get())
+    yield from official_list_pages(OfficialList.objects.filter(title="Spring list").get())
+    yield from club_pages(player, table)
     yield "not found", reverse("ratings:player", args=["NOSUCH99"])
+
+
+def club_pages(player: Player, table: Table) -> Iterator[tuple[str, str]]:
+    """Clubs, categories, a head-to-head and a report's form, with the demo's clubs and players."""
+    club = Club.objects.order_by("pk").first()
+    assert club is not None, "the demo made no club"
+    opponent = table.entries.exclude(player=player).order_by("seat").values_list("player__federation_id", flat=True)[0]
+    yield "clubs", reverse("ratings:clubs")
+    yield "club", reverse("ratings:club", args=[club.pk])
+    yield "countries", reverse("ratings:countries")
+    yield "top lists by category", reverse("ratings:category_tops")
+    yield "head-to-head", reverse("ratings:head_to_head", args=[player.federation_id, opponent])
+    yield "opponents", reverse("ratings:opponents", args=[player.federation_id])
+    yield "report", reverse("ratings:report_player", args=[player.federation_id]) + f"?table={table.pk}"
+    yield "report sent", reverse("ratings:report_sent")
 
 
 def official_list_pages(official: OfficialList) -> Iterator[tuple[str, str]]:

@@ -28,7 +28,17 @@ REGISTRATION = [
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
-        fields = ["name", "city", "country", "start_date", "end_date", "time_control", "directors", *REGISTRATION]
+        fields = [
+            "name",
+            "city",
+            "country",
+            "host_club",
+            "start_date",
+            "end_date",
+            "time_control",
+            "directors",
+            *REGISTRATION,
+        ]
 
     announcement_url = forms.URLField(
         label=capfirst(Tournament._meta.get_field("announcement_url").verbose_name),

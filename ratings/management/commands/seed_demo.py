@@ -21,6 +21,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
+from ratings.demo.clubs import demo_clubs_build
+from ratings.demo.official import demo_official_lists
+from ratings.demo.reports import demo_reports
 from ratings.demo.sim import Knobs
 from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
@@ -123,6 +126,18 @@ class Command(BaseCommand):
         self._report(summary)
         if summary.rating_errors:
             raise CommandError(f"{summary.rating_errors} tables could not be rated; see their rating error.")
+        self._clubs(options["seed"])
+
+    def _clubs(self, seed: int) -> None:
+        """The clubs, the women's list (and what builds on them) of the demo: ratings/demo/clubs.py."""
+        clubs = demo_clubs_build(seed=seed)
+        self.stdout.write(
+            f"  {clubs.clubs} clubs, {clubs.memberships} memberships, {clubs.hosted} tournaments with a host club, "
+            f"{clubs.womens_list} players on the women's list"
+        )
+        lists = demo_official_lists()
+        self.stdout.write(f"  official lists published: {', '.join(d.isoformat() for d in lists) or 'none'}")
+        self.stdout.write(f"  reported mistakes: {demo_reports()}, one in each state")
 
     def _report(self, s: DemoSummary) -> None:
         promotions = ", ".join(f"{n} {status}" for status, n in sorted(s.promotions.items())) or "none"

@@ -23,6 +23,7 @@ from ratings.selectors.duplicates import DuplicateSuspects, duplicate_suspects
 from ratings.selectors.season import announced_tournaments, overdue_tournaments, results_deadline, with_results
 from ratings.selectors.settle import unresolved_tables
 from ratings.services.mail import mail_queue, site_link
+from ratings.services.reports import reports_waiting
 
 
 def deadline_reminders_queue(*, today: dt.date) -> int:
@@ -66,11 +67,12 @@ def officer_digest_queue(*, today: dt.date) -> int:
     overdue = list(overdue_tournaments(today=today))
     unsettled = unresolved_tables().count()
     proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()
+    reports = reports_waiting()
     since = timezone.make_aware(dt.datetime.combine(today - dt.timedelta(days=1), dt.time.min))
-    if not (overdue or unsettled or proposals or Player.objects.filter(created_at__gte=since).exists()):
+    if not (overdue or unsettled or proposals or reports or Player.objects.filter(created_at__gte=since).exists()):
         return 0
     suspects = duplicate_suspects(since=since)
-    if not (overdue or unsettled or proposals or suspects.new):
+    if not (overdue or unsettled or proposals or reports or suspects.new):
         return 0
     officers = (
         get_user_model()
@@ -93,6 +95,9 @@ def officer_digest_queue(*, today: dt.date) -> int:
             lines.append(_("Tables that did not settle: %(count)d") % {"count": unsettled})
         if proposals:
             lines.append(_("Prior-grade proposals waiting: %(count)d") % {"count": proposals})
+        if reports:
+            lines.append(_("Reported mistakes waiting: %(count)d") % {"count": reports})
+            lines.append(f"  {site_link('admin:ratings_mistakereport_changelist')}")
         if suspects.total:
             lines += _duplicate_lines(suspects)
         body = "\n".join(lines)

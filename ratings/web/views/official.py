@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.models import OfficialList
 from ratings.selectors import csv_lines, list_filter
+from ratings.selectors.list_pdf import official_list_pdf
 from ratings.selectors.official_lists import (
     list_countries_of,
     official_list_all_txt,
@@ -72,9 +73,13 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
 @public_page
 def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpResponse:
     """The published list's files: all.txt byte for byte as published (ISO-8859-1), CSV and JSON from the
-    published entries."""
+    published entries, and the PDF to print (a hundred players a page)."""
     official = _official_or_404(list_date)
     filename = f"fesa-official-list-{official.date.isoformat()}"
+    if fmt == "pdf":
+        response = HttpResponse(official_list_pdf(official), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
+        return response
     if fmt == "all.txt":
         response: HttpResponse = HttpResponse(
             official_list_all_txt(official), content_type="text/plain; charset=iso-8859-1"

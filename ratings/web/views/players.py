@@ -5,12 +5,16 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import selectors
 from ratings.models import Player
+from ratings.selectors.categories import category_label, player_age_category
+from ratings.selectors.clubs import player_club_history
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
+from ratings.selectors.player_stats import best_wins, longest_run, peak_rank, percentiles
 from ratings.web.caching import public_page
 from ratings.web.charts import ChartPoint, rating_chart
 
@@ -35,6 +39,9 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
             raise Http404(_("No player has that federation id.")) from None
         return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
     grade_steps = selectors.player_grade_history(player)
+    today = timezone.localdate()
+    clubs = player_club_history(player)
+    official = player_official_lists(player)
     tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
     points = [
@@ -51,7 +58,15 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "grade_steps": grade_steps,
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),
-        "official_lists": player_official_lists(player),
+        "official_lists": official,
+        "best_wins": best_wins(player),
+        "percentiles": percentiles(player),
+        "peak_rank": peak_rank(official),
+        "longest_run": longest_run(t.row.date for t in tables),
+        "clubs": clubs,
+        "club": next((m.club for m in clubs if m.since <= today), None),
+        # Only the category is published, never the date of birth (docs/privacy.md).
+        "age_category": category_label(player_age_category(player, today)),
     }
     return render(request, "ratings/player_detail.html", context)
 

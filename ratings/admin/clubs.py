@@ -1,0 +1,165 @@
+"""Clubs in the admin: rating officers keep the clubs and who is in which from what date, import clubs in bulk
+from a CSV file (previewed: what is matched, what is new; nothing saved before the officer confirms), and keep
+the women's list, each player on it with the date of his consent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core import signing
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings.models import Club, ClubMembership, Player, WomensListEntry
+from ratings.services.clubs.imports import ClubImportRejected, clubs_import
+
+SALT = "ratings.clubs.import"
+MAX_CSV_BYTES = 1_000_000
+
+
+class ClubMembershipInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = ClubMembership
+    fields = ("player", "since")
+    autocomplete_fields = ("player",)
+    extra = 0
+    ordering = ("-since",)
+
+
+class ClubImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("CSV file"),
+        help_text=gettext_lazy(
+            "A header line naming the columns name and country (two letters), optionally city and website; "
+            "one club per line. A club already here (same name, case and accents aside, same country) is updated."
+        ),
+    )
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_CSV_BYTES:
+            raise forms.ValidationError(_("The file is too large."))
+        data = upload.read()
+        try:
+            return str(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            return str(data.decode("latin-1"))
+
+
+class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
+    website = forms.URLField(label=gettext_lazy("web site"), required=False, assume_scheme="https")
+
+    class Meta:
+        model = Club
+        fields = ["name", "country", "city", "website"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = ClubForm
+    list_display = ("name", "country", "city", "membership_count")
+    list_filter = ("country",)
+    search_fields = ("name", "city")
+    fields = ("name", "country", "city", "website")
+    inlines = (ClubMembershipInline,)
+    change_list_template = "admin/ratings/club/change_list.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        return super().get_queryset(request).annotate(membership_count=Count("memberships"))
+
+    @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
+    def membership_count(self, club: Club) -> int:
+        return club.membership_count  # type: ignore[attr-defined,no-any-return]
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", view, name="ratings_club_import"), *super().get_urls()]
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload, preview (matched and new clubs, or every problem with its line), confirm."""
+        if not (self.has_add_permission(request) and self.has_change_permission(request)):
+            raise PermissionDenied
+        context: dict[str, Any] = {**self.admin_site.each_context(request), "opts": self.model._meta}
+        context["title"] = _("Import clubs from a CSV file")
+        form = ClubImportForm()
+        if request.method == "POST" and request.POST.get("payload"):
+            try:
+                text = signing.loads(request.POST["payload"], salt=SALT, max_age=24 * 3600)
+                result = clubs_import(text=text, commit=True)
+            except signing.BadSignature:
+                messages.error(request, _("The preview has expired: upload the file again."))
+            except ClubImportRejected as rejected:
+                context["problems"] = rejected.problems
+            else:
+                messages.success(
+                    request,
+                    _("%(created)d clubs created, %(updated)d updated.")
+                    % {"created": result.created, "updated": result.updated},
+                )
+                return HttpResponseRedirect(reverse("admin:ratings_club_changelist"))
+        elif request.method == "POST":
+            form = ClubImportForm(request.POST, request.FILES)
+            if form.is_valid():
+                text = form.cleaned_data["file"]
+                try:
+                    context["preview"] = clubs_import(text=text, commit=False)
+                    context["payload"] = signing.dumps(text, salt=SALT, compress=True)
+                except ClubImportRejected as rejected:
+                    context["problems"] = rejected.problems
+        context["form"] = form
+        return TemplateResponse(request, "admin/ratings/club/import.html", context)
+
+
+@admin.register(ClubMembership)
+class ClubMembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("player", "club", "since")
+    list_filter = ("club",)
+    list_select_related = ("player", "club")
+    search_fields = ("player__family_name", "player__given_name", "player__federation_id", "club__name")
+    autocomplete_fields = ("player", "club")
+    date_hierarchy = "since"
+
+
+class WomensListForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = WomensListEntry
+        fields = ["on_womens_list", "womens_list_consent"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("on_womens_list") and not data.get("womens_list_consent"):
+            self.add_error(
+                "womens_list_consent", _("Give the date the player consented: nobody is put on the list without it.")
+            )
+        if data.get("womens_list_consent") and data["womens_list_consent"] > timezone.localdate():
+            self.add_error("womens_list_consent", _("The consent cannot be given in the future."))
+        return data
+
+
+@admin.register(WomensListEntry)
+class WomensListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Every player, the women's list's on top; an officer ticks a player on with the date of her consent."""
+
+    form = WomensListForm
+    list_display = ("__str__", "nationality", "on_womens_list", "womens_list_consent")
+    list_filter = ("on_womens_list",)
+    search_fields = ("family_name", "given_name", "federation_id")
+    fields = ("on_womens_list", "womens_list_consent")
+    ordering = ("-on_womens_list", "family_name", "given_name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        # Only these two fields: a player's other facts change through corrections (ratings/admin/players.py).
+        obj.save(update_fields=["on_womens_list", "womens_list_consent"])

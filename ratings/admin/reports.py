@@ -1,0 +1,91 @@
+"""The rating officers' queue of mistakes reported by the public (ratings/services/reports.py): the confirmed
+reports, the newest first, each with what it names; an officer sets its status, links the correction that
+settled it or says why it is rejected, and the service tells the reporter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ratings.models import MistakeReport, ReportStatus
+from ratings.services.reports import report_decide
+
+
+class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = MistakeReport
+        fields = ["status", "reason", "correction"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("status") == ReportStatus.REJECTED and not (data.get("reason") or "").strip():
+            self.add_error("reason", _("Say why the report is rejected: the reporter is told."))
+        if data.get("correction") is not None and data.get("status") != ReportStatus.CORRECTED:
+            self.add_error("correction", _("Only a corrected report links to its correction."))
+        return data
+
+
+@admin.register(MistakeReport)
+class MistakeReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = ReportForm
+    list_display = ("created_at", "about", "status", "what_short", "correction")
+    list_filter = ("status",)
+    list_select_related = ("player", "table__tournament", "correction")
+    search_fields = ("what", "player__family_name", "player__federation_id")
+    readonly_fields = ("about", "game", "what", "language", "created_at", "confirmed_at", "decided_at", "decided_by")
+    fields = (*readonly_fields[:4], "status", "reason", "correction", *readonly_fields[4:])
+    raw_id_fields = ("correction",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MistakeReport]:
+        """Only the confirmed ones: an unconfirmed report may be anyone's typing."""
+        return super().get_queryset(request).filter(confirmed_at__isnull=False)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=gettext_lazy("about"))
+    def about(self, report: MistakeReport) -> str:
+        links = []
+        if report.player is not None:
+            links.append(
+                format_html(
+                    '<a href="{}">{}</a>', reverse("ratings:player", args=[report.player.federation_id]), report.player
+                )
+            )
+        if report.table is not None:
+            links.append(
+                format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[report.table_id]), report.table)
+            )
+        return format_html(", ".join(["{}"] * len(links)), *links)
+
+    @admin.display(description=gettext_lazy("what is wrong"))
+    def what_short(self, report: MistakeReport) -> str:
+        return report.what if len(report.what) <= 80 else report.what[:79] + "…"
+
+    def save_model(self, request: HttpRequest, obj: MistakeReport, form: Any, change: bool) -> None:
+        data = form.cleaned_data
+        try:
+            report_decide(
+                report=obj,
+                status=data["status"],
+                reason=data.get("reason") or "",
+                correction=data.get("correction"),
+                user=request.user,
+            )
+        except ValidationError as error:
+            messages.error(request, "; ".join(error.messages))
+            return
+        if data["status"] in (ReportStatus.CORRECTED, ReportStatus.REJECTED) and "status" in form.changed_data:
+            messages.info(request, _("The reporter is told the outcome by e-mail."))

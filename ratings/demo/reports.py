@@ -1,0 +1,56 @@
+"""The demo's reported mistakes, one in each state of the officers' queue (ratings/services/reports.py): new, in
+progress, corrected (linked to a correction of the demo when there is one) and rejected with its reason, plus
+one not confirmed yet, which the queue does not show. Reporters write from example.org addresses."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+
+from ratings.access import RATING_OFFICERS
+from ratings.models import Correction, Game, MistakeReport, ReportStatus, Table, TableStatus
+from ratings.services.reports import report_decide, report_request
+
+TEXTS = (
+    ("new", "en", "Round 3 was a draw (sennichite replay), not a win."),
+    ("in_progress", "de", "Mein Vorname wird mit ö geschrieben, nicht mit oe."),
+    ("corrected", "fr", "La ronde 2 a été jouée avec un handicap de deux pièces."),
+    ("rejected", "en", "I think I played this tournament in 2023."),
+    ("unconfirmed", "en", "My opponent in round 1 was someone else."),
+)
+REASON = "The director's table and the scoresheets agree with the result as rated."
+
+
+def demo_reports() -> int:
+    """One report per state (and one unconfirmed) about the latest rated tables' games; how many were made.
+    Nothing without a rated table, or a rating officer or superuser to decide them."""
+    officer = (
+        get_user_model()
+        .objects.filter(Q(groups__name=RATING_OFFICERS) | Q(is_superuser=True), is_active=True)
+        .order_by("pk")
+        .first()
+    )
+    tables = list(Table.objects.filter(status=TableStatus.RATED).order_by("-date", "-sequence")[: len(TEXTS)])
+    if officer is None or len(tables) < len(TEXTS):
+        return 0
+    correction = Correction.objects.order_by("-made_at").first()
+    for (state, language, what), table in zip(TEXTS, tables, strict=True):
+        game = Game.objects.filter(table=table, second__isnull=False).order_by("round", "pk").first()
+        player = game.first if game is not None else None
+        report = report_request(
+            player=player, table=table, game=game, what=what, email=f"reporter-{state}@example.org", language=language
+        )
+        if state == "unconfirmed":
+            continue
+        MistakeReport.objects.filter(pk=report.pk).update(confirmed_at=timezone.now())
+        report.refresh_from_db()
+        if state in (ReportStatus.IN_PROGRESS, ReportStatus.CORRECTED, ReportStatus.REJECTED):
+            report_decide(
+                report=report,
+                status=state,
+                reason=REASON if state == ReportStatus.REJECTED else "",
+                correction=correction if state == ReportStatus.CORRECTED else None,
+                user=officer,
+            )
+    return len(TEXTS)

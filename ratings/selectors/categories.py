@@ -1,0 +1,104 @@
+"""Categories of players a list can be narrowed to: the age categories (juniors, seniors; the federation's bands,
+``AGE_CATEGORIES``) read from the date of birth on the list's date, and the women's list (``WOMENS_LIST``), of
+the players a rating officer put on it with their consent. Only the category is published, never the date of
+birth (docs/privacy.md).
+
+The rating list filters by category with ``category_q`` (a condition on ``Player``, read on the list's date),
+and shows a player's category with ``age_categories_of``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings.engine.age_categories import AgeBand, age_category, birth_range, parse_bands
+from ratings.models import Player
+from ratings.selectors.clubs import ranked_players
+
+WOMEN = "W"
+"""The women's list's code among the categories."""
+TOP_PER_CATEGORY = 10
+
+
+def age_bands() -> tuple[AgeBand, ...]:
+    """The federation's age categories, juniors youngest first, then seniors oldest first."""
+    return parse_bands(settings.AGE_CATEGORIES)
+
+
+def category_label(code: str) -> str:
+    """ "Under 12", "65 and over", "Women"; "" for an unknown code."""
+    if code == WOMEN:
+        return _("Women")
+    for band in age_bands():
+        if band.code == code:
+            return (_("Under %(age)d") if band.junior else _("%(age)d and over")) % {"age": band.age}
+    return ""
+
+
+def category_choices() -> list[tuple[str, str]]:
+    """(code, label) of every category a list may be narrowed to."""
+    choices = [(band.code, category_label(band.code)) for band in age_bands()]
+    if settings.WOMENS_LIST:
+        choices.append((WOMEN, category_label(WOMEN)))
+    return choices
+
+
+def category_q(code: str, on: dt.date) -> Q:
+    """The players in category ``code`` on ``on``, as a condition on ``Player``: a junior band holds every
+    younger player, a senior band every older one; ``W`` the women's list. Raises ``ValueError`` for a code the
+    federation does not publish (a filter's form refuses it first)."""
+    if code == WOMEN and settings.WOMENS_LIST:
+        return Q(on_womens_list=True)
+    for band in age_bands():
+        if band.code == code:
+            after, on_or_before = birth_range(band, on)
+            return Q(date_of_birth__gt=after) if after else Q(date_of_birth__lte=on_or_before)
+    raise ValueError(f"no category {code!r}")
+
+
+def player_age_category(player: Player, on: dt.date) -> str:
+    """``player``'s narrowest age category on ``on`` (its code), or "" (no date of birth, or in none)."""
+    return age_category(player.date_of_birth, on, age_bands())
+
+
+def age_categories_of(player_ids: Iterable[int], on: dt.date) -> dict[int, str]:
+    """The age category of each of ``player_ids`` on ``on`` (players in none are left out). One query; the dates
+    of birth stay here."""
+    bands = age_bands()
+    births = Player.objects.filter(pk__in=list(player_ids), date_of_birth__isnull=False).values_list(
+        "pk", "date_of_birth"
+    )
+    found = {pk: age_category(birth, on, bands) for pk, birth in births}
+    return {pk: code for pk, code in found.items() if code}
+
+
+@dataclass(frozen=True)
+class CategoryTop:
+    code: str
+    label: str
+    players: list[Player]
+
+
+def top_per_category(limit: int = TOP_PER_CATEGORY) -> list[CategoryTop]:
+    """The best ``limit`` of today's top list (active, established, not professionals) in each category, as FIDE
+    publishes its juniors', seniors' and women's lists. One query per category."""
+    today = timezone.localdate()
+    return [
+        CategoryTop(
+            code,
+            label,
+            list(
+                ranked_players()
+                .filter(category_q(code, today))
+                .order_by("-rating", "family_name", "given_name", "pk")[:limit]
+            ),
+        )
+        for code, label in category_choices()
+    ]

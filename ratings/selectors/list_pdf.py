@@ -1,0 +1,146 @@
+"""A published official list as PDF, to print: one page per hundred players, each page headed by the
+federation's name, the list's title and date, the players by rank (reportlab).
+
+Set in the TrueType font ``PDF_FONT`` (DejaVu Sans: Latin, Greek and Cyrillic letters); a name the font cannot
+write (Japanese, say) is written in Latin letters (``anyascii``), as FESA's own files do. Without the font file
+the PDF falls back to Helvetica, whose names are folded the same way outside Latin-1.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from anyascii import anyascii
+from django.conf import settings
+from django.utils import formats
+from django.utils.translation import gettext as _
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from ratings.engine import grade_label
+from ratings.models import OfficialList, OfficialListEntry
+
+PER_PAGE = 100
+MARGIN = 36.0  # half an inch
+ROW = 7.0  # a hundred rows and the heading on an A4 page
+SIZE = 6.4
+COLUMNS = (  # (x of the column's edge, right-aligned)
+    ("rank", 36.0, True),
+    ("name", 46.0, False),
+    ("nationality", 300.0, False),
+    ("grade", 330.0, False),
+    ("rating", 420.0, True),
+    ("games", 470.0, True),
+    ("country_rank", 540.0, True),
+)
+
+
+@cache
+def _fonts(regular: str, bold: str) -> tuple[str, str, frozenset[int] | None]:
+    """The names of the regular and bold fonts registered with reportlab, and the characters they write (None:
+    Helvetica's Latin-1)."""
+    if not (Path(regular).is_file() and Path(bold).is_file()):
+        return "Helvetica", "Helvetica-Bold", None
+    pdfmetrics.registerFont(TTFont("ListFont", regular))
+    pdfmetrics.registerFont(TTFont("ListFont-Bold", bold))
+    face = pdfmetrics.getFont("ListFont").face  # type: ignore[attr-defined]
+    return "ListFont", "ListFont-Bold", frozenset(face.charToGlyph)
+
+
+def _writable(text: str, chars: frozenset[int] | None) -> str:
+    """``text`` if the font writes every character of it, else in Latin letters."""
+    ok = all(ord(c) < 256 for c in text) if chars is None else all(ord(c) in chars for c in text)
+    return text if ok else anyascii(text)
+
+
+def _entries(official: OfficialList) -> list[OfficialListEntry]:
+    return list(
+        official.entries.order_by("rank").only(
+            "official_list_id",
+            "rank",
+            "family_name",
+            "given_name",
+            "nationality",
+            "grade",
+            "rating",
+            "games",
+            "country_rank",
+        )
+    )
+
+
+def official_list_pdf(official: OfficialList) -> bytes:
+    """The PDF of ``official``: its entries by rank, a hundred a page. One query."""
+    regular, bold, chars = _fonts(settings.PDF_FONT, settings.PDF_FONT_BOLD)
+    entries = _entries(official)
+    pages = [entries[i : i + PER_PAGE] for i in range(0, len(entries), PER_PAGE)] or [[]]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=True)  # invariant: the same list gives the same bytes
+    title = official.title or _("Official rating list")
+    canvas.setTitle(f"{settings.FEDERATION_NAME}: {title} {official.date.isoformat()}")
+    canvas.setAuthor(settings.FEDERATION_NAME)
+    for number, page in enumerate(pages, start=1):
+        _page(canvas, official, title, page, (number, len(pages)), (regular, bold, chars))
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _page(
+    canvas: Canvas,
+    official: OfficialList,
+    title: str,
+    entries: Sequence[OfficialListEntry],
+    numbers: tuple[int, int],
+    fonts: tuple[str, str, frozenset[int] | None],
+) -> None:
+    regular, bold, chars = fonts
+    width, height = A4
+    top = height - MARGIN
+    canvas.setFont(bold, 10)
+    canvas.drawString(MARGIN, top, _writable(settings.FEDERATION_NAME, chars))
+    canvas.setFont(regular, 8)
+    date = formats.date_format(official.date, "DATE_FORMAT")
+    canvas.drawString(MARGIN, top - 11, _writable(f"{title} · {date}", chars))
+    page = _("Page %(page)d of %(pages)d") % {"page": numbers[0], "pages": numbers[1]}
+    canvas.drawRightString(width - MARGIN, top - 11, _writable(page, chars))
+    y = top - 26
+    canvas.setFont(bold, SIZE)
+    headings = {
+        "rank": _("Rank"),
+        "name": _("Name"),
+        "nationality": _("Nat"),
+        "grade": _("Grade"),
+        "rating": _("Rating"),
+        "games": _("Games"),
+        "country_rank": _("In country"),
+    }
+    for key, x, right in COLUMNS:
+        text = _writable(str(headings[key]), chars)
+        (canvas.drawRightString if right else canvas.drawString)(x, y, text)
+    canvas.setLineWidth(0.4)
+    canvas.line(MARGIN - 8, y - 2, width - MARGIN, y - 2)
+    y -= 2  # clear of the rule
+    canvas.setFont(regular, SIZE)
+    for index, entry in enumerate(entries):
+        y -= ROW
+        if (index // 5) % 2:  # every other group of five rows shaded: the eye follows a line across
+            canvas.setFillGray(0.92)
+            canvas.rect(MARGIN - 8, y - 1.9, width - 2 * MARGIN + 8, ROW, stroke=0, fill=1)
+            canvas.setFillGray(0)
+        values = {
+            "rank": str(entry.rank),
+            "name": _writable(f"{entry.family_name.upper()} {entry.given_name}".strip(), chars)[:60],
+            "nationality": entry.nationality,
+            "grade": grade_label(entry.grade) if entry.grade else "",
+            "rating": str(entry.rating),
+            "games": str(entry.games),
+            "country_rank": str(entry.country_rank),
+        }
+        for key, x, right in COLUMNS:
+            (canvas.drawRightString if right else canvas.drawString)(x, y, values[key])

@@ -1,0 +1,105 @@
+"""What a player's page answers beyond his history: his best wins (by the opponent's rating at the time), his
+peak rank on the published lists, his percentile on today's list in the federation and in his country, and his
+longest run of months with a rated table."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from ratings.engine.categories import RANKED_CATEGORIES
+from ratings.models import Game, GameResult, OfficialListEntry, Player, RatingRow, Table
+from ratings.selectors.list_values import active_cutoff, public_players
+from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
+
+BEST_WINS = 5
+
+
+@dataclass(frozen=True)
+class BestWin:
+    opponent: Player
+    rating: int  # the opponent's rating before the table
+    table: Table
+
+
+def best_wins(player: Player, limit: int = BEST_WINS) -> list[BestWin]:
+    """His ``limit`` wins over the highest rated opponents (their rating before the table), the strongest
+    first. Two queries."""
+    won = Q(first=player, result=GameResult.FIRST_WON) | Q(second=player, result=GameResult.SECOND_WON)
+    games = list(
+        Game.objects.filter(won, played=True, replay_draw=False, table__status__in=PUBLIC_TABLE_STATUSES)
+        .select_related("first", "second", "table__tournament")
+        .order_by("table__date", "round")
+    )
+    rows = RatingRow.objects.filter(
+        table_id__in={g.table_id for g in games},
+        player_id__in={g.second_id if g.first_id == player.pk else g.first_id for g in games},
+    ).values_list("player_id", "table_id", "rating_before")
+    ratings = {(pk, table): rating for pk, table, rating in rows}
+    wins = []
+    for game in games:
+        opponent = game.second if game.first_id == player.pk else game.first
+        rating = ratings.get((opponent.pk, game.table_id)) if opponent is not None else None
+        if opponent is not None and rating is not None:
+            wins.append(BestWin(opponent, rating, game.table))
+    wins.sort(key=lambda w: (-w.rating, w.table.date))
+    return wins[:limit]
+
+
+@dataclass(frozen=True)
+class Percentiles:
+    federation: float  # the share of today's ranked players rated below him, in percent
+    country: float | None
+
+
+def percentiles(player: Player) -> Percentiles | None:
+    """Where he stands on today's list: the share of its ranked players (active, provisional or established)
+    rated below him, in the whole federation and among his nationality; None when he is not ranked. One query."""
+    today = timezone.localdate()
+    if player.games == 0 or player.category not in RANKED_CATEGORIES or player.last_played is None:
+        return None
+    if player.last_played < active_cutoff(today):
+        return None
+    ranked = public_players().filter(games__gt=0, category__in=RANKED_CATEGORIES, last_played__gte=active_cutoff(today))
+    below, same_country = Q(rating__lt=player.rating), Q(nationality=player.nationality)
+    counts = ranked.aggregate(
+        total=Count("pk"),
+        below=Count("pk", filter=below),
+        country=Count("pk", filter=same_country),
+        country_below=Count("pk", filter=below & same_country),
+    )
+    if not counts["total"]:
+        return None
+    federation = 100.0 * counts["below"] / counts["total"]
+    country = 100.0 * counts["country_below"] / counts["country"] if player.nationality and counts["country"] else None
+    return Percentiles(federation, country)
+
+
+def peak_rank(entries: Iterable[OfficialListEntry]) -> OfficialListEntry | None:
+    """His best rank on the published official lists (the entries the page reads already), the earliest on a tie."""
+    return min(entries, key=lambda e: (e.rank, e.official_list.date), default=None)
+
+
+@dataclass(frozen=True)
+class Run:
+    months: int
+    first: dt.date  # the first day of its first month
+    last: dt.date  # the first day of its last month
+
+
+def longest_run(dates: Iterable[dt.date]) -> Run | None:
+    """The most consecutive calendar months in each of which he played a rated table (the latest on a tie)."""
+    months = sorted({(d.year, d.month) for d in dates})
+    best: Run | None = None
+    start = 0
+    for i, (year, month) in enumerate(months):
+        if i and (year * 12 + month) - (months[i - 1][0] * 12 + months[i - 1][1]) != 1:
+            start = i
+        length = i - start + 1
+        if best is None or length >= best.months:
+            best = Run(length, dt.date(*months[start], 1), dt.date(year, month, 1))
+    return best

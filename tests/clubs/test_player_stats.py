@@ -1,0 +1,50 @@
+"""A player's page answers what players ask: best wins, peak rank, percentiles, longest run of months played."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ratings.models import GameResult, Table
+from ratings.selectors.player_stats import Run, best_wins, longest_run, percentiles
+from tests.factories import add_game, make_table
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+
+def test_longest_run_counts_consecutive_months() -> None:
+    d = dt.date
+    dates = [d(2024, 1, 5), d(2024, 1, 20), d(2024, 2, 3), d(2024, 4, 1), d(2024, 5, 1), d(2024, 6, 9), d(2025, 1, 1)]
+    assert longest_run(dates) == Run(3, d(2024, 4, 1), d(2024, 6, 1))
+    assert longest_run([d(2023, 12, 1), d(2024, 1, 1)]) == Run(2, d(2023, 12, 1), d(2024, 1, 1))
+    assert longest_run([]) is None
+
+
+def test_best_wins_and_percentiles(rate: Callable[[Table], Table], client: Client) -> None:
+    me = seasoned(1700, family_name="Me", nationality="DE")
+    strong, weak, lost_to = seasoned(1900, family_name="Strong"), seasoned(1200), seasoned(2000)
+    seasoned(1000, nationality="DE")
+    table = make_table([me, strong, weak, lost_to], date=days_ago(10))
+    add_game(table, 1, me, weak)
+    add_game(table, 2, strong, me, GameResult.SECOND_WON)
+    add_game(table, 3, me, lost_to, GameResult.SECOND_WON)
+    rate(table)
+    me.refresh_from_db()
+    assert [(w.opponent, w.rating) for w in best_wins(me)] == [(strong, 1900), (weak, 1200)]
+    shares = percentiles(me)
+    assert shares is not None
+    # ranked today: me, strong, weak, lost_to and the other German: two of the five rated below him
+    assert shares.federation == pytest.approx(40.0)
+    assert shares.country == pytest.approx(50.0)
+    page = client.get(reverse("ratings:player", args=[me.federation_id])).content.decode()
+    assert "Best wins" in page and "STRONG" in page.upper() and "above 40% of the federation" in page
+    assert "Longest run" in page
+
+
+def test_an_inactive_player_has_no_percentile() -> None:
+    assert percentiles(seasoned(1700, last_played=days_ago(800))) is None

@@ -1,0 +1,158 @@
+"""A player's report of a mistake: the form on a player's and a table's page, the double opt-in, the throttle, the
+officers' queue and digest, the outcome mailed in the reporter's language, privacy."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings.models import Correction, MistakeReport, OutgoingMail, ReportStatus
+from ratings.services.privacy import player_erase, player_export
+from ratings.services.reports import report_decide, report_request, reports_expire
+from ratings.services.season.reminders import officer_digest_queue
+from tests.factories import add_game, make_player, make_rating_officer, make_table
+
+pytestmark = pytest.mark.django_db
+ADDRESS = "reporter@example.org"
+
+
+def confirm_link(body: str) -> str:
+    match = re.search(r"/reports/confirm/([^/\s]+)/", body)
+    assert match
+    return match.group(1)
+
+
+def test_a_report_waits_for_its_confirmation_then_reaches_the_queue(client: Client) -> None:
+    player, other = make_player("Ando"), make_player("Baba")
+    table = make_table([player, other], status="rated")
+    game = add_game(table, 1, player, other)
+    url = reverse("ratings:report_player", args=[player.federation_id]) + f"?table={table.pk}"
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200 and f'value="{game.pk}"' in page.content.decode()
+    sent = client.post(url, {"game": game.pk, "what": "Baba won round 1", "email": ADDRESS, "language": "de"})
+    assert sent.status_code == 302
+    report = MistakeReport.objects.get()
+    assert (report.player, report.table, report.game, report.confirmed_at) == (player, table, game, None)
+    message = OutgoingMail.objects.get(recipient=ADDRESS)
+    assert "Fehler" in message.subject  # in the reporter's language
+    token = confirm_link(message.body)
+    assert client.get(reverse("ratings:report_confirm", args=[token])).status_code == 200
+    assert MistakeReport.objects.get().confirmed_at is None  # a GET (a mail program checking links) confirms nothing
+    client.post(reverse("ratings:report_confirm", args=[token]))
+    assert MistakeReport.objects.get().confirmed_at is not None
+    assert client.get(reverse("ratings:report_confirm", args=["forged"])).status_code == 400
+
+
+def test_a_report_from_a_table_page_offers_its_games_and_refuses_bad_input(client: Client) -> None:
+    a, b = make_player(), make_player()
+    table = make_table([a, b], status="rated")
+    add_game(table, 1, a, b)
+    url = reverse("ratings:report_table", args=[table.pk])
+    assert url in client.get(reverse("ratings:table", args=[table.pk])).content.decode()
+    assert client.post(url, {"what": "", "email": ADDRESS, "language": "en"}).status_code == 400
+    assert client.post(url, {"what": "x", "email": "not an address", "language": "en"}).status_code == 400
+    assert client.post(url, {"what": "x", "email": ADDRESS, "language": "en", "game": "999999"}).status_code == 400
+    assert not MistakeReport.objects.exists()
+    draft = make_table([a, b], date=dt.date(2024, 6, 1))
+    assert client.get(reverse("ratings:report_table", args=[draft.pk])).status_code == 404
+
+
+def test_the_form_is_throttled_per_client_address(settings: Any) -> None:
+    caches["api-throttle"].clear()  # another test's requests from the same address
+    settings.SUBSCRIBE_RATE = "2/hour"
+    player = make_player()
+    url = reverse("ratings:report_player", args=[player.federation_id])
+    form = {"what": "wrong name", "email": ADDRESS, "language": "en"}
+    assert [Client().post(url, form).status_code for _ in range(3)] == [302, 302, 429]
+    assert MistakeReport.objects.count() == 2
+
+
+def test_report_request_refuses_a_game_of_another_table() -> None:
+    a, b = make_player(), make_player()
+    game = add_game(make_table([a, b]), 1, a, b)
+    other_table = make_table([a, b], date=dt.date(2024, 6, 1))
+    with pytest.raises(ValidationError):
+        report_request(player=a, table=other_table, game=game, what="x", email=ADDRESS, language="en")
+    with pytest.raises(ValidationError):
+        report_request(player=None, table=None, game=None, what="x", email=ADDRESS, language="en")
+
+
+def confirmed(player: Any, language: str = "fr") -> MistakeReport:
+    report = report_request(player=player, table=None, game=None, what="Mon nom", email=ADDRESS, language=language)
+    report.confirmed_at = timezone.now()
+    report.save()
+    return report
+
+
+def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Client) -> None:
+    officer = make_rating_officer()
+    report = confirmed(make_player())
+    with pytest.raises(ValidationError):
+        report_decide(report=report, status=ReportStatus.REJECTED, reason=" ", user=officer)
+    report_decide(report=report, status=ReportStatus.IN_PROGRESS, user=officer)
+    assert not OutgoingMail.objects.filter(event_key__contains=":outcome:").exists()
+    client.force_login(officer)
+    url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
+    assert client.get(url).status_code == 200
+    refused = client.post(url, {"status": "rejected", "reason": "", "correction": ""})
+    assert refused.status_code == 200 and MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
+    done = client.post(url, {"status": "rejected", "reason": "Le nom est juste.", "correction": ""})
+    assert done.status_code == 302
+    outcome = OutgoingMail.objects.get(event_key=f"report:{report.pk}:outcome:rejected")
+    assert "Le nom est juste." in outcome.body and "signalement" in outcome.subject
+    assert MistakeReport.objects.get().decided_by == officer
+
+
+def test_a_corrected_report_links_its_correction() -> None:
+    officer = make_rating_officer()
+    report = confirmed(make_player(), language="en")
+    correction = Correction.objects.create(
+        kind=Correction.Kind.IDENTITY, reason="name", before={}, after={}, summary="name corrected"
+    )
+    report_decide(report=report, status=ReportStatus.CORRECTED, correction=correction, user=officer)
+    assert MistakeReport.objects.get().correction == correction
+    assert "corrected it" in OutgoingMail.objects.get(event_key__endswith="outcome:corrected").body
+
+
+def test_reports_count_in_the_officers_digest_and_only_confirmed_ones_are_queued(client: Client) -> None:
+    officer = make_rating_officer()
+    officer.email = "officer@example.org"
+    officer.save()
+    player = make_player()
+    report_request(player=player, table=None, game=None, what="unconfirmed", email=ADDRESS, language="en")
+    confirmed(player)
+    assert officer_digest_queue(today=timezone.localdate()) == 1
+    digest = OutgoingMail.objects.get(recipient="officer@example.org")
+    assert "Reported mistakes waiting: 1" in digest.body
+    client.force_login(officer)
+    listing = client.get(reverse("admin:ratings_mistakereport_changelist")).content.decode()
+    assert "Mon nom" in listing and "unconfirmed" not in listing
+
+
+def test_unconfirmed_reports_expire() -> None:
+    report = report_request(player=make_player(), table=None, game=None, what="x", email=ADDRESS, language="en")
+    assert reports_expire(now=timezone.now()) == 0
+    assert reports_expire(now=timezone.now() + dt.timedelta(days=8)) == 1
+    assert not MistakeReport.objects.filter(pk=report.pk).exists()
+    assert not OutgoingMail.objects.filter(event_key__startswith=f"report:{report.pk}:").exists()
+
+
+def test_privacy_export_holds_reports_without_addresses_and_erasure_deletes_them() -> None:
+    officer = make_rating_officer()
+    player = make_player()
+    confirmed(player)
+    document = json.loads(player_export(player=player, user=officer))
+    assert document["reports"][0]["what"] == "Mon nom"
+    assert ADDRESS not in json.dumps(document)
+    player_erase(player=player, user=officer)
+    assert not MistakeReport.objects.exists()
+    assert not OutgoingMail.objects.filter(recipient=ADDRESS).exists()

@@ -1,0 +1,68 @@
+"""A club named in a director's upload: matched by the one rule, shown in the preview, created only when the
+director keeps it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from ratings.models import Club, Table
+from ratings.services.clubs.hosts import HostClubPlan, host_club_plan
+from tests.factories import make_director, make_tournament
+from tests.files.test_import_turnering import FOUR
+from tests.files.test_upload_admin import DAY, URL, login, payload_of, upload
+
+pytestmark = pytest.mark.django_db
+
+
+def test_host_club_plan_matches_by_the_folded_name() -> None:
+    lyon = Club.objects.create(name="Shōgi Club Lyon", country="FR")
+    assert host_club_plan(name="  shogi   club LYON ", country="FR") == HostClubPlan("shogi club LYON", lyon)
+    plan = host_club_plan(name="Kyoto Kai", country="FR")
+    assert plan is not None and plan.club is None
+    assert host_club_plan(name=" ") is None
+
+
+def confirm(client: Client, payload: str, django_capture_on_commit_callbacks: object, **extra: str) -> Table:
+    line = {"nationality_2": "FR", "nationality_3": "FR", "nationality_4": "FR"}
+    with django_capture_on_commit_callbacks(execute=True):  # type: ignore[operator]
+        response = client.post(URL, {"payload": payload, "confirm": "1", **line, **extra})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Table.objects.get()
+
+
+@pytest.mark.slow
+def test_a_known_club_is_matched_and_shown(django_capture_on_commit_callbacks: object) -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    lyon = Club.objects.create(name="Shogi Club Lyon", country="FR")
+    client = login(director)
+    preview = upload(client, FOUR, tournament, host_club="SHOGI CLUB LYON")
+    assert "a club of the site" in preview.content.decode()  # type: ignore[attr-defined]
+    table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks)
+    assert table.tournament.host_club == lyon
+    assert Club.objects.count() == 1
+
+
+@pytest.mark.slow
+def test_a_new_club_is_created_only_when_kept(django_capture_on_commit_callbacks: object) -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    client = login(director)
+    preview = upload(client, FOUR, tournament, host_club="Kyoto Kai")
+    page = preview.content.decode()  # type: ignore[attr-defined]
+    assert 'name="create_club"' in page and "is no club of the site" in page
+    assert not Club.objects.exists()  # the preview saved nothing
+    table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks)  # box unticked
+    assert table.tournament.host_club is None and not Club.objects.exists()
+
+
+@pytest.mark.slow
+def test_a_new_club_kept_in_the_preview_is_created(django_capture_on_commit_callbacks: object) -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    client = login(director)
+    preview = upload(client, FOUR, tournament, host_club="Kyoto Kai")
+    table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks, create_club="on")
+    club = Club.objects.get()
+    assert (club.name, club.country.code, table.tournament.host_club) == ("Kyoto Kai", "FR", club)
