@@ -122,7 +122,7 @@ def test_a_grade_decision_shows_at_once(client: Client, rated_round_robin: Calla
     client.get(url)
     cached = client.get(url)
     assert not made(cached) and b"1 Dan pending" in cached.content
-    promotion_approve(promotion=promotion, user=make_grade_officer())
+    promotion_approve(promotion=promotion, user=make_grade_officer(), expected=None)
     assert Promotion.objects.get(pk=promotion.pk).status == PromotionStatus.APPROVED
     after = client.get(url)
     assert made(after)

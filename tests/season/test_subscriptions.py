@@ -280,7 +280,7 @@ def test_a_grade_awarded_is_told_once(play: Any, django_capture_on_commit_callba
     assert len(mail.outbox) == sent + 1  # the table, to the tables-only address; the Dan grade is not awarded yet
     promotion = Promotion.objects.get(player=player, grade=21)
     with django_capture_on_commit_callbacks(execute=True):
-        promotion_approve(promotion=promotion, user=make_grade_officer(), reason="strong results")
+        promotion_approve(promotion=promotion, user=make_grade_officer(), reason="strong results", expected=None)
     [message] = mail.outbox[sent + 1 :]
     assert message.to == [ADDRESS]
     assert "1 Dan" in message.subject and "#grades" in message.body
@@ -350,10 +350,10 @@ def test_a_rejected_dan_grade_approved_on_revision_is_told(play: Any, django_cap
     officer = make_grade_officer()
     sent = len(mail.outbox)
     with django_capture_on_commit_callbacks(execute=True):
-        promotion_reject(promotion=promotion, user=officer, reason="too early")
+        promotion_reject(promotion=promotion, user=officer, reason="too early", expected=None)
     assert len(mail.outbox) == sent  # rejected: nothing awarded
     with django_capture_on_commit_callbacks(execute=True):
-        promotion_revise(promotion=promotion, user=officer, reason="the results stand")
+        promotion_revise(promotion=promotion, user=officer, reason="the results stand", expected=None)
     [message] = mail.outbox[sent:]
     assert "1 Dan" in message.subject
 
