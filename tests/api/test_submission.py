@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -433,3 +434,38 @@ def test_a_name_two_players_share_waits_for_a_choice_by_federation_id(tournament
 def test_a_body_larger_than_any_table_is_refused_unread(tournament: Tournament, secret: str) -> None:
     response = post_json(preview_url(tournament), secret, {"turnering": "x" * 3_000_001})
     assert response.status_code == 413 and set(response.json()) == {"detail"}
+
+
+def _two_players(table: int) -> str:
+    """A one-game table of two known players of their own (``Family<table>A`` beats ``Family<table>B``)."""
+    return f"[Club {table}]\n[2016-01-07]\n1 [Family{table}A] [Given] [2+]\n2 [Family{table}B] [Given] [1-]\n"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_tables_sent_twice_at_once_to_one_date_all_land_once(
+    tournament: Tournament, secret: str, settings: Any
+) -> None:
+    """Each submit takes the date's next free sequence while holding the date: none is refused for another's
+    save, and each key's retry gets the first answer."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent connections: the PostgreSQL run has them (SQLite serialises all writes)")
+    settings.API_SUBMIT_RATE = "1000/minute"
+    for table in range(20):
+        make_player(f"Family{table}A", "Given"), make_player(f"Family{table}B", "Given")
+    start = threading.Barrier(20)
+
+    def send(table: int) -> int:
+        try:
+            start.wait(timeout=30)
+            body = {"turnering": _two_players(table)}
+            response = post_json(submit_url(tournament), secret, body, HTTP_IDEMPOTENCY_KEY=f"table-{table}")
+            return response.status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(send, [t for t in range(20) for _ in range(2)]))
+    assert statuses == [201] * 40, statuses
+    assert Table.objects.count() == 20 and ApiSubmission.objects.count() == 20
+    assert sorted(Table.objects.values_list("sequence", flat=True)) == list(range(1, 21))
+

@@ -69,6 +69,7 @@ from ratings.services.fesa.tables import (
     table_create,
 )
 from ratings.services.tables.dates import table_date_problems
+from ratings.services.tables.save import table_date_lock
 from ratings.services.tables.submit import TableInvalid, table_submit
 
 MAX_NAMED = 10
@@ -123,15 +124,32 @@ def turnering_import(
     )
     fresh = {n.key for n in plan.newcomers}
     _decide(plan, turnering, index, choices or {}, new_players or {}, create_new, fresh)
+    if not commit:
+        return _place(plan, turnering, data, tournament, sequence, today, may_set)
+    with transaction.atomic():  # the date's sequences held from choosing the next free one until saved
+        table_date_lock(date=turnering.date)
+        _place(plan, turnering, data, tournament, sequence, today, may_set)
+        if not plan.problems:
+            _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
+        return _finish(plan, commit)
+
+
+def _place(
+    plan: TurneringPlan,
+    turnering: Turnering,
+    data: bytes,
+    tournament: Tournament | None,
+    sequence: int | None,
+    today: dt.date | None,
+    may_set: bool,
+) -> TurneringPlan:
+    """The table's sequence on its date, its dates' problems, and (without any problem) its rating effect."""
     plan.sequence = _position(plan, turnering.date, sequence)
     if turnering.date != dt.date.min:  # a date that could not be read is a problem already
         _check_dates(plan, turnering, _date_line(data), tournament, today or timezone.localdate())
-    if plan.problems:
-        return _finish(plan, commit)
-    _rate(plan, turnering, may_set)
-    if commit and not plan.problems:
-        _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
-    return _finish(plan, commit)
+    if not plan.problems:
+        _rate(plan, turnering, may_set)
+    return plan
 
 
 def may_set_prior_grades(user: Any) -> bool:
