@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +36,7 @@ from ratings.api.submit_input import (
     JsonSubmissionSerializer,
     MultipartSubmissionSerializer,
     Submission,
+    SubmissionJSONParser,
     read_submission,
 )
 from ratings.api.throttling import ApiSubmitThrottle
@@ -57,7 +58,7 @@ class SubmissionView(APIView):
     authentication_classes = [AccessTokenAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiSubmitThrottle]
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [SubmissionJSONParser, MultiPartParser]
 
     def tournament(self, request: Request, pk: int) -> Tournament:
         """The tournament, if the token's owner may send its tables: 404 for none, 403 for another's, 409 for

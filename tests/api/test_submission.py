@@ -469,3 +469,37 @@ def test_twenty_tables_sent_twice_at_once_to_one_date_all_land_once(
     assert Table.objects.count() == 20 and ApiSubmission.objects.count() == 20
     assert sorted(Table.objects.values_list("sequence", flat=True)) == list(range(1, 21))
 
+
+# --- hostile bodies ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", [preview_url, submit_url], ids=["preview", "submit"])
+def test_a_body_nested_beyond_any_table_is_a_400_naming_the_problem(
+    url: Any, tournament: Tournament, secret: str
+) -> None:
+    response = Client().post(
+        url(tournament),
+        "[" * 100_000,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="deep",
+        **bearer(secret),
+    )
+    assert response.status_code == 400 and "nested" in response.json()["detail"]
+
+
+def test_choices_nested_beyond_any_table_are_a_400(tournament: Tournament, secret: str) -> None:
+    form = {"turnering": SimpleUploadedFile("turnering.txt", SAMPLE), "choices": "[" * 100_000}
+    response = Client().post(preview_url(tournament), form, **bearer(secret))
+    assert response.status_code == 400 and "choices" in response.json()["errors"]
+    in_json = post_json(preview_url(tournament), secret, {"turnering": SAMPLE.decode(), "choices": "[" * 100_000})
+    assert in_json.status_code == 400 and "choices" in in_json.json()["errors"]
+
+
+@pytest.mark.parametrize("number", ["²", "١", "1.0", "-1", " 1"])
+def test_a_choice_for_anything_but_a_number_of_ascii_digits_is_a_400(
+    number: str, tournament: Tournament, secret: str
+) -> None:
+    player = make_player("Ishikawa", "Musashi")
+    body = {"turnering": SAMPLE.decode(), "choices": {number: player.federation_id}}
+    response = post_json(preview_url(tournament), secret, body)
+    assert response.status_code == 400 and "is not a player number" in " ".join(response.json()["errors"]["choices"])
