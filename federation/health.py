@@ -3,12 +3,14 @@
 ``/health/live``: the process answers (no database touched), for a container's liveness probe.
 ``/health/ready``: the site can do its work: the database answers, the broker answers, a worker renewed its
 heartbeat lately, and no re-rate has been waiting too long. 200 when all hold, 503 otherwise, with a JSON body
-naming each check. No personal data and no connection strings appear in it.
+naming each check. No personal data and no connection strings appear in it. A 503 is the probe doing its
+work, not a server error: it is logged at INFO with the failing checks' names, not by Django at ERROR.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 
 import redis
@@ -22,6 +24,8 @@ from django.views.decorators.http import require_GET
 
 from federation.heartbeat import heartbeat_age
 from ratings.models import PendingRerate
+
+logger = logging.getLogger(__name__)
 
 WORKER_SILENT_AFTER = 180.0  # seconds without a heartbeat: six missed beats
 RERATE_LATE_AFTER = dt.timedelta(minutes=10)  # a re-rate waits seconds normally; ten minutes is a stuck queue
@@ -52,7 +56,12 @@ def ready(request: HttpRequest) -> JsonResponse:
         "status": "ok" if healthy else "failing",
         "checks": {name: {"ok": ok, "detail": detail} for name, (ok, detail) in results.items()},
     }
-    return JsonResponse(body, status=200 if healthy else 503)
+    response = JsonResponse(body, status=200 if healthy else 503)
+    if not healthy:
+        failing = ", ".join(name for name, (ok, _) in results.items() if not ok)
+        logger.info("ready probe: failing (%s)", failing)
+        response._has_been_logged = True  # type: ignore[attr-defined]  # django.utils.log.log_response skips it
+    return response
 
 
 def _run(check: Callable[[], Check]) -> Check:
