@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -14,6 +16,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.cache import caches
+from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
@@ -364,3 +367,24 @@ def test_the_daily_task_forgets_unconfirmed_subscriptions(django_capture_on_comm
     with time_machine.travel(FIXED_NOW + dt.timedelta(days=8), tick=False):
         assert task_season_daily()["subscriptions_expired"] == 1
     assert not Subscription.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_requests_at_once_for_one_address_queue_at_most_the_days_cap() -> None:
+    """The cap is counted and the message queued while the address is held: a burst cannot all count two."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent connections: the PostgreSQL run has them (SQLite serialises all writes)")
+    players = [make_player(f"Burst{n}") for n in range(20)]
+    start = threading.Barrier(20)
+
+    def ask(player: Player) -> None:
+        try:
+            start.wait(timeout=30)
+            subscription_request(player=player, email=ADDRESS, language="en", on_tables=True, on_grades=False)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        list(pool.map(ask, players))
+    queued = OutgoingMail.objects.filter(recipient=ADDRESS, event_key__contains=":confirm:").count()
+    assert queued == CONFIRMATIONS_PER_DAY, queued
