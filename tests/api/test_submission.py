@@ -503,3 +503,26 @@ def test_a_choice_for_anything_but_a_number_of_ascii_digits_is_a_400(
     body = {"turnering": SAMPLE.decode(), "choices": {number: player.federation_id}}
     response = post_json(preview_url(tournament), secret, body)
     assert response.status_code == 400 and "is not a player number" in " ".join(response.json()["errors"]["choices"])
+
+
+@pytest.mark.parametrize("hidden", ["\u202e", "\u200b", "\u2066"], ids=["RLO", "ZWSP", "LRI"])
+def test_a_table_name_with_an_invisible_format_character_is_refused_everywhere(
+    hidden: str, director: Any, tournament: Tournament, secret: str
+) -> None:
+    """As a player's or a tournament's name is: it would show in the table page's title."""
+    name = f"Group{hidden}A"
+    preview = post_json(preview_url(tournament), secret, {"turnering": SAMPLE.decode(), "table_name": name}).json()
+    assert preview["ok"] is False and any("U+" in p["message"] for p in preview["problems"])
+    body = {"turnering": SAMPLE.decode(), "table_name": name}
+    submitted = post_json(submit_url(tournament), secret, body, HTTP_IDEMPOTENCY_KEY=f"name-{ord(hidden)}")
+    assert submitted.status_code == 422 and not Table.objects.exists()
+
+    admin = Client()
+    admin.force_login(director)
+    form = {"file": SimpleUploadedFile("turnering.txt", SAMPLE), "tournament": str(tournament.pk), "table_name": name}
+    page = admin.post(UPLOAD_URL, form).content.decode()
+    assert "U+" in page
+    payload = re.search(r'name="payload" value="([^"]+)"', page)
+    if payload is not None:
+        admin.post(UPLOAD_URL, {"payload": payload.group(1), "confirm": "1", "submit": "on"})
+    assert not Table.objects.exists()

@@ -41,6 +41,7 @@ from ratings import engine
 from ratings.access import can_change_prior_grade
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
+from ratings.fesa_files.names import refused_character
 from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
@@ -105,6 +106,16 @@ def turnering_import(
     """
     plan = TurneringPlan(file=file)
     may_set = may_set_prior_grades(user)
+    hidden = refused_character(table_name)
+    if hidden is not None:  # the rule of every name (models/common.py check_names): it shows in the page's title
+        plan.problem(
+            None,
+            _(
+                "A name may not hold %(char)s: no control, invisible format (such as right-to-left or zero-width) "
+                "or line-separator character."
+            )
+            % {"char": hidden},
+        )
     turnering, read_problems = read_upload_checked(data, file)
     for error in read_problems:
         plan.problem(error.line, error.message, error.file)
