@@ -526,3 +526,10 @@ def test_a_table_name_with_an_invisible_format_character_is_refused_everywhere(
     if payload is not None:
         admin.post(UPLOAD_URL, {"payload": payload.group(1), "confirm": "1", "submit": "on"})
     assert not Table.objects.exists()
+
+
+@pytest.mark.parametrize("key", ["k" * 201, "clé", "a\tb", " "], ids=["201 characters", "not ASCII", "tab", "blank"])
+def test_a_key_outside_the_schemas_limits_is_the_documented_400(key: str, tournament: Tournament, secret: str) -> None:
+    response = post_json(submit_url(tournament), secret, {"turnering": SAMPLE.decode()}, HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 400 and "Idempotency-Key" in response.json()["errors"]
+    assert not Table.objects.exists()
