@@ -71,7 +71,7 @@ from ratings.services.fesa.tables import (
 )
 from ratings.services.tables.dates import table_date_problems
 from ratings.services.tables.save import table_date_lock
-from ratings.services.tables.submit import TableInvalid, table_submit
+from ratings.services.tables.submit import TableInvalid, off_scale_message, table_submit
 
 MAX_NAMED = 10
 """The players a problem of many names lists by name (the others are counted)."""
@@ -430,6 +430,11 @@ def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
         return
     try:
         result = engine.rate_table(prepared.table)
+    except engine.RatingOffScale as exc:  # the player and his line, as the rules and the files path say it
+        player = turnering.player(exc.player)  # type: ignore[arg-type]
+        name = f"{player.last_name} {player.first_name}".strip()
+        plan.problem(player.line, off_scale_message(name=name, rating=exc.rating))
+        return
     except engine.EngineError as exc:
         plan.problem(None, str(exc))
         return
