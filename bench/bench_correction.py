@@ -127,7 +127,9 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
         f"{preview.tables_redone} tables replayed, {len(preview.players)} players and {len(preview.promotions)} "
         "promotions change)"
     )
-    save_s, correction = timed("save", lambda: correction_make(user=officer, reason="bench", change=change))
+    save_s, correction = timed(
+        "save", lambda: correction_make(user=officer, reason="bench", change=change, expected=None)
+    )
     audit = Promotion.history.count()
     rerate_s, outcome = timed("rerate", rerate_pending, ARGS.profile == "rerate")
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in outcome.seconds.items())
@@ -153,7 +155,9 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
     if undo_timed:
         undo_preview_s, _preview = timed("undo preview", lambda: correction_preview(undo))
         print(f"4. undo preview: {undo_preview_s:.2f} s")
-    undo_s, _undo = timed("undo", lambda: correction_undo(correction=correction, user=officer, reason="bench: undo"))
+    undo_s, _undo = timed(
+        "undo", lambda: correction_undo(correction=correction, user=officer, reason="bench: undo", expected=None)
+    )
     audit = Promotion.history.count()
     back_s, outcome = timed("rerate", rerate_pending)
     if undo_timed:

@@ -103,13 +103,17 @@ def merge(count: int, years: int) -> None:
     preview = timed("merge preview", lambda: player_merge_preview(duplicate=duplicate, kept=kept))
     print(f"  {len(preview.players)} players change, {preview.tables_redone} tables replayed")
     correction = timed(
-        "merge (one transaction)", lambda: player_merge(user=officer, duplicate=duplicate, kept=kept, reason="bench")
+        "merge (one transaction)",
+        lambda: player_merge(user=officer, duplicate=duplicate, kept=kept, reason="bench", expected=None),
     )
     timed("re-rate after the merge", rerate_pending)
     assert rerate_check() == [], "the database is not what the history gives after the merge"
     undo = correction_undo_change(correction)
     timed("undo preview", lambda: correction_preview(undo))
-    timed("undo (one transaction)", lambda: correction_undo(correction=correction, user=officer, reason="bench"))
+    timed(
+        "undo (one transaction)",
+        lambda: correction_undo(correction=correction, user=officer, reason="bench", expected=None),
+    )
     timed("re-rate after the undo", rerate_pending)
     assert rerate_check() == [], "the database is not what the history gives after the undo"
     print("rerate_check clean after the merge and after the undo")

@@ -5,12 +5,14 @@
 heartbeat lately, and no re-rate has been waiting too long. 200 when all hold, 503 otherwise, with a JSON body
 naming each check. No personal data and no connection strings appear in it. E-mail that could not be sent
 (``mail``) is said too, with the status ``degraded``, but keeps the 200: the pages still work, and a load
-balancer must not take the site away because the mail server is down.
+balancer must not take the site away because the mail server is down. A 503 is the probe doing its work, not a
+server error: it is logged at INFO with the failing checks' names, not by Django at ERROR.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Callable
 
 import redis
@@ -24,6 +26,8 @@ from django.views.decorators.http import require_GET
 
 from federation.heartbeat import heartbeat_age
 from ratings.models import MailStatus, OutgoingMail, PendingRerate
+
+logger = logging.getLogger(__name__)
 
 WORKER_SILENT_AFTER = 180.0  # seconds without a heartbeat: six missed beats
 RERATE_LATE_AFTER = dt.timedelta(minutes=10)  # a re-rate waits seconds normally; ten minutes is a stuck queue
@@ -57,7 +61,12 @@ def ready(request: HttpRequest) -> JsonResponse:
         "status": ("ok" if mail[0] else "degraded") if healthy else "failing",
         "checks": {name: {"ok": ok, "detail": detail} for name, (ok, detail) in results.items()},
     }
-    return JsonResponse(body, status=200 if healthy else 503)
+    response = JsonResponse(body, status=200 if healthy else 503)
+    if not healthy:
+        failing = ", ".join(name for name, (ok, _) in results.items() if not ok)
+        logger.info("ready probe: failing (%s)", failing)
+        response._has_been_logged = True  # type: ignore[attr-defined]  # django.utils.log.log_response skips it
+    return response
 
 
 def _run(check: Callable[[], Check]) -> Check:

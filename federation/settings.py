@@ -317,6 +317,9 @@ STORAGES = {
 
 
 LOGIN_URL = "admin:login"
+# The only login is the admin's: where it sends a user whose "next" it refused (another site), not Django's
+# default /accounts/profile/, which this site does not have.
+LOGIN_REDIRECT_URL = "admin:index"
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/semantic.html"
 DJANGO_TABLES2_TABLE_ATTRS = {"class": "data"}

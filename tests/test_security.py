@@ -11,6 +11,7 @@ import redis
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client, override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from federation import heartbeat
@@ -128,3 +129,13 @@ def test_health_ready_follows_the_worker_heartbeat(client: Client, redis_url: st
             assert stale["ok"] is False and "600 s ago" in stale["detail"]
         finally:
             connection.delete(heartbeat.HEARTBEAT_KEY)
+
+
+@pytest.mark.parametrize("unsafe", ["https://evil.example/admin/", "//evil.example/", "javascript:alert(1)"])
+def test_admin_login_with_an_unsafe_next_lands_on_the_admin_index(client: Client, unsafe: str) -> None:
+    User.objects.create_user("officer", password="right-password-1", is_staff=True)
+    login = reverse("admin:login")
+    response = client.post(
+        f"{login}?next={unsafe}", {"username": "officer", "password": "right-password-1", "next": unsafe}
+    )
+    assert response.status_code == 302 and response["Location"] == reverse("admin:index")

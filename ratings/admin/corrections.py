@@ -93,9 +93,10 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
     return True
 
 
-def posted_version(request: HttpRequest) -> str | None:
-    """The version of what the posted page showed (ratings/services/versions.py); None if it carried none."""
-    return request.POST.get(VERSION_FIELD) or None
+def posted_version(request: HttpRequest) -> str:
+    """The version of what the posted page showed (ratings/services/versions.py); empty if it carried none,
+    which the services refuse (never None, which would ask them for no check)."""
+    return request.POST.get(VERSION_FIELD, "")
 
 
 def form_version(request: HttpRequest, loaded: Callable[[], str]) -> str:

@@ -346,7 +346,7 @@ class PromotionAdmin(admin.ModelAdmin):
         version = request.POST.get(VERSION_FIELD, "") if request.method == "POST" else promotion_version(promotion)
         if request.method == "POST" and form.is_valid():
             try:
-                self._decide(request, promotion, action, {**form.cleaned_data, "expected": version or None})
+                self._decide(request, promotion, action, {**form.cleaned_data, "expected": version})
             except (PromotionConflict, ChangedMeanwhile) as exc:
                 self.message_user(request, str(exc), messages.ERROR)
                 return HttpResponseRedirect(change_url)

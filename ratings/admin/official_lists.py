@@ -71,7 +71,7 @@ class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             date, title, note = (form.cleaned_data[k] for k in ("date", "title", "note"))
             try:
                 if request.POST.get("confirmed") == "yes":
-                    expected = request.POST.get(VERSION_FIELD) or None
+                    expected = request.POST.get(VERSION_FIELD, "")  # none posted: refused
                     official = official_list_publish(
                         date=date, user=request.user, title=title, note=note, expected=expected
                     )

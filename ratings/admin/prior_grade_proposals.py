@@ -135,7 +135,7 @@ class PriorGradeProposalAdmin(admin.ModelAdmin):
     def _answer(self, request: HttpRequest, queryset: QuerySet[PriorGradeProposal], *, confirm: bool) -> None:
         done = rerated = 0
         for proposal in queryset.select_related("player", "proposed_by"):
-            expected = request.POST.get(_version_name(proposal)) or None
+            expected = request.POST.get(_version_name(proposal), "")  # none posted: refused
             try:
                 if confirm:
                     rerated += prior_grade_proposal_confirm(proposal=proposal, user=request.user, expected=expected)

@@ -63,8 +63,8 @@ def _describe(parameter: dict[str, Any]) -> None:
         schema["enum"] = [code for code, _ in countries]
         parameter.setdefault("description", "ISO 3166 code.")
     elif schema.get("type") == "string" and "enum" not in schema and "format" not in schema:
-        schema["pattern"] = NO_CONTROL_CHARACTERS
-        schema["maxLength"] = TEXT_LENGTH.get(parameter["name"], TEXT_LENGTH_DEFAULT)
+        schema.setdefault("pattern", NO_CONTROL_CHARACTERS)  # a view's own (the Idempotency-Key's) stays
+        schema.setdefault("maxLength", TEXT_LENGTH.get(parameter["name"], TEXT_LENGTH_DEFAULT))
 
 
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +36,7 @@ from ratings.api.submit_input import (
     JsonSubmissionSerializer,
     MultipartSubmissionSerializer,
     Submission,
+    SubmissionJSONParser,
     read_submission,
 )
 from ratings.api.throttling import ApiSubmitThrottle
@@ -45,6 +46,8 @@ from ratings.services.tables.api_submissions import api_table_submit
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_KEY = 200
+KEY_SCHEMA = {"type": "string", "minLength": 1, "maxLength": MAX_KEY, "pattern": "^[!-~](?:[ -~]*[!-~])?$"}
+"""What the key may be, as the schema states it: 1 to 200 printable ASCII characters (else 400)."""
 MAX_BODY = 3 * MAX_UPLOAD_BYTES  # a table and its nye-spillere, encoded; refused before it is read
 
 
@@ -57,7 +60,7 @@ class SubmissionView(APIView):
     authentication_classes = [AccessTokenAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiSubmitThrottle]
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [SubmissionJSONParser, MultiPartParser]
 
     def tournament(self, request: Request, pk: int) -> Tournament:
         """The tournament, if the token's owner may send its tables: 404 for none, 403 for another's, 409 for
@@ -197,6 +200,11 @@ EXAMPLE = OpenApiExample(
 )
 DENIED = OpenApiResponse(description="Another director's tournament.")
 COMMON = {
+    400: OpenApiResponse(
+        description="A body or header of the wrong shape, with `errors` naming each field: JSON nested too deeply, "
+        "a value too long or holding a control character, a choice that is not a player number or names nobody, "
+        "an Idempotency-Key that is not 1 to 200 printable ASCII characters."
+    ),
     401: OpenApiResponse(description="No access token, or an invalid, expired or revoked one."),
     403: DENIED,
     409: OpenApiResponse(description="The tournament is not registered and accepted by the federation."),
@@ -229,10 +237,12 @@ class SubmitView(SubmissionView):
         parameters=[
             OpenApiParameter(
                 IDEMPOTENCY_HEADER,
+                type=KEY_SCHEMA,
                 location=OpenApiParameter.HEADER,
                 required=True,
                 description="A key of the client's choosing, new for each table (a UUID): a retry with the same "
-                "key and body gets the first answer back and saves nothing more.",
+                "key and body gets the first answer back and saves nothing more. 1 to 200 printable ASCII "
+                "characters; any other is refused with 400.",
             )
         ],
         responses={

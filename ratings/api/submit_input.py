@@ -20,6 +20,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
 
 from ratings.fesa_files.turnering import MAX_PLAYERS, MAX_ROUNDS
 from ratings.models import Player
@@ -33,6 +35,31 @@ CHOICE_HELP = _(
     "For a player number (its position in the table), the federation id of the player it is, or “new”: for a "
     "name several players share or that is only close to a player's name."
 )
+
+
+TOO_DEEP = _("The JSON is nested too deeply for a table.")
+_PLAYER_NUMBER = re.compile(r"[0-9]{1,4}")
+
+
+class SubmissionJSONParser(JSONParser):
+    """DRF's JSON parser, with a body nested past Python's recursion limit refused as a parse error (400)
+    rather than left to raise RecursionError (a 500)."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(TOO_DEEP) from None
+
+
+class ChoicesJSONField(serializers.JSONField):
+    """The multipart form's ``choices``, JSON text: nested too deeply is a field error, not a RecursionError."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        try:
+            return super().to_internal_value(data)
+        except RecursionError:
+            raise serializers.ValidationError(TOO_DEEP) from None
 
 
 def _one_line(value: str) -> str:
@@ -98,7 +125,7 @@ class MultipartSubmissionSerializer(OptionsSerializer):
 
     turnering = serializers.FileField(help_text=_("turnering.txt"))
     nye_spillere = serializers.FileField(required=False, help_text=_("nye-spillere"))
-    choices = serializers.JSONField(required=False, default=dict, help_text=CHOICE_HELP)  # type: ignore[assignment]
+    choices = ChoicesJSONField(required=False, default=dict, help_text=CHOICE_HELP)  # type: ignore[assignment]
 
     def validate_turnering(self, upload: Any) -> Any:
         if upload.size > MAX_UPLOAD_BYTES:
@@ -189,7 +216,7 @@ def _choices(given: dict[str, str]) -> dict[int, Choice]:
     ids = dict(Player.objects.filter(federation_id__in=given.values()).values_list("federation_id", "pk"))
     choices: dict[int, Choice] = {}
     for number, value in given.items():
-        if not number.isdigit():
+        if not _PLAYER_NUMBER.fullmatch(number):  # str.isdigit takes "²" (no int) and "١" (read as 1)
             errors.append(_("%(number)s is not a player number.") % {"number": number[:20]})
         elif value == NEW:
             choices[int(number)] = NEW

@@ -14,6 +14,7 @@ import datetime as dt
 import functools
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -81,23 +82,60 @@ process's memory. The public pages are kept in it (ratings/page_cache.py), and s
 once per data version (``version_cached``)."""
 
 
+class CacheOutage:
+    """Whether this process found the shared cache down: one WARNING when it first fails (with the cause, not
+    a traceback: a page is made without it, which is no error), one INFO when it answers again. Every page
+    reads and writes it several times; logging each failure wrote megabytes of tracebacks per outage."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self._lock = threading.Lock()
+
+    def failed(self, what: str, exc: Exception) -> None:
+        with self._lock:
+            if self.down:
+                return
+            self.down = True
+        logger.warning(
+            "shared cache: %s failed (%s: %s); pages are made without it until it answers again",
+            what,
+            type(exc).__name__,
+            exc,
+        )
+
+    def answered(self) -> None:
+        if not self.down:  # the usual case, without the lock
+            return
+        with self._lock:
+            if not self.down:
+                return
+            self.down = False
+        logger.info("shared cache: it answers again")
+
+
+CACHE_OUTAGE = CacheOutage()
+"""This process's view of the shared cache (the page cache shares it: ratings/web/caching.py)."""
+
+
 def version_cached(name: str, version: DataVersion | None, make: Callable[[], T]) -> T:
     """What ``make`` returns for the data ``version``, built once for every process: kept in the shared cache
     under ``name`` and the version, so a change of the data makes it afresh and nothing is ever invalidated
     by hand. Without a version (a caller that read none) it is made every time. A cache that fails (Redis
-    down) is logged and the value made as if it missed."""
+    down) is told once per outage (``CACHE_OUTAGE``) and the value made as if it missed."""
     if version is None:
         return make()
     key = f"version:{version.key}:{name}"
     try:
         value = caches[CACHE].get(key)
-    except Exception:  # a cache that is down must not take the pages with it
-        logger.exception("shared cache: read failed")
+    except Exception as exc:  # a cache that is down must not take the pages with it
+        CACHE_OUTAGE.failed("read", exc)
         value = None
+    else:
+        CACHE_OUTAGE.answered()
     if value is None:
         value = make()
         try:
             caches[CACHE].set(key, value)
-        except Exception:  # the value was made; not keeping it only costs the next request
-            logger.exception("shared cache: write failed")
+        except Exception as exc:  # the value was made; not keeping it only costs the next request
+            CACHE_OUTAGE.failed("write", exc)
     return value

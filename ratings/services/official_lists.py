@@ -95,7 +95,7 @@ def _changes_since(since: dt.datetime | None) -> list[str]:
 
 
 def official_list_publish(
-    *, date: dt.date, user: Any, title: str = "", note: str = "", expected: str | None = None
+    *, date: dt.date, user: Any, title: str = "", note: str = "", expected: str | None
 ) -> OfficialList:
     """Publish the (active) rating list of ``date`` as it stands: its entries and its all.txt, frozen.
 

@@ -15,8 +15,10 @@ from the corrections and the audit history. A fingerprint rather than a version 
 starts from span several tables (a table's entries and games, the rows a merge moves, the rows of a rating
 list), and a hash of exactly those facts moves whenever any of them does, whoever wrote it.
 
-Services take ``expected`` (the version string, or None where no page was shown: commands, imports, tests)
-and own the check; the admin only passes the hidden field through (``VERSION_FIELD``).
+Services take ``expected`` as a required argument and own the check: the version string the page carried,
+or None where no page was shown (a command, an import, a service that checked it already). The admin passes the
+hidden field through as posted, never None: a request without it (a tab opened before the pages carried it, a
+script) is refused with ``VersionMissing`` rather than saved onto whatever the object is now.
 """
 
 from __future__ import annotations
@@ -45,6 +47,20 @@ class ChangedMeanwhile(Exception):
         super().__init__(text)
 
 
+class VersionMissing(ChangedMeanwhile):
+    """The change came without the version of what its page showed: it may start from anything, so it is refused."""
+
+    def __init__(self) -> None:
+        Exception.__init__(
+            self,
+            _(
+                "This change came without the version of the page it was made on (a page opened before the site "
+                "changed, or another program), so nothing was saved: reload the page and make your change again."
+            ),
+        )
+        self.changes = []
+
+
 def fingerprint(facts: Any) -> str:
     """The SHA-256 of ``facts`` (JSON-able: dicts, lists, strings, numbers, dates), keys sorted."""
     data = orjson.dumps(facts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
@@ -70,11 +86,14 @@ def version_check(
 ) -> None:
     """Raise ChangedMeanwhile unless ``facts`` (read now, with the object locked) are those of ``expected``.
 
-    ``expected`` None asks for no check (no page was shown). ``changes(since)`` lists what was recorded since
-    the version was read (None: the version gave no time), for the message.
+    ``expected`` None asks for no check (no page was shown); an empty one (a page posted without its version)
+    raises VersionMissing. ``changes(since)`` lists what was recorded since the version was read (None: the
+    version gave no time), for the message.
     """
     if expected is None:
         return
+    if not expected.strip():
+        raise VersionMissing
     since = loaded_at(expected)
     if since is not None and expected.partition("-")[2] == fingerprint(facts):
         return

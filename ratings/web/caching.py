@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
-import logging
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -33,14 +32,12 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
 
 from ratings.selectors import data_version
-from ratings.selectors.versions import CACHE
+from ratings.selectors.versions import CACHE, CACHE_OUTAGE
 
 PAGE_CACHE = CACHE  # the site's one shared cache (settings.CACHES), where the data built per version is kept too
 STORED_STATUSES = frozenset({200, 301, 302})
 COMPRESS_FROM = 16 * 1024  # bodies from this size are kept compressed (zlib, fast level): a page is ~8x smaller
 MAX_STORED = 1024 * 1024  # larger bodies (compressed) are not kept: a cache full of them would crowd out the pages
-
-logger = logging.getLogger(__name__)
 
 
 def page_key(request: HttpRequest, etag: str) -> str | None:
@@ -69,9 +66,10 @@ def cached_page(key: str) -> HttpResponse | None:
     """The page stored under ``key``, as a new response, or None."""
     try:
         stored: Any = caches[PAGE_CACHE].get(key)
-    except Exception:  # a cache that is down must not take the pages with it
-        logger.exception("page cache: read failed")
+    except Exception as exc:  # a cache that is down must not take the pages with it: told once per outage
+        CACHE_OUTAGE.failed("page read", exc)
         return None
+    CACHE_OUTAGE.answered()
     try:
         status, streamed, compressed, content, headers = stored
     except (TypeError, ValueError):  # nothing kept, or kept by another version of this code
@@ -105,8 +103,8 @@ def store_page(key: str, request: HttpRequest, response: HttpResponse) -> HttpRe
         return response
     try:
         caches[PAGE_CACHE].set(key, (response.status_code, streamed, compressed, kept, headers))
-    except Exception:  # the page was made; not keeping it only costs the next visitor
-        logger.exception("page cache: write failed")
+    except Exception as exc:  # the page was made; not keeping it only costs the next visitor
+        CACHE_OUTAGE.failed("page write", exc)
     return response
 
 

@@ -35,6 +35,8 @@ def grid_data(response: Any) -> dict[str, str]:
         data[form.add_prefix("player")] = "" if player is None else str(player)
         data[form.add_prefix("cells")] = form["cells"].value() or ""
     data["paste"] = ""
+    if response.context.get("version"):  # the hidden version of what the page shows
+        data[response.context["version_field"]] = response.context["version"]
     return data
 
 

@@ -4,6 +4,7 @@ the schema itself is valid OpenAPI and generates without a warning."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -50,3 +51,19 @@ def test_schema_generates_without_warnings(capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().err == ""
     assert all(path.startswith("/api/v1/") for path in schema["paths"])
     assert set(schema["paths"]) >= {"/api/v1/rating-list/", "/api/v1/tables/{id}/", "/api/v1/promotions/pending/"}
+
+
+def test_the_submission_endpoints_state_every_status_and_the_keys_limits() -> None:
+    """A client tool that follows the schema never meets a status or a refused header the schema did not
+    state (the code holds them: tests/api/test_submission.py)."""
+    schema: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    paths = schema["paths"]
+    preview = paths["/api/v1/tournaments/{id}/tables/preview/"]["post"]
+    submit = paths["/api/v1/tournaments/{id}/tables/submit/"]["post"]
+    assert {"200", "400", "401", "403", "404", "409", "413", "429"} <= set(preview["responses"])
+    assert {"201", "400", "401", "403", "404", "409", "413", "422", "429"} <= set(submit["responses"])
+    [key] = [p for p in submit["parameters"] if p["name"] == "Idempotency-Key"]
+    assert key["required"] is True and key["in"] == "header"
+    assert (key["schema"]["minLength"], key["schema"]["maxLength"]) == (1, 200)
+    pattern = re.compile(key["schema"]["pattern"])
+    assert pattern.fullmatch("3f2b9c1e-uuid key/1") and not pattern.fullmatch("é") and not pattern.fullmatch("a\tb")

@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -433,3 +434,102 @@ def test_a_name_two_players_share_waits_for_a_choice_by_federation_id(tournament
 def test_a_body_larger_than_any_table_is_refused_unread(tournament: Tournament, secret: str) -> None:
     response = post_json(preview_url(tournament), secret, {"turnering": "x" * 3_000_001})
     assert response.status_code == 413 and set(response.json()) == {"detail"}
+
+
+def _two_players(table: int) -> str:
+    """A one-game table of two known players of their own (``Family<table>A`` beats ``Family<table>B``)."""
+    return f"[Club {table}]\n[2016-01-07]\n1 [Family{table}A] [Given] [2+]\n2 [Family{table}B] [Given] [1-]\n"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_tables_sent_twice_at_once_to_one_date_all_land_once(
+    tournament: Tournament, secret: str, settings: Any
+) -> None:
+    """Each submit takes the date's next free sequence while holding the date: none is refused for another's
+    save, and each key's retry gets the first answer."""
+    if connection.vendor != "postgresql":
+        pytest.skip("concurrent connections: the PostgreSQL run has them (SQLite serialises all writes)")
+    settings.API_SUBMIT_RATE = "1000/minute"
+    for table in range(20):
+        make_player(f"Family{table}A", "Given"), make_player(f"Family{table}B", "Given")
+    start = threading.Barrier(20)
+
+    def send(table: int) -> int:
+        try:
+            start.wait(timeout=30)
+            body = {"turnering": _two_players(table)}
+            response = post_json(submit_url(tournament), secret, body, HTTP_IDEMPOTENCY_KEY=f"table-{table}")
+            return response.status_code
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        statuses = list(pool.map(send, [t for t in range(20) for _ in range(2)]))
+    assert statuses == [201] * 40, statuses
+    assert Table.objects.count() == 20 and ApiSubmission.objects.count() == 20
+    assert sorted(Table.objects.values_list("sequence", flat=True)) == list(range(1, 21))
+
+
+# --- hostile bodies ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", [preview_url, submit_url], ids=["preview", "submit"])
+def test_a_body_nested_beyond_any_table_is_a_400_naming_the_problem(
+    url: Any, tournament: Tournament, secret: str
+) -> None:
+    response = Client().post(
+        url(tournament),
+        "[" * 100_000,
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY="deep",
+        **bearer(secret),
+    )
+    assert response.status_code == 400 and "nested" in response.json()["detail"]
+
+
+def test_choices_nested_beyond_any_table_are_a_400(tournament: Tournament, secret: str) -> None:
+    form = {"turnering": SimpleUploadedFile("turnering.txt", SAMPLE), "choices": "[" * 100_000}
+    response = Client().post(preview_url(tournament), form, **bearer(secret))
+    assert response.status_code == 400 and "choices" in response.json()["errors"]
+    in_json = post_json(preview_url(tournament), secret, {"turnering": SAMPLE.decode(), "choices": "[" * 100_000})
+    assert in_json.status_code == 400 and "choices" in in_json.json()["errors"]
+
+
+@pytest.mark.parametrize("number", ["²", "١", "1.0", "-1", " 1"])
+def test_a_choice_for_anything_but_a_number_of_ascii_digits_is_a_400(
+    number: str, tournament: Tournament, secret: str
+) -> None:
+    player = make_player("Ishikawa", "Musashi")
+    body = {"turnering": SAMPLE.decode(), "choices": {number: player.federation_id}}
+    response = post_json(preview_url(tournament), secret, body)
+    assert response.status_code == 400 and "is not a player number" in " ".join(response.json()["errors"]["choices"])
+
+
+@pytest.mark.parametrize("hidden", ["\u202e", "\u200b", "\u2066"], ids=["RLO", "ZWSP", "LRI"])
+def test_a_table_name_with_an_invisible_format_character_is_refused_everywhere(
+    hidden: str, director: Any, tournament: Tournament, secret: str
+) -> None:
+    """As a player's or a tournament's name is: it would show in the table page's title."""
+    name = f"Group{hidden}A"
+    preview = post_json(preview_url(tournament), secret, {"turnering": SAMPLE.decode(), "table_name": name}).json()
+    assert preview["ok"] is False and any("U+" in p["message"] for p in preview["problems"])
+    body = {"turnering": SAMPLE.decode(), "table_name": name}
+    submitted = post_json(submit_url(tournament), secret, body, HTTP_IDEMPOTENCY_KEY=f"name-{ord(hidden)}")
+    assert submitted.status_code == 422 and not Table.objects.exists()
+
+    admin = Client()
+    admin.force_login(director)
+    form = {"file": SimpleUploadedFile("turnering.txt", SAMPLE), "tournament": str(tournament.pk), "table_name": name}
+    page = admin.post(UPLOAD_URL, form).content.decode()
+    assert "U+" in page
+    payload = re.search(r'name="payload" value="([^"]+)"', page)
+    if payload is not None:
+        admin.post(UPLOAD_URL, {"payload": payload.group(1), "confirm": "1", "submit": "on"})
+    assert not Table.objects.exists()
+
+
+@pytest.mark.parametrize("key", ["k" * 201, "clé", "a\tb", " "], ids=["201 characters", "not ASCII", "tab", "blank"])
+def test_a_key_outside_the_schemas_limits_is_the_documented_400(key: str, tournament: Tournament, secret: str) -> None:
+    response = post_json(submit_url(tournament), secret, {"turnering": SAMPLE.decode()}, HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 400 and "Idempotency-Key" in response.json()["errors"]
+    assert not Table.objects.exists()

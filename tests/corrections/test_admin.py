@@ -47,7 +47,10 @@ def test_rated_table_change_previews_then_saves_as_a_correction_with_its_reason(
     undo_url = reverse("admin:ratings_correction_undo", args=[correction.pk])
     undo_page = client.get(undo_url)
     assert undo_page.status_code == 200 and undo_page.context["preview"].players
-    client.post(undo_url, {"_correction_confirm": "yes", "_correction_reason": "Was right"})
+    client.post(
+        undo_url,
+        {**dict(undo_page.context["carried"]), "_correction_confirm": "yes", "_correction_reason": "Was right"},
+    )
     assert Correction.objects.filter(undoes=correction).exists()
     rerate_and_check()
     assert player_columns() == before
@@ -56,7 +59,7 @@ def test_rated_table_change_previews_then_saves_as_a_correction_with_its_reason(
 def test_corrections_list_filters_by_kind_and_table(client: Client, rated) -> None:
     _players, table = rated
     officer = make_rating_officer()
-    made = correction_make(user=officer, reason="Swapped", change=result_flipped(table))
+    made = correction_make(user=officer, reason="Swapped", change=result_flipped(table), expected=None)
     client.force_login(officer)
     url = reverse("admin:ratings_correction_changelist")
     listed = client.get(url, {"kind": "table", "table__id__exact": table.pk})

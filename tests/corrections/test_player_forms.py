@@ -91,7 +91,7 @@ def test_identity_change_of_a_player_who_played_is_a_correction_in_words(client:
     rerate_and_check()
     assert player_columns() == before
 
-    correction_undo(correction=correction, user=officer, reason="Wrong player")
+    correction_undo(correction=correction, user=officer, reason="Wrong player", expected=None)
     abe.refresh_from_db()
     assert (abe.family_name, str(abe.nationality), abe.date_of_birth) == ("Abe", "FR", dt.date(1990, 4, 1))
     rerate_and_check()
@@ -122,7 +122,7 @@ def test_prior_grade_change_previews_what_the_save_then_stores(client: Client, p
     rerate_and_check()
     assert previewed(shown) == stored_changes(players, promotions)
 
-    correction_undo(correction=correction, user=officer, reason="Wrong certificate")
+    correction_undo(correction=correction, user=officer, reason="Wrong certificate", expected=None)
     rerate_and_check()
     assert player_columns() == players
 
@@ -180,15 +180,17 @@ def test_confirming_a_proposal_for_a_player_who_played_is_a_correction(played) -
         for p in (dahl, newcomer)
     ]
     players = player_columns()
-    assert prior_grade_proposal_confirm(proposal=proposals[0], user=officer)  # his table is re-rated
-    assert not prior_grade_proposal_confirm(proposal=proposals[1], user=officer)  # simply set: no table yet
+    assert prior_grade_proposal_confirm(proposal=proposals[0], user=officer, expected=None)  # his table is re-rated
+    assert not prior_grade_proposal_confirm(
+        proposal=proposals[1], user=officer, expected=None
+    )  # simply set: no table yet
     correction = Correction.objects.get()
     assert (correction.kind, correction.player, correction.made_by) == ("prior_grade", dahl, officer)
     assert "proposed by the tournament director" in correction.reason and director.username not in correction.reason
     assert "Prior grade: none → 4 Kyu (national federation)" in correction.summary
     rerate_and_check()
     assert player_columns()[dahl.pk] != players[dahl.pk]
-    correction_undo(correction=correction, user=officer, reason="Diploma was for his brother")
+    correction_undo(correction=correction, user=officer, reason="Diploma was for his brother", expected=None)
     rerate_and_check()
     assert player_columns()[dahl.pk] == players[dahl.pk]
 
@@ -197,10 +199,10 @@ def test_erasing_a_player_scrubs_his_corrections(played) -> None:
     abe, berg = played[0], played[1]
     officer = make_rating_officer()
     table = Table.objects.filter(entries__player=abe).order_by("date").first()
-    flipped = correction_make(user=officer, reason="Abe Aki lost", change=result_flipped(table))
+    flipped = correction_make(user=officer, reason="Abe Aki lost", change=result_flipped(table), expected=None)
     assert "Abe Aki" in flipped.summary  # his name before the rename below: erased too
     rename = IdentityChange(player=abe, values={"family_name": "Abé", "residence": "DE"})
-    renamed = correction_make(user=officer, reason="Licence spelling", change=rename)
+    renamed = correction_make(user=officer, reason="Licence spelling", change=rename, expected=None)
     player_erase(player=abe, user=officer)
 
     renamed.refresh_from_db()

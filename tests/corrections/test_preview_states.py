@@ -54,7 +54,7 @@ def test_the_sparse_replay_ends_every_player_where_the_full_replay_does(seed, mo
 
     players, promotions = player_columns(), promotion_records()
     preview = correction_preview(change)
-    correction_make(user=make_rating_officer(), reason="Wrong day", change=change)
+    correction_make(user=make_rating_officer(), reason="Wrong day", change=change, expected=None)
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)
 
@@ -91,6 +91,6 @@ def test_the_sparse_replay_sees_a_table_deleted_on_the_day_of_a_later_one() -> N
 
     players, promotions = player_columns(), promotion_records()
     preview = correction_preview(change)
-    correction_make(user=make_rating_officer(), reason="Wrong result", change=change)
+    correction_make(user=make_rating_officer(), reason="Wrong result", change=change, expected=None)
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)

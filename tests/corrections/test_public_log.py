@@ -23,7 +23,7 @@ def test_table_and_player_pages_list_corrections_and_only_staff_see_the_officer(
     submit(table)
     rerate_and_check()
     officer = make_rating_officer(username="officer-ito")
-    correction_make(user=officer, reason="Result swapped on the sheet", change=result_flipped(table))
+    correction_make(user=officer, reason="Result swapped on the sheet", change=result_flipped(table), expected=None)
     rerate_and_check()
 
     pages = [reverse("ratings:table", args=[table.pk]), reverse("ratings:player", args=[a.federation_id])]

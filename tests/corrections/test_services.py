@@ -72,14 +72,18 @@ def test_correction_preview_equals_what_the_save_stores_and_undo_restores(seed: 
     change = result_flipped(tables[2])
     assert correction_preview(change).players  # a reversed result moves ratings
     correction = assert_preview_is_stored(
-        change, lambda: correction_make(user=officer, reason="Result entered the wrong way round", change=change)
+        change,
+        lambda: correction_make(
+            user=officer, reason="Result entered the wrong way round", change=change, expected=None
+        ),
     )
     assert correction.made_by == officer and correction.kind == Correction.Kind.TABLE
     assert "Game round" in correction.summary and "→" in correction.summary
 
     undo_change = correction_undo_change(correction)
     undo = assert_preview_is_stored(
-        undo_change, lambda: correction_undo(correction=correction, user=officer, reason="The scoresheet was right")
+        undo_change,
+        lambda: correction_undo(correction=correction, user=officer, reason="The scoresheet was right", expected=None),
     )
     assert undo.undoes == correction and undo.before == correction.after and undo.after == correction.before
     assert player_columns() == original
@@ -97,7 +101,9 @@ def test_preview_of_a_moved_table_with_a_player_removed_equals_the_stored_result
         correction_preview(change)
     except TableRefused:
         pytest.skip("this seed's table cannot lose its last player")
-    correction = assert_preview_is_stored(change, lambda: correction_make(user=officer, reason="Late", change=change))
+    correction = assert_preview_is_stored(
+        change, lambda: correction_make(user=officer, reason="Late", change=change, expected=None)
+    )
     assert "removed" in correction.summary and str(Player.objects.get(pk=leaving)) in correction.summary
 
 
@@ -108,13 +114,13 @@ def test_prior_grade_correction_previews_the_players_it_rerates() -> None:
     change = PriorGradeChange(player=player, kind="dan", level=3, source="national", note="JSA certificate")
     officer = make_rating_officer()
     correction = assert_preview_is_stored(
-        change, lambda: correction_make(user=officer, reason="Certificate found", change=change)
+        change, lambda: correction_make(user=officer, reason="Certificate found", change=change, expected=None)
     )
     assert correction.kind == Correction.Kind.PRIOR_GRADE and correction.player == player
     assert correction_preview(change).players == []  # made: nothing left to change
     assert_preview_is_stored(
         correction_undo_change(correction),
-        lambda: correction_undo(correction=correction, user=officer, reason="Wrong certificate"),
+        lambda: correction_undo(correction=correction, user=officer, reason="Wrong certificate", expected=None),
     )
 
 
@@ -126,18 +132,26 @@ def test_promotions_that_appear_are_withdrawn_or_flagged_are_previewed(play) -> 
     lost = result_flipped(table)
     preview = correction_preview(lost)
     assert [(c.name, c.what) for c in preview.promotions] == [(str(riser), PromotionChange.WITHDRAWN)]
-    correction = assert_preview_is_stored(lost, lambda: correction_make(user=officer, reason="Lost", change=lost))
+    correction = assert_preview_is_stored(
+        lost, lambda: correction_make(user=officer, reason="Lost", change=lost, expected=None)
+    )
 
     back = correction_undo_change(correction)
     assert [c.what for c in correction_preview(back).promotions] == [PromotionChange.APPEARS]
-    undo = assert_preview_is_stored(back, lambda: correction_undo(correction=correction, user=officer, reason="Won"))
+    undo = assert_preview_is_stored(
+        back, lambda: correction_undo(correction=correction, user=officer, reason="Won", expected=None)
+    )
 
     promotion_approve(
-        promotion=Promotion.objects.get(player=riser, status=PromotionStatus.PENDING), user=make_grade_officer()
+        promotion=Promotion.objects.get(player=riser, status=PromotionStatus.PENDING),
+        user=make_grade_officer(),
+        expected=None,
     )
     again = correction_undo_change(undo)
     assert [c.what for c in correction_preview(again).promotions] == [PromotionChange.FLAGGED]
-    assert_preview_is_stored(again, lambda: correction_undo(correction=undo, user=officer, reason="Lost after all"))
+    assert_preview_is_stored(
+        again, lambda: correction_undo(correction=undo, user=officer, reason="Lost after all", expected=None)
+    )
 
 
 def test_identity_correction_says_old_and_new_and_rates_nothing() -> None:
@@ -145,11 +159,11 @@ def test_identity_correction_says_old_and_new_and_rates_nothing() -> None:
     officer = make_rating_officer()
     change = IdentityChange(player=player, values={"family_name": "Tanaka-Mori"})
     assert correction_preview(change).players == []
-    correction = correction_make(user=officer, reason="Married name", change=change)
+    correction = correction_make(user=officer, reason="Married name", change=change, expected=None)
     player.refresh_from_db()
     assert player.family_name == "Tanaka-Mori"
     assert "Tanaka → Tanaka-Mori" in correction.summary
-    correction_undo(correction=correction, user=officer, reason="Asked to keep the old name")
+    correction_undo(correction=correction, user=officer, reason="Asked to keep the old name", expected=None)
     player.refresh_from_db()
     assert player.family_name == "Tanaka"
 
@@ -160,16 +174,16 @@ def test_correction_refused_without_reason_by_a_director_on_a_draft_or_when_noth
     change = result_flipped(tables[0])
     officer = make_rating_officer()
     with pytest.raises(ValidationError):
-        correction_make(user=officer, reason="  ", change=change)
+        correction_make(user=officer, reason="  ", change=change, expected=None)
     with pytest.raises(PermissionDenied):
-        correction_make(user=make_director(), reason="Wrong", change=change)
+        correction_make(user=make_director(), reason="Wrong", change=change, expected=None)
     with pytest.raises(NothingToCorrect):
-        correction_make(user=officer, reason="Same", change=table_change(tables[0]))
+        correction_make(user=officer, reason="Same", change=table_change(tables[0]), expected=None)
     a, b = make_player(), make_player()
     draft = make_table([a, b])
     add_game(draft, 1, a, b)
     with pytest.raises(NothingToCorrect):
-        correction_make(user=officer, reason="Draft", change=result_flipped(draft))
+        correction_make(user=officer, reason="Draft", change=result_flipped(draft), expected=None)
     with pytest.raises(TableRefused):
         correction_preview(table_change(tables[0], entries=[EntryFacts(player_id=a.pk, seat=1)]))
     assert not Correction.objects.exists()
@@ -179,11 +193,11 @@ def test_correction_refused_without_reason_by_a_director_on_a_draft_or_when_noth
 def test_undo_refused_once_a_later_correction_changed_the_same_facts() -> None:
     tables = rated_history(7, tables=3)
     officer = make_rating_officer()
-    first = correction_make(user=officer, reason="One", change=result_flipped(tables[1]))
+    first = correction_make(user=officer, reason="One", change=result_flipped(tables[1]), expected=None)
     tables[1].refresh_from_db()
-    second = correction_make(user=officer, reason="Two", change=result_flipped(tables[1], game_index=1))
+    second = correction_make(user=officer, reason="Two", change=result_flipped(tables[1], game_index=1), expected=None)
     with pytest.raises(UndoRefused):
-        correction_undo(correction=first, user=officer, reason="Back")
-    correction_undo(correction=second, user=officer, reason="Back")
-    correction_undo(correction=first, user=officer, reason="Back")
+        correction_undo(correction=first, user=officer, reason="Back", expected=None)
+    correction_undo(correction=second, user=officer, reason="Back", expected=None)
+    correction_undo(correction=first, user=officer, reason="Back", expected=None)
     rerate_and_check()

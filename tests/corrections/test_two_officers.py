@@ -156,7 +156,7 @@ def test_a_player_replaced_in_a_table_corrected_since_the_preview_is_refused(rat
 def test_an_undo_previewed_before_a_later_correction_is_refused_naming_it(rated) -> None:
     _players, table = rated
     carl = make_rating_officer(username="carl")
-    first = correction_make(user=carl, reason="Abe lost", change=result_flipped(table))
+    first = correction_make(user=carl, reason="Abe lost", change=result_flipped(table), expected=None)
     a, b = officer("anna"), officer("bruno")
     undo_url = reverse("admin:ratings_correction_undo", args=[first.pk])
     preview = a.get(undo_url)
@@ -175,7 +175,9 @@ def test_saving_without_the_version_of_the_page_is_the_plain_service_call(rated)
     _players, table = rated
     change = result_flipped(table)
     stale = change_version(change)
-    correction_make(user=make_rating_officer(), reason="first", change=result_flipped(table, game_index=1))
+    correction_make(
+        user=make_rating_officer(), reason="first", change=result_flipped(table, game_index=1), expected=None
+    )
     with pytest.raises(ChangedMeanwhile):
         correction_make(user=make_rating_officer(), reason="second", change=change, expected=stale)
     with pytest.raises(ChangedMeanwhile):  # a malformed version is no version of anything

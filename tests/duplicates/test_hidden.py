@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def merged() -> tuple:
     kept, duplicate = make_player("Rossi", "Mateo", nationality="IT"), make_player("Rossi", "Matteo", nationality="IT")
-    player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice")
+    player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice", expected=None)
     return kept, duplicate
 
 

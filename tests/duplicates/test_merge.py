@@ -27,7 +27,9 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back(seed: int) -> No
     preview = player_merge_preview(duplicate=duplicate, kept=kept)
     assert preview.players and {c.player_id for c in preview.players} >= {kept.pk, duplicate.pk}
     assert [c.size for c in preview.players] == sorted((c.size for c in preview.players), reverse=True)
-    correction = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice at Milan")
+    correction = player_merge(
+        user=officer, duplicate=duplicate, kept=kept, reason="Entered twice at Milan", expected=None
+    )
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)
 
@@ -49,7 +51,7 @@ def test_merge_moves_everything_re_rates_and_undo_gives_it_back(seed: int) -> No
     undo_change = correction_undo_change(correction)
     undo_preview = correction_preview(undo_change)
     players, promotions = player_columns(), promotion_records()
-    undo = correction_undo(correction=correction, user=officer, reason="They are two people after all")
+    undo = correction_undo(correction=correction, user=officer, reason="They are two people after all", expected=None)
     rerate_and_check()
     assert previewed(undo_preview) == stored_changes(players, promotions)
     duplicate.refresh_from_db()
@@ -64,7 +66,7 @@ def test_the_kept_player_takes_the_prior_grade_of_the_duplicate_when_he_has_none
     moving = set(Promotion.objects.filter(player=kept).values_list("pk", flat=True))
     players, promotions = player_columns(), promotion_records()
     preview = player_merge_preview(duplicate=kept, kept=duplicate)
-    player_merge(user=make_rating_officer(), duplicate=kept, kept=duplicate, reason="Entered twice")
+    player_merge(user=make_rating_officer(), duplicate=kept, kept=duplicate, reason="Entered twice", expected=None)
     rerate_and_check()
     stored_players, stored_promotions = stored_changes(players, promotions)
     assert set(Promotion.objects.filter(player=duplicate).values_list("pk", flat=True)) >= moving
@@ -84,7 +86,7 @@ def test_two_players_of_one_table_are_not_merged() -> None:
     table = make_table([a, b])
     add_game(table, 1, a, b)
     with pytest.raises(MergeRefused, match="both played in one table"):
-        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice")
+        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice", expected=None)
     assert Player.objects.get(pk=b.pk).merged_into is None
 
 
@@ -95,11 +97,11 @@ def test_published_results_in_one_table_refuse_too_and_move_otherwise() -> None:
     HistoricalRow.objects.create(player=a, grade_before=0, grade_after=0, **row)
     moved = HistoricalRow.objects.create(player=b, grade_before=0, grade_after=0, **row)
     with pytest.raises(MergeRefused):
-        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice")
+        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice", expected=None)
     moved.delete()
     other = make_table([], status=TableStatus.HISTORICAL, date=table.date, sequence=2)
     moved = HistoricalRow.objects.create(player=b, grade_before=0, grade_after=0, **{**row, "table": other})
-    player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice")
+    player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice", expected=None)
     moved.refresh_from_db()
     assert moved.player == a
 
@@ -108,35 +110,35 @@ def test_different_prior_grades_are_refused_until_corrected() -> None:
     a = make_player("Rossi", "Mateo", prior=("kyu", 3))
     b = make_player("Rossi", "Matteo", prior=("dan", 1))
     with pytest.raises(MergeRefused, match="different prior grades"):
-        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice")
+        player_merge(user=make_rating_officer(), duplicate=b, kept=a, reason="Entered twice", expected=None)
 
 
 def test_a_director_cannot_merge() -> None:
     a, b = make_player("Rossi", "Mateo"), make_player("Rossi", "Matteo")
     with pytest.raises(PermissionDenied):
-        player_merge(user=make_director(), duplicate=b, kept=a, reason="Entered twice")
+        player_merge(user=make_director(), duplicate=b, kept=a, reason="Entered twice", expected=None)
 
 
 def test_a_merged_player_is_not_merged_again() -> None:
     a, b, c = make_player("Rossi", "Mateo"), make_player("Rossi", "Matteo"), make_player("Rossi", "Mattéo")
     officer = make_rating_officer()
-    player_merge(user=officer, duplicate=b, kept=a, reason="Entered twice")
+    player_merge(user=officer, duplicate=b, kept=a, reason="Entered twice", expected=None)
     with pytest.raises(MergeRefused, match="merged already"):
-        player_merge(user=officer, duplicate=c, kept=b, reason="Entered twice")
+        player_merge(user=officer, duplicate=c, kept=b, reason="Entered twice", expected=None)
 
 
 def test_a_merge_is_undone_only_while_what_it_moved_is_as_it_left_it() -> None:
     kept, duplicate, _others, _tables = twice_entered()
     third = make_player("Rossi", "Matteo", nationality="")
     officer = make_rating_officer()
-    first = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice")
+    first = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice", expected=None)
     rerate_and_check()
-    second = player_merge(user=officer, duplicate=kept, kept=third, reason="And a third time")
+    second = player_merge(user=officer, duplicate=kept, kept=third, reason="And a third time", expected=None)
     rerate_and_check()
     with pytest.raises(UndoRefused):
         correction_undo_change(first)
-    correction_undo(correction=second, user=officer, reason="Not the third")
+    correction_undo(correction=second, user=officer, reason="Not the third", expected=None)
     rerate_and_check()
-    correction_undo(correction=first, user=officer, reason="Two people")
+    correction_undo(correction=first, user=officer, reason="Two people", expected=None)
     rerate_and_check()
     assert Player.objects.filter(merged_into__isnull=False).count() == 0

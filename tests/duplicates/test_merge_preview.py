@@ -27,7 +27,7 @@ def test_a_duplicate_without_games_merged_into_a_player_from_the_opening_balance
     players, promotions = player_columns(), promotion_records()
     preview = player_merge_preview(duplicate=duplicate, kept=kept)
     assert preview.players == [] and preview.tables_redone == 0
-    player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice")
+    player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice", expected=None)
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)
 
@@ -42,6 +42,6 @@ def test_the_record_from_the_opening_balance_merged_into_his_twin_hands_over_his
     players, promotions = player_columns(), promotion_records()
     preview = player_merge_preview(duplicate=moreau, kept=twin)
     assert {c.player_id: c.grade for c in preview.players} == {moreau.pk: (15, 0), twin.pk: (0, 15)}
-    player_merge(user=make_rating_officer(), duplicate=moreau, kept=twin, reason="Entered twice")
+    player_merge(user=make_rating_officer(), duplicate=moreau, kept=twin, reason="Entered twice", expected=None)
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)

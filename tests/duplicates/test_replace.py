@@ -25,14 +25,14 @@ def test_replacing_the_wrong_player_moves_his_seat_and_games_and_undo_restores()
     change = table_replace_change(table=table, wrong=duplicate, right=right)
     players, promotions = player_columns(), promotion_records()
     preview = correction_preview(change)
-    correction = correction_make(user=officer, reason="Giuseppe played, not Matteo", change=change)
+    correction = correction_make(user=officer, reason="Giuseppe played, not Matteo", change=change, expected=None)
     rerate_and_check()
     assert previewed(preview) == stored_changes(players, promotions)
     assert correction.kind == Correction.Kind.TABLE and "Verdi Giuseppe entered" in correction.summary
     assert TableEntry.objects.filter(table=table, player=right).exists()
     assert not Game.objects.filter(table=table, first=duplicate).exists()
     assert not Game.objects.filter(table=table, second=duplicate).exists()
-    correction_undo(correction=correction, user=officer, reason="It was Matteo after all")
+    correction_undo(correction=correction, user=officer, reason="It was Matteo after all", expected=None)
     rerate_and_check()
     assert player_columns() == original
 
@@ -55,7 +55,8 @@ def test_the_replace_screen_previews_and_saves(client: Client) -> None:
     ids = {"wrong": duplicate.federation_id, "right": right.federation_id}
     preview = client.get(url, ids)
     assert "Verdi Giuseppe entered" in preview.content.decode()
-    saved = client.post(url, {**ids, "_correction_confirm": "yes", "_correction_reason": "Wrong person"})
+    carried = dict(preview.context["carried"])  # the ids and the version of what the preview showed
+    saved = client.post(url, {**carried, "_correction_confirm": "yes", "_correction_reason": "Wrong person"})
     assert saved.status_code == 302
     assert TableEntry.objects.filter(table=tables[1], player=right).exists()
     assert Player.objects.get(pk=right.pk)

@@ -13,6 +13,8 @@ from django.utils import timezone
 from ratings.models import Promotion, PromotionStatus, Table
 from ratings.selectors.grades import waiting_between, waiting_days, waiting_since
 from ratings.services.grades.promotions import promotion_approve
+from ratings.services.grades.versions import promotion_version
+from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer, make_rating_officer
 from tests.grades.conftest import LOST, WON, opponent, seasoned
 
@@ -23,6 +25,11 @@ CHANGELIST = "admin:ratings_promotion_changelist"
 
 def decide_url(promotion: Promotion, action: str) -> str:
     return reverse("admin:ratings_promotion_decide", args=[promotion.pk, action])
+
+
+def shown(promotion: Promotion) -> dict[str, str]:
+    """The hidden version a decision's page carries: of the record as it is now."""
+    return {VERSION_FIELD: promotion_version(promotion)}
 
 
 @pytest.fixture
@@ -102,7 +109,7 @@ def test_queue_waiting_time_of_a_deleted_table_counts_from_the_record(one_dan) -
 
 
 def test_queue_shows_flagged_grades_to_decide(officer_client, one_dan, correct) -> None:
-    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    promotion_approve(promotion=one_dan, user=make_grade_officer(), expected=None)
     assert listed(officer_client.get(reverse(CHANGELIST))) == set()
     correct(one_dan.table, LOST)  # the promoting win becomes a loss: the approved grade is flagged
     response = officer_client.get(reverse(CHANGELIST))
@@ -113,45 +120,51 @@ def test_queue_shows_flagged_grades_to_decide(officer_client, one_dan, correct) 
 
 def test_approve_view_approves_with_a_reason(officer_client, one_dan) -> None:
     assert officer_client.get(decide_url(one_dan, "approve")).status_code == 200
-    response = officer_client.post(decide_url(one_dan, "approve"), {"reason": "consistent results"})
+    response = officer_client.post(decide_url(one_dan, "approve"), {**shown(one_dan), "reason": "consistent results"})
     assert response.status_code == 302
     one_dan.refresh_from_db()
     assert (one_dan.status, one_dan.decision_reason) == (PromotionStatus.APPROVED, "consistent results")
 
 
 def test_approve_view_for_five_dan_requires_the_nsr_consent(officer_client, five_dan) -> None:
-    response = officer_client.post(decide_url(five_dan, "approve"), {"reason": "ok"})
+    response = officer_client.post(decide_url(five_dan, "approve"), {**shown(five_dan), "reason": "ok"})
     assert response.status_code == 200 and response.context["form"].errors
     five_dan.refresh_from_db()
     assert five_dan.status == PromotionStatus.PENDING
     officer_client.post(
         decide_url(five_dan, "approve"),
-        {"reason": "ok", "nsr_consent": "on", "nsr_consent_date": "2024-06-01", "nsr_reference": "R-17"},
+        {
+            **shown(five_dan),
+            "reason": "ok",
+            "nsr_consent": "on",
+            "nsr_consent_date": "2024-06-01",
+            "nsr_reference": "R-17",
+        },
     )
     five_dan.refresh_from_db()
     assert (five_dan.status, five_dan.nsr_consent_date) == (PromotionStatus.APPROVED, dt.date(2024, 6, 1))
 
 
 def test_reject_view_requires_a_reason(officer_client, one_dan) -> None:
-    response = officer_client.post(decide_url(one_dan, "reject"), {"reason": ""})
+    response = officer_client.post(decide_url(one_dan, "reject"), {**shown(one_dan), "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors
-    officer_client.post(decide_url(one_dan, "reject"), {"reason": "not yet"})
+    officer_client.post(decide_url(one_dan, "reject"), {**shown(one_dan), "reason": "not yet"})
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.REJECTED
 
 
 def test_decide_view_on_a_decided_promotion_redirects_with_a_message(officer_client, one_dan) -> None:
-    promotion_approve(promotion=one_dan, user=make_grade_officer())
-    response = officer_client.post(decide_url(one_dan, "reject"), {"reason": "late"})
+    promotion_approve(promotion=one_dan, user=make_grade_officer(), expected=None)
+    response = officer_client.post(decide_url(one_dan, "reject"), {**shown(one_dan), "reason": "late"})
     assert response.status_code == 302
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.APPROVED
 
 
 def test_revoke_view_takes_a_flagged_grade_away(officer_client, one_dan, correct) -> None:
-    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    promotion_approve(promotion=one_dan, user=make_grade_officer(), expected=None)
     correct(one_dan.table, LOST)
-    officer_client.post(decide_url(one_dan, "revoke"), {"reason": "the win was a forfeit"})
+    officer_client.post(decide_url(one_dan, "revoke"), {**shown(one_dan), "reason": "the win was a forfeit"})
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.REVOKED
     one_dan.player.refresh_from_db()
@@ -194,7 +207,7 @@ def test_queue_query_count_does_not_grow_with_the_rows(officer_client, play) -> 
 
 
 def test_approve_view_says_what_a_five_dan_approval_lacks(officer_client, five_dan) -> None:
-    response = officer_client.post(decide_url(five_dan, "approve"), {"reason": "ok"})
+    response = officer_client.post(decide_url(five_dan, "approve"), {**shown(five_dan), "reason": "ok"})
     html = response.content.decode()
     assert "This field is required." not in html
     assert "once the NSR has consented: tick the box" in html
@@ -202,6 +215,6 @@ def test_approve_view_says_what_a_five_dan_approval_lacks(officer_client, five_d
 
 
 def test_decision_message_says_who_was_promoted_to_what(officer_client, one_dan) -> None:
-    response = officer_client.post(decide_url(one_dan, "approve"), {"reason": "ok"}, follow=True)
+    response = officer_client.post(decide_url(one_dan, "approve"), {**shown(one_dan), "reason": "ok"}, follow=True)
     [message] = [str(m) for m in response.context["messages"]]
     assert message == f"The promotion of {one_dan.player} to 1 Dan is approved."

@@ -82,7 +82,7 @@ def test_correction_removing_a_kyu_promotion_withdraws_it_and_lowers_the_grade(p
 def test_correction_removing_an_approved_grade_flags_it_and_keeps_it_public(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
     correct(table, LOST)
     record = Promotion.objects.get(player=player)
     assert (record.status, record.supported) == (PromotionStatus.APPROVED, False)
@@ -95,13 +95,13 @@ def test_correction_removing_an_approved_grade_flags_it_and_keeps_it_public(play
 def test_flagged_grade_kept_by_the_officer_stays_with_who_and_why(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
     correct(table, LOST)
     reviewer = make_grade_officer()
     record = Promotion.objects.get(player=player)
     with pytest.raises(PromotionInvalid):
-        promotion_confirm_flagged(promotion=record, user=reviewer, reason="")
-    promotion_confirm_flagged(promotion=record, user=reviewer, reason="grade awarded on other merits")
+        promotion_confirm_flagged(promotion=record, user=reviewer, reason="", expected=None)
+    promotion_confirm_flagged(promotion=record, user=reviewer, reason="grade awarded on other merits", expected=None)
     record.refresh_from_db()
     assert (record.status, record.reviewed_by, record.review_reason) == (
         PromotionStatus.APPROVED,
@@ -110,7 +110,7 @@ def test_flagged_grade_kept_by_the_officer_stays_with_who_and_why(play, correct,
     )
     assert record.decided_by == officer  # the approval's record stays
     with pytest.raises(PromotionConflict):  # kept once: not waiting for a decision any more
-        promotion_confirm_flagged(promotion=record, user=reviewer, reason="again")
+        promotion_confirm_flagged(promotion=record, user=reviewer, reason="again", expected=None)
     player.refresh_from_db()
     assert player.grade == 21
 
@@ -118,10 +118,10 @@ def test_flagged_grade_kept_by_the_officer_stays_with_who_and_why(play, correct,
 def test_flagged_grade_revoked_by_the_officer_lowers_the_public_grade(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
     correct(table, LOST)
     record = Promotion.objects.get(player=player)
-    promotion_revoke(promotion=record, user=officer, reason="the promoting game was a forfeit")
+    promotion_revoke(promotion=record, user=officer, reason="the promoting game was a forfeit", expected=None)
     record.refresh_from_db()
     assert (record.status, record.reviewed_by) == (PromotionStatus.REVOKED, officer)
     assert record.review_reason == "the promoting game was a forfeit"
@@ -133,19 +133,19 @@ def test_revoke_a_supported_approved_grade_conflicts(play, officer) -> None:
     player = seasoned(1795, 20)
     play(player, opponent(1795), WON, date=DAY)
     record = Promotion.objects.get(player=player)
-    promotion_approve(promotion=record, user=officer)
+    promotion_approve(promotion=record, user=officer, expected=None)
     with pytest.raises(PromotionConflict):
-        promotion_revoke(promotion=record, user=officer, reason="no ground")
+        promotion_revoke(promotion=record, user=officer, reason="no ground", expected=None)
     with pytest.raises(PromotionConflict):
-        promotion_confirm_flagged(promotion=record, user=officer, reason="nothing flagged")
+        promotion_confirm_flagged(promotion=record, user=officer, reason="nothing flagged", expected=None)
 
 
 def test_revoked_grade_reached_again_comes_back_pending(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
     correct(table, LOST)
-    promotion_revoke(promotion=Promotion.objects.get(player=player), user=officer, reason="gone")
+    promotion_revoke(promotion=Promotion.objects.get(player=player), user=officer, reason="gone", expected=None)
     correct(table, WON)
     assert records(player) == [(21, PromotionStatus.PENDING, True), (21, PromotionStatus.REVOKED, False)]
 
@@ -153,9 +153,11 @@ def test_revoked_grade_reached_again_comes_back_pending(play, correct, officer) 
 def test_flagged_grade_supported_again_loses_its_flag(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
     correct(table, LOST)
-    promotion_confirm_flagged(promotion=Promotion.objects.get(player=player), user=officer, reason="kept")
+    promotion_confirm_flagged(
+        promotion=Promotion.objects.get(player=player), user=officer, reason="kept", expected=None
+    )
     correct(table, WON)
     record = Promotion.objects.get(player=player)
     assert (record.status, record.supported, record.flag_reason, record.reviewed_at) == (
@@ -169,7 +171,7 @@ def test_flagged_grade_supported_again_loses_its_flag(play, correct, officer) ->
 def test_rejected_promotion_stays_rejected_through_corrections(play, correct, officer) -> None:
     player = seasoned(1795, 20)
     table = play(player, opponent(1795), WON, date=DAY)
-    promotion_reject(promotion=Promotion.objects.get(player=player), user=officer, reason="no")
+    promotion_reject(promotion=Promotion.objects.get(player=player), user=officer, reason="no", expected=None)
     correct(table, LOST)
     assert records(player) == [(21, PromotionStatus.REJECTED, False)]
     correct(table, WON)
@@ -189,7 +191,7 @@ def test_correction_moving_a_promotion_to_a_later_table_keeps_the_decision(play,
     rate(second)
     record = Promotion.objects.get(player=player)
     assert record.table_id == first.pk
-    promotion_approve(promotion=record, user=officer)
+    promotion_approve(promotion=record, user=officer, expected=None)
     correct(first, LOST)
     record.refresh_from_db()
     assert (record.status, record.supported, record.table_id) == (PromotionStatus.APPROVED, True, second.pk)
@@ -203,7 +205,7 @@ def test_deleted_table_withdraws_its_pending_promotion_and_flags_an_approved_one
     pending_player, approved_player = seasoned(1795, 20), seasoned(1795, 20)
     pending_table = play(pending_player, opponent(1795), WON, date=DAY)
     approved_table = play(approved_player, opponent(1795), WON, date=DAY, sequence=2)
-    promotion_approve(promotion=Promotion.objects.get(player=approved_player), user=officer)
+    promotion_approve(promotion=Promotion.objects.get(player=approved_player), user=officer, expected=None)
     for table in (pending_table, approved_table):
         # table_delete's steps, with promotions_table_deleted where it now deletes the table's promotions.
         with django_capture_on_commit_callbacks(execute=True), transaction.atomic():

@@ -17,7 +17,9 @@ from ratings.services.grades.proposals import (
     prior_grade_proposal_confirm,
     prior_grade_proposal_reject,
     prior_grade_propose,
+    proposal_version,
 )
+from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 from tests.grades.conftest import DRAW, seasoned
 
@@ -68,7 +70,7 @@ def test_proposal_does_not_count_for_rating_until_confirmed(play, django_capture
     assert unconfirmed != RatingRow.objects.get(player=twin, table=twin_table).rating_after
     officer = make_rating_officer()
     with django_capture_on_commit_callbacks(execute=True):
-        assert prior_grade_proposal_confirm(proposal=proposal, user=officer)  # a re-rate was requested
+        assert prior_grade_proposal_confirm(proposal=proposal, user=officer, expected=None)  # a re-rate was requested
     newcomer.refresh_from_db()
     assert (newcomer.prior_grade_kind, newcomer.prior_grade_level, newcomer.prior_grade_source) == (
         "kyu",
@@ -87,7 +89,7 @@ def test_proposal_does_not_count_for_rating_until_confirmed(play, django_capture
 def test_reject_leaves_the_player_without_the_prior_grade() -> None:
     player = make_player()
     proposal = propose(player)
-    prior_grade_proposal_reject(proposal=proposal, user=make_rating_officer(), reason="no diploma shown")
+    prior_grade_proposal_reject(proposal=proposal, user=make_rating_officer(), reason="no diploma shown", expected=None)
     proposal.refresh_from_db()
     player.refresh_from_db()
     assert (proposal.status, proposal.decision_reason) == (ProposalStatus.REJECTED, "no diploma shown")
@@ -99,9 +101,9 @@ def test_confirm_or_reject_by_anyone_but_a_rating_officer_is_refused(maker) -> N
     player = make_player()
     proposal = propose(player)
     with pytest.raises(PermissionDenied):
-        prior_grade_proposal_confirm(proposal=proposal, user=maker())
+        prior_grade_proposal_confirm(proposal=proposal, user=maker(), expected=None)
     with pytest.raises(PermissionDenied):
-        prior_grade_proposal_reject(proposal=proposal, user=maker())
+        prior_grade_proposal_reject(proposal=proposal, user=maker(), expected=None)
     proposal.refresh_from_db()
     player.refresh_from_db()
     assert (proposal.status, player.prior_grade_kind) == (ProposalStatus.PENDING, "")
@@ -116,9 +118,9 @@ def test_answer_twice_conflicts() -> None:
     proposal = propose(make_player())
     officer = make_rating_officer()
     stale = PriorGradeProposal.objects.get(pk=proposal.pk)
-    prior_grade_proposal_reject(proposal=proposal, user=officer)
+    prior_grade_proposal_reject(proposal=proposal, user=officer, expected=None)
     with pytest.raises(ProposalConflict):
-        prior_grade_proposal_confirm(proposal=stale, user=officer)
+        prior_grade_proposal_confirm(proposal=stale, user=officer, expected=None)
 
 
 def test_second_open_proposal_for_a_player_is_refused() -> None:
@@ -131,12 +133,14 @@ def test_second_open_proposal_for_a_player_is_refused() -> None:
 def test_officer_queue_opens_on_pending_and_confirms_by_action(client) -> None:
     waiting, answered = make_player("Waiting"), make_player("Answered")
     propose(waiting)
-    prior_grade_proposal_reject(proposal=propose(answered), user=make_rating_officer())
+    prior_grade_proposal_reject(proposal=propose(answered), user=make_rating_officer(), expected=None)
     client.force_login(make_rating_officer())
     response = client.get(reverse(CHANGELIST))
     assert [p.player.family_name for p in response.context["cl"].result_list] == ["Waiting"]
     pending = waiting.prior_grade_proposals.get()
-    response = client.post(reverse(CHANGELIST), {"action": "confirm_selected", "_selected_action": [str(pending.pk)]})
+    version = {f"{VERSION_FIELD}_{pending.pk}": proposal_version(pending)}  # as the queue's page carries it
+    answer = {"action": "confirm_selected", "_selected_action": [str(pending.pk)], **version}
+    response = client.post(reverse(CHANGELIST), answer)
     assert response.status_code == 302
     waiting.refresh_from_db()
     assert (waiting.prior_grade_kind, waiting.prior_grade_level) == ("dan", 1)

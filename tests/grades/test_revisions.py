@@ -44,9 +44,9 @@ def shown(promotion: Promotion) -> int:
 
 def test_revise_approved_to_revoked_lowers_the_public_grade_and_records_it(one_dan) -> None:
     approver, reviser = make_grade_officer(), make_grade_officer()
-    promotion_approve(promotion=one_dan, user=approver, reason="strong results")
+    promotion_approve(promotion=one_dan, user=approver, reason="strong results", expected=None)
     assert shown(one_dan) == 21
-    promotion_revise(promotion=one_dan, user=reviser, reason="results annulled by the appeals board")
+    promotion_revise(promotion=one_dan, user=reviser, reason="results annulled by the appeals board", expected=None)
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.REVOKED
     assert (one_dan.reviewed_by, one_dan.review_reason) == (reviser, "results annulled by the appeals board")
@@ -67,9 +67,9 @@ def test_revise_approved_to_revoked_lowers_the_public_grade_and_records_it(one_d
 @pytest.mark.slow
 def test_revise_rejected_to_approved_raises_the_public_grade(one_dan) -> None:
     officer = make_grade_officer()
-    promotion_reject(promotion=one_dan, user=officer, reason="weak opposition")
+    promotion_reject(promotion=one_dan, user=officer, reason="weak opposition", expected=None)
     assert shown(one_dan) == 20
-    promotion_revise(promotion=one_dan, user=officer, reason="the opposition was stronger than listed")
+    promotion_revise(promotion=one_dan, user=officer, reason="the opposition was stronger than listed", expected=None)
     one_dan.refresh_from_db()
     assert (one_dan.status, one_dan.decision_reason) == (
         PromotionStatus.APPROVED,
@@ -81,14 +81,19 @@ def test_revise_rejected_to_approved_raises_the_public_grade(one_dan) -> None:
 
 def test_revise_rejected_five_dan_needs_the_nsr_consent(five_dan) -> None:
     officer = make_grade_officer()
-    promotion_reject(promotion=five_dan, user=officer, reason="no consent yet")
+    promotion_reject(promotion=five_dan, user=officer, reason="no consent yet", expected=None)
     with pytest.raises(PromotionInvalid):
-        promotion_revise(promotion=five_dan, user=officer, reason="consent arrived")
+        promotion_revise(promotion=five_dan, user=officer, reason="consent arrived", expected=None)
     five_dan.refresh_from_db()
     assert five_dan.status == PromotionStatus.REJECTED
     assert not PromotionRevision.objects.exists()
     promotion_revise(
-        promotion=five_dan, user=officer, reason="consent arrived", nsr_consent=True, nsr_consent_date=CONSENT
+        promotion=five_dan,
+        user=officer,
+        reason="consent arrived",
+        nsr_consent=True,
+        nsr_consent_date=CONSENT,
+        expected=None,
     )
     five_dan.refresh_from_db()
     assert (five_dan.status, five_dan.nsr_consent_date) == (PromotionStatus.APPROVED, CONSENT)
@@ -97,16 +102,18 @@ def test_revise_rejected_five_dan_needs_the_nsr_consent(five_dan) -> None:
 
 def test_revise_to_revoked_refuses_nsr_fields(one_dan) -> None:
     officer = make_grade_officer()
-    promotion_approve(promotion=one_dan, user=officer)
+    promotion_approve(promotion=one_dan, user=officer, expected=None)
     with pytest.raises(PromotionInvalid):
-        promotion_revise(promotion=one_dan, user=officer, reason="x", nsr_consent=True, nsr_consent_date=CONSENT)
+        promotion_revise(
+            promotion=one_dan, user=officer, reason="x", nsr_consent=True, nsr_consent_date=CONSENT, expected=None
+        )
 
 
 def test_revise_without_a_reason_is_refused(one_dan) -> None:
     officer = make_grade_officer()
-    promotion_approve(promotion=one_dan, user=officer)
+    promotion_approve(promotion=one_dan, user=officer, expected=None)
     with pytest.raises(PromotionInvalid):
-        promotion_revise(promotion=one_dan, user=officer, reason="  ")
+        promotion_revise(promotion=one_dan, user=officer, reason="  ", expected=None)
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.APPROVED
 
@@ -114,25 +121,25 @@ def test_revise_without_a_reason_is_refused(one_dan) -> None:
 def test_revise_a_pending_promotion_is_refused(one_dan) -> None:
     assert not can_revise(one_dan)
     with pytest.raises(PromotionInvalid):
-        promotion_revise(promotion=one_dan, user=make_grade_officer(), reason="too early")
+        promotion_revise(promotion=one_dan, user=make_grade_officer(), reason="too early", expected=None)
 
 
 @pytest.mark.parametrize("maker", [make_director, make_rating_officer, make_user])
 def test_revise_by_anyone_but_a_grade_officer_is_refused(one_dan, maker) -> None:
-    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    promotion_approve(promotion=one_dan, user=make_grade_officer(), expected=None)
     with pytest.raises(PermissionDenied):
-        promotion_revise(promotion=one_dan, user=maker(), reason="I disagree")
+        promotion_revise(promotion=one_dan, user=maker(), reason="I disagree", expected=None)
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.APPROVED
 
 
 def test_revise_a_stale_promotion_conflicts(one_dan) -> None:
     officer = make_grade_officer()
-    promotion_approve(promotion=one_dan, user=officer)
+    promotion_approve(promotion=one_dan, user=officer, expected=None)
     stale = Promotion.objects.get(pk=one_dan.pk)
-    promotion_revise(promotion=one_dan, user=officer, reason="annulled")
+    promotion_revise(promotion=one_dan, user=officer, reason="annulled", expected=None)
     with pytest.raises(PromotionConflict):
-        promotion_revise(promotion=stale, user=make_grade_officer(), reason="annulled too")
+        promotion_revise(promotion=stale, user=make_grade_officer(), reason="annulled too", expected=None)
     assert PromotionRevision.objects.count() == 1
 
 
@@ -142,19 +149,19 @@ def test_revoke_lower_while_higher_approved_is_refused(play) -> None:
     play(player, opponent(2100), DRAW, date=DAY)
     officer = make_grade_officer()
     one, two = (Promotion.objects.get(player=player, grade=g) for g in (21, 22))
-    promotion_approve(promotion=one, user=officer)
-    promotion_approve(promotion=two, user=officer)
+    promotion_approve(promotion=one, user=officer, expected=None)
+    promotion_approve(promotion=two, user=officer, expected=None)
     with pytest.raises(PromotionInvalid):
-        promotion_revise(promotion=one, user=officer, reason="annulled")
-    promotion_revise(promotion=two, user=officer, reason="annulled")
-    promotion_revise(promotion=one, user=officer, reason="annulled")
+        promotion_revise(promotion=one, user=officer, reason="annulled", expected=None)
+    promotion_revise(promotion=two, user=officer, reason="annulled", expected=None)
+    promotion_revise(promotion=one, user=officer, reason="annulled", expected=None)
     assert shown(one) == 20
 
 
 @pytest.mark.slow
 def test_revise_in_the_admin_by_a_grade_officer(client, one_dan) -> None:
     officer = make_grade_officer()
-    promotion_approve(promotion=one_dan, user=officer)
+    promotion_approve(promotion=one_dan, user=officer, expected=None)
     client.force_login(officer)
     url = reverse("admin:ratings_promotion_decide", args=[one_dan.pk, "revise"])
     change = client.get(reverse("admin:ratings_promotion_change", args=[one_dan.pk]))
@@ -170,7 +177,7 @@ def test_revise_in_the_admin_by_a_grade_officer(client, one_dan) -> None:
 
 @pytest.mark.parametrize("maker", [make_director, make_rating_officer])
 def test_revise_in_the_admin_by_others_is_forbidden(client, one_dan, maker) -> None:
-    promotion_approve(promotion=one_dan, user=make_grade_officer())
+    promotion_approve(promotion=one_dan, user=make_grade_officer(), expected=None)
     client.force_login(maker())
     url = reverse("admin:ratings_promotion_decide", args=[one_dan.pk, "revise"])
     assert client.post(url, {"reason": "I disagree"}).status_code == 403
@@ -180,7 +187,7 @@ def test_revise_in_the_admin_by_others_is_forbidden(client, one_dan, maker) -> N
 
 def test_public_grade_history_shows_dates_but_no_reasons_or_officers(client, one_dan, play) -> None:
     officer = make_grade_officer(username="officer_tanaka")
-    promotion_reject(promotion=one_dan, user=officer, reason="SECRET-REJECTION-REASON")
+    promotion_reject(promotion=one_dan, user=officer, reason="SECRET-REJECTION-REASON", expected=None)
     page = client.get(reverse("ratings:player", args=[one_dan.player.federation_id])).content.decode()
     assert DAY.isoformat() in page  # the table's date
     one_dan.refresh_from_db()
@@ -189,8 +196,8 @@ def test_public_grade_history_shows_dates_but_no_reasons_or_officers(client, one
     assert f"{timezone.localtime(one_dan.decided_at):%Y-%m-%d}" in page
     assert "SECRET-REJECTION-REASON" not in page
     assert "officer_tanaka" not in page
-    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVISION-REASON")
-    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVOCATION-REASON")
+    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVISION-REASON", expected=None)
+    promotion_revise(promotion=one_dan, user=officer, reason="SECRET-REVOCATION-REASON", expected=None)
     response = client.get(reverse("ratings:player", args=[one_dan.player.federation_id]))
     page = response.content.decode()
     assert "SECRET-" not in page and "officer_tanaka" not in page

@@ -82,7 +82,7 @@ def test_a_proposal_confirmed_over_a_prior_grade_set_meanwhile_is_refused() -> N
     version = hidden(shown, name)
 
     change = PriorGradeChange(player=player, kind="kyu", level=2, source="national")
-    correction_make(user=make_rating_officer(username="bruno"), reason="Known to us", change=change)
+    correction_make(user=make_rating_officer(username="bruno"), reason="Known to us", change=change, expected=None)
 
     data = {"action": "confirm_selected", "_selected_action": [str(proposal.pk)], name: version}
     refused = a.post(reverse(CHANGELIST), data)
@@ -99,9 +99,13 @@ def test_a_proposal_confirmed_over_a_prior_grade_set_meanwhile_is_refused() -> N
 def test_a_revision_over_a_decision_taken_since_the_page_was_shown_is_refused(one_dan) -> None:  # noqa: F811
     """Rejected, then shown to A for revision; meanwhile B revises it to approved: A's revision, from the
     rejected record he saw, is refused and names B."""
-    promotion_reject(promotion=one_dan, user=make_grade_officer(username="carl"), reason="Weak opposition")
+    promotion_reject(
+        promotion=one_dan, user=make_grade_officer(username="carl"), reason="Weak opposition", expected=None
+    )
     shown = promotion_version(one_dan)
-    promotion_revise(promotion=one_dan, user=make_grade_officer(username="bruno"), reason="Complaint upheld")
+    promotion_revise(
+        promotion=one_dan, user=make_grade_officer(username="bruno"), reason="Complaint upheld", expected=None
+    )
     stale = Promotion.objects.get(pk=one_dan.pk)
     stale.status = PromotionStatus.REJECTED  # A's request still holds the record as he loaded it
     with pytest.raises(ChangedMeanwhile, match="bruno"):

@@ -46,12 +46,14 @@ def federation(rated_round_robin: Callable[..., Table]) -> Federation:  # noqa: 
 
 @pytest.fixture
 def published(federation: Federation) -> OfficialList:
-    return official_list_publish(date=federation.date, user=federation.officer, title="Spring list", note="First.")
+    return official_list_publish(
+        date=federation.date, user=federation.officer, title="Spring list", note="First.", expected=None
+    )
 
 
 def correct_first_table(federation: Federation, *, rerate: bool = True) -> None:
     """The first table's result was entered the wrong way round: Berger beat Anders. Corrected, re-rated."""
     change = result_flipped(federation.tables[0])
-    correction_make(user=federation.officer, reason="Result entered the wrong way round", change=change)
+    correction_make(user=federation.officer, reason="Result entered the wrong way round", change=change, expected=None)
     if rerate:
         rerate_pending()

@@ -25,8 +25,10 @@ def test_browser_official_lists(static_from_source: None, live_server: Any, brow
 
     table, players = swiss()
     officer = make_user(superuser=True)  # a flushed database of a browser test may hold no role groups
-    official = official_list_publish(date=days_ago(10), user=officer, title="Spring list 2026", note="Published.")
-    correction_make(user=officer, reason="Wrong way round", change=result_flipped(table))
+    official = official_list_publish(
+        date=days_ago(10), user=officer, title="Spring list 2026", note="Published.", expected=None
+    )
+    correction_make(user=officer, reason="Wrong way round", change=result_flipped(table), expected=None)
     rerate_pending()
     iso = official.date.isoformat()
     for device, width in WIDTHS.items():

@@ -76,7 +76,7 @@ def test_a_grade_decision_changes_the_etag(client: Client, rated_round_robin: Ca
     url = reverse("ratings:rating_list")
     before = client.get(url)
     assert before.context["table"].paginated_rows[0].record.list_pending_grade == 21
-    promotion_approve(promotion=promotion, user=make_grade_officer())
+    promotion_approve(promotion=promotion, user=make_grade_officer(), expected=None)
     assert Promotion.objects.get(pk=promotion.pk).status == PromotionStatus.APPROVED
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200

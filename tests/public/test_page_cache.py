@@ -122,7 +122,7 @@ def test_a_grade_decision_shows_at_once(client: Client, rated_round_robin: Calla
     client.get(url)
     cached = client.get(url)
     assert not made(cached) and b"1 Dan pending" in cached.content
-    promotion_approve(promotion=promotion, user=make_grade_officer())
+    promotion_approve(promotion=promotion, user=make_grade_officer(), expected=None)
     assert Promotion.objects.get(pk=promotion.pk).status == PromotionStatus.APPROVED
     after = client.get(url)
     assert made(after)
@@ -262,3 +262,37 @@ def test_large_bodies_are_kept_compressed_or_not_at_all(
     other = reverse("ratings:promotions")
     client.get(other)
     assert made(client.get(other))  # too large to keep
+
+
+UNREACHABLE_CACHE = {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens there: every read and write fails at once
+    "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+}
+
+
+def test_a_cache_outage_is_one_warning_with_its_cause_however_many_pages(
+    client: Client, two_players: Table, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the shared cache is down every page is made without it; the process says so once, at WARNING,
+    naming the cause, and says once more (INFO) when it answers again."""
+    working = settings.CACHES
+    settings.CACHES = {**working, PAGE_CACHE: UNREACHABLE_CACHE}
+    urls = [reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:statistics")]
+    with caplog.at_level("INFO"):
+        for _ in range(3):
+            for url in urls:
+                assert client.get(url).status_code == 200
+        outage = [r for r in caplog.records if r.levelno >= 30]
+        settings.CACHES = working
+        assert client.get(urls[0]).status_code == 200
+    assert [r.levelname for r in outage] == ["WARNING"], [r.getMessage()[:200] for r in outage]
+    assert "Connection" in outage[0].getMessage() and outage[0].exc_info is None  # the cause, not 3 KB of trace
+    assert any("answers again" in r.getMessage() for r in caplog.records if r.levelname == "INFO")
+
+
+def test_a_failing_ready_probe_is_not_an_error(client: Client, settings: Any, caplog: pytest.LogCaptureFixture) -> None:
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    with caplog.at_level("INFO"):
+        assert client.get("/health/ready").status_code == 503
+    assert not [r for r in caplog.records if r.levelno >= 30], [r.getMessage() for r in caplog.records]

@@ -93,7 +93,7 @@ def test_sitemap_leaves_out_a_merged_record(
     elsewhere = make_table([duplicate, other], date=days_ago(3))
     round_robin(elsewhere, [duplicate, other])
     rate(elsewhere)
-    player_merge(duplicate=duplicate, kept=players[0], user=make_rating_officer(), reason="same person")
+    player_merge(duplicate=duplicate, kept=players[0], user=make_rating_officer(), reason="same person", expected=None)
     urls = locations(client, reverse("sitemap", args=["players"]))
     assert not any(url.endswith(f"/{duplicate.federation_id}/") for url in urls)
     assert any(url.endswith(f"/{players[0].federation_id}/") for url in urls)

@@ -88,7 +88,12 @@ def test_a_correction_reaches_the_director_with_its_reason(
     table_submit(table=table, user=director)
     rerate_pending()  # rated first; its message is not captured
     with django_capture_on_commit_callbacks(execute=True):
-        correction_make(user=make_rating_officer(), reason="Round 1 swapped on the sheet", change=result_flipped(table))
+        correction_make(
+            user=make_rating_officer(),
+            reason="Round 1 swapped on the sheet",
+            change=result_flipped(table),
+            expected=None,
+        )
     [message] = smtp.messages
     assert (message["To"], message["Subject"]) == ("td@example.org", "FESA ratings: your tables were corrected")
     body = text(message)

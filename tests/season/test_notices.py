@@ -82,9 +82,13 @@ def test_a_correction_tells_the_director_why_by_role_with_the_link_once_per_run(
     (first, second), _players = rated_tables(lyon, nice)
     officer = make_rating_officer(username="officer-ito")
     with django_capture_on_commit_callbacks(execute=True):  # a burst: both served by one run
-        correction_make(user=officer, reason="Round 1 swapped on the sheet", change=result_flipped(first))
+        correction_make(
+            user=officer, reason="Round 1 swapped on the sheet", change=result_flipped(first), expected=None
+        )
         first.refresh_from_db()
-        correction_make(user=officer, reason="Round 2 swapped too", change=result_flipped(first, game_index=1))
+        correction_make(
+            user=officer, reason="Round 2 swapped too", change=result_flipped(first, game_index=1), expected=None
+        )
     assert RerateRun.objects.count() == 2  # the first rating, then one run for the burst
     by_address = {m.to[0]: m for m in mail.outbox}
     assert set(by_address) == {"lyon@example.org", "nice@example.org"}
@@ -113,7 +117,7 @@ def test_a_correction_of_a_later_table_leaves_the_earlier_director_alone(
     lyon, nice = director("lyon@example.org"), director("nice@example.org")
     (_first, second), _players = rated_tables(lyon, nice)
     with django_capture_on_commit_callbacks(execute=True):
-        correction_make(user=make_rating_officer(), reason="Wrong result", change=result_flipped(second))
+        correction_make(user=make_rating_officer(), reason="Wrong result", change=result_flipped(second), expected=None)
     [message] = mail.outbox
     assert message.to == ["nice@example.org"]
     assert "corrected by a rating officer" in message.body and "Wrong result" in message.body
@@ -124,7 +128,7 @@ def test_a_prior_grade_correction_is_named_with_its_player_and_reason(django_cap
     _tables, players = rated_tables(lyon, nice)
     change = PriorGradeChange(player=players[0], kind="kyu", level=2, source="national", note="", date=None)
     with django_capture_on_commit_callbacks(execute=True):
-        correction_make(user=make_rating_officer(), reason="Diploma found", change=change)
+        correction_make(user=make_rating_officer(), reason="Diploma found", change=change, expected=None)
     assert {m.to[0] for m in mail.outbox} == {"lyon@example.org", "nice@example.org"}
     for message in mail.outbox:
         assert "re-rated after a rating officer's correction" in message.body
@@ -148,10 +152,10 @@ def test_the_runs_of_one_re_rate_call_make_one_message_with_every_correction() -
     (first, _second), _players = rated_tables(lyon, nice)
     officer = make_rating_officer()
     began = timezone.now()
-    correction_make(user=officer, reason="First fix", change=result_flipped(first))
+    correction_make(user=officer, reason="First fix", change=result_flipped(first), expected=None)
     rerate_pending()  # the call's first run; the second correction comes in meanwhile, and the call runs again
     first.refresh_from_db()
-    correction_make(user=officer, reason="Second fix", change=result_flipped(first, game_index=1))
+    correction_make(user=officer, reason="Second fix", change=result_flipped(first, game_index=1), expected=None)
     rerate_pending()
     last = RerateRun.objects.order_by("started_at").last()
     assert run_directors_notify(run_id=last.pk, since=began) == 2  # one message per director

@@ -89,7 +89,7 @@ def correction_make(
     reason: str,
     change: Change | MergeChange,
     undoes: Correction | None = None,
-    expected: str | None = None,
+    expected: str | None,
 ) -> Correction:
     """Apply ``change`` and record it, in one transaction; return the correction.
 
@@ -225,10 +225,11 @@ def correction_undo_change(correction: Correction) -> Change | MergeChange:
     return snapshot_change(correction.kind, correction.before, target=target)
 
 
-def correction_undo(*, correction: Correction, user: Any, reason: str, expected: str | None = None) -> Correction:
+def correction_undo(*, correction: Correction, user: Any, reason: str, expected: str | None) -> Correction:
     """Record and apply a new correction that restores the facts as they were before ``correction``;
     ``expected``: the version the undo's page showed (``undo_version``), else ChangedMeanwhile."""
     with transaction.atomic():
         undo_lock_check(correction, expected)
         change = correction_undo_change(correction)
-        return correction_make(user=user, reason=reason, change=change, undoes=correction)
+        # Checked just above, with the rows locked for this transaction.
+        return correction_make(user=user, reason=reason, change=change, undoes=correction, expected=None)

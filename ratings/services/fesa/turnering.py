@@ -41,6 +41,7 @@ from ratings import engine
 from ratings.access import can_change_prior_grade
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
+from ratings.fesa_files.names import refused_character
 from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
@@ -69,7 +70,8 @@ from ratings.services.fesa.tables import (
     table_create,
 )
 from ratings.services.tables.dates import table_date_problems
-from ratings.services.tables.submit import TableInvalid, table_submit
+from ratings.services.tables.save import table_date_lock
+from ratings.services.tables.submit import TableInvalid, off_scale_message, table_submit
 
 MAX_NAMED = 10
 """The players a problem of many names lists by name (the others are counted)."""
@@ -104,6 +106,16 @@ def turnering_import(
     """
     plan = TurneringPlan(file=file)
     may_set = may_set_prior_grades(user)
+    hidden = refused_character(table_name)
+    if hidden is not None:  # the rule of every name (models/common.py check_names): it shows in the page's title
+        plan.problem(
+            None,
+            _(
+                "A name may not hold %(char)s: no control, invisible format (such as right-to-left or zero-width) "
+                "or line-separator character."
+            )
+            % {"char": hidden},
+        )
     turnering, read_problems = read_upload_checked(data, file)
     for error in read_problems:
         plan.problem(error.line, error.message, error.file)
@@ -123,15 +135,32 @@ def turnering_import(
     )
     fresh = {n.key for n in plan.newcomers}
     _decide(plan, turnering, index, choices or {}, new_players or {}, create_new, fresh)
+    if not commit:
+        return _place(plan, turnering, data, tournament, sequence, today, may_set)
+    with transaction.atomic():  # the date's sequences held from choosing the next free one until saved
+        table_date_lock(date=turnering.date)
+        _place(plan, turnering, data, tournament, sequence, today, may_set)
+        if not plan.problems:
+            _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
+        return _finish(plan, commit)
+
+
+def _place(
+    plan: TurneringPlan,
+    turnering: Turnering,
+    data: bytes,
+    tournament: Tournament | None,
+    sequence: int | None,
+    today: dt.date | None,
+    may_set: bool,
+) -> TurneringPlan:
+    """The table's sequence on its date, its dates' problems, and (without any problem) its rating effect."""
     plan.sequence = _position(plan, turnering.date, sequence)
     if turnering.date != dt.date.min:  # a date that could not be read is a problem already
         _check_dates(plan, turnering, _date_line(data), tournament, today or timezone.localdate())
-    if plan.problems:
-        return _finish(plan, commit)
-    _rate(plan, turnering, may_set)
-    if commit and not plan.problems:
-        _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
-    return _finish(plan, commit)
+    if not plan.problems:
+        _rate(plan, turnering, may_set)
+    return plan
 
 
 def may_set_prior_grades(user: Any) -> bool:
@@ -401,6 +430,11 @@ def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
         return
     try:
         result = engine.rate_table(prepared.table)
+    except engine.RatingOffScale as exc:  # the player and his line, as the rules and the files path say it
+        player = turnering.player(exc.player)  # type: ignore[arg-type]
+        name = f"{player.last_name} {player.first_name}".strip()
+        plan.problem(player.line, off_scale_message(name=name, rating=exc.rating))
+        return
     except engine.EngineError as exc:
         plan.problem(None, str(exc))
         return

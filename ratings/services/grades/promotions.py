@@ -258,7 +258,7 @@ def promotion_approve(
     nsr_consent: bool = False,
     nsr_consent_date: dt.date | None = None,
     nsr_reference: str = "",
-    expected: str | None = None,
+    expected: str | None,
 ) -> Promotion:
     """Approve a pending Dan promotion; the player's public grade rises to it.
 
@@ -292,7 +292,7 @@ def promotion_approve(
     return promotion
 
 
-def promotion_reject(*, promotion: Promotion, user: Any, reason: str, expected: str | None = None) -> Promotion:
+def promotion_reject(*, promotion: Promotion, user: Any, reason: str, expected: str | None) -> Promotion:
     """Reject a pending Dan promotion (reason required); the player keeps the grade he had.
 
     The engine goes on computing with the grade (docs/rules.md §8); a later Dan promotion waits on its own.
@@ -306,9 +306,7 @@ def promotion_reject(*, promotion: Promotion, user: Any, reason: str, expected: 
     )
 
 
-def promotion_confirm_flagged(
-    *, promotion: Promotion, user: Any, reason: str, expected: str | None = None
-) -> Promotion:
+def promotion_confirm_flagged(*, promotion: Promotion, user: Any, reason: str, expected: str | None) -> Promotion:
     """Keep an approved grade that a correction left unsupported (reason required); it stays approved.
 
     Only a flagged grade not decided yet; if a later correction flags it again, it needs a new decision.
@@ -321,7 +319,7 @@ def promotion_confirm_flagged(
     return _decide(promotion, user, expected, flagged, changes, "flag: kept")
 
 
-def promotion_revoke(*, promotion: Promotion, user: Any, reason: str, expected: str | None = None) -> Promotion:
+def promotion_revoke(*, promotion: Promotion, user: Any, reason: str, expected: str | None) -> Promotion:
     """Take away an approved grade that a correction left unsupported (reason required).
 
     Also possible after the grade was kept once. The approval's who/when/why stay on the record; if the

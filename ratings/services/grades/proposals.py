@@ -90,7 +90,7 @@ def _changes_since(proposal: PriorGradeProposal, since: dt.datetime | None) -> l
     return lines + changes_since(since, None, [player_id])
 
 
-def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any, expected: str | None = None) -> bool:
+def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any, expected: str | None) -> bool:
     """A rating officer confirms: the proposal becomes the player's prior grade (re-rating what it changes).
 
     ``expected``: the version the officer's page showed (``proposal_version``).
@@ -118,7 +118,7 @@ def prior_grade_proposal_confirm(*, proposal: PriorGradeProposal, user: Any, exp
             "date": f"{timezone.localtime(proposal.proposed_at):%Y-%m-%d}"
         }
         try:
-            correction_make(user=user, reason=reason, change=change)
+            correction_make(user=user, reason=reason, change=change, expected=None)  # checked by _lock_check
         except NothingToCorrect:
             return False
         return _rerate_generation() != generation
@@ -130,7 +130,7 @@ def _rerate_generation() -> int | None:
 
 
 def prior_grade_proposal_reject(
-    *, proposal: PriorGradeProposal, user: Any, reason: str = "", expected: str | None = None
+    *, proposal: PriorGradeProposal, user: Any, reason: str = "", expected: str | None
 ) -> None:
     """A rating officer rejects: the player keeps the prior grade he has (none, for a new player).
 

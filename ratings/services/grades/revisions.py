@@ -61,7 +61,7 @@ def promotion_revise(
     nsr_consent: bool = False,
     nsr_consent_date: dt.date | None = None,
     nsr_reference: str = "",
-    expected: str | None = None,
+    expected: str | None,
 ) -> Promotion:
     """Change the decision on a Dan promotion: approved -> revoked or rejected -> approved (see the module doc).
 

@@ -18,7 +18,7 @@ from ratings.services.merge.moves import MergeChange, MergeRefused, merge_refusa
 __all__ = ["MergeChange", "MergeRefused", "merge_refusal", "player_merge", "player_merge_preview"]
 
 
-def player_merge(*, user: Any, duplicate: Player, kept: Player, reason: str, expected: str | None = None) -> Correction:
+def player_merge(*, user: Any, duplicate: Player, kept: Player, reason: str, expected: str | None) -> Correction:
     """Merge ``duplicate`` into ``kept`` as a rating officer's correction; raise MergeRefused (with the reason
     in people's words), PermissionDenied for anyone but a rating officer, ValidationError without a reason,
     ChangedMeanwhile when the two records are no longer as ``expected`` (the version its preview showed)."""

@@ -23,6 +23,7 @@ A subscription to a record later merged into another follows the kept record's t
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from typing import Any
 
@@ -42,6 +43,8 @@ CONFIRM_SALT = "ratings.subscriptions.confirm"
 UNSUBSCRIBE_SALT = "ratings.subscriptions.unsubscribe"
 CONFIRMATIONS_PER_DAY = 3
 """Confirmation requests sent to one address in a day, whatever the players: a stranger cannot flood it."""
+ADDRESS_LOCK = 0x5E5A_0003
+"""The class of the advisory locks that hold one address while its day's confirmations are counted."""
 
 
 class SubscriptionInvalid(ValueError):
@@ -122,6 +125,7 @@ def subscription_request(*, player: Player, email: str, language: str, on_tables
     email = normalise_email(email)
     now = timezone.now()
     with transaction.atomic():
+        _address_lock(email)
         subscription, _created = Subscription.objects.get_or_create(
             player=player, email=email, defaults={"language": language, "on_tables": on_tables, "on_grades": on_grades}
         )
@@ -140,6 +144,18 @@ def subscription_request(*, player: Player, email: str, language: str, on_tables
         choice = f"{language}:{int(on_tables)}{int(on_grades)}"
         key = _event(subscription.pk, f"confirm:{timezone.localdate(now).isoformat()}:{choice}")
         mail_queue(event_key=key, recipient=email, subject=subject, body=body)
+
+
+def _address_lock(email: str) -> None:
+    """Hold ``email`` until the transaction ends, so that its day's confirmations are counted and the next one
+    queued by one request at a time (a burst from many client addresses all counted 2 and all queued).
+    PostgreSQL: an advisory lock keyed by the address's hash; SQLite lets one transaction write at a time."""
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(email.encode()).digest()[:4], "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADDRESS_LOCK, key])
 
 
 def _events_text(*, on_tables: bool, on_grades: bool) -> list[str]:

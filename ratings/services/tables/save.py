@@ -90,6 +90,25 @@ class TableSaved:
     rerate_requested: bool
 
 
+TABLE_DATE_LOCK = 0x5E5A_0002
+"""The class of the advisory locks that hold one date's sequences (the other half of the key: the date)."""
+
+
+def table_date_lock(*, date: dt.date) -> None:
+    """Hold ``date``'s sequences until the transaction ends: a second save of a table on that date waits here,
+    then sees the first's table, so two new tables never both take the next free number.
+
+    PostgreSQL only (a transaction-level advisory lock); SQLite lets one transaction write at a time anyway.
+    Must run inside ``transaction.atomic`` (else it would be released at once).
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        return
+    assert connection.in_atomic_block, "a date lock outside a transaction would end at once"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [TABLE_DATE_LOCK, date.toordinal()])
+
+
 def next_free_sequence(*, date: dt.date, exclude_table: int | None = None) -> int:
     """The number after the highest sequence of the tables of ``date`` (1 for the first table of a day)."""
     highest = Table.objects.filter(date=date).exclude(pk=exclude_table).aggregate(m=Max("sequence"))["m"]
@@ -306,6 +325,7 @@ def table_save(
     """
     table = table if table is not None else Table()
     with transaction.atomic():
+        table_date_lock(date=date)
         saved = _saved(table, lock=True)
         seated = table_seats(_entries_or_saved(table, entries))
         games = _games_or_saved(table, games)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings import engine
-from ratings.engine.constants import HANDICAP_CODES
+from ratings.engine.constants import HANDICAP_CODES, SCALE_END
 from ratings.engine.scores import PAIRED_RESULTS, first_score
 from ratings.models import Game, Table, TableEntry, TableStatus
 from ratings.selectors.players import player_names
@@ -240,8 +240,19 @@ def table_preview(table: Table) -> engine.TableResult:
                 name=str(table), date=table.date, players=player_ids, states=states, games=engine_games(games)
             )
         )
+    except engine.RatingOffScale as exc:  # named, not by the engine's key (a player's id)
+        name = player_names({exc.player}).get(exc.player, str(exc.player))  # type: ignore[call-overload]
+        raise TableInvalid([off_scale_message(name=name, rating=exc.rating)]) from exc
     except engine.EngineError as exc:
         raise TableInvalid([str(exc)]) from exc
+
+
+def off_scale_message(*, name: str, rating: float) -> str:
+    """Why a table cannot be rated when ``name``'s rating would run off the handicap scale (docs/rules.md §3)."""
+    return _(
+        "The table cannot be rated: %(player)s's rating would reach %(rating)s, at or above the end of the "
+        "handicap scale (%(end)s), where the rules give no grade to convert a handicap from."
+    ) % {"player": name, "rating": f"{rating:g}", "end": SCALE_END}
 
 
 def table_submit(*, table: Table, user: object | None) -> None:
