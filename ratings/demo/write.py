@@ -227,7 +227,7 @@ def promotions_decide(world: World) -> None:
             consent_date = min(world.until, promotion.table.date + dt.timedelta(days=rng.randint(20, 50)))
             reference = f"NSR-{consent_date.year}-{rng.randint(1, 400):03d}"
             consent = {"nsr_consent": True, "nsr_consent_date": consent_date, "nsr_reference": reference}
-        promotion_approve(promotion=promotion, user=officer, reason="", **consent)
+        promotion_approve(promotion=promotion, user=officer, reason="", expected=None, **consent)
         approved += 1
 
 
