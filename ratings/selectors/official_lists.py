@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django_countries import countries
 
+from ratings.engine.categories import is_ranked
 from ratings.models import OfficialList, OfficialListEntry, Player, name_search_key
 from ratings.selectors.list_files import export_record
 from ratings.selectors.lists import ListRow, RowList, list_filter, rating_list, rating_list_of_rows
@@ -56,12 +57,17 @@ _ENTRY_VALUES = (
 
 
 def _rows(official: OfficialList) -> list[ListRow]:
-    """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here."""
+    """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here. The ranks
+    shown are the published ones (those of its all.txt and the player's page); a player of a category the list
+    does not rank shows none, as on the rating list."""
     entries = OfficialListEntry.objects.filter(official_list=official).order_by("rank").values_list(*_ENTRY_VALUES)
-    return [
-        ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
-        for player_id, fid, family, given, country, *rest in entries
-    ]
+    rows = []
+    for player_id, fid, family, given, country, *rest in entries:
+        row = ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
+        if is_ranked(row.list_category):
+            row.public_rank, row.public_country_rank = row.rank, row.country_rank
+        rows.append(row)
+    return rows
 
 
 def official_list_rows(official: OfficialList, version: DataVersion | None = None) -> RowList:

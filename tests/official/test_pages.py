@@ -62,6 +62,17 @@ def test_the_list_page_shows_the_published_figures_after_a_correction(
     assert client.get(urls(published)["list"], {"country": "XX"}).status_code == 400
 
 
+def test_the_list_page_shows_the_published_ranks(
+    client: Client, federation: Federation, published: OfficialList
+) -> None:
+    page = client.get(urls(published)["list"]).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    for entry in published.entries.order_by("rank"):
+        cells = f'<td class="num">{entry.rank}</td><td class="num extra">{entry.country_rank}</td>'
+        assert cells in body, entry
+    assert '<td class="num">–</td>' not in body
+
+
 def test_the_files_are_the_published_ones(client: Client, federation: Federation, published: OfficialList) -> None:
     correct_first_table(federation)
     txt = client.get(urls(published)["txt"])
