@@ -50,6 +50,24 @@ def test_calendar_shows_accepted_tournaments_of_the_month_only() -> None:
     assert "Waiting Open" not in response.content.decode()
 
 
+def test_calendar_opens_on_the_coming_tournaments_of_every_month() -> None:
+    past = TODAY - dt.timedelta(days=40)
+    Tournament.objects.create(
+        name="Past Open", start_date=past, end_date=past, country="FR", announcement=AnnouncementStatus.ACCEPTED
+    )
+    next_month = announce("Open de Lyon", days=35)
+    later = announce("Kölner Open", days=70, country="DE")
+    announce("Waiting Open", days=21, accept=False)
+    response = Client().get(reverse("ratings:calendar"))
+    assert response.status_code == 200
+    assert [t.pk for t in response.context["tournaments"]] == [next_month.pk, later.pk]
+    assert "No tournament" not in response.content.decode()
+    german = Client().get(reverse("ratings:calendar"), {"country": "DE"})
+    assert [t.pk for t in german.context["tournaments"]] == [later.pk]
+    this_month = Client().get(reverse("ratings:calendar"), {"year": TODAY.year, "month": TODAY.month})
+    assert "Open de Lyon" not in this_month.content.decode()  # a month asked for shows that month only
+
+
 def test_calendar_refuses_a_bad_month() -> None:
     assert Client().get(reverse("ratings:calendar"), {"year": 2026, "month": 13}).status_code == 400
 
