@@ -159,6 +159,7 @@ def test_seed_demo_creates_demo_logins_only_when_asked() -> None:
     output = seed(*SMALL, "--flush", "--demo-users")
     for username in ["admin", "director", "officer", "grades"]:
         assert user_model.objects.get(username=username).check_password("demo")
+        assert user_model.objects.get(username=username).email == f"{username}@example.org"  # their mail is seen
         assert f"login {username}" in output
     assert user_model.objects.get(username="admin").is_superuser
     director = user_model.objects.get(username="director")
