@@ -11,6 +11,7 @@ from ratings import selectors
 from ratings.models import Player
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
+from ratings.selectors.standing import player_standing
 from ratings.web.caching import public_page
 from ratings.web.charts import ChartPoint, rating_chart
 
@@ -52,6 +53,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),
         "official_lists": player_official_lists(player),
+        "standing": player_standing(player, getattr(request, "data_version", None)),
     }
     return render(request, "ratings/player_detail.html", context)
 
