@@ -211,7 +211,7 @@ def test_seed_demo_with_its_logins_holds_every_kind_of_data_a_person_meets() -> 
     ended = Tournament.objects.filter(announcement=AnnouncementStatus.ACCEPTED, end_date__lte=until)
     assert ended.filter(tables__status=TableStatus.RATED).exists() and ended.filter(tables=None).count() == 2
     assert Tournament.objects.filter(directors__username="director", announcement=AnnouncementStatus.PROPOSED)
-    thirteen = Table.objects.get(name="Masters")
+    thirteen = Table.objects.get(tournament__name="FESA Masters")
     assert thirteen.status == TableStatus.RATED and max(thirteen.games.values_list("round", flat=True)) == 13
     assert Player.objects.filter(merged_into__isnull=False).count() == 1
     assert Correction.objects.count() == 2  # a game of the 13-round table, and the merge

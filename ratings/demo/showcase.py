@@ -89,7 +89,7 @@ def demo_showcase(*, seed: int, until: dt.date, director: Any, officer: Any) -> 
     official = official_list_publish(
         date=until - dt.timedelta(days=4),
         user=officer,
-        title=f"Official list of {until.strftime('%B %Y')}",
+        title=f"FESA {until:%Y-%m}",
         note="Published after the Masters and the newcomers' cup.",
     )
     summary.official_list = official.title
@@ -228,7 +228,7 @@ def _masters(rng: random.Random, until: dt.date, director: Any) -> tuple[Table, 
     tournament = _tournament("FESA Masters", "Wien", "AT", day, director)
     _announce(tournament, AnnouncementStatus.ACCEPTED, director)
     tournament.save()
-    return _table(tournament, "Masters", players, _round_robin(players, rng), director), duplicate, kept
+    return _table(tournament, "", players, _round_robin(players, rng), director), duplicate, kept
 
 
 def _newcomers(rng: random.Random, until: dt.date, director: Any, summary: ShowcaseSummary) -> Table:
@@ -255,7 +255,7 @@ def _newcomers(rng: random.Random, until: dt.date, director: Any, summary: Showc
             facts = GameFacts(round=facts.round, first_id=facts.first_id, second_id=facts.second_id, result=won)
         fixed.append(GameEdit(facts=facts))
     tournament = _tournament("Coupe des débutants", "Rennes", "FR", day, director)
-    return _table(tournament, "Coupe des débutants", players, fixed, director)
+    return _table(tournament, "", players, fixed, director)
 
 
 def _climb(until: dt.date, director: Any) -> Table:
@@ -273,7 +273,7 @@ def _climb(until: dt.date, director: Any) -> Table:
         facts = GameFacts(round=round_, first_id=climber.pk, second_id=opponent.pk, result=GameResult.FIRST_WON)
         games.append(GameEdit(facts=facts))
     others = opponents[:]
-    return _table(tournament, "Dan-Turnier", [climber, *others], games, director)
+    return _table(tournament, "", [climber, *others], games, director)
 
 
 def _correct_a_game(table: Table, officer: Any) -> None:
