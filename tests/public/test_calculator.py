@@ -94,6 +94,7 @@ def test_a_newcomer_is_rated_by_performance(client: Client) -> None:
     response = client.get(reverse("ratings:calculator"), plan({"games": "0"}, {"opponent_rating": "1500"}))
     assert response.status_code == 200
     assert response.context["calculation"].outcome.method == "performance"
+    assert "Rated by performance" in response.content.decode() and "docs/" not in response.content.decode()
 
 
 @pytest.mark.parametrize(

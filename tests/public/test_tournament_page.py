@@ -69,7 +69,7 @@ def test_tournament_page_shows_tables_linked_cells_and_the_legend(
     assert f'href="#t{table.pk}-s4"' in html  # the opponent's row: Dubois, number 4
     assert f'id="t{table.pk}-s4"' in html
     assert "2+(-L)" in html and "4-(+L)" in html  # round 2: Dubois (4) gave Rossi (2) a lance and won
-    assert "How to read the rounds" in html
+    assert "How to read the rounds" in html and "docs/" not in html  # no developer's file cited to readers
     assert html.index("DUBOIS") < html.index("ROSSI") < html.index("MEYER") < html.index("LAMBERT")
 
 
