@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from ratings import engine
+from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.outlook import NextGrade, next_grade
 from ratings.models import Player
 from ratings.selectors.lists import list_order
@@ -21,6 +22,11 @@ class Standing:
     country_rank: int | None
     next_grade: NextGrade | None  # None at the top awarded grade
     state: engine.PlayerState
+
+    @property
+    def games_to_rank(self) -> int:
+        """Games still to play before he is rated game by game and ranked (0 once he is)."""
+        return max(0, PROVISIONAL_FROM - self.state.games)
 
 
 def player_standing(player: Player, version: DataVersion | None = None) -> Standing:

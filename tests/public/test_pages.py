@@ -324,3 +324,5 @@ def test_player_page_of_an_unranked_newcomer_says_when_he_is_tested(client: Clie
     html = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[newcomer.federation_id])).content.decode())
     assert "<dt>Rank</dt>" not in html
     assert "Games are tested for a grade from the 9th on: after 4 more games" in html
+    assert "Unrated: the rating is the performance over all the results so far" in html
+    assert "from the 9th game: 5 more games to play" in html
