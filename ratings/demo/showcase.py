@@ -90,7 +90,6 @@ def demo_showcase(*, seed: int, until: dt.date, director: Any, officer: Any) -> 
         date=until - dt.timedelta(days=4),
         user=officer,
         title=f"FESA {until:%Y-%m}",
-        note="Published after the Masters and the newcomers' cup.",
     )
     summary.official_list = official.title
     _correct_a_game(masters, officer)

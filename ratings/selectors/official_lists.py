@@ -58,14 +58,18 @@ _ENTRY_VALUES = (
 
 def _rows(official: OfficialList) -> list[ListRow]:
     """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here. The ranks
-    shown are the published ones (those of its all.txt and the player's page); a player of a category the list
-    does not rank shows none, as on the rating list."""
+    shown are those the rating list gave that day, counted in the published order as ``ListOrder`` counts them:
+    a player of a category the list does not rank shows none and is passed over (the stored ranks, those of
+    FESA's all.txt, number every line)."""
     entries = OfficialListEntry.objects.filter(official_list=official).order_by("rank").values_list(*_ENTRY_VALUES)
     rows = []
+    ranked, by_country = 0, dict[str, int]()
     for player_id, fid, family, given, country, *rest in entries:
         row = ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
         if is_ranked(row.list_category):
-            row.public_rank, row.public_country_rank = row.rank, row.country_rank
+            ranked += 1
+            by_country[country] = by_country.get(country, 0) + 1
+            row.public_rank, row.public_country_rank = ranked, by_country[country]
         rows.append(row)
     return rows
 
