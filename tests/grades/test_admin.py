@@ -207,9 +207,7 @@ def test_decision_message_says_who_was_promoted_to_what(officer_client, one_dan)
     assert message == f"The promotion of {one_dan.player} to 1 Dan is approved."
 
 
-def test_a_climb_through_several_dan_grades_is_decided_at_once_with_what_earned_each_step(
-    officer_client, play
-) -> None:
+def test_a_climb_through_several_dan_grades_is_decided_at_once_with_what_earned_each_step(officer_client, play) -> None:
     from ratings.engine.grades import grade_of
 
     climber = seasoned(2300, 20, family_name="Climber", nationality="FR")  # 1 Kyu far above his grade
