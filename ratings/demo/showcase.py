@@ -31,6 +31,7 @@ from ratings.models import (
     AnnouncementStatus,
     GameResult,
     Player,
+    PriorGradeSource,
     Promotion,
     PromotionStatus,
     Table,
@@ -263,7 +264,7 @@ def _climb(until: dt.date, director: Any) -> Table:
     day = until - dt.timedelta(days=6)
     climber = _newcomer("Takeda", "Kenji", "DE", 5)
     climber.prior_grade_kind, climber.prior_grade_level = "dan", 1
-    climber.prior_grade_source, climber.prior_grade_date = "Japan Shogi Association diploma", day
+    climber.prior_grade_source, climber.prior_grade_date = PriorGradeSource.NSR, day
     climber.save()
     opponents = _strongest(CLIMB_GRADES * 2 + 1)
     tournament = _tournament("Berliner Dan-Turnier", "Berlin", "DE", day, director)
