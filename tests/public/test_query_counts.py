@@ -95,8 +95,9 @@ def test_player_page_queries_do_not_grow_with_tables_or_games(
     many = queries(client, url)
     # the data version (ETag), the player with his pending Dan grade, his promotions, his rating rows (without
     # the games' explanations, which the table's own page shows), his imported rows, his official list
-    # entries, his corrections: no query per table, and none for the games or their opponents
-    assert (one, many) == (7, 7)
+    # entries, his corrections, his standing today (his latest state; the list's order is built once per data
+    # version): no query per table, and none for the games or their opponents
+    assert (one, many) == (8, 8)
     with CaptureQueriesContext(connection) as captured:
         client.get(url, {"fresh": "1"})  # another URL: made afresh, not the page cache's copy
     rating_rows = [q["sql"] for q in captured.captured_queries if "ratings_ratingrow" in q["sql"]]
