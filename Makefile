@@ -41,13 +41,17 @@ messages: setup
 migrate: setup
 	$(BIN)/python manage.py migrate --noinput
 
+# The links of the e-mail the demo and the server send lead to this server, on the port it serves.
+DEV_SITE_URL = $(or $(SITE_URL),http://127.0.0.1:$(PORT))
+
 # Demo data once: seed_demo does nothing if the federation already has players.
 demo: migrate
-	$(BIN)/python manage.py seed_demo --if-empty
+	SITE_URL=$(DEV_SITE_URL) $(BIN)/python manage.py seed_demo --if-empty
 
 run: demo messages-compile
 	@echo "Site: http://127.0.0.1:$(PORT)/  admin: http://127.0.0.1:$(PORT)/admin/ (see README for the demo logins)"
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	@echo "E-mail sent: files in sent-mail/; every message also in the admin's outbox (Outgoing mail)"
+	SITE_URL=$(DEV_SITE_URL) $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The tests run in PYTEST_WORKERS processes (pytest-xdist; each has its own test database). They are handed
 # out in pytest-django's order (`--dist load`), which runs every transactional test after the others: such a

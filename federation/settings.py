@@ -71,11 +71,13 @@ SEASON_MIN_FISCHER = env_str("SEASON_MIN_FISCHER", "30+30")
 SEASON_MIN_BYOYOMI = env_str("SEASON_MIN_BYOYOMI", "20+40")
 SEASON_RESULTS_DEADLINE_DAYS = env_int("SEASON_RESULTS_DEADLINE_DAYS", 14)
 SEASON_REMINDER_DAYS = env_int("SEASON_REMINDER_DAYS", 3)  # directors are reminded this long before it
-# E-mail (ratings/services/mail/): SMTP in production, the console in development (`make run`).
+# E-mail (ratings/services/mail/): SMTP in production; in development (`make run`) each message is written to a
+# file of EMAIL_FILE_PATH, where it can be read whole (the console mixed it with the server's log).
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend",
 )
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

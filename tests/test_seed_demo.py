@@ -15,7 +15,21 @@ from django.core.management.base import CommandError
 
 from ratings.demo.build import tables_replay
 from ratings.demo.world import world_build
-from ratings.models import Game, GameResult, Player, RatingRow, Table, TableEntry, TableStatus, Tournament
+from ratings.models import (
+    AnnouncementStatus,
+    Correction,
+    Game,
+    GameResult,
+    OfficialList,
+    Player,
+    Promotion,
+    PromotionStatus,
+    RatingRow,
+    Table,
+    TableEntry,
+    TableStatus,
+    Tournament,
+)
 from ratings.services.rerate import rerate_check
 from ratings.services.tables.submit import table_validate
 from tests.factories import make_player
@@ -145,6 +159,7 @@ def test_seed_demo_creates_demo_logins_only_when_asked() -> None:
     output = seed(*SMALL, "--flush", "--demo-users")
     for username in ["admin", "director", "officer", "grades"]:
         assert user_model.objects.get(username=username).check_password("demo")
+        assert user_model.objects.get(username=username).email == f"{username}@example.org"  # their mail is seen
         assert f"login {username}" in output
     assert user_model.objects.get(username="admin").is_superuser
     director = user_model.objects.get(username="director")
@@ -183,3 +198,29 @@ def test_seed_demo_pairs_no_one_twice_where_a_swiss_director_would_not() -> None
     # With fewer rounds than half the field, a pairing without rematches always exists.
     rematches = [key for key, n in meetings.items() if n > 1 and rounds[key[0]] * 2 < players[key[0]]]
     assert rematches == []
+
+
+def test_seed_demo_with_its_logins_holds_every_kind_of_data_a_person_meets() -> None:
+    seed(*SMALL, "--demo-users")
+    first = snapshot()
+    until = dt.date(2024, 6, 30)
+    seasons = Counter(Tournament.objects.exclude(announcement="").values_list("announcement", flat=True))
+    assert seasons[AnnouncementStatus.PROPOSED] == 1 and seasons[AnnouncementStatus.REFUSED] == 1
+    coming = Tournament.objects.filter(announcement=AnnouncementStatus.ACCEPTED, start_date__gt=until)
+    assert coming.values("start_date__month").distinct().count() >= 3  # several months ahead
+    ended = Tournament.objects.filter(announcement=AnnouncementStatus.ACCEPTED, end_date__lte=until)
+    assert ended.filter(tables__status=TableStatus.RATED).exists() and ended.filter(tables=None).count() == 2
+    assert Tournament.objects.filter(directors__username="director", announcement=AnnouncementStatus.PROPOSED)
+    thirteen = Table.objects.get(tournament__name="FESA Masters")
+    assert thirteen.status == TableStatus.RATED and max(thirteen.games.values_list("round", flat=True)) == 13
+    assert Player.objects.filter(merged_into__isnull=False).count() == 1
+    assert Correction.objects.count() == 2  # a game of the 13-round table, and the merge
+    assert OfficialList.objects.count() == 1
+    newcomers = Player.objects.filter(federation_id__startswith="DEMO", merged_into=None, category="unrated")
+    assert newcomers.filter(games__gt=0).count() >= 3
+    waiting = Promotion.objects.filter(status=PromotionStatus.PENDING, grade__gte=21)
+    climbs = Counter(waiting.values_list("player_id", flat=True))
+    assert max(climbs.values()) >= 3  # one player's climb through several Dan grades at once
+    assert rerate_check() == []
+    seed(*SMALL, "--demo-users", "--flush")
+    assert snapshot() == first

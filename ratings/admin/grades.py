@@ -26,7 +26,9 @@ from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from ratings.admin.climb import ClimbAdminMixin, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.engine import grade_label
 from ratings.engine.grades import needs_nsr_consent
@@ -127,7 +129,7 @@ def _admin_link(url_name: str, pk: Any, text: str) -> str:
 
 
 @admin.register(Promotion)
-class PromotionAdmin(admin.ModelAdmin):
+class PromotionAdmin(ClimbAdminMixin, admin.ModelAdmin):
     list_display = (
         "player_column",
         "grade_column",
@@ -169,6 +171,9 @@ class PromotionAdmin(admin.ModelAdmin):
         (_("The player's promotions"), {"fields": ("player_promotions",)}),
     )
     readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Promotion]:
+        return with_climb_steps(super().get_queryset(request))
 
     # Records come from re-rating and change only through the decision views: read-only for everyone.
     def get_search_results(
@@ -249,11 +254,16 @@ class PromotionAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("decide"))
     def decide_column(self, obj: Promotion) -> str:
-        return format_html_join(
-            " · ",
-            '<a href="{}">{}</a>',
-            ((self._decide_url(obj, action), DECISIONS[action][0]) for action in decisions_open(obj)),
-        )
+        links = [(self._decide_url(obj, action), DECISIONS[action][0]) for action in decisions_open(obj)]
+        steps = getattr(obj, "climb_steps", 0)
+        if obj.status == PromotionStatus.PENDING and steps > 1:
+            links.append(
+                (
+                    self.climb_url(obj.player_id),
+                    ngettext("Climb: %(n)s grade", "Climb: %(n)s grades", steps) % {"n": steps},
+                )
+            )
+        return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
     @admin.display(description=_("revisions"))
     def revisions_column(self, obj: Promotion) -> str:

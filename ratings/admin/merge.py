@@ -64,11 +64,18 @@ class DuplicatesAdmin(admin.ModelAdmin):
 
 
 def merge_into(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Player]) -> HttpResponse | None:
-    """Go to the merge screen of the one player chosen."""
-    if queryset.count() != 1:
-        messages.error(request, _("Choose the one player to merge into another."))
-        return None
-    return HttpResponseRedirect(reverse("admin:ratings_player_merge", args=[queryset.get().pk]))
+    """Go to the merge screen of the one player chosen; of two chosen, the merge of the one who played less
+    (then the later record) into the other, as the duplicates report pairs them, previewed before anything
+    is saved."""
+    chosen = list(queryset.order_by("-games", "pk")[:3])
+    if len(chosen) == 1:
+        return HttpResponseRedirect(reverse("admin:ratings_player_merge", args=[chosen[0].pk]))
+    if len(chosen) == 2:
+        kept, duplicate = chosen
+        url = reverse("admin:ratings_player_merge", args=[duplicate.pk])
+        return HttpResponseRedirect(f"{url}?kept={kept.federation_id}")
+    messages.error(request, _("Choose the one player to merge into another, or the two players to merge."))
+    return None
 
 
 merge_into.short_description = gettext_lazy("Merge into another player…")  # type: ignore[attr-defined]

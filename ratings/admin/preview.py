@@ -7,12 +7,13 @@ player rated by performance), games, score, grades, and each game's detail. Form
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.engine import grade_label
+from ratings.engine.grades import is_dan
 from ratings.models import PromotionRoute, Table, TableEntry
 
 
@@ -64,6 +65,26 @@ class PromotionLine:
     route: str
     round: int | None
     rating: float
+    first_grade_label: str = ""  # several grades found on one game at once: the lowest ("20 Kyu" of 20–5 Kyu)
+
+
+def _grouped(lines: list[PromotionLine]) -> list[PromotionLine]:
+    """Grades found one after another on the same game (a newcomer's first test can find sixteen) as one line,
+    Kyu and Dan grades apart (a Dan grade waits for approval), as the upload's preview says them in one cell."""
+    out: list[PromotionLine] = []
+    for line in lines:
+        last = out[-1] if out else None
+        same = last is not None and (last.player_id, last.route, last.round, last.rating) == (
+            line.player_id,
+            line.route,
+            line.round,
+            line.rating,
+        )
+        if last is not None and same and is_dan(last.grade) == is_dan(line.grade) and line.grade == last.grade + 1:
+            out[-1] = replace(line, first_grade_label=last.first_grade_label or last.grade_label)
+        else:
+            out.append(line)
+    return out
 
 
 @dataclass(frozen=True)
@@ -114,7 +135,7 @@ def preview_lines(table: Table, result: engine.TableResult) -> Preview:
     players.sort(key=lambda line: line.seat)
     playing = {line.player_id for line in players}
     not_playing = tuple(names[e.player_id] for e in entries if e.player_id not in playing)
-    return Preview(players=tuple(players), promotions=tuple(promotions), not_playing=not_playing)
+    return Preview(players=tuple(players), promotions=tuple(_grouped(promotions)), not_playing=not_playing)
 
 
 def _game_line(g: engine.GameDetail, names: dict[int, str]) -> GameLine:

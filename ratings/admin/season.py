@@ -91,14 +91,18 @@ class SeasonAdminMixin:
         return tournament.get_announcement_display() if tournament.announcement else "–"
 
     def review_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
-        """Accept or refuse one registered tournament; the service checks it is still waiting."""
-        if not access.is_rating_officer(request.user):
-            raise PermissionDenied
+        """Accept or refuse one registered tournament; the service checks it is still waiting. Its directors
+        read the registration and where its review stands, without the decision."""
         tournament = get_object_or_404(Tournament.objects.exclude(announcement=""), pk=object_id)
+        officer = access.is_rating_officer(request.user)
+        if not (officer or access.can_view_tournament(request.user, tournament)):
+            raise PermissionDenied
+        if request.method == "POST" and not officer:
+            raise PermissionDenied
         site = self.admin_site.name  # type: ignore[attr-defined]
         change_url = reverse(f"{site}:ratings_tournament_change", args=[tournament.pk])
-        form = ReviewForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        form = ReviewForm(request.POST or None) if officer else None
+        if form is not None and request.method == "POST" and form.is_valid():
             decide = tournament_accept if form.cleaned_data["decision"] == "accept" else tournament_refuse
             try:
                 decide(tournament=tournament, user=request.user, reason=form.cleaned_data["reason"])
@@ -115,7 +119,10 @@ class SeasonAdminMixin:
         context = {
             **self.admin_site.each_context(request),  # type: ignore[attr-defined]
             "opts": Tournament._meta,
-            "title": _("Review the registration of %(tournament)s") % {"tournament": tournament},
+            "title": (
+                _("Review the registration of %(tournament)s") if officer else _("The registration of %(tournament)s")
+            )
+            % {"tournament": tournament},
             "tournament": tournament,
             "form": form,
             "change_url": change_url,

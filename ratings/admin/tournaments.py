@@ -55,6 +55,14 @@ class TournamentTableInline(admin.TabularInline):
         return False
 
 
+def _take_saved(obj: Tournament, saved: Tournament) -> None:
+    """Gives the admin's object what the service saved: the admin redirects and logs with the object it passed
+    to ``save_model``, which a new registration (the service creates the tournament) would leave without an id."""
+    for field in Tournament._meta.concrete_fields:
+        setattr(obj, field.attname, getattr(saved, field.attname))
+    obj._state.adding, obj._state.db = False, saved._state.db
+
+
 @admin.register(Tournament)
 class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     form = TournamentForm
@@ -121,7 +129,7 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = form.cleaned_data
         if data.get("register") or obj.announcement:
-            form.instance = tournament_register(
+            saved = tournament_register(
                 tournament=obj if obj.pk else None,
                 user=request.user,
                 name=data["name"],
@@ -138,6 +146,8 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
                 planned_tables=data.get("planned_tables") or 1,
                 directors=data.get("directors"),
             )
+            _take_saved(obj, saved)
+            form.instance = obj
             return
         form.instance = tournament_save(
             tournament=obj,

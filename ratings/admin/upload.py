@@ -366,7 +366,7 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "payload": payload,
         "tournament": tournament,
         "may_submit": _may_submit(request.user, tournament),
-        "upload_url": reverse("admin:ratings_upload_turnering"),
+        "upload_url": upload_url(tournament),  # another file for the same tournament, not a new one
     }
     return _render(request, "admin/ratings/upload/preview.html", context)
 

@@ -98,7 +98,8 @@ def demo_flush() -> None:
 
 
 def demo_users_ensure() -> list[tuple[str, str, bool]]:
-    """The demo logins (password ``demo``): (username, role, created). An existing user is left as it is."""
+    """The demo logins (password ``demo``), each with an address at example.org so that the messages the site
+    sends them show in the outbox: (username, role, created). An existing user is left as it is."""
     ensure_roles(Group, Permission)
     user_model = get_user_model()
     out: list[tuple[str, str, bool]] = []
@@ -107,7 +108,11 @@ def demo_users_ensure() -> list[tuple[str, str, bool]]:
         created = user is None
         if user is None:
             user = user_model.objects.create_user(
-                username=username, password=DEMO_PASSWORD, is_staff=True, is_superuser=role is None
+                username=username,
+                email=f"{username}@example.org",
+                password=DEMO_PASSWORD,
+                is_staff=True,
+                is_superuser=role is None,
             )
             if role is not None:
                 user.groups.add(Group.objects.get(name=role))

@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Final
+
+NO_PERFORMANCE: Final = 1
+"""What a 0% score gives: the rules' floor, not a measure of strength; the pages print "–" for it, as for a
+player without a rating."""
 
 _LN10_400 = math.log(10.0) / 400.0
 _MAX_STEP = 800.0
@@ -168,7 +173,7 @@ def performance_rating(pairs: Iterable[tuple[float, float]]) -> int:
     """The rounded performance rating of ``pairs``, at least 1; 1 at 0%."""
     prepared = prepare(pairs)
     if prepared is None:
-        return 1
+        return NO_PERFORMANCE
     opponents, score = prepared
     try:
         weights = [weight_of(o) for o in opponents]

@@ -18,6 +18,7 @@ from django.utils import timezone
 from ratings import engine
 from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.engine.normal import BONUS_GAMES
+from ratings.engine.outlook import NextGrade, next_grade
 from ratings.models import Player
 from ratings.selectors.states import states_before
 
@@ -45,6 +46,11 @@ class Calculation:
     @property
     def new_rating(self) -> int:
         return self.outcome.rating_after
+
+    @property
+    def next_grade(self) -> NextGrade | None:
+        """What the grade after the one he would hold takes, from the state the table would leave."""
+        return next_grade(self.outcome.after)
 
 
 def players_by_federation_id(ids: Sequence[str]) -> dict[str, Player]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 from django_countries import countries
 
+from ratings.engine.categories import is_ranked
 from ratings.models import OfficialList, OfficialListEntry, Player, name_search_key
 from ratings.selectors.list_files import export_record
 from ratings.selectors.lists import ListRow, RowList, list_filter, rating_list, rating_list_of_rows
@@ -56,12 +57,21 @@ _ENTRY_VALUES = (
 
 
 def _rows(official: OfficialList) -> list[ListRow]:
-    """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here."""
+    """The entries as ``ListRow``s: the values in ListRow's order, the name's search key made here. The ranks
+    shown are those the rating list gave that day, counted in the published order as ``ListOrder`` counts them:
+    a player of a category the list does not rank shows none and is passed over (the stored ranks, those of
+    FESA's all.txt, number every line)."""
     entries = OfficialListEntry.objects.filter(official_list=official).order_by("rank").values_list(*_ENTRY_VALUES)
-    return [
-        ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
-        for player_id, fid, family, given, country, *rest in entries
-    ]
+    rows = []
+    ranked, by_country = 0, dict[str, int]()
+    for player_id, fid, family, given, country, *rest in entries:
+        row = ListRow(player_id or 0, fid, family, given, country, name_search_key(f"{family} {given}"), *rest)
+        if is_ranked(row.list_category):
+            ranked += 1
+            by_country[country] = by_country.get(country, 0) + 1
+            row.public_rank, row.public_country_rank = ranked, by_country[country]
+        rows.append(row)
+    return rows
 
 
 def official_list_rows(official: OfficialList, version: DataVersion | None = None) -> RowList:

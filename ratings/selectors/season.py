@@ -91,6 +91,15 @@ def calendar_tournaments(*, year: int, month: int | None = None, country: str = 
     return list(with_results(qs).order_by("start_date", "name"))
 
 
+def coming_tournaments(*, today: dt.date, country: str = "") -> list[Tournament]:
+    """Accepted tournaments not over by ``today`` (being played or to come), in ``country`` if given, by first
+    day: what the calendar opens on."""
+    qs = announced_tournaments().filter(end_date__gte=today)
+    if country:
+        qs = qs.filter(country=country)
+    return list(with_results(qs).order_by("start_date", "name"))
+
+
 def calendar_countries() -> list[str]:
     """The countries of accepted tournaments, for the calendar's filter."""
     return sorted(set(announced_tournaments().exclude(country="").values_list("country", flat=True)))

@@ -1,4 +1,5 @@
-"""``{% corrections_log table=... %}`` / ``player=...``: the public corrections log of a table or a player page."""
+"""``{% corrections_log table=... %}`` / ``player=...`` / ``tournament=...``: the public corrections log of a table,
+a player or a tournament page."""
 
 from __future__ import annotations
 
@@ -6,18 +7,20 @@ from typing import Any
 
 from django import template
 
-from ratings.models import Player, Table
+from ratings.models import Player, Table, Tournament
 from ratings.selectors.corrections import corrections_of
 
 register = template.Library()
 
 
 @register.inclusion_tag("ratings/corrections_log.html", takes_context=True)
-def corrections_log(context: Any, table: Table | None = None, player: Player | None = None) -> dict[str, Any]:
+def corrections_log(
+    context: Any, table: Table | None = None, player: Player | None = None, tournament: Tournament | None = None
+) -> dict[str, Any]:
     """Date and reason for everybody; the officer's name only for staff."""
     request = context.get("request")
     user = getattr(request, "user", None)
     return {
-        "corrections": list(corrections_of(table=table, player=player).distinct()),
+        "corrections": list(corrections_of(table=table, player=player, tournament=tournament).distinct()),
         "staff": bool(user is not None and user.is_active and user.is_staff),
     }

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from ratings.engine import grade_label
 from ratings.engine.grades import is_dan
+from ratings.engine.performance import NO_PERFORMANCE
 from ratings.web.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
@@ -33,6 +34,12 @@ register = template.Library()
 def grade(value: int | None) -> str:
     """ "3 Kyu", "1 Dan", or "" for no grade."""
     return grade_label(value or 0)
+
+
+@register.filter
+def rating_or_dash(value: int | None) -> int | str:
+    """The rating, or "–" for none and for the floor a 0% score gives (``NO_PERFORMANCE``): not a strength."""
+    return "–" if value is None or value <= NO_PERFORMANCE else value
 
 
 @register.filter
@@ -192,7 +199,7 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
         country = (
             f'<abbr title="{names.country_name(nationality)}">{escape(nationality.code)}</abbr>' if nationality else ""
         )
-        rating = "" if row.rating is None else f"{row.rating}{'*' if row.starred else ''}"
+        rating = "" if row.rating is None else f"{rating_or_dash(row.rating)}{'*' if row.starred else ''}"
         change = escape(signed(row.change))
         if row.row:
             url = f"{change_url[0]}/{escape(p.federation_id)}/{change_url[1]}"
@@ -209,7 +216,7 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
                 text = f'<a href="#t{table_id}-s{cell.opponent_seat}" title="{titles[cell.opponent.pk]}">{text}</a>'
             forfeit = "" if cell.played else "<sup>ff</sup>"
             cells.append(f'        <td class="cell {escape(cell.outcome)}">{text}{forfeit}</td>\n')
-        performance = "" if s.performance is None else s.performance
+        performance = "" if s.performance is None else rating_or_dash(s.performance)
         rows.append(
             f'      <tr id="t{table_id}-s{row.seat}">\n'
             f'        <td class="num"><strong>{escape(s.place_label)}</strong></td>\n'
@@ -221,7 +228,7 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
             f'        <td class="num"><strong>{escape(points(row.points))}</strong></td>\n'
             f'        <td class="num minor">{performance}</td>\n'
             f'        <td class="num">{change}</td>\n'
-            f'        <td class="num">{row.row.rating_after if row.row else ""}</td>\n'
+            f'        <td class="num">{rating_or_dash(row.row.rating_after) if row.row else ""}</td>\n'
             f"{''.join(cells)}"
             "      </tr>"
         )

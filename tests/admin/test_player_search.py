@@ -52,3 +52,13 @@ def test_player_list_search_ignores_accents_and_finds_the_federation_id(client: 
     for term, wanted in [("joerg mueller", muller), ("lemaitre", lemaitre), (lemaitre.federation_id, lemaitre)]:
         shown = client.get(url, {"q": term}).context["cl"].result_list
         assert list(shown) == [wanted], term
+
+
+def test_player_list_shows_the_federation_id_beside_the_name_and_the_country_as_its_code(client: Client) -> None:
+    player = make_player("Vandenberghe", "Maximilian", nationality="GB")
+    client.force_login(make_rating_officer())
+    html = client.get(reverse("admin:ratings_player_changelist")).content.decode()
+    columns = [html.index(f"column-{name}") for name in ("given_name", "federation_id", "grade_shown", "last_played")]
+    assert columns == sorted(columns)  # at 1366 px the columns after the grade scroll; the id is in view
+    assert f'<td class="field-federation_id">{player.federation_id}</td>' in html
+    assert '<abbr title="United Kingdom">GB</abbr>' in html

@@ -238,3 +238,18 @@ def test_submit_says_so_when_the_table_was_rated_at_once(client: Client) -> None
     table.refresh_from_db()
     assert table.status == TableStatus.RATED
     assert RatingRow.objects.filter(table=table).count() == 2
+
+
+def test_preview_says_a_newcomers_grades_found_on_one_game_in_one_line(client: Client, director: Any) -> None:
+    newcomer = make_player("Abe", "Ken")
+    others = [established(make_player(f"Player{i}", ""), 1300, 10) for i in range(9)]
+    table = make_table([newcomer, *others], tournament=make_tournament(directors=[director]))
+    round_robin(table, [newcomer, *others])  # he wins nine games: at his 9th game the provisional test, many grades
+
+    response = client.get(url("preview", table))
+
+    lines = [p for p in response.context["preview"].promotions if p.name == "Abe Ken"]
+    assert len(lines) == 1, lines
+    [line] = lines
+    assert line.first_grade_label == "20 Kyu" and line.grade > 5
+    assert f"20 Kyu – {line.grade_label}" in response.content.decode()

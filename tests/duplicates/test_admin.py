@@ -92,3 +92,18 @@ def test_the_report_lists_likely_pairs_with_a_link_to_merge(client: Client, djan
     assert merge in response.content.decode()
     client.force_login(make_user())
     assert client.get(reverse("admin:ratings_player_duplicates")).status_code in (302, 403)
+
+
+def test_the_player_list_links_the_report_and_merges_the_two_players_chosen(client: Client) -> None:
+    kept, duplicate, _others, _tables = twice_entered()
+    client.force_login(make_rating_officer())
+    changelist = reverse("admin:ratings_player_changelist")
+    assert reverse("admin:ratings_player_duplicates") in client.get(changelist).content.decode()
+    chosen = {"action": "merge_into", "_selected_action": [duplicate.pk, kept.pk]}
+    response = client.post(changelist, chosen)
+    merge = reverse("admin:ratings_player_merge", args=[duplicate.pk]) + f"?kept={kept.federation_id}"
+    assert response.status_code == 302 and response["Location"] == merge  # the one who played less into the other
+    assert "Merge" in client.get(merge).content.decode()
+    three = {"action": "merge_into", "_selected_action": [duplicate.pk, kept.pk, make_player("Third").pk]}
+    refused = client.post(changelist, three, follow=True)
+    assert "or the two players to merge" in refused.content.decode()

@@ -361,3 +361,12 @@ def test_upload_name_a_letter_apart_is_offered_not_taken(site_name: str) -> None
     assert 'name="match_3"' in page and 'name="confirm"' not in page and "one letter apart" in page
     client.post(URL, {"payload": payload_of(response), "confirm": "1", "match_3": str(players[2].pk)})
     assert Table.objects.get().entries.get(seat=3).player_id == players[2].pk
+
+
+@pytest.mark.django_db
+def test_upload_another_file_keeps_the_tournament_chosen() -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    page = upload(login(director), FOUR, tournament).content.decode()  # type: ignore[attr-defined]
+    again = re.search(r'<a href="([^"]+)" class="closelink">Upload another file</a>', page)
+    assert again and again.group(1) == f"{URL}?tournament={tournament.pk}"  # not a second tournament from the file

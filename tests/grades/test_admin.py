@@ -218,3 +218,30 @@ def test_decision_message_says_who_was_promoted_to_what(officer_client, one_dan)
     response = officer_client.post(decide_url(one_dan, "approve"), {**shown(one_dan), "reason": "ok"}, follow=True)
     [message] = [str(m) for m in response.context["messages"]]
     assert message == f"The promotion of {one_dan.player} to 1 Dan is approved."
+
+
+def test_a_climb_through_several_dan_grades_is_decided_at_once_with_what_earned_each_step(officer_client, play) -> None:
+    from ratings.engine.grades import grade_of
+
+    climber = seasoned(2300, 20, family_name="Climber", nationality="FR")  # 1 Kyu far above his grade
+    play(climber, opponent(2300), WON, date=DAY)
+    steps = list(Promotion.objects.filter(player=climber).order_by("grade"))
+    assert len(steps) >= 3 and all(p.status == PromotionStatus.PENDING for p in steps)
+    climb_url = reverse("admin:ratings_promotion_climb", args=[climber.pk])
+    queue = officer_client.get(reverse(CHANGELIST)).content.decode()
+    assert f'href="{climb_url}"' in queue and f"Climb: {len(steps)} grades" in queue
+    page = officer_client.get(climb_url)
+    html = page.content.decode()
+    for step in steps:
+        assert f"{step.rating:.0f}" in html and step.get_route_display() in html
+    data = {f"_version_{p.pk}": v for p, v in page.context["steps"]}
+    saved = officer_client.post(climb_url, {**data, "up_to": grade_of(2, "Dan"), "reason": "Strong results"})
+    assert saved.status_code == 302
+    assert [Promotion.objects.get(pk=p.pk).status for p in steps[:3]] == [
+        PromotionStatus.APPROVED,
+        PromotionStatus.APPROVED,
+        PromotionStatus.PENDING,
+    ]
+    client_director = officer_client
+    client_director.force_login(make_director())
+    assert client_director.get(climb_url).status_code == 403

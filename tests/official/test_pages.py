@@ -62,6 +62,17 @@ def test_the_list_page_shows_the_published_figures_after_a_correction(
     assert client.get(urls(published)["list"], {"country": "XX"}).status_code == 400
 
 
+def test_the_list_page_shows_the_published_ranks(
+    client: Client, federation: Federation, published: OfficialList
+) -> None:
+    page = client.get(urls(published)["list"]).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    for entry in published.entries.order_by("rank"):
+        cells = f'<td class="num">{entry.rank}</td><td class="num extra">{entry.country_rank}</td>'
+        assert cells in body, entry
+    assert '<td class="num">–</td>' not in body
+
+
 def test_the_files_are_the_published_ones(client: Client, federation: Federation, published: OfficialList) -> None:
     correct_first_table(federation)
     txt = client.get(urls(published)["txt"])
@@ -156,3 +167,17 @@ def test_the_revised_pages_links_keep_the_filters(
     page = client.get(urls(published)["revised"], {"country": "FR", "page": "2"}).content.decode()
     assert 'href="?country=FR&amp;page=3" rel="next"' in page
     assert 'href="?country=FR&amp;page=1" rel="prev"' in page
+
+
+def test_the_list_page_ranks_as_the_rating_list_did_passing_over_the_unranked(
+    client: Client, federation: Federation
+) -> None:
+    from tests.public.conftest import seasoned
+
+    newcomer = seasoned(1700, family_name="Newcomer", result_list=((1700, 0.5),) * 3, last_played=days_ago(300))
+    official = official_list_publish(date=federation.date, user=federation.officer, title="With a newcomer")
+    assert official.entries.get(player=newcomer).rank == 1  # its all.txt numbers every line
+    page = client.get(urls(official)["list"]).content.decode()
+    body = page[page.index("<tbody>") : page.index("</tbody>")]
+    assert body.index("NEWCOMER") < body.index('<td class="num">1</td><td class="num extra">1</td>')
+    assert '<td class="num">–</td><td class="num extra">–</td>' in body

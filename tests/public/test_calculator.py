@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings import engine
+from ratings.engine.grades import grade_label
 from ratings.models import Player, Table
 from ratings.selectors.calculator import PlannedGame, calculate, current_states, state_of_rating
 from tests.factories import make_player
@@ -73,6 +74,9 @@ def test_calculator_page_explains_each_game(client: Client) -> None:
     assert "RIVAL" in html and "a player of 1500" in html and "gave L" in html
     assert f"{calculation.new_rating}" in html
     assert calculation.outcome.games[0].k is not None
+    outlook = calculation.next_grade  # from the state the table leaves: the way to the grade after his
+    assert outlook.grade == calculation.outcome.after.grade + 1
+    assert f"Next grade: {grade_label(outlook.grade)}." in html and f"{outlook.at_once.rating} or more" in html
 
 
 def test_calculator_from_a_players_page_fills_him_in(client: Client) -> None:
@@ -90,6 +94,7 @@ def test_a_newcomer_is_rated_by_performance(client: Client) -> None:
     response = client.get(reverse("ratings:calculator"), plan({"games": "0"}, {"opponent_rating": "1500"}))
     assert response.status_code == 200
     assert response.context["calculation"].outcome.method == "performance"
+    assert "Rated by performance" in response.content.decode() and "docs/" not in response.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -58,11 +58,11 @@ STANDINGS_ROWS_TEMPLATE = """{% load i18n ratings_public %}{% with table=ts.cros
         <th scope="row">{% include "ratings/_player_name.html" with p=row.player namesakes=page.namesakes %}</th>
         <td class="minor">{% if row.player.nationality %}<abbr title="{{ row.player.nationality.name }}">{{ row.player.nationality.code }}</abbr>{% endif %}</td>
         <td class="minor">{{ row.grade|grade }}</td>
-        <td class="num">{% if row.rating is not None %}{{ row.rating }}{% if row.starred %}*{% endif %}{% endif %}</td>
+        <td class="num">{% if row.rating is not None %}{{ row.rating|rating_or_dash }}{% if row.starred %}*{% endif %}{% endif %}</td>
         <td class="num"><strong>{{ row.points|points }}</strong></td>
-        <td class="num minor">{{ s.performance|default_if_none:"" }}</td>
+        <td class="num minor">{% if s.performance is not None %}{{ s.performance|rating_or_dash }}{% endif %}</td>
         <td class="num">{% if row.row %}<a href="{% url 'ratings:player_table' row.player.federation_id table.pk %}" title="{% translate 'How the rating moved' %}">{% if row.starred %}<span class="minor">{% translate "new" %}</span>{% else %}<span class="{% if row.change > 0 %}win{% elif row.change < 0 %}loss{% endif %}">{{ row.change|signed }}</span>{% endif %}</a>{% else %}{{ row.change|signed }}{% endif %}</td>
-        <td class="num">{% if row.row %}{{ row.row.rating_after }}{% endif %}</td>
+        <td class="num">{% if row.row %}{{ row.row.rating_after|rating_or_dash }}{% endif %}</td>
         {% for cell in row.cells %}
         <td class="cell {{ cell.outcome }}">{% if cell.opponent %}<a href="#t{{ table.pk }}-s{{ cell.opponent_seat }}" title="{{ cell.opponent }}">{{ cell.text }}</a>{% else %}{{ cell.text }}{% endif %}{% if not cell.played %}<sup>ff</sup>{% endif %}</td>
         {% endfor %}

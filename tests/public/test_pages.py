@@ -301,3 +301,28 @@ def test_pages_name_their_icon_and_describe_themselves(client: Client) -> None:
     )
     icon = client.get("/favicon.ico")
     assert icon.status_code == 301 and icon["Location"] == "/static/favicon.svg"
+
+
+def test_player_page_shows_todays_ranks_and_what_the_next_grade_takes(client: Client) -> None:
+    from ratings.engine.constants import lb_run_length, lower_bound, midpoint, mp_run_length, upper_bound
+    from ratings.engine.grades import grade_of
+
+    seasoned(1700, family_name="Top", grade=grade_of(1, "Kyu"))
+    seasoned(1650, family_name="Other", nationality="DE", grade=grade_of(1, "Kyu"))
+    me = seasoned(1500, family_name="Mine", grade=grade_of(3, "Kyu"))
+    html = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[me.federation_id])).content.decode())
+    assert "<dt>Rank</dt><dd>3 " in html and "2 in France" in html  # the Top player is first in France
+    x = grade_of(2, "Kyu")
+    assert "Next grade: 2 Kyu." in html
+    assert f"A rating of {upper_bound(x)} or more promotes at once" in html
+    assert f"or {int(mp_run_length(x))} more games in a row rated {midpoint(x)} or more" in html  # type: ignore[arg-type]
+    assert f"or {int(lb_run_length(x))} more games in a row rated {lower_bound(x)} or more" in html  # type: ignore[arg-type]
+
+
+def test_player_page_of_an_unranked_newcomer_says_when_he_is_tested(client: Client) -> None:
+    newcomer = seasoned(900, family_name="Fresh", games=4, result_list=((900, 0.5),) * 4)
+    html = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[newcomer.federation_id])).content.decode())
+    assert "<dt>Rank</dt>" not in html
+    assert "Games are tested for a grade from the 9th on: after 4 more games" in html
+    assert "Unrated: the rating is the performance over all the results so far" in html
+    assert "from the 9th game: 5 more games to play" in html

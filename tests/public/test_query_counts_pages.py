@@ -42,8 +42,8 @@ def test_tournament_page_queries_do_not_grow_with_tables_or_players(
 
     one, three = tournament(1, 2, 60), tournament(3, 4, 30)
     # the data version, its tables with the tournament, entries with players, rating rows, games, held Dan
-    # grades (2), namesakes (the promotions are on each table's page)
-    expected = 8
+    # grades (2), namesakes (the promotions are on each table's page), the corrections of its tables
+    expected = 9
     assert queries(client, reverse("ratings:tournament", args=[one])) == expected
     assert queries(client, reverse("ratings:tournament", args=[three])) == expected
 

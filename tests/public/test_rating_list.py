@@ -304,6 +304,10 @@ def test_rating_list_ranks_only_players_whose_rating_rests_on_enough_games(clien
     assert [(r.family_name, r.public_rank) for r in rows] == [("Newcomer", None)]
     assert '<td class="num">–</td>' in unrated.content.decode()
     assert [(r.family_name, r.rank) for r in rating_list()] == [("Newcomer", 1), ("Old", 2), ("Young", 3)]
+    searched = client.get(url, {"q": "newcomer"})  # the default list ranks him not: it says where he is
+    assert not searched.context["table"].paginated_rows.data
+    assert "No ranked player matches, but 1 unrated player does" in searched.content.decode()
+    assert "q=newcomer&amp;category=unrated" in searched.content.decode()
 
 
 def test_the_rerate_task_builds_todays_list_orders_before_the_first_visitor(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -69,7 +70,7 @@ def test_tournament_page_shows_tables_linked_cells_and_the_legend(
     assert f'href="#t{table.pk}-s4"' in html  # the opponent's row: Dubois, number 4
     assert f'id="t{table.pk}-s4"' in html
     assert "2+(-L)" in html and "4-(+L)" in html  # round 2: Dubois (4) gave Rossi (2) a lance and won
-    assert "How to read the rounds" in html
+    assert "How to read the rounds" in html and "docs/" not in html  # no developer's file cited to readers
     assert html.index("DUBOIS") < html.index("ROSSI") < html.index("MEYER") < html.index("LAMBERT")
 
 
@@ -98,3 +99,35 @@ def test_tournament_names_link_to_the_tournament(client: Client, swiss: tuple[Ta
     ]
     for page in pages:
         assert f'href="{url}' in client.get(page).content.decode(), page
+
+
+def test_a_newcomer_who_lost_every_game_prints_no_rating_nor_performance(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    first, second = seasoned(1500, family_name="Winner"), seasoned(1400, family_name="Second")
+    newcomer = make_player("Loser", "Leo")
+    table = rated_round_robin([first, second, newcomer], days_ago(3))  # the last-seated player loses every game
+    newcomer.refresh_from_db()
+    assert newcomer.rating == 1  # the rules' floor for a 0% score
+    page = client.get(reverse("ratings:tournament", args=[table.tournament_id])).content.decode()
+    row = re.sub(r"\s+", " ", page[page.index(f'id="t{table.pk}-s3"') :].split("</tr>")[0])
+    cells = re.findall(r'<td class="num[^"]*">(.*?)</td>', row)  # place, number, rating, points, perf, +/-, new
+    assert (cells[2], cells[4], cells[6]) == ("–*", "–", "–"), row
+    player = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[newcomer.federation_id])).content.decode())
+    assert '<dd class="big">–</dd>' in player and "<strong>–</strong>*" in player
+
+
+def test_tournament_page_shows_the_corrections_of_its_tables(client: Client, swiss: tuple[Table, list[Player]]) -> None:
+    from ratings.services.corrections.apply import correction_make
+    from ratings.services.rerate import rerate_pending
+    from tests.corrections.helpers import result_flipped
+    from tests.factories import make_rating_officer
+
+    table, _ = swiss
+    url = reverse("ratings:tournament", args=[table.tournament_id])
+    assert 'id="corrections"' not in client.get(url).content.decode()
+    reason = "The scoresheet says the other player won"
+    correction_make(user=make_rating_officer(), reason=reason, change=result_flipped(table))
+    rerate_pending()
+    html = client.get(url).content.decode()
+    assert 'id="corrections"' in html and reason in html

@@ -50,6 +50,24 @@ def test_calendar_shows_accepted_tournaments_of_the_month_only() -> None:
     assert "Waiting Open" not in response.content.decode()
 
 
+def test_calendar_opens_on_the_coming_tournaments_of_every_month() -> None:
+    past = TODAY - dt.timedelta(days=40)
+    Tournament.objects.create(
+        name="Past Open", start_date=past, end_date=past, country="FR", announcement=AnnouncementStatus.ACCEPTED
+    )
+    next_month = announce("Open de Lyon", days=35)
+    later = announce("Kölner Open", days=70, country="DE")
+    announce("Waiting Open", days=21, accept=False)
+    response = Client().get(reverse("ratings:calendar"))
+    assert response.status_code == 200
+    assert [t.pk for t in response.context["tournaments"]] == [next_month.pk, later.pk]
+    assert "No tournament" not in response.content.decode()
+    german = Client().get(reverse("ratings:calendar"), {"country": "DE"})
+    assert [t.pk for t in german.context["tournaments"]] == [later.pk]
+    this_month = Client().get(reverse("ratings:calendar"), {"year": TODAY.year, "month": TODAY.month})
+    assert "Open de Lyon" not in this_month.content.decode()  # a month asked for shows that month only
+
+
 def test_calendar_refuses_a_bad_month() -> None:
     assert Client().get(reverse("ratings:calendar"), {"year": 2026, "month": 13}).status_code == 400
 
@@ -128,11 +146,18 @@ def test_director_registers_in_the_admin_and_an_officer_refuses_with_a_reason() 
     assert refused.status_code == 200  # 20 min + 30 s byoyomi is below FESA's minimum
     assert "main_time_minutes" in refused.context["adminform"].form.errors
     data["byoyomi_seconds"] = "40"
-    assert client.post(add_url, data).status_code == 302
+    saved = client.post(add_url, data | {"_continue": "1"}, follow=True)
     tournament = Tournament.objects.get(name="Open de Nice")
+    assert saved.redirect_chain[0][0] == reverse("admin:ratings_tournament_change", args=[tournament.pk])
+    assert saved.status_code == 200 and "doesn’t exist" not in saved.content.decode()
     assert (tournament.announcement, tournament.planned_tables) == (AnnouncementStatus.PROPOSED, 2)
     review_url = reverse("admin:ratings_tournament_review", args=[tournament.pk])
-    assert client.get(review_url).status_code == 403  # a director does not review
+    assert review_url in saved.content.decode()
+    own = client.get(review_url)  # a director reads his registration's review, without the decision
+    assert own.status_code == 200 and own.context["form"] is None and "td@example.org" in own.content.decode()
+    assert client.post(review_url, {"decision": "accept", "reason": ""}).status_code == 403
+    client.force_login(make_director())
+    assert client.get(review_url).status_code == 403  # nor another director's
     client.force_login(officer)
     assert client.post(review_url, {"decision": "refuse", "reason": ""}).status_code == 200  # a reason is needed
     assert client.post(review_url, {"decision": "refuse", "reason": "Clash with the Open de Paris"}).status_code == 302

@@ -19,11 +19,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
 from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_ensure, federation_is_empty
 from ratings.demo.clubs import demo_clubs_build
 from ratings.demo.official import demo_official_lists
 from ratings.demo.reports import demo_reports
+from ratings.demo.showcase import demo_showcase
 from ratings.demo.sim import Knobs
 from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
@@ -69,6 +71,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--if-empty", action="store_true", help="do nothing if the federation has players")
         parser.add_argument("--flush", action="store_true", help="delete the federation there is first")
+        parser.add_argument(
+            "--no-showcase",
+            action="store_true",
+            help="without the season, corrections, merge, official list and Dan climb added to the demo logins' demo",
+        )
         parser.add_argument(
             "--demo-users", action="store_true", help="create the demo logins even with DEBUG off (password demo)"
         )
@@ -126,6 +133,19 @@ class Command(BaseCommand):
         self._report(summary)
         if summary.rating_errors:
             raise CommandError(f"{summary.rating_errors} tables could not be rated; see their rating error.")
+        if director is not None and not options["no_showcase"]:
+            officer = get_user_model().objects.get(username="officer")
+            until = options["until"] or timezone.localdate()
+            shown = demo_showcase(seed=options["seed"], until=until, director=director, officer=officer)
+            announced = ", ".join(f"{n} {status}" for status, n in sorted(shown.announced.items()))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Showcase: tournaments registered ({announced}); tables {', '.join(shown.tables)}; "
+                    f"merged {shown.merged}; left for the duplicates report {shown.duplicate_left}; "
+                    f"{shown.corrections} corrections; published {shown.official_list}; "
+                    f"Dan grades waiting for the grade officer: {shown.climb or 'none'}."
+                )
+            )
         self._clubs(options["seed"])
 
     def _clubs(self, seed: int) -> None:

@@ -18,7 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_countries import countries
 
-from ratings.selectors.season import announced_tournaments, calendar_countries, calendar_tournaments, status_list
+from ratings.selectors.season import (
+    announced_tournaments,
+    calendar_countries,
+    calendar_tournaments,
+    coming_tournaments,
+    status_list,
+)
 from ratings.web.caching import public_page
 
 ICAL_DAYS_BACK = 365  # a subscribed calendar keeps the past season, not every year
@@ -43,22 +49,31 @@ class CalendarForm(forms.Form):
 
 @public_page
 def calendar(request: HttpRequest) -> HttpResponse:
-    """The accepted tournaments of a month (or a whole year), by first day."""
+    """The accepted tournaments to come (without a year or a month asked), or of a month, or of a whole year,
+    by first day."""
     today = timezone.localdate()
     form = CalendarForm(request.GET)
     context: dict[str, Any] = {"form": form, "section": "calendar"}
     if not form.is_valid():
         return render(request, "ratings/calendar.html", context, status=400)
+    country = form.cleaned_data["country"]
+    context["country"] = country
+    context["ical_url"] = reverse("feeds:calendar_country", args=[country]) if country else reverse("feeds:calendar")
+    if not (form.cleaned_data["year"] or form.cleaned_data["month"]):
+        suffix = f"&country={country}" if country else ""
+        context |= {
+            "coming": True,
+            "tournaments": coming_tournaments(today=today, country=country),
+            "this_month": f"?year={today.year}&month={today.month}{suffix}",
+        }
+        return render(request, "ratings/calendar.html", context)
     year = form.cleaned_data["year"] or today.year
     month = form.cleaned_data["month"] if form.cleaned_data["year"] else (form.cleaned_data["month"] or today.month)
-    country = form.cleaned_data["country"]
     context |= {
         "year": year,
         "month": month,
         "month_label": dt.date(year, month, 1) if month else None,
-        "country": country,
         "tournaments": calendar_tournaments(year=year, month=month, country=country),
-        "ical_url": reverse("feeds:calendar_country", args=[country]) if country else reverse("feeds:calendar"),
     }
     context |= _neighbours(year, month, country)
     return render(request, "ratings/calendar.html", context)

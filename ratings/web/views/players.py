@@ -15,6 +15,7 @@ from ratings.selectors.clubs import player_club_history
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.selectors.player_stats import best_wins, longest_run, peak_rank, percentiles
+from ratings.selectors.standing import player_standing
 from ratings.web.caching import public_page
 from ratings.web.charts import ChartPoint, rating_chart
 
@@ -67,6 +68,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "club": next((m.club for m in clubs if m.since <= today), None),
         # Only the category is published, never the date of birth (docs/privacy.md).
         "age_category": category_label(player_age_category(player, today)),
+        "standing": player_standing(player, getattr(request, "data_version", None)),
     }
     return render(request, "ratings/player_detail.html", context)
 
