@@ -39,6 +39,7 @@ from ratings.models.players import (
     PrivacyAction,
     ProposalStatus,
 )
+from ratings.models.predictions import PredictionReport
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
 from ratings.models.tables import (
@@ -83,6 +84,7 @@ __all__ = [
     "OutgoingMail",
     "PendingRerate",
     "Player",
+    "PredictionReport",
     "PriorGradeKind",
     "PriorGradeProposal",
     "PriorGradeSource",
