@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ratings.api import submit, views, views_index, views_official
+from ratings.api import submit, views, views_index, views_official, views_predictions
 
 app_name = "api-v1"
 
@@ -46,6 +46,7 @@ urlpatterns = [
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table"),
     path("promotions/", views.PromotionListView.as_view(), name="promotions"),
     path("promotions/pending/", views.PendingPromotionListView.as_view(), name="pending_promotions"),
+    path("predictions/", views_predictions.PredictionsView.as_view(), name="predictions"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
     path("docs/", DocsView.as_view(), name="docs"),
 ]

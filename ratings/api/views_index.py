@@ -19,6 +19,7 @@ RESOURCES = {
     "tables": ("api-v1:tables", "Rated tables, with games and rating changes."),
     "promotions": ("api-v1:promotions", "Grade promotions the public sees."),
     "pending_promotions": ("api-v1:pending_promotions", "Dan promotions waiting for approval."),
+    "predictions": ("api-v1:predictions", "How well FESA's ratings and other rating systems predict the games."),
     "schema": ("api-v1:schema", "The OpenAPI schema of this API."),
     "docs": ("api-v1:docs", "This API's documentation."),
 }

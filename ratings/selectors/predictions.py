@@ -84,11 +84,13 @@ def prediction_history(chunk: int = CHUNK) -> Iterator[HistoryTable]:
         yield HistoryTable(key[0], out)
 
 
-def prediction_report_current(version: str) -> PredictionReport | None:
-    """The report of the data ``version``, whatever its state."""
-    return PredictionReport.objects.filter(version=version).first()
-
-
-def prediction_report_latest() -> PredictionReport | None:
-    """The newest finished report, whichever version of the data it was computed for."""
-    return PredictionReport.objects.filter(status=PredictionReport.Status.DONE).order_by("-finished_at", "-id").first()
+def prediction_reports(version: str) -> tuple[PredictionReport | None, PredictionReport | None]:
+    """The report of the data ``version`` whatever its state (running, done, failed), and the newest finished
+    one, whichever version it was computed for (the same when the current one is done): two queries."""
+    current = PredictionReport.objects.filter(version=version).first()
+    if current is not None and current.status == PredictionReport.Status.DONE:
+        return current, current
+    latest = (
+        PredictionReport.objects.filter(status=PredictionReport.Status.DONE).order_by("-finished_at", "-id").first()
+    )
+    return current, latest

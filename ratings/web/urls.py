@@ -18,6 +18,7 @@ from ratings.web.views import (
     lists,
     official,
     players,
+    predictions,
     promotions,
     search,
     statistics,
@@ -77,6 +78,7 @@ urlpatterns = [
     path("search/", search.search, name="search"),
     path("calculator/", calculator.calculator, name="calculator"),
     path("statistics/", statistics.statistics, name="statistics"),
+    path("statistics/predictions/", predictions.predictions, name="predictions"),
 ]
 
 files_urlpatterns = [
