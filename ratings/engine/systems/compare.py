@@ -160,3 +160,19 @@ def compare(
             for key in keys
         },
     }
+
+
+COLUMNS = ("system", "period", "kind", "games", "decisive", "hits", "brier", "log_loss")
+
+
+def report_rows(result: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+    """The figures of a ``compare`` answer as rows of ``COLUMNS``: each system, the whole history first, then
+    each year, even games before handicap games."""
+    rows = []
+    for key in result["systems"]:
+        by_period = result["figures"][key]
+        for period in (ALL, *result["years"]):
+            for kind in KINDS:
+                f = by_period[period][kind]
+                rows.append((key, period, kind, f["games"], f["decisive"], f["hits"], f["brier"], f["log_loss"]))
+    return rows
