@@ -18,6 +18,7 @@ from ratings.models import PredictionReport
 from ratings.selectors.versions import data_version
 from ratings.web.charts import calibration_chart
 from tests.engine.systems.test_compare import _history
+from tests.public.test_translations import english_vocabulary, texts_of, untranslated
 
 pytestmark = pytest.mark.django_db
 SVG = "{http://www.w3.org/2000/svg}"
@@ -106,3 +107,14 @@ def test_calibration_chart_places_each_bin_and_the_diagonal():
     assert float(circles[0].get("r")) > float(circles[1].get("r"))  # more games, a bigger point
     assert circles[1].find(f"{SVG}title").text == "expected 75 %, won 60 %, 25 games"
     assert calibration_chart([], title="T", chart_id="c") == ""
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_page_with_a_report_is_fully_translated(client, lang):
+    stored(version="older")
+    now = timezone.now()
+    PredictionReport.objects.create(version=data_version().key, started_at=now, updated_at=now, tables_total=9)
+    url = reverse("ratings:predictions")
+    english = texts_of(client.get(url, headers={"accept-language": "en"}).content.decode())
+    page = client.get(url, headers={"accept-language": lang}).content.decode()
+    assert untranslated(english, texts_of(page), lang, english_vocabulary()) == []
