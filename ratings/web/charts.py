@@ -221,7 +221,7 @@ def calibration_chart(
     """
     if not bins:
         return mark_safe("")
-    left, right, top, bottom = 40, 10, 10, 34
+    left, right, top, bottom = 40, 18, 10, 34
     inner_w, inner_h = width - left - right, height - top - bottom
 
     def x(share: float) -> float:

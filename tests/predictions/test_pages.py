@@ -102,8 +102,8 @@ def test_the_api_answers_with_the_report_and_matches_its_schema(client):
 def test_calibration_chart_places_each_bin_and_the_diagonal():
     root = ET.fromstring(calibration_chart([(0.5, 0.5, 100), (0.75, 0.6, 25)], title="T", chart_id="c"))
     circles = list(root.iter(f"{SVG}circle"))
-    # Across 50 % at the left edge (40) to 100 % at the right (290); up 0 % at 226 to 100 % at 10.
-    assert [(c.get("cx"), c.get("cy")) for c in circles] == [("40.0", "118.0"), ("165.0", "96.4")]
+    # Across 50 % at the left edge (40) to 100 % at the right (282); up 0 % at 226 to 100 % at 10.
+    assert [(c.get("cx"), c.get("cy")) for c in circles] == [("40.0", "118.0"), ("161.0", "96.4")]
     assert float(circles[0].get("r")) > float(circles[1].get("r"))  # more games, a bigger point
     assert circles[1].find(f"{SVG}title").text == "expected 75 %, won 60 %, 25 games"
     assert calibration_chart([], title="T", chart_id="c") == ""
