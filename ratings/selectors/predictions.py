@@ -20,7 +20,7 @@ from ratings.engine.errors import BeyondRankScale
 from ratings.engine.scores import first_score
 from ratings.engine.systems.base import PairGame, logistic
 from ratings.engine.systems.compare import HistoryGame, HistoryTable
-from ratings.models import Game, PredictionReport, RatingRow, Table, TableStatus
+from ratings.models import Game, OpeningState, PredictionReport, RatingRow, Table, TableStatus
 
 CHUNK = 5000
 
@@ -36,6 +36,12 @@ def fesa_expected(first: int, second: int, *, handicap: str = "", giver_is_first
         except BeyondRankScale:  # a rating past the scale's end: the even expectation
             pass
     return logistic(first - second)
+
+
+def prediction_openings() -> dict[int, float]:
+    """The players' ratings on the opening balance (the FESA list migrated before the site's first table), for
+    those who had games there: what every system may know before the first table."""
+    return dict(OpeningState.objects.filter(games__gt=0).values_list("player_id", "rating"))
 
 
 def prediction_tables_count() -> int:

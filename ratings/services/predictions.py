@@ -23,7 +23,7 @@ from ratings.engine.systems import all_systems
 from ratings.engine.systems.compare import compare
 from ratings.engine.systems.game_courier import Refresh
 from ratings.models import PredictionReport
-from ratings.selectors.predictions import prediction_history, prediction_tables_count
+from ratings.selectors.predictions import prediction_history, prediction_openings, prediction_tables_count
 from ratings.selectors.versions import data_version
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,11 @@ def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None =
 
     try:
         result = compare(
-            prediction_history(), all_systems(courier_refresh=refresh), progress=progress, every=PROGRESS_EVERY
+            prediction_history(),
+            all_systems(courier_refresh=refresh),
+            progress=progress,
+            every=PROGRESS_EVERY,
+            openings=prediction_openings(),
         )
     except Exception as exc:
         log.exception("the comparison of rating systems failed")

@@ -32,3 +32,8 @@ def test_the_command_prints_the_table_and_writes_the_csv(small_demo, tmp_path):
     # Run again: the stored report is printed, not computed anew.
     call_command("compare_ratings", stdout=io.StringIO())
     assert PredictionReport.objects.get().finished_at == report.finished_at
+
+
+def test_the_demo_comes_with_its_comparison(small_demo):
+    report = PredictionReport.objects.get()
+    assert report.status == PredictionReport.Status.DONE and report.result["games"] > 0

@@ -7,7 +7,7 @@ import pytest
 
 from ratings.engine.systems.base import logistic
 from ratings.models import GameResult, RatingRow
-from ratings.selectors.predictions import fesa_expected, prediction_history
+from ratings.selectors.predictions import fesa_expected, prediction_history, prediction_openings
 from tests.factories import add_game, make_player, make_table
 from tests.public.conftest import days_ago, seasoned
 
@@ -60,3 +60,11 @@ def test_the_giver_is_seen_lowered_by_his_handicap():
     assert fesa_expected(2000, 1800, handicap="B", giver_is_first=True) == pytest.approx(0.5)
     assert fesa_expected(1800, 2000, handicap="B", giver_is_first=False) == pytest.approx(0.5)
     assert fesa_expected(2000, 1800) == pytest.approx(logistic(200))
+
+
+def test_the_opening_balance_is_read_for_players_who_had_games():
+    migrated = seasoned(1830)
+    new = make_player("Newcomer")
+    openings = prediction_openings()
+    assert openings == {migrated.pk: 1830}
+    assert new.pk not in openings

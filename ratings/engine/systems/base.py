@@ -6,6 +6,10 @@ shows it the table's games (``rate``). So every prediction rests on the tables b
 predicts nor a later one; a system that rates in periods or over a whole set (the European system of 1996,
 Game Courier) decides in ``begin`` what it knows on that date.
 
+Players who came with a rating from the opening balance (the FESA list migrated before the site's first
+table) are given it before the first table (``start``), so that FESA's stored ratings, which carry it, are
+not the only ones that know it; a system takes it as its own method takes a known rating, or not at all.
+
 A table is the unit because it is the site's: the stored FESA ratings are the ratings before and after a
 table, so FESA itself can only be asked before a table. Every system is put on the same footing.
 """
@@ -38,6 +42,10 @@ class RatingSystem(Protocol):
     """A rating system as the comparison drives it (module docstring)."""
 
     key: str
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        """What the federation knew of ``player`` before the history begins: his rating on the opening balance
+        (the list migrated before the site's first table). Called before the first table only."""
 
     def begin(self, date: dt.date) -> None:
         """Time moves on to ``date``, the date of the next table (never earlier than the last one)."""

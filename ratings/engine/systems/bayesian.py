@@ -9,6 +9,9 @@ What the comparison chooses:
 - **The prediction** is the package's ``predict_win`` for the pair: the probability that the first player is
   ranked above the second, with both players' uncertainty counted; it serves as the expected score.
 - **Handicap games are not rated**; they are still predicted.
+- **A player on the opening balance** starts at ``mu = 25 + (rating − 1500) × MU_PER_ELO`` with half a
+  newcomer's sigma: 200 Elo points are the 4.16 of mu that give 76 % to the stronger of two such players in
+  the model's normal curve with beta 25/6 (Φ(0.706) = 0.76; 0.706 × √2 × 25/6 = 4.16), as in Elo.
 - **The rating shown** is openskill's ordinal ``mu − 3·sigma``, a cautious estimate, as openskill ranks
   players; it is on openskill's own scale (about 0 to 50), not Elo's.
 """
@@ -22,6 +25,8 @@ from openskill.models import PlackettLuce
 
 from .base import PairGame, PlayerKey
 
+MU_PER_ELO = 4.16 / 200
+
 
 class Bayesian:
     """Weng-Lin Plackett-Luce (openskill) over a history (module docstring)."""
@@ -31,6 +36,9 @@ class Bayesian:
     def __init__(self) -> None:
         self.model = PlackettLuce()
         self.values: dict[PlayerKey, tuple[float, float]] = {}
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        self.values[player] = (self.model.mu + (rating - 1500.0) * MU_PER_ELO, self.model.sigma / 2.0)
 
     def begin(self, date: dt.date) -> None:
         return None

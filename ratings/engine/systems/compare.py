@@ -27,7 +27,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .base import PairGame, RatingSystem
+from .base import PairGame, PlayerKey, RatingSystem
 
 FESA = "fesa"
 ALL = "all"
@@ -104,11 +104,13 @@ def compare(
     progress: Callable[[int], object] | None = None,
     every: int = 1000,
     predictions: Callable[[dt.date, PairGame, Mapping[str, float]], object] | None = None,
+    openings: Mapping[PlayerKey, float] | None = None,
 ) -> dict[str, Any]:
     """Walk the history once with every system and score their predictions (module docstring).
 
     ``progress`` is called with the number of tables done every ``every`` tables and at the end;
-    ``predictions`` sees every counted game's predictions (the tests check them). The answer is plain values:
+    ``predictions`` sees every counted game's predictions (the tests check them); ``openings`` are the ratings
+    of the opening balance, given to every system before the first table (base.py). The answer is plain values:
     ``{"systems": [...], "years": [...], "games": n, "figures": {system: {year or "all": {kind: figures}}}}``.
     """
     keys = [FESA, *(s.key for s in systems)]
@@ -116,6 +118,9 @@ def compare(
     years: set[str] = set()
     done = 0
     total_games = 0
+    for player, rating in (openings or {}).items():
+        for system in systems:
+            system.start(player, rating)
     for table in tables:
         year = str(table.date.year)
         for system in systems:

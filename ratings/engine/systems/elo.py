@@ -14,7 +14,8 @@ What the seed leaves open, and what is done here (tests/engine/systems/test_elo.
   starts from the ratings the previous round left.
 - **Handicap games are not rated** (the seed knows only even games); they are still predicted, from the
   ratings as they are.
-- **A player not seen before starts at 1500** (``START_RATING``); the seed does not say.
+- **A player not seen before starts at 1500** (``START_RATING``); the seed does not say. One on the opening
+  balance starts at his rating there.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ class Elo:
 
     def __init__(self) -> None:
         self.ratings: dict[PlayerKey, int] = {}
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        self.ratings[player] = round_half_up(rating)
 
     def begin(self, date: dt.date) -> None:
         return None

@@ -23,7 +23,7 @@ What the seed leaves open, and what is done here (tests/engine/systems/test_euro
   lower figure, so that a boost is never missed for the choice).
 - **Handicap games** are neither rated nor counted for the boost; they are still predicted.
 - **A player not seen before starts at 1500**: the seed introduces newcomers at the "theoretical elo" of their
-  grade, which the comparison does not give a system.
+  grade, which the comparison does not give a system. One on the opening balance starts at his rating there.
 """
 
 from __future__ import annotations
@@ -79,6 +79,9 @@ class European1996:
         self.recent: dict[PlayerKey, deque[tuple[int, float]]] = {}  # (opponent's rating, score), last 14
         self.period: tuple[int, int] | None = None
         self.boosted: set[PlayerKey] = set()  # boosted at the last close ("++++" in the seed's lists)
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        self.ratings[player] = round_half_up(rating)
 
     def begin(self, date: dt.date) -> None:
         period = _period(date)

@@ -26,6 +26,7 @@ four-player example worked by hand):
   month, still never the table itself), which a history of hundreds of thousands of games needs to finish in
   minutes (bench/README.md).
 - **Handicap games are counted** like even ones: the seed reads every finished game.
+- **The opening balance is not used**: the method rates the whole set from 1500 for everyone, by design.
 """
 
 from __future__ import annotations
@@ -142,6 +143,9 @@ class GameCourier:
         self.ratings: Mapping[PlayerKey, float] = {}
         self.stale = False
         self.month: tuple[int, int] | None = None
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        return None
 
     def begin(self, date: dt.date) -> None:
         month = (date.year, date.month)

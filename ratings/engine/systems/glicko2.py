@@ -19,6 +19,8 @@ What the paper leaves to the user, and what is done here:
 - **The prediction** of a game is ``E(mu, mu_j, sqrt(phi² + phi_j²))``: the paper's E with both players'
   deviations combined, as Glickman's Glicko papers predict a game between two rated players.
 - **Handicap games are not rated** (they measure another game); they are still predicted.
+- **A player on the opening balance** starts at his rating there with a deviation of ``OPENING_DEVIATION``
+  (100: a rating known from many games, not a newcomer's 350), widening from his first table on.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ START_VOLATILITY = 0.06
 TAU = 0.5
 EPSILON = 0.000001
 IDLE_DAYS = 30
+OPENING_DEVIATION = 100.0
 
 
 class Glicko(NamedTuple):
@@ -131,6 +134,9 @@ class Glicko2:
         self.players: dict[PlayerKey, Glicko] = {}
         self.last: dict[PlayerKey, dt.date] = {}
         self.date: dt.date | None = None
+
+    def start(self, player: PlayerKey, rating: float) -> None:
+        self.players[player] = from_rating(rating, OPENING_DEVIATION)
 
     def begin(self, date: dt.date) -> None:
         self.date = date

@@ -24,6 +24,7 @@ from ratings.demo.build import DemoSummary, demo_build, demo_flush, demo_users_e
 from ratings.demo.sim import Knobs
 from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
+from ratings.services.predictions import prediction_compare
 
 DEFAULT_KNOBS = Knobs()
 
@@ -123,6 +124,14 @@ class Command(BaseCommand):
         self._report(summary)
         if summary.rating_errors:
             raise CommandError(f"{summary.rating_errors} tables could not be rated; see their rating error.")
+        # The demo shows how well the ratings predict at once, not after the first night (docs/rules.md §11).
+        started = time.perf_counter()
+        report = prediction_compare()
+        games = report.result["games"] if report.result else 0
+        self.stdout.write(
+            f"Compared the rating systems on {games} games in {time.perf_counter() - started:.1f} s "
+            "(/statistics/predictions/)."
+        )
 
     def _report(self, s: DemoSummary) -> None:
         promotions = ", ".join(f"{n} {status}" for status, n in sorted(s.promotions.items())) or "none"

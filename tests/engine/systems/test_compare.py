@@ -93,6 +93,9 @@ class _Spy:
         self.begun: list[dt.date] = []
         self.asked = 0
 
+    def start(self, player, rating) -> None:
+        assert not self.begun
+
     def begin(self, date: dt.date) -> None:
         assert all(d <= date for d in self.shown)
         self.begun.append(date)
@@ -131,3 +134,20 @@ def test_progress_is_told_every_so_many_tables_and_at_the_end():
     told: list[int] = []
     compare(_history(4, tables=25), [], progress=told.append, every=10)
     assert told == [10, 20, 25]
+
+
+def test_the_opening_balance_is_given_to_every_system_before_the_first_table():
+    systems = all_systems()
+    seen: list[dict[str, float]] = []
+    compare(
+        [HistoryTable(dt.date(2020, 1, 5), [HistoryGame(PairGame(1, "a", "b", 1.0), counted=True, stored=0.9)])],
+        systems,
+        predictions=lambda date, game, said: seen.append(dict(said)),
+        openings={"a": 1900.0, "b": 1500.0},
+    )
+    (said,) = seen
+    assert said["elo"] == 0.91  # 1/(1 + 10^(-400/400)) = 0.909 → 91 %
+    assert said["european1996"] == pytest.approx(1 / 1.1)
+    assert said["game_courier"] == 0.5  # rates the set from 1500, by design
+    assert said["glicko2"] > 0.8
+    assert said["openskill"] > 0.8
