@@ -169,19 +169,39 @@ class GameCourier:
 
 def game_courier_ratings_sparse(tally: Tally) -> dict[PlayerKey, float]:
     """``game_courier_ratings`` without visiting the pairs that never met: each pair that met is placed by its
-    position in the zig-zag order (its diagonal, then its place on it), which is the same order."""
+    position in the zig-zag order (its diagonal, then its place on it), which is the same order. The passes
+    work on the players' positions in lists, the expectation written out: this is the comparison's hot path."""
     players = tally.order()
     position = {p: i for i, p in enumerate(players)}
-    keyed: list[tuple[int, int, PlayerKey, PlayerKey, float, float]] = []
+    keyed: list[tuple[int, int, int, int, float, float]] = []
     for (a, b), (n, points) in tally.pairs.items():
         i, j = position[a], position[b]
         if i > j:
-            i, j, a, b, points = j, i, b, a, n - points
+            i, j, points = j, i, n - points
         distance = j - i
-        place = i if distance % 2 else -i
-        keyed.append((distance, place, a, b, n, points))
-    keyed.sort(key=lambda t: (t[0], t[1]))
-    ordered = [(a, b, n, points) for _, _, a, b, n, points in keyed]
-    forward = _pass(ordered, players)
-    reverse = _pass(ordered[::-1], players)
-    return {p: (forward[p] + reverse[p]) / 2.0 for p in players}
+        keyed.append((distance, i if distance % 2 else -i, i, j, n, points))
+    keyed.sort()  # (diagonal, place) is unique: the comparison never reaches the rest
+    count = len(players)
+    forward = _indexed_pass(keyed, count)
+    keyed.reverse()
+    reverse = _indexed_pass(keyed, count)
+    return {p: (forward[i] + reverse[i]) / 2.0 for i, p in enumerate(players)}
+
+
+def _indexed_pass(pairs: Sequence[tuple[int, int, int, int, float, float]], count: int) -> list[float]:
+    """``_pass`` over positions: the same arithmetic in the same order."""
+    ratings = [START_RATING] * count
+    past = [0.0] * count
+    for _, _, i, j, n, points in pairs:
+        expected = ((ratings[i] - ratings[j]) / 8.0 + 50.0) / 100.0
+        if expected > 1.0:
+            expected = 1.0
+        elif expected < 0.0:
+            expected = 0.0
+        amount = 400.0 * (points / n - expected) * n / (n + 10.0)
+        pi, pj = past[i], past[j]
+        ratings[i] += amount * (1.0 - pi / (pi + 800.0))
+        ratings[j] -= amount * (1.0 - pj / (pj + 800.0))
+        past[i] = pi + n
+        past[j] = pj + n
+    return ratings
