@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from ratings.engine.systems import all_systems
@@ -68,7 +68,12 @@ def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None =
     PredictionReport.objects.filter(pk=report.pk).update(tables_total=total)
 
     def progress(done: int) -> None:
-        PredictionReport.objects.filter(pk=report.pk).update(tables_done=done, updated_at=timezone.now())
+        # Only for the page to show: a write that cannot be made now (SQLite locked by a long read elsewhere)
+        # must not cost the run; the next one, or the result, is written.
+        try:
+            PredictionReport.objects.filter(pk=report.pk).update(tables_done=done, updated_at=timezone.now())
+        except OperationalError:
+            log.warning("could not record the comparison's progress", exc_info=True)
 
     try:
         result = compare(

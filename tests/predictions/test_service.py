@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import OperationalError
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ratings.models import PredictionReport, RatingRow
@@ -66,3 +68,16 @@ def test_a_failed_run_is_recorded_and_tried_again(uncompared, monkeypatch):
     assert failed.status == PredictionReport.Status.FAILED and "broken" in failed.error
     monkeypatch.undo()
     assert prediction_compare().status == PredictionReport.Status.DONE
+
+
+def test_a_progress_that_cannot_be_written_does_not_stop_the_run(uncompared, monkeypatch, caplog):
+    update = QuerySet.update
+
+    def locked(self, **fields):
+        if set(fields) == {"tables_done", "updated_at"}:
+            raise OperationalError("database is locked")
+        return update(self, **fields)
+
+    monkeypatch.setattr(QuerySet, "update", locked)
+    assert prediction_compare().status == PredictionReport.Status.DONE
+    assert "could not record the comparison's progress" in caplog.text
