@@ -33,6 +33,8 @@ COURIER_EVERY_TABLE_UP_TO = 5000
 """Game Courier is rated afresh before every table up to this many tables, and at each month's first table
 beyond (ratings/engine/systems/game_courier.py; bench/README.md has the times)."""
 PROGRESS_EVERY = 100
+KEEP = 10
+"""Finished reports kept (each some 100 KB of figures): a worker makes one after every re-rate."""
 
 
 def _take(version: str, *, force: bool) -> tuple[PredictionReport, bool]:
@@ -55,6 +57,16 @@ def _take(version: str, *, force: bool) -> tuple[PredictionReport, bool]:
     )
     report.refresh_from_db()
     return report, taken == 1
+
+
+def _prune() -> None:
+    """Keep the newest ``KEEP`` finished reports and any run under way; older and failed ones go."""
+    keep = list(
+        PredictionReport.objects.filter(status=PredictionReport.Status.DONE)
+        .order_by("-finished_at", "-id")
+        .values_list("pk", flat=True)[:KEEP]
+    )
+    PredictionReport.objects.exclude(pk__in=keep).exclude(status=PredictionReport.Status.RUNNING).delete()
 
 
 def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None = None) -> PredictionReport:
@@ -95,5 +107,6 @@ def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None =
         status=PredictionReport.Status.DONE, result=result, finished_at=now, updated_at=now, tables_total=total
     )
     report.refresh_from_db()
+    _prune()
     log.info("rating systems compared", extra={"version": version, "games": result["games"]})
     return report

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from ratings.models import PredictionReport, RatingRow
 from ratings.selectors.versions import data_version
-from ratings.services.predictions import STALLED, prediction_compare
+from ratings.services.predictions import KEEP, STALLED, prediction_compare
 from ratings.tasks import task_predictions_compare
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +81,18 @@ def test_a_progress_that_cannot_be_written_does_not_stop_the_run(uncompared, mon
     monkeypatch.setattr(QuerySet, "update", locked)
     assert prediction_compare().status == PredictionReport.Status.DONE
     assert "could not record the comparison's progress" in caplog.text
+
+
+def test_only_the_newest_reports_are_kept(uncompared):
+    now = timezone.now()
+    for n in range(KEEP + 2):
+        at = now - dt.timedelta(days=n + 1)
+        PredictionReport.objects.create(
+            version=f"old{n}", status=PredictionReport.Status.DONE, started_at=at, updated_at=at, finished_at=at
+        )
+    failed = PredictionReport.Status.FAILED
+    PredictionReport.objects.create(version="broken", status=failed, started_at=now, updated_at=now)
+    PredictionReport.objects.create(version="elsewhere", started_at=now, updated_at=now)  # running
+    newest = prediction_compare()
+    kept = set(PredictionReport.objects.values_list("version", flat=True))
+    assert kept == {newest.version, "elsewhere", *(f"old{n}" for n in range(KEEP - 1))}
