@@ -345,6 +345,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "inte
 CELERY_BEAT_SCHEDULE = {
     "rerate-pending": {"task": "ratings.tasks.task_rerate_pending", "schedule": 60.0},
     "season-daily": {"task": "ratings.tasks.task_season_daily", "schedule": crontab(hour=6, minute=0)},
+    # How well the rating systems predict (ratings/services/predictions.py): after a worker's re-rates too;
+    # nightly for a site whose re-rates run in-process.
+    "predictions-nightly": {"task": "ratings.tasks.task_predictions_compare", "schedule": crontab(hour=3, minute=30)},
     "worker-heartbeat": {"task": "federation.worker_heartbeat", "schedule": 30.0, "options": {"expires": 30.0}},
 }
 # A worker waits this long after the last edit of a burst before it re-rates, so one run serves them all.

@@ -13,6 +13,7 @@ from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
+from ratings.services.predictions import prediction_compare
 from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
@@ -55,6 +56,8 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         run_directors_notify(run_id=outcome.run_id, since=began)
         run_subscribers_notify(run_id=outcome.run_id, since=began)
     _prepare_lists()
+    if not eager:
+        _queue_predictions()
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -73,6 +76,16 @@ def _queue_history_files() -> None:
         task_history_files_write.delay()
     except Exception:  # an unreachable broker fails in many ways; the files stay as they were until the next run
         log.warning("could not queue the rating history downloads", exc_info=True)
+
+
+def _queue_predictions() -> None:
+    """A worker's run changed the data: compare the rating systems on it, in a task of its own (minutes on a
+    long history). Not in-process: a site without a broker (and the tests) compares nightly or by the command.
+    A broker that is down is logged; the nightly run catches up."""
+    try:
+        task_predictions_compare.delay()
+    except Exception:  # an unreachable broker fails in many ways; the nightly run compares
+        log.warning("could not queue the comparison of rating systems", exc_info=True)
 
 
 def _prepare_lists() -> None:
@@ -98,6 +111,13 @@ def task_history_files_write() -> list[str]:
             exc_info=True,
         )
         return []
+
+
+@shared_task(name="ratings.tasks.task_predictions_compare", acks_late=True)
+def task_predictions_compare() -> int:
+    """Compare the rating systems on the current data (ratings/services/predictions.py); nothing when its report
+    is there or being made. Queued after a worker's re-rate and nightly (Celery beat)."""
+    return prediction_compare().pk
 
 
 @shared_task(

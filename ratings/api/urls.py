@@ -11,7 +11,7 @@ from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSpli
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ratings.api import submit, views, views_clubs, views_head_to_head, views_index, views_official
+from ratings.api import submit, views, views_clubs, views_head_to_head, views_index, views_official, views_predictions
 
 app_name = "api-v1"
 
@@ -55,6 +55,7 @@ urlpatterns = [
     path("clubs/<int:pk>/", views_clubs.ClubDetailView.as_view(), name="club"),
     path("countries/", views_clubs.CountryRankingView.as_view(), name="countries"),
     path("categories/", views_clubs.CategoryTopsView.as_view(), name="categories"),
+    path("predictions/", views_predictions.PredictionsView.as_view(), name="predictions"),
     path("schema/", SpectacularJSONAPIView.as_view(), name="schema"),
     path("docs/", DocsView.as_view(), name="docs"),
 ]

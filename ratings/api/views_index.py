@@ -22,6 +22,7 @@ RESOURCES = {
     "clubs": ("api-v1:clubs", "Clubs, ranked by the average rating of their best players; each with its members."),
     "countries": ("api-v1:countries", "Countries, ranked by the average rating of their best players."),
     "categories": ("api-v1:categories", "The top players of each category: juniors, seniors, women."),
+    "predictions": ("api-v1:predictions", "How well FESA's ratings and other rating systems predict the games."),
     "schema": ("api-v1:schema", "The OpenAPI schema of this API."),
     "docs": ("api-v1:docs", "This API's documentation."),
 }

@@ -41,6 +41,7 @@ from ratings.models.players import (
     ProposalStatus,
     WomensListEntry,
 )
+from ratings.models.predictions import PredictionReport
 from ratings.models.reports import REPORT_SETTLED, MistakeReport, ReportStatus
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
@@ -90,6 +91,7 @@ __all__ = [
     "OutgoingMail",
     "PendingRerate",
     "Player",
+    "PredictionReport",
     "PriorGradeKind",
     "PriorGradeProposal",
     "PriorGradeSource",

@@ -21,6 +21,7 @@ from ratings.web.views import (
     lists,
     official,
     players,
+    predictions,
     promotions,
     reports,
     search,
@@ -95,6 +96,7 @@ urlpatterns = [
     path("clubs/", clubs.club_list, name="clubs"),
     path("clubs/<int:pk>/", clubs.club_detail, name="club"),
     path("countries/", clubs.country_list, name="countries"),
+    path("statistics/predictions/", predictions.predictions, name="predictions"),
 ]
 
 files_urlpatterns = [

@@ -77,6 +77,7 @@ def api_urls(federation: Federation) -> list[str]:
         reverse("api-v1:table", args=[table]),
         reverse("api-v1:promotions"),
         reverse("api-v1:pending_promotions"),
+        reverse("api-v1:predictions"),
         reverse("api-v1:player", args=["NOSUCHID"]),
         reverse("api-v1:rating_list") + "?date=yesterday",
     ]

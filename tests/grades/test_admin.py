@@ -245,3 +245,15 @@ def test_a_climb_through_several_dan_grades_is_decided_at_once_with_what_earned_
     client_director = officer_client
     client_director.force_login(make_director())
     assert client_director.get(climb_url).status_code == 403
+
+
+def test_a_climb_posted_without_the_versions_its_page_showed_is_refused(officer_client, play) -> None:
+    from ratings.engine.grades import grade_of
+
+    climber = seasoned(2300, 20, family_name="Climber", nationality="FR")
+    play(climber, opponent(2300), WON, date=DAY)
+    steps = list(Promotion.objects.filter(player=climber).order_by("grade"))
+    climb_url = reverse("admin:ratings_promotion_climb", args=[climber.pk])
+    refused = officer_client.post(climb_url, {"up_to": grade_of(2, "Dan"), "reason": "Strong results"})
+    assert refused.status_code == 302
+    assert {Promotion.objects.get(pk=p.pk).status for p in steps} == {PromotionStatus.PENDING}

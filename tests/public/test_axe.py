@@ -19,6 +19,7 @@ from ratings.models import Player, Promotion, PromotionStatus, Table
 from ratings.services.tables.submit import table_submit
 from tests.conftest import skip_or_fail
 from tests.factories import make_player, make_table, round_robin
+from tests.predictions.test_pages import stored as stored_report
 from tests.public.test_browser import admin_login, browser, static_from_source
 from tests.public.test_browser_pages import shoot_at, swiss
 
@@ -75,6 +76,7 @@ def test_axe_finds_no_violation_on_the_public_pages(static_from_source: None, li
         skip_or_fail(f"axe-core is not installed at {AXE} (npm ci --prefix tests/axe)")
     source = AXE.read_text()
     table, players = federation()
+    stored_report()  # the comparison's page with its tables and charts
     player = players[0]
     pages = {
         "rating-list": "/",
@@ -87,6 +89,7 @@ def test_axe_finds_no_violation_on_the_public_pages(static_from_source: None, li
         "player-table": f"/players/{player.federation_id}/tables/{table.pk}/",
         "promotions": "/promotions/",
         "statistics": "/statistics/",
+        "predictions": "/statistics/predictions/",
         "calculator": f"/calculator/?player={player.federation_id}",
         "calculation": (
             f"/calculator/?form-TOTAL_FORMS=10&form-INITIAL_FORMS=0&player={player.federation_id}"

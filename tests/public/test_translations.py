@@ -39,6 +39,8 @@ LANGUAGES = tuple(code for code, _name in settings.LANGUAGES if code != settings
 SAME_EVERYWHERE = {"fesa", "elo", "nsr", "dan", "kyu", "csv", "json", "api", "atom", "gzip", "txt", "all"}
 SAME_EVERYWHERE |= {"openapi", "sente", "excel"}  # a product's name
 SAME_EVERYWHERE |= {"bytes"}  # a unit: Django's Dutch file sizes say "255 bytes"
+# The rating systems compared and their authors (ratings/web/views/predictions.py).
+SAME_EVERYWHERE |= {"glicko", "glickman", "openskill", "plackett", "luce", "weng", "cheymol", "duniho"}
 
 # Whole texts that are the same word in English and in the language (compared case-sensitively).
 SAME_IN = {
@@ -60,7 +62,7 @@ SAME_IN = {
         "Club",
         "Clubs",
     },
-    "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start"},
+    "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start", "System"},
     "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
     "it": {"Handicap", "Bonus", "File"},
     "es": {"provisional", "Pts"},
@@ -218,6 +220,7 @@ def public_pages() -> Iterator[tuple[str, str]]:
         + ("?rating=1500&games=0&form-TOTAL_FORMS=1&form-INITIAL_FORMS=0&form-0-opponent_rating=1900&form-0-result=1"),
     )
     yield "statistics", reverse("ratings:statistics")
+    yield "how well the ratings predict", reverse("ratings:predictions")
     yield "downloads", reverse("downloads:index")
     yield "download error", reverse("files:rating_list") + "?format=xls"
     yield "download, bad date", reverse("files:rating_list") + "?date=yesterday"

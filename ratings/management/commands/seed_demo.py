@@ -29,6 +29,7 @@ from ratings.demo.showcase import demo_showcase
 from ratings.demo.sim import Knobs
 from ratings.demo.world import default_tables_per_year
 from ratings.models import Player
+from ratings.services.predictions import prediction_compare
 
 DEFAULT_KNOBS = Knobs()
 
@@ -147,6 +148,14 @@ class Command(BaseCommand):
                 )
             )
         self._clubs(options["seed"])
+        # The demo shows how well the ratings predict at once, not after the first night (docs/rules.md §11).
+        started = time.perf_counter()
+        report = prediction_compare()
+        games = report.result["games"] if report.result else 0
+        self.stdout.write(
+            f"Compared the rating systems on {games} games in {time.perf_counter() - started:.1f} s "
+            "(/statistics/predictions/)."
+        )
 
     def _clubs(self, seed: int) -> None:
         """The clubs, the women's list (and what builds on them) of the demo: ratings/demo/clubs.py."""
