@@ -5,6 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models.common import GRADE_CHOICES, VALID_FOREVER
@@ -237,4 +241,8 @@ class Correction(models.Model):
         constraints = [models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} corrected on {self.made_at:%Y-%m-%d}"
+        made = timezone.localtime(self.made_at) if self.made_at else timezone.now()
+        return gettext("%(kind)s corrected on %(date)s") % {
+            "kind": capfirst(self.get_kind_display()),
+            "date": date_format(made, "DATE_FORMAT"),
+        }

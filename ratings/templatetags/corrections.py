@@ -8,6 +8,7 @@ from django import template
 
 from ratings.models import Player, Table
 from ratings.selectors.corrections import corrections_of
+from ratings.services.corrections.words import with_lines
 
 register = template.Library()
 
@@ -18,6 +19,6 @@ def corrections_log(context: Any, table: Table | None = None, player: Player | N
     request = context.get("request")
     user = getattr(request, "user", None)
     return {
-        "corrections": list(corrections_of(table=table, player=player).distinct()),
+        "corrections": with_lines(corrections_of(table=table, player=player).distinct()),
         "staff": bool(user is not None and user.is_active and user.is_staff),
     }
