@@ -17,6 +17,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -51,7 +52,10 @@ def signed(value: float | int | None) -> str:
     """ "+23", "-14", "+0"; "" for None (a performance-rated player has no change)."""
     if value is None:
         return ""
-    return f"{value:+d}" if isinstance(value, int) else f"{value:+.2f}"
+    if isinstance(value, int):
+        return f"{value:+d}"
+    shown = number_format(abs(value), decimal_pos=2)  # the reader's decimal mark, as floatformat writes it
+    return f"-{shown}" if value < 0 else f"+{shown}"
 
 
 @register.filter
