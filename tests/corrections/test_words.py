@@ -78,3 +78,12 @@ def test_a_row_whose_facts_do_not_say_the_change_keeps_its_stored_words() -> Non
         kind=Correction.Kind.MERGE, reason="Old form", summary="A merged into B\ntables moved: 1", before={}, after={}
     )
     assert correction_lines(odd) == ["A merged into B", "tables moved: 1"]
+
+
+def test_records_the_admin_names_are_named_in_the_reader_language() -> None:
+    correction = corrected_table()
+    row = correction.table.rating_rows.first()  # type: ignore[union-attr]
+    with translation.override("fr"):
+        assert " à " in str(row) and " at " not in str(row)
+    with translation.override("de"):
+        assert " bei " in str(row)
