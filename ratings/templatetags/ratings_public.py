@@ -212,8 +212,8 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
         performance = "" if s.performance is None else s.performance
         rows.append(
             f'      <tr id="t{table_id}-s{row.seat}">\n'
-            f'        <td class="num"><strong>{escape(s.place_label)}</strong></td>\n'
-            f'        <td class="num minor">{row.seat}</td>\n'
+            f'        <td class="num place"><strong>{escape(s.place_label)}</strong></td>\n'
+            f'        <td class="num minor seat">{row.seat}</td>\n'
             f'        <th scope="row">{names.name(p)}</th>\n'
             f'        <td class="minor">{country}</td>\n'
             f'        <td class="minor">{escape(grade_label(row.grade or 0))}</td>\n'
