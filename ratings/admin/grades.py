@@ -28,6 +28,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
+from ratings.admin.user_names import UserNamesAsText
 from ratings.engine import grade_label
 from ratings.engine.grades import needs_nsr_consent
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
@@ -127,7 +128,7 @@ def _admin_link(url_name: str, pk: Any, text: str) -> str:
 
 
 @admin.register(Promotion)
-class PromotionAdmin(admin.ModelAdmin):
+class PromotionAdmin(UserNamesAsText, admin.ModelAdmin):
     list_display = (
         "player_column",
         "grade_column",

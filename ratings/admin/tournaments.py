@@ -88,8 +88,8 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
         fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, "review_link")}))
-        if obj is not None:
-            fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))
+        if obj is not None and access.tournaments_for_new_tables(request.user).filter(pk=obj.pk).exists():
+            fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))  # links that would answer 403
         return fieldsets
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
