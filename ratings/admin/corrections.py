@@ -170,7 +170,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
     readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary_shown", "undoes")
-    exclude = ("before", "after")
+    exclude = ("before", "after", "summary")  # the change is shown in the reader's words (summary_shown)
 
     class Media:
         css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)
