@@ -46,7 +46,7 @@ __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 ROLES = ("visitor", "admin", "director", "officer", "grades")
 LANGUAGES = ("en", "fr", "de")
 WIDTHS = (1366, 390)
-PAGES = {"visitor": 30, "admin": 30, "director": 16, "officer": 20, "grades": 16}  # the walk's bounds, per role
+PAGES = {"visitor": 30, "admin": 34, "director": 16, "officer": 24, "grades": 16}  # the walk's bounds, per role
 
 
 @pytest.fixture
