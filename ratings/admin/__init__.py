@@ -23,6 +23,7 @@ from . import (  # noqa: F401 - imported to register
     tables,
     tokens,
     tournaments,
+    users,
 )
 from .autocomplete import autocomplete_view
 

@@ -41,6 +41,7 @@ from ratings.services.corrections.facts import (
 )
 from ratings.services.corrections.preview import CorrectionPreview
 from ratings.services.corrections.versions import change_lock_check, undo_version
+from ratings.services.corrections.words import correction_text
 from ratings.services.tables.save import TableRefused
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
@@ -169,8 +170,8 @@ class CorrectionAdmin(ReadOnlyAdmin):
     list_select_related = ("table__tournament", "player", "made_by", "undoes")
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
-    readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary", "undoes")
-    exclude = ("before", "after")
+    readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary_shown", "undoes")
+    exclude = ("before", "after", "summary")  # the change is shown in the reader's words (summary_shown)
 
     class Media:
         css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)
@@ -187,7 +188,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=gettext_lazy("change"))
     def summary_shown(self, correction: Correction) -> str:
-        return correction.summary.replace("\n", "; ")
+        return correction_text(correction)
 
     def get_urls(self) -> list[URLPattern]:
         undo = path("<int:pk>/undo/", self.admin_site.admin_view(self.undo_view), name="ratings_correction_undo")

@@ -30,6 +30,7 @@ from django.utils.translation import ngettext
 
 from ratings.admin.climb import ClimbAdminMixin, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
+from ratings.admin.user_names import UserNamesAsText
 from ratings.engine import grade_label
 from ratings.engine.grades import needs_nsr_consent
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
@@ -129,7 +130,7 @@ def _admin_link(url_name: str, pk: Any, text: str) -> str:
 
 
 @admin.register(Promotion)
-class PromotionAdmin(ClimbAdminMixin, admin.ModelAdmin):
+class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
     list_display = (
         "player_column",
         "grade_column",

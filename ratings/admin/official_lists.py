@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ratings.admin.forms.official import PublishListForm
+from ratings.admin.user_names import UserNamesAsText
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
 from ratings.services.official_lists import (
@@ -31,7 +32,7 @@ from .read_only import ReadOnlyAdmin
 
 
 @admin.register(OfficialList)
-class OfficialListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OfficialListAdmin(UserNamesAsText, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("date", "title", "player_count", "country_count", "published_at", "published_by", "public_page")
     list_select_related = ("published_by",)
     date_hierarchy = "date"

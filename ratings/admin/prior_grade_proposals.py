@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import access
 from ratings.admin.rerate_notice import report_rerate
+from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
 from ratings.services.grades.proposals import (
     ProposalConflict,
@@ -67,7 +68,7 @@ def proposal_state(player: Player) -> str:
 
 
 @admin.register(PriorGradeProposal)
-class PriorGradeProposalAdmin(admin.ModelAdmin):
+class PriorGradeProposalAdmin(UserNamesAsText, admin.ModelAdmin):
     list_display = ("player_column", "label", "source", "note", "status", "proposed_by", "proposed_at", "decided")
     list_filter = (ProposalStatusFilter, "source")
     list_select_related = ("player", "proposed_by", "decided_by")

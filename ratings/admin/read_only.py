@@ -9,9 +9,10 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from ratings import access
+from ratings.admin.user_names import UserNamesAsText
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(UserNamesAsText, admin.ModelAdmin):  # type: ignore[type-arg]
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

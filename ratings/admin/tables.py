@@ -38,6 +38,7 @@ from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
 from ratings.admin.table_replace import TableReplaceViews
 from ratings.admin.upload import TableUploadViews
+from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.corrections.facts import TableChange
 from ratings.services.corrections.versions import loaded_version
@@ -162,7 +163,13 @@ class RatingRowInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(
-    TableUploadViews, TableReplaceViews, TableCorrectionViews, RowPermissionsMixin, TableGridViews, TableRatingViews
+    UserNamesAsText,
+    TableUploadViews,
+    TableReplaceViews,
+    TableCorrectionViews,
+    RowPermissionsMixin,
+    TableGridViews,
+    TableRatingViews,
 ):
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
@@ -188,7 +195,7 @@ class TableAdmin(
     def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> list[tuple[Any, dict[str, Any]]]:
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": ("tournament", "name", "date", "sequence")})]
         if obj is not None and obj.status != TableStatus.DRAFT:
-            fieldsets.append((gettext_lazy("Rating"), {"fields": STATUS_FIELDS}))
+            fieldsets.append((gettext_lazy("Rating"), {"fields": self.user_names_shown(request, STATUS_FIELDS)}))
         return fieldsets
 
     # Who sees and changes what
@@ -202,9 +209,10 @@ class TableAdmin(
     row_can_delete = staticmethod(access.can_delete_table)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> tuple[str, ...]:
+        status = tuple(self.user_names_shown(request, STATUS_FIELDS))
         if access.is_rating_officer(request.user):
-            return STATUS_FIELDS
-        return (*STATUS_FIELDS, "sequence")  # tables of one day are ordered by the rating officers
+            return status
+        return (*status, "sequence")  # tables of one day are ordered by the rating officers
 
     def get_inline_instances(self, request: HttpRequest, obj: Table | None = None) -> list[Any]:
         instances = super().get_inline_instances(request, obj)

@@ -89,20 +89,21 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     filter_horizontal = ("directors",)
     autocomplete_fields = ("host_club",)
     formfield_overrides = DATE_FIELDS
-    readonly_fields = ("add_table_link", "review_link")
+    readonly_fields = ("add_table_link", "review_link", "review_status")
 
     def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
         main = ["name", "city", "country", "host_club", "start_date", "end_date", "time_control"]
         if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
-        fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, "review_link")}))
-        if obj is not None:
-            fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))
+        review = "review_link" if access.is_rating_officer(request.user) else "review_status"  # the review is theirs
+        fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, review)}))
+        if obj is not None and access.tournaments_for_new_tables(request.user).filter(pk=obj.pk).exists():
+            fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))  # links that would answer 403
         return fieldsets
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
-        readonly: tuple[str, ...] = ("add_table_link", "review_link")
+        readonly: tuple[str, ...] = ("add_table_link", "review_link", "review_status")
         if not access.is_rating_officer(request.user):
             readonly += ("directors",)  # a director becomes one by creating the tournament
         return readonly
@@ -190,6 +191,14 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
             upload_url(tournament),
             gettext_lazy("Upload a turnering.txt"),
         )
+
+    @admin.display(description=gettext_lazy("review"))
+    def review_status(self, tournament: Tournament) -> str:
+        """The review's outcome, for those who do not review (a link to the review would answer 403)."""
+        if tournament.pk is None or not tournament.announcement:
+            return "–"
+        status = tournament.get_announcement_display()
+        return f"{status}: {tournament.review_reason}" if tournament.review_reason else str(status)
 
     @admin.display(description=gettext_lazy("review"))
     def review_link(self, tournament: Tournament) -> str:

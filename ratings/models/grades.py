@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -111,7 +112,11 @@ class Promotion(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} to {grade_label(self.grade)} ({self.get_status_display()})"
+        return gettext("%(player)s to %(grade)s (%(status)s)") % {
+            "player": self.player,
+            "grade": grade_label(self.grade),
+            "status": self.get_status_display(),
+        }
 
 
 class PromotionRevision(models.Model):

@@ -5,6 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models.common import GRADE_CHOICES, VALID_FOREVER
@@ -83,7 +87,12 @@ class RatingRow(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} at {self.table}: {self.rating_before} → {self.rating_after}"
+        return gettext("%(player)s at %(table)s: %(before)s → %(after)s") % {
+            "player": self.player,
+            "table": self.table,
+            "before": self.rating_before,
+            "after": self.rating_after,
+        }
 
 
 class HistoricalRow(models.Model):
@@ -115,7 +124,12 @@ class HistoricalRow(models.Model):
         indexes = [models.Index(fields=["player", "date", "sequence"], name="historical_row_player_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player} at {self.table} (published): {self.rating_before} → {self.rating_after}"
+        return gettext("%(player)s at %(table)s (published): %(before)s → %(after)s") % {
+            "player": self.player,
+            "table": self.table,
+            "before": self.rating_before,
+            "after": self.rating_after,
+        }
 
 
 class ListArrival(models.Model):
@@ -141,7 +155,9 @@ class ListArrival(models.Model):
         verbose_name_plural = _("arrivals on the FESA list")
 
     def __str__(self) -> str:
-        return f"{self.player} listed with {self.table or 'the opening balance'}"
+        if self.table is None:
+            return gettext("%(player)s listed with the opening balance") % {"player": self.player}
+        return gettext("%(player)s listed with %(table)s") % {"player": self.player, "table": self.table}
 
 
 class PendingRerate(models.Model):
@@ -163,7 +179,7 @@ class PendingRerate(models.Model):
         constraints = [models.CheckConstraint(condition=Q(id=1), name="pending_rerate_singleton")]
 
     def __str__(self) -> str:
-        return f"re-rate from {self.from_date} #{self.from_sequence}"
+        return gettext("re-rate from %(date)s #%(sequence)s") % {"date": self.from_date, "sequence": self.from_sequence}
 
 
 class RerateRun(models.Model):
@@ -189,7 +205,10 @@ class RerateRun(models.Model):
         ordering = ["-started_at"]
 
     def __str__(self) -> str:
-        return f"re-rate at {self.started_at:%Y-%m-%d %H:%M:%S} ({self.outcome})"
+        return gettext("re-rate at %(time)s (%(outcome)s)") % {
+            "time": f"{timezone.localtime(self.started_at):%Y-%m-%d %H:%M:%S}",
+            "outcome": self.get_outcome_display(),
+        }
 
 
 class Correction(models.Model):
@@ -237,4 +256,8 @@ class Correction(models.Model):
         constraints = [models.CheckConstraint(condition=~Q(reason=""), name="correction_has_a_reason")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} corrected on {self.made_at:%Y-%m-%d}"
+        made = timezone.localtime(self.made_at) if self.made_at else timezone.now()
+        return gettext("%(kind)s corrected on %(date)s") % {
+            "kind": capfirst(self.get_kind_display()),
+            "date": date_format(made, "DATE_FORMAT"),
+        }

@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Case, ExpressionWrapper, Q, When
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
@@ -251,7 +253,7 @@ class OpeningState(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"opening state of {self.player}"
+        return gettext("opening state of %(player)s") % {"player": self.player}
 
 
 class ProposalStatus(models.TextChoices):
@@ -345,4 +347,8 @@ class PrivacyAction(models.Model):
         ordering = ["-done_at"]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.player} at {self.done_at:%Y-%m-%d %H:%M}"
+        return gettext("%(kind)s of %(player)s at %(time)s") % {
+            "kind": self.get_kind_display(),
+            "player": self.player,
+            "time": f"{timezone.localtime(self.done_at):%Y-%m-%d %H:%M}",
+        }

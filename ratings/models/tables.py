@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
@@ -344,7 +346,11 @@ class TableResolution(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} by {self.rule} ({self.resolved_at:%Y-%m-%d})"
+        return gettext("%(table)s by %(rule)s (%(date)s)") % {
+            "table": self.table,
+            "rule": self.rule,
+            "date": f"{self.resolved_at:%Y-%m-%d}",
+        }
 
 
 class UploadConfirmation(models.Model):
@@ -368,4 +374,5 @@ class UploadConfirmation(models.Model):
         verbose_name_plural = _("upload confirmations")
 
     def __str__(self) -> str:
-        return f"upload confirmed at {self.confirmed_at:%Y-%m-%d %H:%M:%S}"
+        time = f"{timezone.localtime(self.confirmed_at):%Y-%m-%d %H:%M:%S}"
+        return gettext("upload confirmed at %(time)s") % {"time": time}

@@ -7,10 +7,11 @@ on equal points share their place (shown "3–4") and keep their seat order.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ratings.engine.performance import performance_rating
-from ratings.models import AnnouncementStatus, RatingRow, Tournament
+from ratings.models import AnnouncementStatus, RatingRow, Table, Tournament
 from ratings.selectors.crosstable import CrossRow, Crosstable, tables_crosstables
 from ratings.selectors.events import public_tables
 from ratings.selectors.search import namesake_ids
@@ -34,6 +35,7 @@ class Standing:
 class TableStandings:
     crosstable: Crosstable
     standings: list[Standing]
+    of_day: int = 0  # the table's number among the tournament's tables of its date; 0 when it is the only one
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,27 @@ def tournament_page(pk: int) -> TournamentPage:
         tables[0].tournament if tables else Tournament.objects.get(pk=pk, announcement=AnnouncementStatus.ACCEPTED)
     )
     crosstables = tables_crosstables(tables, with_detail=True, with_promotions=False)  # the table's page shows them
-    pages = [TableStandings(crosstable=crosstables[t.pk], standings=standings(crosstables[t.pk])) for t in tables]
+    per_day = Counter(t.date for t in tables)
+    numbers = {t.pk: n for day in per_day for n, t in enumerate((t for t in tables if t.date == day), 1)}
+    pages = [
+        TableStandings(
+            crosstable=crosstables[t.pk],
+            standings=standings(crosstables[t.pk]),
+            of_day=numbers[t.pk] if per_day[t.date] > 1 else 0,
+        )
+        for t in tables
+    ]
     players = [row.player for page in pages for row in page.crosstable.rows]
     return TournamentPage(tournament=tournament, tables=pages, namesakes=namesake_ids(players))
+
+
+def table_number_of_day(table: Table) -> int:
+    """The table's number among its tournament's public tables of its date, in sequence order; 0 when it is the
+    only one that day (two tables of one day are told apart by it)."""
+    same_day = list(
+        public_tables()
+        .filter(tournament=table.tournament_id, date=table.date)
+        .order_by("sequence", "pk")
+        .values_list("pk", flat=True)
+    )
+    return same_day.index(table.pk) + 1 if len(same_day) > 1 and table.pk in same_day else 0

@@ -23,6 +23,7 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Correction, OfficialList, OfficialListEntry, PendingRerate, Player, Table
 from ratings.selectors.list_files import all_txt
 from ratings.selectors.lists import ListRow, rating_list
+from ratings.services.corrections.words import correction_text
 from ratings.services.versions import by, history_lines, version_check, version_of, when
 
 PUBLISH_PERMISSION = "ratings.add_officiallist"
@@ -90,7 +91,7 @@ def _changes_since(since: dt.datetime | None) -> list[str]:
     tables = Table.history.select_related("history_user").order_by("history_date")  # type: ignore[attr-defined]
     if since is not None:
         corrections, tables = corrections.filter(made_at__gte=since), tables.filter(history_date__gte=since)
-    lines = [f"{when(c.made_at)}, {by(c.made_by)}: {c.summary.replace(chr(10), '; ')}" for c in corrections[:10]]
+    lines = [f"{when(c.made_at)}, {by(c.made_by)}: {correction_text(c)}" for c in corrections[:10]]
     return lines or history_lines(tables[:10], what=lambda record: str(record.instance))
 
 

@@ -9,6 +9,7 @@ from django import template
 
 from ratings.models import Player, Table, Tournament
 from ratings.selectors.corrections import corrections_of
+from ratings.services.corrections.words import with_lines
 
 register = template.Library()
 
@@ -21,6 +22,6 @@ def corrections_log(
     request = context.get("request")
     user = getattr(request, "user", None)
     return {
-        "corrections": list(corrections_of(table=table, player=player, tournament=tournament).distinct()),
+        "corrections": with_lines(corrections_of(table=table, player=player, tournament=tournament).distinct()),
         "staff": bool(user is not None and user.is_active and user.is_staff),
     }

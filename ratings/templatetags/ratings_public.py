@@ -17,7 +17,7 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils import formats
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -62,7 +62,8 @@ def signed(value: float | int | None) -> str:
         return ""
     if isinstance(value, int):
         return f"{value:+d}"
-    return f"{value:+.2f}".replace(".", str(formats.get_format("DECIMAL_SEPARATOR")))
+    shown = number_format(abs(value), decimal_pos=2)  # the reader's decimal mark, as floatformat writes it
+    return f"-{shown}" if value < 0 else f"+{shown}"
 
 
 @register.filter
@@ -219,8 +220,8 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
         performance = "" if s.performance is None else rating_or_dash(s.performance)
         rows.append(
             f'      <tr id="t{table_id}-s{row.seat}">\n'
-            f'        <td class="num"><strong>{escape(s.place_label)}</strong></td>\n'
-            f'        <td class="num minor">{row.seat}</td>\n'
+            f'        <td class="num place"><strong>{escape(s.place_label)}</strong></td>\n'
+            f'        <td class="num minor seat">{row.seat}</td>\n'
             f'        <th scope="row">{names.name(p)}</th>\n'
             f'        <td class="minor">{country}</td>\n'
             f'        <td class="minor">{escape(grade_label(row.grade or 0))}</td>\n'

@@ -50,11 +50,12 @@ def test_search_rows_are_the_templates_rows() -> None:
     assert spaced(search_rows(result)) == spaced(expected)
 
 
-# A tournament table's rows as templates/ratings/tournament_detail.html wrote them before standings_rows.
+# A tournament table's rows as templates/ratings/tournament_detail.html wrote them before standings_rows (with
+# the classes the sticky columns have since).
 STANDINGS_ROWS_TEMPLATE = """{% load i18n ratings_public %}{% with table=ts.crosstable.table %}{% for s in ts.standings %}{% with row=s.row %}
       <tr id="t{{ table.pk }}-s{{ row.seat }}">
-        <td class="num"><strong>{{ s.place_label }}</strong></td>
-        <td class="num minor">{{ row.seat }}</td>
+        <td class="num place"><strong>{{ s.place_label }}</strong></td>
+        <td class="num minor seat">{{ row.seat }}</td>
         <th scope="row">{% include "ratings/_player_name.html" with p=row.player namesakes=page.namesakes %}</th>
         <td class="minor">{% if row.player.nationality %}<abbr title="{{ row.player.nationality.name }}">{{ row.player.nationality.code }}</abbr>{% endif %}</td>
         <td class="minor">{{ row.grade|grade }}</td>

@@ -17,13 +17,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ratings.models import Correction, Player, Table, TableStatus
-from ratings.selectors.players import player_names
 from ratings.services.corrections.facts import (
     IDENTITY_FIELDS,
     Change,
     PriorGradeChange,
     TableChange,
-    describe,
     identity_snapshot,
     prior_grade_snapshot,
     snapshot_change,
@@ -32,11 +30,11 @@ from ratings.services.corrections.facts import (
 from ratings.services.corrections.preview import CorrectionPreview
 from ratings.services.corrections.preview import correction_preview as _table_or_grade_preview
 from ratings.services.corrections.versions import change_lock_check, undo_lock_check
+from ratings.services.corrections.words import facts_lines
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.merge.moves import (
     MergeChange,
     MergeRefused,
-    describe_merge,
     merge_apply,
     merge_facts,
     merge_refusal,
@@ -108,7 +106,7 @@ def correction_make(
         kind, target, before, after = _apply(change, user)
         if before == after:
             raise NothingToCorrect(_("The correction changes nothing."))
-        lines = _describe(kind, before, after)
+        lines = facts_lines(kind, before, after)
         return Correction.objects.create(
             kind=kind,
             table=target if isinstance(target, Table) else None,
@@ -120,13 +118,6 @@ def correction_make(
             summary="\n".join(lines),
             undoes=undoes,
         )
-
-
-def _describe(kind: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    if kind == Correction.Kind.MERGE:
-        # With the federation ids: a merge joins namesakes, whom the names alone do not tell apart.
-        return describe_merge(before, after, player_names([after["duplicate"], after["kept"]], with_ids=True))
-    return describe(kind, before, after)
 
 
 def _apply_merge(change: MergeChange) -> tuple[str, Player, dict[str, Any], dict[str, Any]]:

@@ -23,6 +23,7 @@ from ratings.services.corrections.facts import (
     prior_grade_snapshot,
     table_snapshot,
 )
+from ratings.services.corrections.words import correction_text
 from ratings.services.merge.moves import MergeChange, merge_facts
 from ratings.services.versions import by, history_lines, version_check, version_of, when
 
@@ -113,7 +114,7 @@ def changes_since(since: dt.datetime | None, table_id: int | None, player_ids: S
     found = Correction.objects.filter(corrections).select_related("made_by").order_by("made_at")
     if since is not None:
         found = found.filter(made_at__gte=since)
-    lines = [f"{when(c.made_at)}, {by(c.made_by)}: {c.summary.replace(chr(10), '; ')}" for c in found[:10]]
+    lines = [f"{when(c.made_at)}, {by(c.made_by)}: {correction_text(c)}" for c in found[:10]]
     return lines or _history_since(since, table_id, player_ids)
 
 

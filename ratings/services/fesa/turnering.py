@@ -35,6 +35,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_countries import countries
 
 from ratings import engine
@@ -357,7 +358,11 @@ def _position(plan: TurneringPlan, date: dt.date, sequence: int | None) -> int:
     following = max(taken, default=0) + 1
     if taken:
         plan.notes.append(
-            _("%(date)s already has %(count)s table(s): this one comes after them, with sequence %(sequence)s.")
+            ngettext(
+                "%(date)s already has %(count)s table: this one comes after it, with sequence %(sequence)s.",
+                "%(date)s already has %(count)s tables: this one comes after them, with sequence %(sequence)s.",
+                len(taken),
+            )
             % {"date": date.isoformat(), "count": len(taken), "sequence": following}
         )
     return following

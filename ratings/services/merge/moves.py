@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
@@ -218,7 +219,11 @@ def describe_merge(before: Mapping[str, Any], after: Mapping[str, Any], names: M
         lines = [_("%(duplicate)s merged into %(kept)s") % counts]
     else:
         lines = [_("%(duplicate)s separated again from %(kept)s") % counts]
-    lines.append(_("tables moved: %(tables)s; published results moved: %(published)s") % counts)
+    moved_tables = ngettext("%(tables)s table moved", "%(tables)s tables moved", counts["tables"]) % counts
+    published = ngettext(
+        "%(published)s published result moved", "%(published)s published results moved", counts["published"]
+    )
+    lines.append(f"{moved_tables}; {published % counts}")
     if moved["prior_grade"]:
         lines.append(_("the prior grade moved with them"))
     if moved["opening_state"]:

@@ -11,6 +11,7 @@ from ratings import selectors
 from ratings.models import Table as RatedTable
 from ratings.models import TableStatus
 from ratings.selectors.search import namesake_ids
+from ratings.selectors.tournaments import table_number_of_day
 from ratings.web.caching import public_page
 
 
@@ -28,5 +29,6 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "result_txt_url": result_txt,
         "namesakes": namesake_ids([row.player for row in crosstable.rows]),
+        "of_day": table_number_of_day(table),
     }
     return render(request, "ratings/table_detail.html", context)
