@@ -39,8 +39,9 @@ def test_pairs_seen_before_alone_send_nothing_and_run_no_detector(
     added_days_ago(
         10, make_player("Rossi", "Mateo", nationality="IT"), make_player("Rossi", "Matteo", nationality="IT")
     )
-    with django_capture_on_commit_callbacks(execute=True), django_assert_num_queries(4):
-        assert officer_digest_queue(today=TODAY) == 0  # overdue, unsettled, proposals, anyone added: no
+    with django_capture_on_commit_callbacks(execute=True), django_assert_num_queries(5):
+        # overdue, unsettled, proposals, reported mistakes, anyone added: no
+        assert officer_digest_queue(today=TODAY) == 0
     assert mail.outbox == []
 
 

@@ -63,8 +63,20 @@ def test_daily_task_sends_both_digests_once(
     make_player("Rossi", "Mateo", nationality="IT")
     make_player("Rossi", "Matteo", nationality="IT")
     with django_capture_on_commit_callbacks(execute=True):
-        assert task_season_daily() == {"reminders": 0, "digests": 1, "grade_digests": 1, "subscriptions_expired": 0}
-        assert task_season_daily() == {"reminders": 0, "digests": 0, "grade_digests": 0, "subscriptions_expired": 0}
+        assert task_season_daily() == {
+            "reminders": 0,
+            "digests": 1,
+            "grade_digests": 1,
+            "subscriptions_expired": 0,
+            "reports_expired": 0,
+        }
+        assert task_season_daily() == {
+            "reminders": 0,
+            "digests": 0,
+            "grade_digests": 0,
+            "subscriptions_expired": 0,
+            "reports_expired": 0,
+        }
     messages = {m["To"]: m for m in smtp.messages}
     assert sorted(messages) == ["grades@example.org", "officer@example.org"]
     grades = text(messages["grades@example.org"])

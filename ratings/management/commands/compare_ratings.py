@@ -14,6 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from ratings.engine.systems.compare import ALL, COLUMNS, EVEN, HANDICAP, report_rows
+from ratings.selectors.spreadsheet import csv_cell
 from ratings.services.predictions import prediction_compare
 
 
@@ -58,5 +59,5 @@ class Command(BaseCommand):
             with open(options["csv"], "w", newline="", encoding="utf-8") as out:
                 writer = csv.writer(out)
                 writer.writerow(COLUMNS)
-                writer.writerows(rows)
+                writer.writerows([csv_cell(value) for value in row] for row in rows)
             self.stdout.write(f"\nwrote {len(rows)} rows to {options['csv']}")
