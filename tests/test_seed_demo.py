@@ -215,7 +215,7 @@ def test_seed_demo_with_its_logins_holds_every_kind_of_data_a_person_meets() -> 
     assert thirteen.status == TableStatus.RATED and max(thirteen.games.values_list("round", flat=True)) == 13
     assert Player.objects.filter(merged_into__isnull=False).count() == 1
     assert Correction.objects.count() == 2  # a game of the 13-round table, and the merge
-    # the season's list, published before the correction, beside the last three 1 January lists (ratings/demo/official.py)
+    # the season's list, published before the correction, and the last three 1 January lists (demo/official.py)
     assert OfficialList.objects.filter(title__startswith="FESA ").count() == 1
     assert OfficialList.objects.filter(date__month=1, date__day=1).count() == 3
     newcomers = Player.objects.filter(federation_id__startswith="DEMO", merged_into=None, category="unrated")
