@@ -38,7 +38,7 @@ DJANGO_UNTRANSLATED = {"Model name", "Add link", "Change or view list link"}
 AXES_UNTRANSLATED = {"Access attempts", "Access failures", "Access logs"}
 # The same word in the language, or texts Django's admin and django-axes leave in English in that language.
 ADMIN_SAME_IN = {
-    "nl": {"Ratings", "Rating", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
+    "nl": {"Ratings", "Rating", "Club", "Clubs", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
     "it": {"Home", *DJANGO_UNTRANSLATED, *AXES_UNTRANSLATED},
     "es": AXES_UNTRANSLATED,
     "pl": {"Access failures"},

@@ -28,7 +28,9 @@ def corrected_table() -> Correction:
     submit(table)
     rerate_and_check()
     with translation.override("en"):  # the officer reads English
-        correction = correction_make(user=make_rating_officer(), reason="Swapped", change=result_flipped(table))
+        correction = correction_make(
+            user=make_rating_officer(), reason="Swapped", change=result_flipped(table), expected=None
+        )
     rerate_and_check()
     return correction
 
@@ -60,7 +62,9 @@ def test_a_correction_is_named_in_the_reader_language() -> None:
 def test_a_merge_counts_its_tables_with_plurals_in_each_language() -> None:
     kept, duplicate, _others, _tables = twice_entered(1)
     with translation.override("en"):
-        merge = player_merge(user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice")
+        merge = player_merge(
+            user=make_rating_officer(), duplicate=duplicate, kept=kept, reason="Entered twice", expected=None
+        )
     assert "4 tables moved" in merge.summary and "(s)" not in merge.summary
     with translation.override("fr"):
         text = correction_text(merge)

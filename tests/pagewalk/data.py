@@ -84,12 +84,12 @@ def enrich() -> Enriched:
     with translation.override("en"):  # the officer reads English; his words must not reach other languages
         long_table.refresh_from_db()
         correction = correction_make(
-            user=officer, reason="Result swapped on the sheet", change=result_flipped(long_table)
+            user=officer, reason="Result swapped on the sheet", change=result_flipped(long_table), expected=None
         )
         rerate_pending()
-        merge = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice")
+        merge = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice", expected=None)
         rerate_pending()
-    official_list_publish(date=today, user=officer, title="", note="")
+    official_list_publish(date=today, user=officer, title="", note="", expected=None)
     registered = register_two(director=director, officer=officer, today=today)
     assert Table.objects.filter(status=TableStatus.RATED, pk__in=[long_table.pk, same_day.pk]).count() == 2
     return Enriched(long_table, same_day, correction, merge, registered)

@@ -63,10 +63,10 @@ SAME_IN = {
         "Clubs",
     },
     "de": {"Name", "Status", "Bonus", "Rang", "Export", "Partie", "Start", "System"},
-    "nl": {"Rating", "Score", "Bonus", "Handicap", "Nat"},
-    "it": {"Handicap", "Bonus", "File"},
-    "es": {"provisional", "Pts"},
-    "pl": set(),
+    "nl": {"Rating", "Ratings", "Score", "Bonus", "Handicap", "Nat", "Club", "Clubs"},
+    "it": {"Handicap", "Bonus", "File", "Percentile"},
+    "es": {"provisional", "Pts", "Club"},
+    "pl": {"System"},
     "ja": set(),
 }
 
