@@ -51,6 +51,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     GRADE_OFFICERS: [
         "view_player", "view_tournament", "view_table", "view_ratingrow",
         "view_promotion", "change_promotion", "view_promotionrevision",
+        "view_club",  # public anyway; a tournament's host club links to it
     ],
 }  # fmt: skip
 

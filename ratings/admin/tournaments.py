@@ -96,7 +96,10 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
         if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
         fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
-        review = "review_link" if access.is_rating_officer(request.user) else "review_status"  # the review is theirs
+        # Rating officers review; a tournament's own directors read the review (its page shows them the outcome and
+        # what they sent, without the decision); others would meet a 403 behind a link and see the outcome only.
+        reads_review = obj is not None and access.directs(request.user, obj)
+        review = "review_link" if access.is_rating_officer(request.user) or reads_review else "review_status"
         fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, review)}))
         if obj is not None and access.tournaments_for_new_tables(request.user).filter(pk=obj.pk).exists():
             fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))  # links that would answer 403

@@ -217,7 +217,7 @@ def test_import_turnering_taken_sequence_is_refused_and_free_one_taken(tmp_path:
         call_command("import_turnering", write(tmp_path, FOUR), "--sequence", "1", stdout=io.StringIO(), stderr=err)
     assert "2016-01-07 already has a table with sequence 1; leave the sequence empty to take 2" in err.getvalue()
     out, _err = run(tmp_path, FOUR)
-    assert "comes after them, with sequence 2" in out
+    assert "already has 1 table: this one comes after it, with sequence 2" in out
     table = Table.objects.exclude(pk=other.pk).get()
     assert (table.date, table.sequence) == (dt.date(2016, 1, 7), 2)
 

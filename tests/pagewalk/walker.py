@@ -135,8 +135,9 @@ FILES = re.compile(r"\.(css|js|png|svg|ico|csv|txt|gz|json|atom|ics|xlsx|pdf|xml
 
 
 # Other packages' admin pages (second-factor devices, login attempts) print their own untranslated field names, which
-# may be words of this site's catalogue too ("last used at"): the English check leaves them out.
-THIRD_PARTY = re.compile(r"^/admin/(otp_\w+|axes)/")
+# may be words of this site's catalogue too ("last used at"): the English check leaves them out. So does the
+# outbox (/admin/ratings/outgoingmail/): it lists each message as it was sent, in its recipient's language.
+THIRD_PARTY = re.compile(r"^/admin/(otp_\w+|axes|ratings/outgoingmail)/")
 
 IDENTIFIER = re.compile(r"\d|^[A-Z0-9]{5,}$")  # a number, a federation id
 
