@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Player
+from ratings.services.versions import VERSION_FIELD
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_director, make_player, make_rating_officer, make_user
 
@@ -55,8 +56,15 @@ def test_the_merge_screen_previews_then_saves_with_a_reason(client: Client) -> N
     assert preview.context["preview"].players
     no_reason = client.post(url, {"kept": kept.federation_id, "_correction_confirm": "yes", "_correction_reason": ""})
     assert "Say why" in no_reason.content.decode()
+    version = dict(preview.context["carried"])[VERSION_FIELD]  # as the page carries it
     saved = client.post(
-        url, {"kept": kept.federation_id, "_correction_confirm": "yes", "_correction_reason": "Entered twice"}
+        url,
+        {
+            "kept": kept.federation_id,
+            "_correction_confirm": "yes",
+            "_correction_reason": "Entered twice",
+            VERSION_FIELD: version,
+        },
     )
     assert saved.status_code == 302
     assert Correction.objects.get().kind == Correction.Kind.MERGE

@@ -15,6 +15,7 @@ from ratings.services.grades.promotions import PromotionConflict, PromotionInval
 from ratings.services.grades.revisions import can_revise, promotion_revise
 from tests.factories import make_director, make_grade_officer, make_rating_officer, make_user
 from tests.grades.conftest import DRAW, WON, opponent, seasoned
+from tests.grades.test_admin import shown as page_version
 
 pytestmark = pytest.mark.django_db
 DAY = dt.date(2024, 5, 12)
@@ -167,7 +168,7 @@ def test_revise_in_the_admin_by_a_grade_officer(client, one_dan) -> None:
     change = client.get(reverse("admin:ratings_promotion_change", args=[one_dan.pk]))
     assert url in change.content.decode()
     assert client.post(url, {"reason": ""}).status_code == 200  # the form asks for the reason again
-    response = client.post(url, {"reason": "annulled by the appeals board"})
+    response = client.post(url, {"reason": "annulled by the appeals board", **page_version(one_dan)})
     assert response.status_code == 302
     one_dan.refresh_from_db()
     assert one_dan.status == PromotionStatus.REVOKED
