@@ -17,13 +17,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.models import MistakeReport, ReportStatus
-from ratings.services.reports import report_decide
+from ratings.services.reports import report_decide, report_version
+from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
+    _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD, as every decision page
+
     class Meta:
         model = MistakeReport
         fields = ["status", "reason", "correction"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The version of the report as this page shows it: a decision made meanwhile is never overwritten.
+        self.fields[VERSION_FIELD].initial = report_version(self.instance) if self.instance.pk else ""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -42,7 +50,7 @@ class MistakeReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_select_related = ("player", "table__tournament", "correction")
     search_fields = ("what", "player__family_name", "player__federation_id")
     readonly_fields = ("about", "game", "what", "language", "created_at", "confirmed_at", "decided_at", "decided_by")
-    fields = (*readonly_fields[:4], "status", "reason", "correction", *readonly_fields[4:])
+    fields = (*readonly_fields[:4], "status", "reason", "correction", VERSION_FIELD, *readonly_fields[4:])
     raw_id_fields = ("correction",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[MistakeReport]:
@@ -83,9 +91,13 @@ class MistakeReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 reason=data.get("reason") or "",
                 correction=data.get("correction"),
                 user=request.user,
+                expected=request.POST.get(VERSION_FIELD, ""),
             )
         except ValidationError as error:
             messages.error(request, "; ".join(error.messages))
+            return
+        except ChangedMeanwhile as error:
+            messages.error(request, str(error))
             return
         if data["status"] in (ReportStatus.CORRECTED, ReportStatus.REJECTED) and "status" in form.changed_data:
             messages.info(request, _("The reporter is told the outcome by e-mail."))

@@ -52,5 +52,6 @@ def demo_reports() -> int:
                 reason=REASON if state == ReportStatus.REJECTED else "",
                 correction=correction if state == ReportStatus.CORRECTED else None,
                 user=officer,
+                expected=None,
             )
     return len(TEXTS)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from ratings.models import REPORT_SETTLED, Correction, Game, MistakeReport, OutgoingMail, Player, ReportStatus, Table
 from ratings.services.mail import mail_queue, site_link
 from ratings.services.season.subscriptions import CONFIRMATIONS_PER_DAY, normalise_email
+from ratings.services.versions import version_check, version_of
 
 CONFIRM_SALT = "ratings.reports.confirm"
 
@@ -117,12 +118,27 @@ def report_confirm(*, token: str) -> MistakeReport | None:
     return report
 
 
+def _facts(report: MistakeReport) -> tuple[str, str, int | None]:
+    return (report.status, report.reason, report.correction_id)
+
+
+def report_version(report: MistakeReport) -> str:
+    """The version of the report as its page shows it, for the officer's decision to carry."""
+    return version_of(_facts(report))
+
+
 def report_decide(
-    *, report: MistakeReport, status: str, reason: str = "", correction: Correction | None = None, user: Any
+    *,
+    report: MistakeReport,
+    status: str,
+    reason: str = "",
+    correction: Correction | None = None,
+    user: Any,
+    expected: str | None,
 ) -> MistakeReport:
     """A rating officer moves ``report`` to ``status``; settling it (corrected, rejected) tells the reporter.
     Raises ValidationError: a rejection without a reason, a correction on a report not corrected, a report not
-    confirmed yet."""
+    confirmed yet; ChangedMeanwhile when ``expected`` is not the report's version now (None: no page was shown)."""
     reason = reason.strip()
     if status not in ReportStatus.values:
         raise ValidationError(_("Unknown status."))
@@ -134,6 +150,7 @@ def report_decide(
         raise ValidationError({"correction": _("Only a corrected report links to its correction.")})
     with transaction.atomic():
         report = MistakeReport.objects.select_for_update().get(pk=report.pk)
+        version_check(expected, _facts(report))  # another officer may have decided since the page was loaded
         was = report.status
         report.status, report.reason, report.correction = status, reason, correction
         if status in REPORT_SETTLED:

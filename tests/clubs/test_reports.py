@@ -19,6 +19,7 @@ from ratings.models import Correction, MistakeReport, OutgoingMail, ReportStatus
 from ratings.services.privacy import player_erase, player_export
 from ratings.services.reports import report_decide, report_request, reports_expire
 from ratings.services.season.reminders import officer_digest_queue
+from ratings.services.versions import VERSION_FIELD
 from tests.factories import add_game, make_player, make_rating_officer, make_table
 
 pytestmark = pytest.mark.django_db
@@ -97,15 +98,19 @@ def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Cl
     officer = make_rating_officer()
     report = confirmed(make_player())
     with pytest.raises(ValidationError):
-        report_decide(report=report, status=ReportStatus.REJECTED, reason=" ", user=officer)
-    report_decide(report=report, status=ReportStatus.IN_PROGRESS, user=officer)
+        report_decide(report=report, status=ReportStatus.REJECTED, reason=" ", user=officer, expected=None)
+    report_decide(report=report, status=ReportStatus.IN_PROGRESS, user=officer, expected=None)
     assert not OutgoingMail.objects.filter(event_key__contains=":outcome:").exists()
     client.force_login(officer)
     url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
-    assert client.get(url).status_code == 200
-    refused = client.post(url, {"status": "rejected", "reason": "", "correction": ""})
+    page = client.get(url)
+    assert page.status_code == 200
+    version = page.context["adminform"].form[VERSION_FIELD].value()
+    refused = client.post(url, {"status": "rejected", "reason": "", "correction": "", VERSION_FIELD: version})
     assert refused.status_code == 200 and MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
-    done = client.post(url, {"status": "rejected", "reason": "Le nom est juste.", "correction": ""})
+    done = client.post(
+        url, {"status": "rejected", "reason": "Le nom est juste.", "correction": "", VERSION_FIELD: version}
+    )
     assert done.status_code == 302
     outcome = OutgoingMail.objects.get(event_key=f"report:{report.pk}:outcome:rejected")
     assert "Le nom est juste." in outcome.body and "signalement" in outcome.subject
@@ -118,7 +123,7 @@ def test_a_corrected_report_links_its_correction() -> None:
     correction = Correction.objects.create(
         kind=Correction.Kind.IDENTITY, reason="name", before={}, after={}, summary="name corrected"
     )
-    report_decide(report=report, status=ReportStatus.CORRECTED, correction=correction, user=officer)
+    report_decide(report=report, status=ReportStatus.CORRECTED, correction=correction, user=officer, expected=None)
     assert MistakeReport.objects.get().correction == correction
     assert "corrected it" in OutgoingMail.objects.get(event_key__endswith="outcome:corrected").body
 
@@ -156,3 +161,16 @@ def test_privacy_export_holds_reports_without_addresses_and_erasure_deletes_them
     player_erase(player=player, user=officer)
     assert not MistakeReport.objects.exists()
     assert not OutgoingMail.objects.filter(recipient=ADDRESS).exists()
+
+
+def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(client: Client) -> None:
+    officer = make_rating_officer()
+    report = confirmed(make_player())
+    client.force_login(officer)
+    url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
+    stale = client.get(url).context["adminform"].form[VERSION_FIELD].value()
+    report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=stale)
+    for version in (stale, ""):  # a tab loaded before the decision; a client that posts no version
+        client.post(url, {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: version})
+        assert MistakeReport.objects.get().status == ReportStatus.REJECTED
+    assert OutgoingMail.objects.filter(event_key__contains=":outcome:").count() == 1
