@@ -23,6 +23,22 @@ class ReadOnlyAdmin(UserNamesAsText, admin.ModelAdmin):  # type: ignore[type-arg
         return False
 
 
+class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+    """Rows shown inside another record's page that are computed or entered elsewhere, never edited there."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class RatingOfficersOnly(ReadOnlyAdmin):
     """A read-only page that only rating officers (and superusers) see: the outbox, the e-mail subscriptions."""
 

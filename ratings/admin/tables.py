@@ -33,6 +33,7 @@ from ratings.admin.forms.tables import (
     TableRowsFormSet,
 )
 from ratings.admin.grid import TableGridViews, grid_url
+from ratings.admin.read_only import ReadOnlyInline
 from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.submission import TableRatingViews
@@ -137,25 +138,14 @@ class GameInline(TableChildInline):
         return formfield
 
 
-class RatingRowInline(admin.TabularInline):
+class RatingRowInline(ReadOnlyInline):
     """What the last rating of the table gave each player; computed, never edited."""
 
     model = RatingRow
     fields = ("player", "method", "rating_before", "rating_after", "change", "rated_games", "score", "grade_after")
     readonly_fields = fields
     ordering = ("-rating_after",)
-    extra = 0
-    can_delete = False
     verbose_name_plural = gettext_lazy("ratings (as last rated)")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RatingRow]:
         return super().get_queryset(request).select_related("player")

@@ -21,6 +21,7 @@ from ratings import access
 from ratings.access import TOURNAMENT_DIRECTORS
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.forms.tournaments import TournamentForm
+from ratings.admin.read_only import ReadOnlyInline
 from ratings.admin.rows import RowPermissionsMixin
 from ratings.admin.season import REGISTRATION_FIELDS, SeasonAdminMixin, SeasonFilter
 from ratings.admin.tables import TableAdmin, tournament_tables_url
@@ -33,26 +34,15 @@ from ratings.services.tournaments import tournament_save
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
 
 
-class TournamentTableInline(admin.TabularInline):
+class TournamentTableInline(ReadOnlyInline):
     """The tournament's tables at a glance; each is entered on its own page (the link beside it)."""
 
     model = Table
     fields = ("name", "date", "sequence", "status", "first_rated_at", "last_rerated_at")
     readonly_fields = fields
     ordering = ("date", "sequence")
-    extra = 0
-    can_delete = False
     show_change_link = True
     verbose_name_plural = gettext_lazy("tables")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _take_saved(obj: Tournament, saved: Tournament) -> None:
@@ -132,15 +122,18 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         data = form.cleaned_data
+        common = {
+            "user": request.user,
+            "name": data["name"],
+            "city": data.get("city", ""),
+            "country": data.get("country", ""),
+            "start_date": data["start_date"],
+            "end_date": data["end_date"],
+            "directors": data.get("directors"),  # absent where a director may not choose
+        }
         if data.get("register") or obj.announcement:
             saved = tournament_register(
                 tournament=obj if obj.pk else None,
-                user=request.user,
-                name=data["name"],
-                city=data.get("city", ""),
-                country=data.get("country", ""),
-                start_date=data["start_date"],
-                end_date=data["end_date"],
                 main_time_minutes=data.get("main_time_minutes"),
                 increment_seconds=data.get("increment_seconds"),
                 byoyomi_seconds=data.get("byoyomi_seconds"),
@@ -148,22 +141,12 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
                 contact=data.get("contact", ""),
                 announcement_url=data.get("announcement_url", ""),
                 planned_tables=data.get("planned_tables") or 1,
-                directors=data.get("directors"),
+                **common,
             )
             _take_saved(obj, saved)
             form.instance = obj
             return
-        form.instance = tournament_save(
-            tournament=obj,
-            user=request.user,
-            name=data["name"],
-            city=data.get("city", ""),
-            country=data.get("country", ""),
-            start_date=data["start_date"],
-            end_date=data["end_date"],
-            time_control=data.get("time_control", ""),
-            directors=data.get("directors"),  # absent where a director may not choose
-        )
+        form.instance = tournament_save(tournament=obj, time_control=data.get("time_control", ""), **common)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         for formset in formsets:  # the directors were saved with the tournament (tournament_save)
