@@ -44,3 +44,16 @@ class LatinFormFilter(admin.SimpleListFilter):
         if self.value() == self.MISSING:
             return players_without_latin_form(queryset)
         return queryset
+
+
+class OpensOnChoice(admin.SimpleListFilter):
+    """A filter that opens on one of its own choices (what waits for someone) rather than on everything, so its
+    list has no "All" entry of Django's: "all" is one of its choices."""
+
+    def choices(self, changelist: Any) -> Iterator[dict[str, Any]]:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": self.value() == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }

@@ -11,13 +11,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
+from ratings.admin.filters import OpensOnChoice
 from ratings.engine import grade_label
 from ratings.engine.grades import DAN_GRADES, FIRST_DAN
 from ratings.models import Promotion, PromotionStatus
 from ratings.selectors.grades import TO_DECIDE, waiting_between
 
 
-class StatusFilter(admin.SimpleListFilter):
+class StatusFilter(OpensOnChoice):
     """Opens on "to decide"; any status, or all of them, on request. Choosing a flag shows every status."""
 
     title = _("status")
@@ -31,14 +32,6 @@ class StatusFilter(admin.SimpleListFilter):
         if chosen is not None:
             return str(chosen)
         return "all" if FlagFilter.parameter_name in self.request.GET else "decide"
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.value() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
         value = self.value()

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import access
+from ratings.admin.filters import OpensOnChoice
 from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
@@ -32,7 +33,7 @@ from ratings.services.grades.proposals import (
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
-class ProposalStatusFilter(admin.SimpleListFilter):
+class ProposalStatusFilter(OpensOnChoice):
     """Opens on the proposals waiting for a rating officer; any state, or all, on request."""
 
     title = gettext_lazy("status")
@@ -43,14 +44,6 @@ class ProposalStatusFilter(admin.SimpleListFilter):
 
     def value(self) -> str:
         return str(super().value() or ProposalStatus.PENDING)
-
-    def choices(self, changelist: Any) -> Any:
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": self.value() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[PriorGradeProposal]) -> QuerySet[PriorGradeProposal]:
         value = self.value()
