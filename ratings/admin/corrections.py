@@ -20,12 +20,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.access import can_correct
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Correction, Table
 from ratings.services.corrections.apply import (
     NothingToCorrect,
     UndoRefused,
-    can_correct,
     correction_make,
     correction_preview,
     correction_undo,

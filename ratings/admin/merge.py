@@ -21,12 +21,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.access import can_correct
 from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted_version, preview_page
 from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
 from ratings.selectors.players import player_label, player_labels
-from ratings.services.corrections.apply import can_correct
 from ratings.services.corrections.versions import loaded_version
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge.moves import describe_merge, merge_facts
