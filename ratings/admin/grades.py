@@ -22,7 +22,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -119,11 +119,7 @@ def decisions_open(promotion: Promotion) -> list[str]:
 
 
 def _admin_link(url_name: str, pk: Any, text: str) -> str:
-    """A link to another admin page, or the plain text where that page is not registered."""
-    try:
-        return format_html('<a href="{}">{}</a>', reverse(url_name, args=[pk]), text)
-    except NoReverseMatch:
-        return text
+    return format_html('<a href="{}">{}</a>', reverse(url_name, args=[pk]), text)
 
 
 # --- The admin --------------------------------------------------------------------------------------------------
