@@ -207,6 +207,27 @@ def can_submit_table(user: User, table: Table) -> bool:
     return table.status == TableStatus.DRAFT and can_change_table(user, table)
 
 
+def is_staff(user: User) -> bool:
+    """Everyone at the desk (directors and officers): the staff's own pages, and who made a correction."""
+    return bool(user is not None and user.is_active and user.is_staff)
+
+
+def can_view_users(user: User) -> bool:
+    """Whoever holds auth's view_user permission (no role has it: superusers): he sees the users' accounts,
+    everyone else a user field as the name it shows."""
+    return bool(user.has_perm("auth.view_user"))
+
+
+def can_create_tournaments(user: User) -> bool:
+    """Directors and rating officers; an upload by anyone else must name a tournament he may add tables to."""
+    return bool(user.has_perm("ratings.add_tournament"))
+
+
+def can_create_players(user: User) -> bool:
+    """Directors and rating officers: an uploaded table's newcomers (and a nye-spillere file) become players."""
+    return bool(user.has_perm("ratings.add_player"))
+
+
 def can_upload_table(user: User) -> bool:
     """Who may send a turnering.txt through the admin: whoever may add tables (directors, rating officers)."""
     return bool(user.has_perm("ratings.add_table"))

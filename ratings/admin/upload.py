@@ -116,7 +116,7 @@ class UploadForm(forms.Form):
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = access.tournaments_for_new_tables(user).order_by("-end_date", "name")
-        if not user.has_perm("ratings.add_tournament"):
+        if not access.can_create_tournaments(user):
             field.required = True
 
     def clean_file(self) -> Any:
@@ -127,7 +127,7 @@ class UploadForm(forms.Form):
 
     def clean_new_players(self) -> Any:
         upload = self.cleaned_data["new_players"]
-        if upload and not self.user.has_perm("ratings.add_player"):
+        if upload and not access.can_create_players(self.user):
             raise forms.ValidationError(_("You may not create players."))
         if upload and upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(_("The file is too large."))
@@ -309,7 +309,7 @@ def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournamen
         tournament = access.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
         if tournament is None:
             raise PermissionDenied
-    elif not request.user.has_perm("ratings.add_tournament"):
+    elif not access.can_create_tournaments(request.user):
         raise PermissionDenied
     return content, tournament
 
@@ -326,7 +326,7 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "user": request.user,
         "choices": picked,
         "new_players": facts,
-        "create_new": request.user.has_perm("ratings.add_player"),
+        "create_new": access.can_create_players(request.user),
         "sequence": content["sequence"],
         "table_name": content["name"],
     }
