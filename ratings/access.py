@@ -3,7 +3,8 @@ top of them (a director only sees his own tournaments, nobody but a rating offic
 must confirm his login with a second factor).
 
 The groups are created by a data migration (0002_roles) and kept in step by ``ensure_roles`` (also called by
-seed_demo). The admin and the services ask the row rules below; nothing else restates them.
+seed_demo). The admin, the API, the templates' tags and the services ask the rules below; none of them checks a
+permission or a role itself (tests/test_layers.py finds a ``can_`` or ``may_`` function defined anywhere else).
 """
 
 from __future__ import annotations
