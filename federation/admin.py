@@ -9,6 +9,11 @@ calendar has; anything else is a 400 (Django's ``DisallowedModelAdminLookup``).
 
 The site is installed with ``FederationAdminConfig`` in place of ``django.contrib.admin``; it hardens each
 ModelAdmin as it is registered, so a screen added later is covered without remembering to.
+
+Its autocomplete answers (``admin:autocomplete``) ask the model admin too: ``autocomplete_queryset(queryset)``
+narrows the choices (a merged player is never offered), ``autocomplete_label(obj)`` gives a longer label than
+the object's ``__str__`` (a player's nationality, id and last table, to tell namesakes apart) without changing
+the name every other text shows.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models.constants import LOOKUP_SEP
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 FILTER_LOOKUPS = frozenset({"exact", "isnull", "isempty", "gte", "gt", "lte", "lt"})
 """The lookups Django's own list filters write after a field's path (DateFieldListFilter's range, choices, ...)."""
@@ -124,7 +130,26 @@ class HardenedListMixin:
         return False
 
 
+class LabelledAutocompleteView(AutocompleteJsonView):
+    """Django's autocomplete view, with the model admin's two optional hooks; see the module docstring."""
+
+    def get_queryset(self) -> Any:
+        queryset = super().get_queryset()
+        narrow = getattr(self.model_admin, "autocomplete_queryset", None)
+        return queryset if narrow is None else narrow(queryset)
+
+    def serialize_result(self, obj: Any, to_field_name: str) -> dict[str, str]:
+        result: dict[str, str] = super().serialize_result(obj, to_field_name)
+        label = getattr(self.model_admin, "autocomplete_label", None)
+        if label is not None:
+            result["text"] = label(obj)
+        return result
+
+
 class FederationAdminSite(admin.AdminSite):
+    def autocomplete_view(self, request: HttpRequest) -> HttpResponse:
+        return LabelledAutocompleteView.as_view(admin_site=self)(request)  # type: ignore[no-any-return]
+
     def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
         admin_class = admin_class or admin.ModelAdmin
         if not issubclass(admin_class, HardenedListMixin):

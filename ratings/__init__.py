@@ -1,5 +1,5 @@
 """The federation's ratings app: players, tournaments, tables, the rating history, grades.
 
-Layers (import direction, checked by tests/test_layers.py):
-engine -> models -> services/selectors -> tables/filters/forms -> views/admin/tasks.
+Its packages, from the bottom layer up, and the direction imports may go are in docs/architecture.md;
+import-linter checks that direction (its contracts in pyproject.toml, run by ``make check``).
 """

@@ -3,7 +3,8 @@ top of them (a director only sees his own tournaments, nobody but a rating offic
 must confirm his login with a second factor).
 
 The groups are created by a data migration (0002_roles) and kept in step by ``ensure_roles`` (also called by
-seed_demo). The admin and the services ask the row rules below; nothing else restates them.
+seed_demo). The admin, the API, the templates' tags and the services ask the rules below; none of them checks a
+permission or a role itself (tests/test_layers.py finds a ``can_`` or ``may_`` function defined anywhere else).
 """
 
 from __future__ import annotations
@@ -207,9 +208,68 @@ def can_submit_table(user: User, table: Table) -> bool:
     return table.status == TableStatus.DRAFT and can_change_table(user, table)
 
 
+def is_staff(user: User) -> bool:
+    """Everyone at the desk (directors and officers): the staff's own pages, and who made a correction."""
+    return bool(user is not None and user.is_active and user.is_staff)
+
+
+def can_view_users(user: User) -> bool:
+    """Whoever holds auth's view_user permission (no role has it: superusers): he sees the users' accounts,
+    everyone else a user field as the name it shows."""
+    return bool(user.has_perm("auth.view_user"))
+
+
+def can_create_tournaments(user: User) -> bool:
+    """Directors and rating officers; an upload by anyone else must name a tournament he may add tables to."""
+    return bool(user.has_perm("ratings.add_tournament"))
+
+
+def can_create_players(user: User) -> bool:
+    """Directors and rating officers: an uploaded table's newcomers (and a nye-spillere file) become players."""
+    return bool(user.has_perm("ratings.add_player"))
+
+
+def can_upload_table(user: User) -> bool:
+    """Who may send a turnering.txt through the admin: whoever may add tables (directors, rating officers)."""
+    return bool(user.has_perm("ratings.add_table"))
+
+
+def can_submit_upload(user: User, tournament: Tournament | None) -> bool:
+    """Whether an uploaded table may be submitted for rating as it is saved: by a rating officer, or by a
+    director into his own tournament or the new one the upload creates."""
+    if is_rating_officer(user):
+        return True
+    return is_director(user) and (tournament is None or directs(user, tournament))
+
+
 def can_change_prior_grade(user: User) -> bool:
     """A prior grade decides a newcomer's first rating, so correcting one is a rating officer's decision."""
     return is_rating_officer(user)
+
+
+def may_set_prior_grades(user: User | None) -> bool:
+    """Whether the prior grades a file carries are set (a rating officer's import, or the command line with no
+    user) rather than proposed to a rating officer."""
+    return not getattr(user, "pk", None) or can_change_prior_grade(user)
+
+
+def can_correct(user: User) -> bool:
+    """Rating officers: those who may change tables' games and players."""
+    return bool(user.is_active and user.has_perm("ratings.change_game") and user.has_perm("ratings.change_player"))
+
+
+PUBLISH_PERMISSION = "ratings.add_officiallist"
+DECIDE_PERMISSION = "ratings.change_promotion"  # held by the grade officers and superusers only
+
+
+def can_publish(user: User | None) -> bool:
+    """Rating officers (and superusers): the role that carries the permission to publish an official list."""
+    return bool(user is not None and user.is_active and user.has_perm(PUBLISH_PERMISSION))
+
+
+def can_decide(user: User | None) -> bool:
+    """Grade officers and superusers decide promotions; rating officers and directors do not."""
+    return bool(user is not None and user.is_active and user.has_perm(DECIDE_PERMISSION))
 
 
 def can_handle_personal_data(user: User) -> bool:

@@ -14,6 +14,7 @@ from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
 from ratings.services.predictions import prediction_compare
+from ratings.services.queue import enqueue
 from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
@@ -71,21 +72,17 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
 def _queue_history_files() -> None:
     """A run changed the history (or found it unchanged after an edit): rewrite the bulk downloads, in a task of
     their own so that the re-rate's lock is not held while they are written. A broker that is down is logged;
-    the next run writes them."""
-    try:
-        task_history_files_write.delay()
-    except Exception:  # an unreachable broker fails in many ways; the files stay as they were until the next run
-        log.warning("could not queue the rating history downloads", exc_info=True)
+    the files stay as they were until the next run."""
+    enqueue(task_history_files_write.name, after_commit=False, failure="could not queue the rating history downloads")
 
 
 def _queue_predictions() -> None:
     """A worker's run changed the data: compare the rating systems on it, in a task of its own (minutes on a
     long history). Not in-process: a site without a broker (and the tests) compares nightly or by the command.
     A broker that is down is logged; the nightly run catches up."""
-    try:
-        task_predictions_compare.delay()
-    except Exception:  # an unreachable broker fails in many ways; the nightly run compares
-        log.warning("could not queue the comparison of rating systems", exc_info=True)
+    enqueue(
+        task_predictions_compare.name, after_commit=False, failure="could not queue the comparison of rating systems"
+    )
 
 
 def _prepare_lists() -> None:

@@ -127,3 +127,39 @@ def test_relative_imports_resolve_to_project_modules() -> None:
     modules = project_modules()
     targets = import_targets(RATINGS / "services" / "rerate" / "__init__.py", modules)
     assert {"ratings.services.rerate.check", "ratings.services.rerate.run"} <= targets
+
+
+# --- Access rules -----------------------------------------------------------------------------------------------
+
+ACCESS_RULE_PREFIXES = ("can_", "may_", "_can_", "_may_", "_check_access")
+
+
+def access_rules_outside(folder: Path, home: Path) -> list[str]:
+    """Functions under ``folder`` whose names say they decide who may do what, but ``home``'s (as file:name)."""
+    found = []
+    for path in python_files(folder):
+        if path == home:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(ACCESS_RULE_PREFIXES):
+                found.append(f"{path.relative_to(folder.parent)}:{node.name}")
+    return found
+
+
+def test_access_rules_live_in_access_py() -> None:
+    """The admin, the API and the services ask ratings/access.py; none restates a rule of its own."""
+    assert access_rules_outside(RATINGS, RATINGS / "access.py") == []
+
+
+def test_access_rule_outside_access_py_is_found(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "services").mkdir(parents=True)
+    (package / "access.py").write_text("def can_publish(user): ...\n", encoding="utf-8")
+    (package / "services" / "lists.py").write_text(
+        "def can_publish(user): ...\ndef list_publish(user): ...\nclass A:\n    def _may_submit(self): ...\n",
+        encoding="utf-8",
+    )
+    assert access_rules_outside(package, package / "access.py") == [
+        "pkg/services/lists.py:can_publish",
+        "pkg/services/lists.py:_may_submit",
+    ]

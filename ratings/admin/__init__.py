@@ -25,10 +25,7 @@ from . import (  # noqa: F401 - imported to register
     tournaments,
     users,
 )
-from .autocomplete import autocomplete_view
 
 admin.site.site_header = gettext_lazy("FESA ratings: administration")
 admin.site.site_title = gettext_lazy("FESA ratings")
 admin.site.index_title = gettext_lazy("Tournaments, tables, players and grades")
-# Set before the site's URLs are built (this module is imported by the admin's autodiscovery, urls.py later).
-admin.site.autocomplete_view = autocomplete_view  # type: ignore[method-assign]

@@ -20,12 +20,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings import access
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Correction, Table
 from ratings.services.corrections.apply import (
     NothingToCorrect,
     UndoRefused,
-    can_correct,
     correction_make,
     correction_preview,
     correction_undo,
@@ -62,7 +62,7 @@ class PreviewNeeded(Exception):
 
 def correction_wanted(request: HttpRequest, table: Table) -> bool:
     """A change to a table that is no longer a draft, by a rating officer: a correction."""
-    return table.pk is not None and table.status != "draft" and can_correct(request.user)
+    return table.pk is not None and table.status != "draft" and access.can_correct(request.user)
 
 
 def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
@@ -181,7 +181,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
         return lookup in {"table__id__exact", "player__id__exact"} or super().lookup_allowed(lookup, value, request)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return bool(request.user.is_active and request.user.is_staff)  # every staff member answers for the past
+        return access.is_staff(request.user)  # every staff member answers for the past
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
@@ -196,7 +196,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
 
     def undo_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         correction = get_object_or_404(Correction, pk=pk)
-        if not can_correct(request.user):
+        if not access.can_correct(request.user):
             raise PermissionDenied
         back = reverse("admin:ratings_correction_change", args=[pk])
         version = posted_version(request) or undo_version(correction)  # shown again: as first shown
@@ -235,7 +235,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
     ) -> HttpResponse:
         extra = (
             {"undo_url": reverse("admin:ratings_correction_undo", args=[object_id])}
-            if can_correct(request.user)
+            if access.can_correct(request.user)
             else {}
         )
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})

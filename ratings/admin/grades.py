@@ -22,12 +22,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from ratings.access import can_decide
 from ratings.admin.climb import ClimbAdminMixin, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.admin.user_names import UserNamesAsText
@@ -39,13 +40,12 @@ from ratings.selectors.search import name_matches
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
-    can_decide,
     promotion_approve,
     promotion_confirm_flagged,
     promotion_reject,
     promotion_revoke,
 )
-from ratings.services.grades.revisions import can_revise, promotion_revise
+from ratings.services.grades.revisions import promotion_revisable, promotion_revise
 from ratings.services.grades.versions import promotion_lock_check, promotion_version
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
@@ -115,15 +115,11 @@ def decisions_open(promotion: Promotion) -> list[str]:
         return ["approve", "reject"]
     if promotion.status == PromotionStatus.APPROVED and not promotion.supported:
         return ["revoke"] if promotion.reviewed_at else ["keep", "revoke"]
-    return ["revise"] if can_revise(promotion) else []
+    return ["revise"] if promotion_revisable(promotion) else []
 
 
 def _admin_link(url_name: str, pk: Any, text: str) -> str:
-    """A link to another admin page, or the plain text where that page is not registered."""
-    try:
-        return format_html('<a href="{}">{}</a>', reverse(url_name, args=[pk]), text)
-    except NoReverseMatch:
-        return text
+    return format_html('<a href="{}">{}</a>', reverse(url_name, args=[pk]), text)
 
 
 # --- The admin --------------------------------------------------------------------------------------------------

@@ -21,12 +21,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings import access
 from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted_version, preview_page
 from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
 from ratings.selectors.players import player_label, player_labels
-from ratings.services.corrections.apply import can_correct
 from ratings.services.corrections.versions import loaded_version
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge.moves import describe_merge, merge_facts
@@ -51,7 +51,7 @@ class DuplicatesAdmin(admin.ModelAdmin):
 
     def get_actions(self, request: HttpRequest) -> Any:
         actions = super().get_actions(request)
-        if can_correct(request.user):
+        if access.can_correct(request.user):
             actions["merge_into"] = (merge_into, "merge_into", merge_into.short_description)  # type: ignore[attr-defined]
         return actions
 
@@ -93,7 +93,7 @@ def _kept(request: HttpRequest) -> Player | None:
 
 def merge_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Choose the player to keep, see what merging changes, give the reason, save."""
-    if not can_correct(request.user):
+    if not access.can_correct(request.user):
         raise PermissionDenied
     duplicate = get_object_or_404(Player, pk=pk)
     back = reverse("admin:ratings_player_merge", args=[pk])
@@ -154,7 +154,7 @@ def _choose_page(request: HttpRequest, duplicate: Player) -> HttpResponse:
 
 def duplicates_report(request: HttpRequest) -> HttpResponse:
     """Every likely pair of duplicates in the federation, for rating officers and staff."""
-    if not (request.user.is_active and request.user.is_staff):
+    if not access.is_staff(request.user):
         raise PermissionDenied
     pairs = duplicate_pairs()
     context = {
@@ -162,6 +162,6 @@ def duplicates_report(request: HttpRequest) -> HttpResponse:
         "title": _("Likely duplicate players"),
         "pairs": pairs[:REPORT_LIMIT],
         "total": len(pairs),
-        "can_merge": can_correct(request.user),
+        "can_merge": access.can_correct(request.user),
     }
     return TemplateResponse(request, "admin/ratings/player/duplicates.html", context)

@@ -15,13 +15,13 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from ratings.access import can_publish
 from ratings.admin.forms.official import PublishListForm
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
 from ratings.services.official_lists import (
     ListRefused,
-    can_publish,
     official_list_check,
     official_list_publish,
     official_list_version,

@@ -16,6 +16,7 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from ratings.access import can_correct
 from ratings.admin.corrections import (
     CARRIED_NOT,
     CONFIRM,
@@ -28,7 +29,7 @@ from ratings.admin.corrections import (
 )
 from ratings.models import Player
 from ratings.selectors.corrections import player_has_played
-from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.apply import NothingToCorrect, correction_make, correction_preview
 from ratings.services.corrections.facts import (
     IDENTITY_FIELDS,
     PRIOR_GRADE_FIELDS,

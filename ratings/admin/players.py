@@ -91,8 +91,13 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
         (ratings/selectors/search.py): ``lemaitre`` finds Lemaître, ``girard remi`` Girard Rémi."""
         return name_matches(queryset, search_term), False
 
+    def autocomplete_queryset(self, queryset: QuerySet[Player]) -> QuerySet[Player]:
+        """A player merged into another is never offered: his record is kept only for the undo
+        (federation/admin.py asks)."""
+        return queryset.filter(merged_into__isnull=True)
+
     def autocomplete_label(self, player: Player) -> str:
-        """The name with what tells namesakes apart (ratings/admin/autocomplete.py)."""
+        """The name with what tells namesakes apart (federation/admin.py asks)."""
         last = player.last_played.isoformat() if player.last_played else None
         played = _("last played %(date)s") % {"date": last} if last else _("no rated table yet")
         return f"{player} ({player.nationality}, #{player.federation_id}, {played})"

@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -106,10 +106,7 @@ class PriorGradeProposalAdmin(UserNamesAsText, admin.ModelAdmin):
     def player_column(self, obj: PriorGradeProposal) -> str:
         # The version of the proposal as this list shows it, posted with an action on it (confirm, reject).
         version = format_html('<input type="hidden" name="{}" value="{}">', _version_name(obj), proposal_version(obj))
-        try:
-            url = reverse("admin:ratings_player_change", args=[obj.player_id])
-        except NoReverseMatch:
-            return format_html("{}{}", obj.player, version)
+        url = reverse("admin:ratings_player_change", args=[obj.player_id])
         return format_html('<a href="{}">{}</a>{}', url, obj.player, version)
 
     @admin.display(description=gettext_lazy("decided"))

@@ -19,9 +19,10 @@ from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.access import can_correct
 from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted_version, preview_page
 from ratings.models import Player, Table
-from ratings.services.corrections.apply import NothingToCorrect, can_correct, correction_make, correction_preview
+from ratings.services.corrections.apply import NothingToCorrect, correction_make, correction_preview
 from ratings.services.corrections.facts import describe, table_change_snapshot, table_snapshot
 from ratings.services.corrections.versions import loaded_version
 from ratings.services.tables.replace import ReplaceRefused, table_replace_change

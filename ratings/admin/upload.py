@@ -53,7 +53,6 @@ from ratings.services.fesa.turnering import (
     NewPlayerFacts,
     TurneringPlan,
     TurneringRejected,
-    may_set_prior_grades,
     turnering_import,
 )
 from ratings.services.tables.uploads import (
@@ -117,7 +116,7 @@ class UploadForm(forms.Form):
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = access.tournaments_for_new_tables(user).order_by("-end_date", "name")
-        if not user.has_perm("ratings.add_tournament"):
+        if not access.can_create_tournaments(user):
             field.required = True
 
     def clean_file(self) -> Any:
@@ -128,7 +127,7 @@ class UploadForm(forms.Form):
 
     def clean_new_players(self) -> Any:
         upload = self.cleaned_data["new_players"]
-        if upload and not self.user.has_perm("ratings.add_player"):
+        if upload and not access.can_create_players(self.user):
             raise forms.ValidationError(_("You may not create players."))
         if upload and upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(_("The file is too large."))
@@ -265,14 +264,10 @@ def _payload(
     )
 
 
-def _check_access(request: HttpRequest) -> None:
-    if not request.user.has_perm("ratings.add_table"):
-        raise PermissionDenied
-
-
 def upload_view(request: HttpRequest) -> HttpResponse:
     """Step 1 (the form) and the first preview after the file is sent."""
-    _check_access(request)
+    if not access.can_upload_table(request.user):
+        raise PermissionDenied
     if request.method == "POST" and "payload" in request.POST:
         return _preview_or_confirm(request)
     initial = {}
@@ -314,7 +309,7 @@ def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournamen
         tournament = access.tournaments_for_new_tables(request.user).filter(pk=content["tournament"]).first()
         if tournament is None:
             raise PermissionDenied
-    elif not request.user.has_perm("ratings.add_tournament"):
+    elif not access.can_create_tournaments(request.user):
         raise PermissionDenied
     return content, tournament
 
@@ -331,12 +326,12 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "user": request.user,
         "choices": picked,
         "new_players": facts,
-        "create_new": request.user.has_perm("ratings.add_player"),
+        "create_new": access.can_create_players(request.user),
         "sequence": content["sequence"],
         "table_name": content["name"],
     }
     if confirm:
-        submit = request.POST.get("submit") == "on" and _may_submit(request.user, tournament)
+        submit = request.POST.get("submit") == "on" and access.can_submit_upload(request.user, tournament)
         try:
             with transaction.atomic():
                 earlier = upload_confirmation_claim(token=content["token"], user=request.user)
@@ -362,10 +357,10 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "rows": form.rows(),
         # "Preview again" only when a select could change the preview: a file's own problems need a new file.
         "has_choices": form.has_choices,
-        "may_set_prior_grades": may_set_prior_grades(request.user),
+        "may_set_prior_grades": access.may_set_prior_grades(request.user),
         "payload": payload,
         "tournament": tournament,
-        "may_submit": _may_submit(request.user, tournament),
+        "may_submit": access.can_submit_upload(request.user, tournament),
         "upload_url": upload_url(tournament),  # another file for the same tournament, not a new one
     }
     return _render(request, "admin/ratings/upload/preview.html", context)
@@ -380,12 +375,6 @@ def _set_host_club(request: HttpRequest, content: dict[str, Any], plan: Turnerin
     club = tournament_host_club_set(tournament=tournament, name=content["club"], create=create)
     if club is None and create:
         messages.warning(request, _("The host club was not created: the tournament has no country."))
-
-
-def _may_submit(user: Any, tournament: Tournament | None) -> bool:
-    if access.is_rating_officer(user):
-        return True
-    return access.is_director(user) and (tournament is None or access.directs(user, tournament))
 
 
 def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:

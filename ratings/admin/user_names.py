@@ -10,6 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
+from ratings import access
+
 SUFFIX = "_name_shown"
 
 
@@ -29,7 +31,7 @@ class UserNamesAsText:
     def user_names_shown(self, request: HttpRequest, names: Sequence[Any]) -> list[Any]:
         """``names`` (fields, or rows of fields) with each user field in its name-shown form, unless the user may
         see users (every user field of this project is read-only: who made, submitted, decided)."""
-        if request.user.has_perm("auth.view_user"):
+        if access.can_view_users(request.user):
             return list(names)
         users = self._user_fields()
         return [

@@ -83,7 +83,7 @@ class SubmissionView(APIView):
         serializer = serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
         submission = read_submission(serializer.validated_data)
-        if submission.nye_spillere is not None and not request.user.has_perm("ratings.add_player"):
+        if submission.nye_spillere is not None and not access.can_create_players(request.user):
             raise ValidationError({"nye_spillere": [_("You may not create players.")]})
         return submission
 
@@ -96,7 +96,7 @@ class SubmissionView(APIView):
             "tournament": tournament,
             "user": request.user,
             "choices": submission.choices,
-            "create_new": request.user.has_perm("ratings.add_player"),
+            "create_new": access.can_create_players(request.user),
             "sequence": submission.sequence,
             "table_name": submission.table_name,
         }

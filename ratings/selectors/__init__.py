@@ -1,11 +1,15 @@
-"""Every read of the site. Services import the modules of this package; the package imports no service, view,
-admin or task (tests/test_layers.py).
+"""Every read of the site, one module a topic. Services import the modules of this package; the package imports
+no service, view, admin or task (import-linter's layers contract, pyproject.toml).
 
-* ``states``: players' engine states at a point of the history.
+This package re-exports the reads of the public pages' main topics:
+
 * ``lists``: the rating list (today or as of a date), ranked, for the page and every file of it
   (``list_files``; its values in SQL: ``list_values``), and the words the public pages share.
 * ``versions``: the version of the public data (ETags, the keys of the shared cache).
 * ``players``, ``crosstable``, ``events``: a player's page, a table's page, tournaments and promotions.
+
+The other modules (``states``, ``search``, ``grades``, ``clubs``, ``duplicates``, ...) are imported by their own
+names, each named after what it reads.
 
 The public pages' functions answer with a fixed number of queries whatever the number of rows (the pages are tested
 for it, tests/public/test_query_counts.py).

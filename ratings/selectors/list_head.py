@@ -139,8 +139,8 @@ def _names() -> dict[str, str]:
     """The tables and columns the SQL names, quoted.
 
     SQLite is told which index to read the list's players from in its order (``INDEXED BY``): with its
-    statistics it takes the rows of the two years by their date and sorts them all, 15-30 ms against 0.3 ms for
-    a first page at 20,000 players. PostgreSQL's planner takes the indexes on the rating by itself for a LIMIT.
+    statistics it takes the rows of the two years by their date and sorts them all, where a first page needs
+    only its top rows from the index. PostgreSQL's planner takes the indexes on the rating by itself for a LIMIT.
     """
     quote = connection.ops.quote_name
     row, player, opening = RatingRow._meta.get_field, Player._meta.get_field, OpeningState._meta.get_field

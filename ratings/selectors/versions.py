@@ -1,11 +1,10 @@
 """The version of the public data: what changes whenever a page could (ETags, the shared cache's keys).
 
-Every change the public pages show leaves a row in one of a few append-only tables: a re-rate logs a
-``RerateRun`` (in the same transaction as the rows it writes), publishing an official list an ``OfficialList``
-(never changed nor deleted), and an edit or a decision on a player, a
-promotion, a table or a tournament writes an audit history row (django-simple-history; the grade decisions'
-compare-and-set updates write theirs by hand). The newest id and time of each, read in one query from the
-primary keys, are the version.
+Every change the public pages show adds a row to one of a few tables: a re-rate logs a
+``RerateRun`` (in the same transaction as the rows it writes), publishing an official list an ``OfficialList``,
+and an edit or a decision on a player, a promotion, a table, a tournament, a club or a club membership writes
+an audit history row (django-simple-history; the grade decisions' compare-and-set updates write theirs by hand).
+The newest id and time of each, read in one query from the primary keys, are the version (``_sources``).
 """
 
 from __future__ import annotations

@@ -28,12 +28,11 @@ from typing import IO, Any
 from django.conf import settings
 from django.core.files.base import File
 from django.core.files.storage import Storage, storages
-from django.db import transaction
 from django.utils import timezone
 
-from federation.celery import app as celery_app
 from ratings.selectors.history_dump import history_tables
 from ratings.selectors.spreadsheet import csv_cell
+from ratings.services.queue import enqueue
 
 log = logging.getLogger(__name__)
 
@@ -182,13 +181,4 @@ def history_files_refresh() -> None:
     """Have the files rewritten once the current transaction commits: for a change that alters what they show
     without a re-rate (an erased player's name). The task is looked up by name: ratings/tasks.py imports this
     module, never the reverse. A broker that is down is logged; the next re-rate rewrites them."""
-
-    def queue() -> None:
-        try:
-            if HISTORY_TASK not in celery_app.tasks:  # a command or web process may not have imported the tasks yet
-                celery_app.loader.import_default_modules()
-            celery_app.tasks[HISTORY_TASK].delay()
-        except Exception:  # an unreachable broker fails in many ways
-            log.warning("could not queue the rating history downloads", exc_info=True)
-
-    transaction.on_commit(queue)
+    enqueue(HISTORY_TASK, failure="could not queue the rating history downloads")

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ratings.access import can_publish
 from ratings.fesa_files.encoding import ENCODING, latin1_text
 from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Correction, OfficialList, OfficialListEntry, PendingRerate, Player, Table
@@ -26,16 +27,9 @@ from ratings.selectors.lists import ListRow, rating_list
 from ratings.services.corrections.words import correction_text
 from ratings.services.versions import by, history_lines, version_check, version_of, when
 
-PUBLISH_PERMISSION = "ratings.add_officiallist"
-
 
 class ListRefused(ValueError):
     """The list of that date cannot be published now; the message says why, in the officer's words."""
-
-
-def can_publish(user: Any) -> bool:
-    """Rating officers (and superusers): the role that carries the permission to publish (ratings/access.py)."""
-    return bool(user is not None and user.is_active and user.has_perm(PUBLISH_PERMISSION))
 
 
 def official_list_check(*, date: dt.date) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from ratings import access
 from ratings.models import Player, Table, Tournament
 from ratings.selectors.corrections import corrections_of
 from ratings.services.corrections.words import with_lines
@@ -23,5 +24,5 @@ def corrections_log(
     user = getattr(request, "user", None)
     return {
         "corrections": with_lines(corrections_of(table=table, player=player, tournament=tournament).distinct()),
-        "staff": bool(user is not None and user.is_active and user.is_staff),
+        "staff": access.is_staff(user),
     }

@@ -4,10 +4,10 @@ The rows of the rating list (``rating_list_rows``), of the search (``search_rows
 tables with ``render_<column>`` methods (``table_rows``) are written here in Python, the one place the public site
 writes rows by hand (ratings/web/widgets.py writes the filters' fields): those pages are made afresh after every
 change of the data, nearly every request of the site is such a first view, and the rows cost more through the
-template engine than the rest of the page. Measured (``bench/first_view.py``'s federation, 20,000 players, CPU
-time, load average 7.5): the front page's fifty rows take 2.9 ms here against 48 ms through django-tables2's cells
-(the same markup, from ``render_<column>`` methods), more than twice the whole page's budget of 20 ms. The
-search's and the tables' rows are the markup the templates wrote (tests/public/test_fast_rows.py).
+template engine than the rest of the page: through django-tables2's cells (the same markup, from
+``render_<column>`` methods) the front page's rows alone take more than the whole page's first-view budget
+(bench/README.md, ``first_view.py``). The search's and the tables' rows are the markup the templates wrote
+(tests/public/test_fast_rows.py).
 """
 
 from __future__ import annotations
@@ -185,8 +185,8 @@ def search_rows(result: Any) -> SafeString:
 def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
     """A tournament's table's rows (``table_standings``: a ratings.selectors.tournaments.TableStandings), its
     standings with the crosstable's rounds, as templates/ratings/tournament_detail.html wrote them, written in
-    Python: through the template engine the rows, a dozen cells and more each, cost 7 of the page's 25 ms
-    (bench/first_view.py's federation), more than a third of its budget."""
+    Python: through the template engine the rows, a dozen cells and more each, take more than a third of the
+    page's first-view budget (bench/README.md, ``first_view.py``)."""
     names = _Names(namesakes)
     table_id = table_standings.crosstable.table.pk
     how, new = escape(_("How the rating moved")), escape(_("new"))

@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import PendingRerate, TableStatus
-from ratings.services.rerate import run as rerate_run
 from tests.admin.helpers import errors_of, post_page, set_row
 from tests.factories import add_game, make_director, make_player, make_table, make_tournament
+from tests.pipeline.conftest import celery_pointed_at
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +48,9 @@ def test_in_process_rerate_says_the_tables_were_re_rated(
 
 
 def test_queued_rerate_says_the_tables_will_be_re_rated(
-    client: Client, django_capture_on_commit_callbacks: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+    client: Client, django_capture_on_commit_callbacks: Callable[..., Any]
 ) -> None:
-    monkeypatch.setattr(rerate_run, "_enqueue", lambda: None)  # a worker would take it from the queue later
-    shown = _save_changed_table(client, django_capture_on_commit_callbacks)
+    with celery_pointed_at("memory://"):  # queued for a worker, none takes it here
+        shown = _save_changed_table(client, django_capture_on_commit_callbacks)
     assert PendingRerate.objects.exists()
     assert QUEUED in shown and DONE not in shown

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid, promotion_approve, promotion_reject
-from ratings.services.grades.revisions import can_revise, promotion_revise
+from ratings.services.grades.revisions import promotion_revisable, promotion_revise
 from tests.factories import make_director, make_grade_officer, make_rating_officer, make_user
 from tests.grades.conftest import DRAW, WON, opponent, seasoned
 from tests.grades.test_admin import shown as page_version
@@ -120,7 +120,7 @@ def test_revise_without_a_reason_is_refused(one_dan) -> None:
 
 
 def test_revise_a_pending_promotion_is_refused(one_dan) -> None:
-    assert not can_revise(one_dan)
+    assert not promotion_revisable(one_dan)
     with pytest.raises(PromotionInvalid):
         promotion_revise(promotion=one_dan, user=make_grade_officer(), reason="too early", expected=None)
 

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings.access import can_correct
 from ratings.models import Correction, Player, Table, TableStatus
 from ratings.services.corrections.facts import (
     IDENTITY_FIELDS,
@@ -67,11 +68,6 @@ def correction_preview(change: Change | MergeChange) -> CorrectionPreview:
     if isinstance(change, MergeChange):
         return merge_preview(change)
     return _table_or_grade_preview(change)
-
-
-def can_correct(user: Any) -> bool:
-    """Rating officers: those who may change tables' games and players."""
-    return bool(user.is_active and user.has_perm("ratings.change_game") and user.has_perm("ratings.change_player"))
 
 
 def _required(reason: str) -> str:

@@ -39,7 +39,7 @@ from django.utils.translation import ngettext
 from django_countries import countries
 
 from ratings import engine
-from ratings.access import can_change_prior_grade
+from ratings.access import may_set_prior_grades
 from ratings.engine.prior_grades import is_prior_grade
 from ratings.fesa_files.encoding import decode_lenient
 from ratings.fesa_files.names import refused_character
@@ -162,11 +162,6 @@ def _place(
     if not plan.problems:
         _rate(plan, turnering, may_set)
     return plan
-
-
-def may_set_prior_grades(user: Any) -> bool:
-    """A rating officer, or the command line (no user): the file's prior grades are set, not proposed."""
-    return not getattr(user, "pk", None) or can_change_prior_grade(user)
 
 
 def _save(

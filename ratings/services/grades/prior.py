@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings.access import can_change_prior_grade
 from ratings.models import OpeningState, Player, RatingRow
 from ratings.models.states import state_from_json
 from ratings.selectors.states import prior_grade_of
@@ -39,7 +40,7 @@ def player_set_prior_grade(
     are refused with PermissionDenied. ``None`` is for trusted callers (imports, commands).
     Raises ValidationError for a grade that does not exist (11 Dan) or a grade without its source.
     """
-    if user is not None and not (user.is_active and user.has_perm("ratings.change_player")):
+    if user is not None and not can_change_prior_grade(user):
         raise PermissionDenied(_("Only rating officers change prior grades."))
     if not kind:
         level, source, note, date = None, "", "", None

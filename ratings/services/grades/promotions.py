@@ -42,15 +42,13 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
+from ratings.access import can_decide
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
 from ratings.services.bulk_write import rows_update
 from ratings.services.grades.versions import promotion_lock_check
 from ratings.services.players import players_refresh
 from ratings.services.season.subscriptions import promotion_subscribers_notify
-
-DECIDE_PERMISSION = "ratings.change_promotion"
-"""Held by the grade officers (ratings/access.py) and superusers; nobody else decides promotions."""
 
 _ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
 
@@ -243,11 +241,6 @@ def promotions_table_deleted(*, table: Table) -> None:
 
 
 # --- The grade officers' decisions ----------------------------------------------------------------------------
-
-
-def can_decide(user: Any) -> bool:
-    """Grade officers and superusers decide promotions; rating officers and directors do not."""
-    return bool(user is not None and user.is_active and user.has_perm(DECIDE_PERMISSION))
 
 
 def promotion_approve(

@@ -46,7 +46,7 @@ REVISIONS: dict[str, str] = {
 """The decisions a grade officer may change, and what each becomes."""
 
 
-def can_revise(promotion: Promotion) -> bool:
+def promotion_revisable(promotion: Promotion) -> bool:
     """Whether the promotion's state allows a revision (the service checks again, atomically)."""
     if promotion.grade < FIRST_DAN or promotion.status not in REVISIONS:
         return False

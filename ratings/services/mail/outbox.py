@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from federation.celery import app as celery_app
 from ratings.models import MailStatus, OutgoingMail
+from ratings.services.queue import enqueue
 
 log = logging.getLogger(__name__)
 MAIL_TASK = "ratings.tasks.task_mail_send"
@@ -36,18 +36,9 @@ def mail_queue(
             )
     except IntegrityError:  # the unique pair: this event was told to this address already
         return None
-    transaction.on_commit(lambda: _enqueue(mail.pk), robust=True)
+    # A broker that is down leaves the row queued; the daily task retries it.
+    enqueue(MAIL_TASK, mail.pk, failure=f"could not queue message {mail.pk}; it stays queued")
     return mail
-
-
-def _enqueue(mail_id: int) -> None:
-    """Hand the message to the task (without a broker: send it now). An unreachable broker leaves it queued."""
-    if MAIL_TASK not in celery_app.tasks:
-        celery_app.loader.import_default_modules()
-    try:
-        celery_app.tasks[MAIL_TASK].delay(mail_id)
-    except Exception:  # a down broker fails in many ways; the row stays queued and the daily task retries it
-        log.warning("could not queue message %s; it stays queued", mail_id, exc_info=True)
 
 
 def mail_send(*, mail_id: int) -> bool:

@@ -11,13 +11,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from celery import Task
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from federation.celery import app as celery_app
 from ratings import engine
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
@@ -33,6 +31,7 @@ from ratings.selectors.states import starting_states, states_before_json
 from ratings.services.bulk_write import rows_update
 from ratings.services.grades.promotions import promotions_sync
 from ratings.services.players import openings_first_rated, players_refresh, players_write
+from ratings.services.queue import enqueue
 
 from .marks import tables_mark
 from .replay import (
@@ -97,25 +96,8 @@ def rerate_request(*, date: dt.date, sequence: int, table_ids: Sequence[int]) ->
             pending.save()
         if table_ids:
             Table.objects.filter(pk__in=table_ids).update(needs_rerate=True)
-        transaction.on_commit(_enqueue, robust=True)
-
-
-def _enqueue() -> None:
-    """Queue the task (without a broker: run it now). Failures are logged; the pending row keeps the request."""
-    try:
-        _rerate_task().delay()
-    except Exception:  # an unreachable broker fails in many ways; the beat or the worker's start catches up
-        log.warning("could not queue the re-rate; it stays pending until the broker is back", exc_info=True)
-
-
-def _rerate_task() -> Task[Any, Any]:
-    """The re-rate task, looked up by its registered name: ratings/tasks.py imports this module, never the reverse.
-
-    A web process has not necessarily imported the tasks modules yet; Celery's autodiscovery does it once.
-    """
-    if RERATE_TASK not in celery_app.tasks:
-        celery_app.loader.import_default_modules()
-    return celery_app.tasks[RERATE_TASK]
+        # The pending row keeps the request if the broker is down: the beat or a worker's start catches up.
+        enqueue(RERATE_TASK, failure="could not queue the re-rate; it stays pending until the broker is back")
 
 
 @contextmanager

@@ -62,8 +62,8 @@ def officer_digest_queue(*, today: dt.date) -> int:
     prior-grade proposals, likely duplicate players), once a day, only when something waits.
 
     Likely duplicates that are two people stay in the report until their names change, so they alone send
-    no digest; a pair made by a player added since yesterday does. The detector (about 1.4 s of CPU for
-    2 x 10^4 players, bench/bench_duplicates.py) runs only when the digest goes, or a player was added."""
+    no digest; a pair made by a player added since yesterday does. The detector reads every player's name
+    (bench/bench_duplicates.py), so it runs only when the digest goes, or a player was added."""
     overdue = list(overdue_tournaments(today=today))
     unsettled = unresolved_tables().count()
     proposals = PriorGradeProposal.objects.filter(status=ProposalStatus.PENDING).count()

@@ -1,34 +1,28 @@
 """Submits through the API under an ``Idempotency-Key``: a retried submit saves at most one table
-(ratings/api/submit.py), as an upload's confirmation token does in the admin (uploads.py)."""
+(ratings/api/submit.py), through the site's one idempotency mechanism (ratings/services/idempotency.py), as an
+upload's confirmation token does in the admin (uploads.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from ratings.models import ApiSubmission
 from ratings.services.fesa.turnering import TurneringPlan, turnering_import
+from ratings.services.idempotency import key_claim, key_done
 
 
 def api_submission_claim(*, user: Any, key: str, fingerprint: str) -> ApiSubmission | None:
     """Take ``key`` for this submit; the earlier submission when the user used it already, else None.
-
-    Call inside the transaction that saves the table: a refused or rolled-back submit frees the key again, and
-    a retry running at the same time waits on the unique index until the first commits, then finds it taken.
-    """
-    try:
-        with transaction.atomic():
-            ApiSubmission.objects.create(user=user, key=key, fingerprint=fingerprint)
-    except IntegrityError:
-        return ApiSubmission.objects.get(user=user, key=key)
-    return None
+    Call inside the transaction that saves the table."""
+    return key_claim(ApiSubmission, key={"user": user, "key": key}, fingerprint=fingerprint)
 
 
 def api_submission_done(*, user: Any, key: str, table_id: int | None, status_code: int, answer: Any) -> None:
     """Record the answer the submit gave, for a retry to be given the same."""
-    ApiSubmission.objects.filter(user=user, key=key).update(table_id=table_id, status_code=status_code, answer=answer)
+    key_done(ApiSubmission, key={"user": user, "key": key}, table_id=table_id, status_code=status_code, answer=answer)
 
 
 def api_table_submit(

@@ -1,13 +1,13 @@
-"""Single-use upload confirmations: a preview's token saves at most one table (ratings/admin/upload.py)."""
+"""Single-use upload confirmations: a preview's token saves at most one table (ratings/admin/upload.py), through
+the site's one idempotency mechanism (ratings/services/idempotency.py)."""
 
 from __future__ import annotations
 
 import secrets
 from typing import Any
 
-from django.db import IntegrityError, transaction
-
 from ratings.models import UploadConfirmation
+from ratings.services.idempotency import key_claim, key_done
 
 
 def upload_token_new() -> str:
@@ -17,18 +17,10 @@ def upload_token_new() -> str:
 
 def upload_confirmation_claim(*, token: str, user: Any) -> UploadConfirmation | None:
     """Take ``token`` for this confirmation; the earlier confirmation when it was taken already, else None.
-
-    Call inside the transaction that saves the table: a rolled-back save frees the token again, and a
-    second confirmation running at the same time waits on the unique index and then finds it taken.
-    """
-    try:
-        with transaction.atomic():
-            UploadConfirmation.objects.create(token=token, user=user)
-    except IntegrityError:
-        return UploadConfirmation.objects.select_related("table").get(token=token)
-    return None
+    Call inside the transaction that saves the table."""
+    return key_claim(UploadConfirmation, key={"token": token}, related=("table",), user=user)
 
 
 def upload_confirmation_done(*, token: str, table_id: int | None) -> None:
     """Record the table the confirmation saved, for a replay to be sent to."""
-    UploadConfirmation.objects.filter(token=token).update(table_id=table_id)
+    key_done(UploadConfirmation, key={"token": token}, table_id=table_id)
