@@ -13,7 +13,7 @@ from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
-from ratings.services.predictions import prediction_compare
+from ratings.services.predictions import prediction_compare, prediction_compare_after_rerate
 from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
@@ -83,7 +83,7 @@ def _queue_predictions() -> None:
     long history). Not in-process: a site without a broker (and the tests) compares nightly or by the command.
     A broker that is down is logged; the nightly run catches up."""
     try:
-        task_predictions_compare.delay()
+        task_predictions_compare.delay(after_rerate=True)
     except Exception:  # an unreachable broker fails in many ways; the nightly run compares
         log.warning("could not queue the comparison of rating systems", exc_info=True)
 
@@ -114,10 +114,12 @@ def task_history_files_write() -> list[str]:
 
 
 @shared_task(name="ratings.tasks.task_predictions_compare", acks_late=True)
-def task_predictions_compare() -> int:
+def task_predictions_compare(after_rerate: bool = False) -> int | None:
     """Compare the rating systems on the current data (ratings/services/predictions.py); nothing when its report
-    is there or being made. Queued after a worker's re-rate and nightly (Celery beat)."""
-    return prediction_compare().pk
+    is there or being made. Queued after a worker's re-rate (``after_rerate``: it gives way to a newer re-rate)
+    and nightly (Celery beat)."""
+    report = prediction_compare_after_rerate() if after_rerate else prediction_compare()
+    return None if report is None else report.pk
 
 
 @shared_task(
