@@ -19,6 +19,7 @@ from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
 from ratings.services.season.subscriptions import run_subscribers_notify, subscriptions_expire
+from ratings.services.whatif import whatif_compute
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,13 @@ def task_predictions_compare(after_rerate: bool = False) -> int | None:
     and nightly (Celery beat)."""
     report = prediction_compare_after_rerate() if after_rerate else prediction_compare()
     return None if report is None else report.pk
+
+
+@shared_task(name="ratings.tasks.task_whatif_compute", acks_late=True)
+def task_whatif_compute(report_id: int) -> int:
+    """Replay the history with a what-if's constants (ratings/services/whatif.py); nothing when another run
+    has it or it is done. Queued when a rating officer asks for it."""
+    return whatif_compute(report_id=report_id).pk
 
 
 @shared_task(

@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - imported to register
     tokens,
     tournaments,
     users,
+    whatif,
 )
 from .autocomplete import autocomplete_view
 
