@@ -3,16 +3,19 @@ what-if asked, computed and shown."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings.admin.forms.whatif import WhatIfForm
 from ratings.engine.rules import FESA_RULES
 from ratings.models import RatingRow, WhatIfReport
+from tests.admin.test_lists import queries_for
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +81,25 @@ def test_a_rating_officer_asks_a_whatif_and_reads_its_page(
     assert list(RatingRow.objects.order_by("pk").values_list()) == rows
     listing = client.get(reverse("admin:ratings_whatifreport_changelist"))
     assert "[16, 20, 24, 28, 32, 36, 40] → [32, 40, 48, 56, 64, 72, 80]" in listing.content.decode()
+
+
+def _stored_whatif(officer: Any, n: int) -> None:
+    now = timezone.now()
+    rules = dataclasses.replace(FESA_RULES, bonus_games=n)
+    WhatIfReport.objects.create(
+        rules_key=rules.key, rules=rules.as_json(), version="v1", requested_by=officer, requested_at=now,
+        updated_at=now,
+    )  # fmt: skip
+
+
+def test_the_whatif_list_costs_as_many_queries_for_three_rows_as_for_one(client: Client) -> None:
+    officer = make_rating_officer()
+    client.force_login(officer)
+    url = reverse("admin:ratings_whatifreport_changelist")
+    _stored_whatif(officer, 1)
+    one = queries_for(client, url)
+    _stored_whatif(make_rating_officer(), 2)
+    _stored_whatif(officer, 3)
+    three = queries_for(client, url)
+    assert one == three
+    assert "bonus_games: 100 → 3" in client.get(url).content.decode()
