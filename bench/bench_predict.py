@@ -14,11 +14,16 @@ years up to the end of 2024, about ``--games`` rated games, ``--seed``). It prin
    same walk, measured by a wrapper around each system;
 3. the peak of Python's allocations during the walk (tracemalloc, in a second walk: it slows Python down,
    so its time is not the figure of 1).
+
+``--what-if`` measures instead a what-if of FESA's rules with every K doubled (ratings/services/whatif.py
+``whatif_result``: the whole history replayed in memory through the engine, its predictions and the stored
+ratings' scored), its time and the process's peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import os
 import resource
@@ -47,12 +52,14 @@ from django.db import connection  # noqa: E402
 from federation.celery import app as celery_app  # noqa: E402
 from ratings.demo.build import demo_build  # noqa: E402
 from ratings.demo.sim import Knobs  # noqa: E402
+from ratings.engine.rules import FESA_RULES  # noqa: E402
 from ratings.engine.systems import all_systems  # noqa: E402
 from ratings.engine.systems.compare import compare  # noqa: E402
 from ratings.models import Game, Player, RatingRow, Table  # noqa: E402
 from ratings.selectors.predictions import prediction_history  # noqa: E402
 from ratings.services.predictions import prediction_compare  # noqa: E402
 from ratings.services.rerate import rerate_from  # noqa: E402
+from ratings.services.whatif import whatif_result  # noqa: E402
 
 UNTIL = dt.date(2024, 12, 31)
 YEARS = 20
@@ -98,6 +105,7 @@ def main() -> None:
     parser.add_argument("--courier-refresh", choices=["table", "month"], default=None)
     parser.add_argument("--skip-tracemalloc", action="store_true")
     parser.add_argument("--only-whole", action="store_true", help="measure 1 only")
+    parser.add_argument("--what-if", action="store_true", help="measure a what-if instead (every K doubled)")
     args = parser.parse_args()
 
     print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
@@ -114,6 +122,19 @@ def main() -> None:
     games = Game.objects.filter(second__isnull=False, played=True).count()
     print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
     rss_before = peak_rss_mb()
+
+    if args.what_if:
+        rules = dataclasses.replace(FESA_RULES, k=tuple(2 * k for k in FESA_RULES.k))
+        started, cpu = time.perf_counter(), time.process_time()
+        answer = whatif_result(rules)
+        took, took_cpu = time.perf_counter() - started, time.process_time() - cpu
+        print(
+            f"what-if (every K doubled): {took:.1f} s ({took_cpu:.1f} s of this process's CPU), "
+            f"{answer['whatif']['tables']} tables, {answer['whatif']['games']} games counted, "
+            f"{answer['unrated']} not rated, {answer['grades_count']} grades differ; "
+            f"peak RSS {peak_rss_mb():.0f} MB ({rss_before:.0f} MB before)"
+        )
+        return
 
     started, cpu = time.perf_counter(), time.process_time()
     report = prediction_compare(force=True, courier_refresh=args.courier_refresh)

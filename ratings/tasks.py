@@ -13,13 +13,14 @@ from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
-from ratings.services.predictions import prediction_compare
+from ratings.services.predictions import prediction_compare, prediction_compare_after_rerate
 from ratings.services.queue import enqueue
 from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
 from ratings.services.season.subscriptions import run_subscribers_notify, subscriptions_expire
+from ratings.services.whatif import whatif_compute
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,9 @@ def _queue_predictions() -> None:
     long history). Not in-process: a site without a broker (and the tests) compares nightly or by the command.
     A broker that is down is logged; the nightly run catches up."""
     enqueue(
-        task_predictions_compare.name, after_commit=False, failure="could not queue the comparison of rating systems"
+        task_predictions_after_rerate.name,
+        after_commit=False,
+        failure="could not queue the comparison of rating systems",
     )
 
 
@@ -111,10 +114,25 @@ def task_history_files_write() -> list[str]:
 
 
 @shared_task(name="ratings.tasks.task_predictions_compare", acks_late=True)
-def task_predictions_compare() -> int:
+def task_predictions_compare() -> int | None:
     """Compare the rating systems on the current data (ratings/services/predictions.py); nothing when its report
-    is there or being made. Queued after a worker's re-rate and nightly (Celery beat)."""
-    return prediction_compare().pk
+    is there or being made. Run nightly (Celery beat)."""
+    report = prediction_compare()
+    return None if report is None else report.pk
+
+
+@shared_task(name="ratings.tasks.task_predictions_after_rerate", acks_late=True)
+def task_predictions_after_rerate() -> int | None:
+    """The comparison queued after a worker's re-rate: it gives way to a newer re-rate, which queues its own."""
+    report = prediction_compare_after_rerate()
+    return None if report is None else report.pk
+
+
+@shared_task(name="ratings.tasks.task_whatif_compute", acks_late=True)
+def task_whatif_compute(report_id: int) -> int:
+    """Replay the history with a what-if's constants (ratings/services/whatif.py); nothing when another run
+    has it or it is done. Queued when a rating officer asks for it."""
+    return whatif_compute(report_id=report_id).pk
 
 
 @shared_task(

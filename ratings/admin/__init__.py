@@ -24,6 +24,7 @@ from . import (  # noqa: F401 - imported to register
     tokens,
     tournaments,
     users,
+    whatif,
 )
 
 admin.site.site_header = gettext_lazy("FESA ratings: administration")

@@ -6,7 +6,8 @@ entry point.
 
 from __future__ import annotations
 
-from .errors import EngineError, InvalidTable, RatingOffScale, TableBeyondNumbers, TableDidNotSettle
+from .errors import EngineError, InvalidRules, InvalidTable, RatingOffScale, TableBeyondNumbers, TableDidNotSettle
+from .rules import FESA_RULES, RuleConstants
 from .settle import SETTLE_RULE, settle_by_rule
 from .table import rate_table
 from .types import (
@@ -26,18 +27,21 @@ from .types import (
 )
 
 __all__ = [
+    "FESA_RULES",
     "NO_GRADE",
     "SETTLE_RULE",
     "EngineError",
     "Game",
     "GameDetail",
     "Handicap",
+    "InvalidRules",
     "InvalidTable",
     "PlayerOutcome",
     "PlayerState",
     "PriorGrade",
     "Promotion",
     "RatingOffScale",
+    "RuleConstants",
     "TableBeyondNumbers",
     "TableDidNotSettle",
     "TableInput",

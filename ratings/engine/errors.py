@@ -56,3 +56,8 @@ class RatingOffScale(EngineError):
         super().__init__(message)
         self.player = player
         self.rating = rating
+
+
+class InvalidRules(EngineError):
+    """Rule constants the engine cannot rate with: a K that is not positive, a K table out of order, a bonus
+    with a negative divisor, an unknown or negative handicap (rules.py)."""

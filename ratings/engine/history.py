@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 from .errors import TableDidNotSettle
+from .rules import FESA_RULES, RuleConstants
 from .table import rate_table
 from .types import PlayerKey, PlayerState, TableInput, TableResult
 
@@ -30,6 +31,7 @@ def rate_history(
     keep_results: bool = True,
     skip_unsettled: bool = False,
     on_result: Callable[[TableResult], object] | None = None,
+    rules: RuleConstants = FESA_RULES,
 ) -> HistoryResult:
     """Rate ``tables`` in the order given (the caller sorts them by date and sequence).
 
@@ -38,7 +40,7 @@ def rate_history(
     stops the history (it names the table), except that with ``skip_unsettled`` a table that does not settle
     is left unrated, its players passing through unchanged, as the site does with such a table.
     ``on_result`` sees each table's result as it comes, for a caller that streams a long history without
-    keeping every result (``keep_results=False``).
+    keeping every result (``keep_results=False``). ``rules``: the rules' constants (FESA's by default).
     """
     current: dict[PlayerKey, PlayerState] = dict(states or {})
     results: list[TableResult] = []
@@ -50,6 +52,7 @@ def rate_history(
             result = rate_table(
                 TableInput(name=table.name, date=table.date, players=table.players, states=merged, games=table.games),
                 max_sweeps=max_sweeps,
+                rules=rules,
             )
         except TableDidNotSettle:
             if not skip_unsettled:

@@ -9,7 +9,9 @@ that, unlike the prose's per-game rounding).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from .rules import FESA_RULES, RuleConstants
 
 BONUS_GAMES = 100
 BONUS_CEILING = 1800.0
@@ -67,3 +69,37 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
             r += change
         b += 1
     return r
+
+
+FinalRating = Callable[[float, int, Sequence[float], Sequence[float]], float]
+
+
+def final_rating_by(rules: RuleConstants) -> FinalRating:
+    """``final_rating`` under ``rules``: FESA's own function for ``FESA_RULES``, else the general form, which
+    reads K and the bonus from ``rules`` with the same operations in the same order (so FESA's constants give
+    the same float either way: tests/engine/test_rules.py)."""
+    if rules is FESA_RULES:
+        return final_rating
+    k_factor = rules.k_factor
+    bonus = rules.bonus
+
+    def general(rating: float, bonus_count: int, opponents: Sequence[float], scores: Sequence[float]) -> float:
+        r = float(rating)
+        b = bonus_count
+        for o, s in zip(opponents, scores, strict=True):
+            k = k_factor(r)
+            d = o - r
+            try:
+                change = k * (s - 1.0 / (1.0 + 10.0 ** (d / 400.0)))
+            except OverflowError:  # as in final_rating
+                change = k * s
+            if s == 1.0 and d > 0.0:
+                gain = k * d / 160.0
+                if gain > change:
+                    change = gain
+            extra = bonus(r, b)
+            r += change + extra if extra else change
+            b += 1
+        return r
+
+    return general

@@ -9,15 +9,17 @@ one more Python call per value; tests/engine/test_values.py compares the two).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 
 from .categories import ESTABLISHED_FROM
+from .constants import k_factor
 from .literals import HandicapCode
-from .normal import BONUS_CEILING, BONUS_GAMES
 from .participants import GAVE, Participants, SideHandicap
 from .performance import performance
 from .promotions import GradeState, quiet_walk, walk_table
+from .rules import FESA_RULES
 from .solver import Solver
 from .types import GameDetail, PlayerOutcome, PlayerState, Promotion, ResultPair
 
@@ -53,12 +55,14 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, 
     new_rating = rating + change
     g = len(scores)
     games_after = before.games + g
-    promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(before, rating, new_rating, table.rounds[i], games_after)
+    promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
+        before, rating, new_rating, table.rounds[i], games_after, solver.k_factor
+    )
     after = PlayerState(
         new_rating,
         None,
         games_after,
-        min(BONUS_GAMES, before.bonus_count + g),
+        min(solver.rules.bonus_games, before.bonus_count + g),
         grade,
         before.prior_grade,
         lb_run,
@@ -78,20 +82,29 @@ def _performance_outcome(
     pairs = fixed + list(zip(effective, table.scores[i], strict=True))
     rounds: list[int | None] = [None] * len(fixed)
     rounds += table.rounds[i]
-    promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(before, new_rating, new_rating, rounds, len(pairs))
+    promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
+        before, new_rating, new_rating, rounds, len(pairs), solver.k_factor
+    )
     after = PlayerState(new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
     details = _performance_details(table, solver, i, effective)
     return PlayerOutcome(table.keys[i], "performance", before, after, None, performance(pairs), details, promotions)
 
 
-def _walk(before: PlayerState, rating_from: int, rating_to: int, rounds: Sequence[int | None], games: int) -> _Walk:
+def _walk(
+    before: PlayerState,
+    rating_from: int,
+    rating_to: int,
+    rounds: Sequence[int | None],
+    games: int,
+    k_factor: Callable[[float], int] = k_factor,
+) -> _Walk:
     """``walk_table`` on a working copy of ``before``'s grade state; none made in the common quiet case."""
     if quiet_walk(before.grade, rating_from, rating_to):
         if games >= ESTABLISHED_FROM:  # an established test below LB stops the runs
             return (), before.grade, 0, False, 0
         return (), before.grade, before.lb_run, before.lb_mp_seen, before.mp_run
     state = GradeState(before.grade, before.lb_run, before.lb_mp_seen, before.mp_run)
-    promotions = walk_table(state, rating_from, rating_to, rounds, games)
+    promotions = walk_table(state, rating_from, rating_to, rounds, games, k_factor)
     return tuple(promotions), state.grade, state.lb_run, state.lb_mp_seen, state.mp_run
 
 
@@ -123,11 +136,18 @@ def _normal_details(
     append = details.append
     r = float(before_table.rating)
     b = before_table.bonus_count
+    rules = solver.rules
+    # K written out for FESA's table (as in normal.final_rating), else read from the what-if's constants.
+    k_of = None if rules is FESA_RULES else rules.k_factor
+    ceiling = rules.bonus_ceiling if rules.bonus_divisor else -math.inf  # a divisor of 0: no bonus
+    divisor, bonus_games = rules.bonus_divisor, rules.bonus_games
     # Not strict: repeat() is endless; every other sequence holds one entry per game.
     for rnd, j, s, o, code, gave in zip(
         table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
     ):
-        if r >= 1560.0:
+        if k_of is not None:
+            k = k_of(r)
+        elif r >= 1560.0:
             k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
         else:
             k = 28 if r >= 1280.0 else 32 if r >= 1040.0 else 36 if r >= 720.0 else 40
@@ -143,7 +163,7 @@ def _normal_details(
             if gain > change:
                 change = gain
                 upset = True
-        bonus = (BONUS_CEILING - r) / 200.0 if r < BONUS_CEILING and b < BONUS_GAMES else 0.0
+        bonus = (ceiling - r) / divisor if r < ceiling and b < bonus_games else 0.0
         append(_new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus)))
         r += change + bonus
         b += 1

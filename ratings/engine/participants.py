@@ -8,7 +8,7 @@ participant's position, the layout the sweeps and the outcomes read fastest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -52,12 +52,13 @@ class Participants(NamedTuple):
     fixed: list[list[ResultPair] | None]
 
 
-def read_participants(table: TableInput) -> Participants:
+def read_participants(table: TableInput, handicap_values: Mapping[HandicapCode, float] = HANDICAPS) -> Participants:
     """Validate ``table`` (InvalidTable naming it) and lay out the players with a rated game (§6).
 
     Errors are raised in a fixed order: a player listed twice, then the games in round order (a game against
     oneself, the score, the handicap, then each player: not of the table, or playing twice in the round), then
-    the players in table order (a date before their last table).
+    the players in table order (a date before their last table). ``handicap_values``: each code's value in grades
+    (rules.py; FESA's by default).
     """
     order: dict[PlayerKey, int] = {}
     for key in table.players:
@@ -80,12 +81,12 @@ def read_participants(table: TableInput) -> Participants:
             mine = theirs = None
         else:
             code = handicap.code
-            if code not in HANDICAPS:
+            if code not in handicap_values:
                 raise invalid(game, f"unknown handicap {code!r}")
             giver = handicap.giver
             if giver not in (first, second):
                 raise invalid(game, f"the handicap giver {giver!r} is not in the game")
-            value = HANDICAPS[code]
+            value = handicap_values[code]
             mine = (GAVE if giver == first else RECEIVED, value, code)
             theirs = (GAVE if giver == second else RECEIVED, value, code)
         # Both sides written out, not looped over: this runs for every game of every table.

@@ -14,7 +14,7 @@ but it is never awarded, by any route.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from .categories import ESTABLISHED_FROM, PROVISIONAL_FROM
@@ -142,8 +142,11 @@ def provisional_test(state: GradeState, rating: float, number: int, round_: int 
     state.stop_runs()
 
 
-def bound_to_get_it(state: GradeState, rating: int, games: int) -> Promotion | None:
-    """Play 20 imaginary games on a copy, each losing the full K; the promotion the copy gets first, if any."""
+def bound_to_get_it(
+    state: GradeState, rating: int, games: int, k_factor: Callable[[float], int] = k_factor
+) -> Promotion | None:
+    """Play 20 imaginary games on a copy, each losing the full K (``k_factor``: FESA's K table unless a what-if
+    gives another, rules.py); the promotion the copy gets first, if any."""
     if rating - k_factor(rating) < lower_bound(state.grade + 1):
         return None  # the first imaginary game already stops every run
     copy = GradeState(state.grade, state.lb_run, state.lb_mp_seen, state.mp_run)
@@ -179,6 +182,7 @@ def walk_table(
     rating_to: int,
     rounds: Sequence[int | None],
     games: int,
+    k_factor: Callable[[float], int] = k_factor,
 ) -> list[Promotion]:
     """Walk the ``G = len(rounds)`` games a table counts and test them; ``games`` is the player's new ``N``.
 
@@ -209,7 +213,7 @@ def walk_table(
         elif rating >= _PROVISIONAL_BOUND[state.grade]:
             provisional_test(state, rating, number, rounds[k - 1], out)
     if games >= ESTABLISHED_FROM and state.grade < TOP_AWARDED_GRADE:
-        bound = bound_to_get_it(state, rating_to, games)
+        bound = bound_to_get_it(state, rating_to, games, k_factor)
         if bound is not None:
             state.grade = bound.grade
             state.stop_runs()

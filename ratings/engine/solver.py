@@ -16,10 +16,11 @@ import math
 from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from .constants import handicap_shift
-from .normal import final_rating
+from .constants import handicap_shift, k_factor
+from .normal import final_rating_by
 from .participants import GAVE, OPPONENT_FLOOR, RECEIVED, Participants
 from .performance import GUESS_RANGE, initial_guess, round_root, safe_root, safe_round, solve_root, weight_of
+from .rules import FESA_RULES, RuleConstants
 
 ALL_LOST_RATING = 1
 CYCLE_CHECK_FROM = 50
@@ -35,8 +36,12 @@ values getter, scores. The common case, evaluated inline."""
 class Solver:
     """Holds every participant's current post-table value and sweeps until none changes."""
 
-    def __init__(self, table: Participants) -> None:
+    def __init__(self, table: Participants, rules: RuleConstants = FESA_RULES) -> None:
         self.table = table
+        self.rules = rules
+        # FESA's written-out functions for FESA's constants, the general forms for a what-if's.
+        self.final_rating = final_rating_by(rules)
+        self.k_factor = k_factor if rules is FESA_RULES else rules.k_factor
         # post(P): rating + change for a normal player, the estimate for a performance-rated one (both start
         # at a zero change / estimate); floored: max(400, post), what an opponent without handicap sees.
         self.post = [
@@ -129,6 +134,7 @@ class Solver:
         rating, bonus_count = state.rating, state.bonus_count
         scores = self.table.scores[index]
         effective = self._effective_getter(index)
+        final_rating = self.final_rating
 
         def evaluate() -> int:
             return rating + round(final_rating(rating, bonus_count, effective(), scores) - rating)
@@ -214,7 +220,7 @@ class Solver:
                 evaluate[i] = self._performance_evaluator(i)
                 # A performance-rated giver's effective opponents depend on his own estimate too.
                 self_dependent[i] = handicaps is not None and any(h is not None and h[0] == GAVE for h in handicaps)
-        run = final_rating
+        run = self.final_rating
         dirty = [True] * count
         roots = self.roots
         ends: dict[tuple[tuple[int, ...], tuple[bool, ...], tuple[float, ...]], int] = {}  # end -> its sweep

@@ -21,12 +21,15 @@ from .constants import SCALE_END
 from .errors import BeyondRankScale, RatingOffScale, TableBeyondNumbers, TableDidNotSettle
 from .outcomes import table_outcomes
 from .participants import read_participants
+from .rules import FESA_RULES, RuleConstants
 from .settle import solver_settle
 from .solver import Solver
 from .types import TableInput, TableResult
 
 
-def rate_table(table: TableInput, *, max_sweeps: int = 1000, by_rule: bool = False) -> TableResult:
+def rate_table(
+    table: TableInput, *, max_sweeps: int = 1000, by_rule: bool = False, rules: RuleConstants = FESA_RULES
+) -> TableResult:
     """Rate ``table``: the outcome of every player with a rated game, in table order.
 
     Raises InvalidTable for input that cannot be rated and TableDidNotSettle (naming the table, and holding
@@ -37,10 +40,12 @@ def rate_table(table: TableInput, *, max_sweeps: int = 1000, by_rule: bool = Fal
 
     ``by_rule``: a table whose sweeps fall into a cycle is rated by the project's rule (``settle``) instead of
     refused; its ``sweeps`` are those done until the cycle was found. A table that settles is rated as ever.
+
+    ``rules``: the rules' constants (rules.py); FESA's unless a what-if replays the history with others.
     """
     try:
-        participants = read_participants(table)
-        solver = Solver(participants)
+        participants = read_participants(table, rules.handicap_values)
+        solver = Solver(participants, rules)
         sweeps = solver.solve(max_sweeps)
         if sweeps is not None:
             return TableResult(outcomes=table_outcomes(participants, solver, table.date), sweeps=sweeps)

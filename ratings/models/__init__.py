@@ -41,7 +41,7 @@ from ratings.models.players import (
     ProposalStatus,
     WomensListEntry,
 )
-from ratings.models.predictions import PredictionReport
+from ratings.models.predictions import PredictionReport, WhatIfReport
 from ratings.models.reports import REPORT_SETTLED, MistakeReport, ReportStatus
 from ratings.models.season import MailStatus, OutgoingMail
 from ratings.models.subscriptions import Subscription
@@ -112,6 +112,7 @@ __all__ = [
     "Tournament",
     "UnsettledTable",
     "UploadConfirmation",
+    "WhatIfReport",
     "WomensListEntry",
     "in_latin_script",
     "latin_name",

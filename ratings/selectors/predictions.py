@@ -12,11 +12,12 @@ rated game before the table (``games_before``): a newcomer's first table has no 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from itertools import groupby
 
 from ratings.engine.constants import HANDICAPS, handicap_shift
 from ratings.engine.errors import BeyondRankScale
+from ratings.engine.literals import HandicapCode
 from ratings.engine.scores import first_score
 from ratings.engine.systems.base import PairGame, logistic
 from ratings.engine.systems.compare import HistoryGame, HistoryTable
@@ -25,14 +26,22 @@ from ratings.models import Game, OpeningState, PredictionReport, RatingRow, Tabl
 CHUNK = 5000
 
 
-def fesa_expected(first: int, second: int, *, handicap: str = "", giver_is_first: bool = False) -> float:
-    """``first``'s expected score against ``second`` from their ratings, the giver's rating shifted (§3)."""
+def fesa_expected(
+    first: int,
+    second: int,
+    *,
+    handicap: str = "",
+    giver_is_first: bool = False,
+    handicaps: Mapping[HandicapCode, float] = HANDICAPS,
+) -> float:
+    """``first``'s expected score against ``second`` from their ratings, the giver's rating shifted (§3) by
+    the handicap's value in ``handicaps`` (FESA's, or a what-if's)."""
     if handicap:
         try:
             if giver_is_first:
-                first = handicap_shift(first, HANDICAPS[handicap])  # type: ignore[index]
+                first = handicap_shift(first, handicaps[handicap])  # type: ignore[index]
             else:
-                second = handicap_shift(second, HANDICAPS[handicap])  # type: ignore[index]
+                second = handicap_shift(second, handicaps[handicap])  # type: ignore[index]
         except BeyondRankScale:  # a rating past the scale's end: the even expectation
             pass
     return logistic(first - second)

@@ -9,6 +9,12 @@ A report is made once per version: a second call for the same version returns th
 running is left to finish unless it has not moved for ``STALLED`` (a worker killed in the middle), when it is
 taken over. Called by a task after each re-rate on a worker and nightly (ratings/tasks.py), and by
 ``manage.py compare_ratings``.
+
+After a re-rate (``prediction_compare_after_rerate``) the run gives way to the next one: it is skipped while
+another re-rate is pending, and a run under way stops, its report gone, as soon as one is asked for, because
+that re-rate makes a new version and queues its own comparison. A burst of edits then costs one comparison, of
+the last version, not one of minutes for each. The nightly run and the command give way to nothing: a re-rate
+that stays pending (a run that failed) must not keep the figures from ever being made.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ratings.engine.systems.compare import compare
 from ratings.engine.systems.game_courier import Refresh
 from ratings.models import PredictionReport
 from ratings.selectors.predictions import prediction_history, prediction_openings, prediction_tables_count
+from ratings.selectors.rerate import rerate_is_pending
 from ratings.selectors.versions import data_version
 
 log = logging.getLogger(__name__)
@@ -69,8 +76,28 @@ def _prune() -> None:
     PredictionReport.objects.exclude(pk__in=keep).exclude(status=PredictionReport.Status.RUNNING).delete()
 
 
-def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None = None) -> PredictionReport:
-    """Compute the report of the current data version unless it is there or on its way (module docstring)."""
+class Superseded(Exception):
+    """A re-rate was asked for while a comparison made after the last one was running."""
+
+
+def prediction_compare_after_rerate() -> PredictionReport | None:
+    """``prediction_compare`` giving way to a newer re-rate: None when one was pending or came while it ran."""
+    try:
+        return prediction_compare(gives_way=True)
+    except Superseded:
+        log.info("comparison skipped or stopped: a newer re-rate will queue its own")
+        return None
+
+
+def prediction_compare(
+    *, force: bool = False, courier_refresh: Refresh | None = None, gives_way: bool = False
+) -> PredictionReport:
+    """Compute the report of the current data version unless it is there or on its way (module docstring).
+
+    ``gives_way``: raise Superseded if a re-rate is pending, before or while it runs (the report then goes).
+    """
+    if gives_way and rerate_is_pending():
+        raise Superseded
     version = data_version().key
     report, mine = _take(version, force=force)
     if not mine:
@@ -80,6 +107,8 @@ def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None =
     PredictionReport.objects.filter(pk=report.pk).update(tables_total=total)
 
     def progress(done: int) -> None:
+        if gives_way and rerate_is_pending():
+            raise Superseded
         # Only for the page to show: a write that cannot be made now (SQLite locked by a long read elsewhere)
         # must not cost the run; the next one, or the result, is written.
         try:
@@ -95,6 +124,9 @@ def prediction_compare(*, force: bool = False, courier_refresh: Refresh | None =
             every=PROGRESS_EVERY,
             openings=prediction_openings(),
         )
+    except Superseded:
+        PredictionReport.objects.filter(pk=report.pk, status=PredictionReport.Status.RUNNING).delete()
+        raise
     except Exception as exc:
         log.exception("the comparison of rating systems failed")
         PredictionReport.objects.filter(pk=report.pk).update(

@@ -9,10 +9,11 @@ from django.db import OperationalError
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ratings.models import PredictionReport, RatingRow
+from ratings.models import PendingRerate, PredictionReport, RatingRow
+from ratings.selectors.predictions import prediction_history
 from ratings.selectors.versions import data_version
-from ratings.services.predictions import KEEP, STALLED, prediction_compare
-from ratings.tasks import task_predictions_compare
+from ratings.services.predictions import KEEP, STALLED, prediction_compare, prediction_compare_after_rerate
+from ratings.tasks import task_predictions_after_rerate, task_predictions_compare
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +97,36 @@ def test_only_the_newest_reports_are_kept(uncompared):
     newest = prediction_compare()
     kept = set(PredictionReport.objects.values_list("version", flat=True))
     assert kept == {newest.version, "elsewhere", *(f"old{n}" for n in range(KEEP - 1))}
+
+
+def _pending() -> PendingRerate:
+    return PendingRerate.objects.create(
+        from_date=dt.date(2024, 1, 1), from_sequence=1, requested_at=timezone.now(), generation=1
+    )
+
+
+def test_a_comparison_after_a_rerate_is_skipped_while_another_rerate_is_pending(uncompared):
+    _pending()
+    assert task_predictions_after_rerate.delay().get() is None
+    assert not PredictionReport.objects.exists()
+    # The nightly run gives way to nothing: a re-rate left pending must not keep the figures from being made.
+    assert PredictionReport.objects.get(pk=task_predictions_compare.delay().get()).status == "done"
+
+
+def test_a_comparison_after_a_rerate_stops_when_another_is_asked_for(uncompared, monkeypatch):
+    history = prediction_history
+    asked = []
+
+    def rerate_asked_midway():
+        for n, table in enumerate(history()):
+            if n == 1 and not asked:
+                asked.append(_pending())
+            yield table
+
+    monkeypatch.setattr("ratings.services.predictions.prediction_history", rerate_asked_midway)
+    monkeypatch.setattr("ratings.services.predictions.PROGRESS_EVERY", 1)
+    assert prediction_compare_after_rerate() is None
+    assert not PredictionReport.objects.exists()  # its version is outdated by the re-rate to come
+    PendingRerate.objects.all().delete()
+    report = prediction_compare_after_rerate()
+    assert report is not None and report.status == PredictionReport.Status.DONE

@@ -23,6 +23,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from ratings import engine
+from ratings.engine.rules import FESA_RULES, RuleConstants
 from ratings.engine.scores import first_score
 from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
 from ratings.models.states import state_from_json, state_to_json
@@ -259,9 +260,16 @@ class Replay:
     """
 
     def __init__(
-        self, history: History, initial: dict[int, engine.PlayerState], stored: StoredRows, *, texts: bool
+        self,
+        history: History,
+        initial: dict[int, engine.PlayerState],
+        stored: StoredRows,
+        *,
+        texts: bool,
+        rules: RuleConstants = FESA_RULES,
     ) -> None:
         self.history, self.stored, self.texts = history, stored, texts
+        self.rules = rules  # FESA's, but for a what-if (ratings/services/whatif.py), which writes nothing
         self.state: dict[int, engine.PlayerState | None] = dict(initial)
         self.data: dict[int, dict[str, Any] | None] = {}
         self.text: dict[int, tuple[engine.PlayerState, str]] = {}  # the text of the state it was made of
@@ -308,10 +316,17 @@ class Replay:
             and all(rows[pid][0] == self.data_of(pid) for pid in playing)
         )
 
-    def run(self) -> Iterator[tuple[TableInfo, list[Item]]]:
-        """Yield each redone table with its players' parts (none when the table cannot be rated)."""
+    def run(
+        self, before: Callable[[TableInfo, set[int]], object] | None = None
+    ) -> Iterator[tuple[TableInfo, list[Item]]]:
+        """Yield each redone table with its players' parts (none when the table cannot be rated).
+
+        ``before`` is shown each table and its players before it is rated, while ``state_of`` still gives
+        their states before it (a what-if predicts the table's games from them)."""
         for table in self.history.tables:
             playing = self.history.playing(table.pk)
+            if before is not None:
+                before(table, playing)
             if self.unchanged_table(table, playing):
                 for pid, (_before, after) in self.stored[table.pk].items():
                     self.state[pid], self.data[pid] = None, after
@@ -357,13 +372,13 @@ class Replay:
             games=self.history.games.get(table.pk, []),
         )
         try:
-            return engine.rate_table(given)
+            return engine.rate_table(given, rules=self.rules)
         except engine.TableDidNotSettle as exc:
             cycle = self.unsettled[table.pk] = cycle_json(exc)
             if not exc.cycle or self.resolved.get(table.pk) != cycle:
                 raise
         self.ruled.add(table.pk)
-        return engine.rate_table(given, by_rule=True)
+        return engine.rate_table(given, by_rule=True, rules=self.rules)
 
     def final_states(self) -> dict[int, engine.PlayerState]:
         return {pid: self.state_of(pid) for pid in self.state}
