@@ -18,6 +18,10 @@ come out linked and the set-based UPDATE that links the rows of a partial re-rat
 latest row is held back until his next row, or the end, tells its ``valid_until``, so every row is written once
 and never updated (at most one row a player is held). In a partial re-rate a row takes the link of the
 player's old row in its table (the caller relinks the players for whom that is not right).
+
+The writer also tells whose rows it changed (``changes``): a partial re-rate's DELETE returns the old rows'
+figures, compared with the new ones table by table; a full re-rate reads the old figures once before it deletes
+them (0.6 s for 39,056 rows on SQLite, of an 87 s re-rate at a load of 11 on two cores).
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ ROW_COLUMNS = (
 FIGURES = slice(4, 15)
 """A row tuple's figures, as a subscriber reads them: method to grade after, in ``ROW_COLUMNS`` order. Not the
 states, whose inner counters a reader never sees, nor the per-game detail: a game's result or opponent that
-changed moves the score, the rated games or the rating; reading every row's detail would cost a full re-rate
-more than its writing."""
+changed moves the score, the rated games or the rating, and the detail is most of a row's bytes, which a full
+re-rate would read back."""
 FIGURE_COLUMNS = ("table_id", "player_id", *ROW_COLUMNS[FIGURES])
 _MASK = (1 << 64) - 1
 
