@@ -132,8 +132,8 @@ def _admin_link(url_name: str, pk: Any, text: str) -> str:
 @admin.register(Promotion)
 class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
     # The days waited and the route in the status's cell, the player's game number on the promotion's own page:
-    # with ten columns the grade officers' list needed 1039 px of the 702 a 1366 px laptop leaves it beside the
-    # admin's two sidebars. (The days waited sorted by the table's date, as the table's column does.)
+    # with a column each the grade officers' list was wider than a laptop leaves it beside the admin's two
+    # sidebars. (The days waited sorted by the table's date, as the table's column does.)
     list_display = (
         "player_column",
         "grade_column",

@@ -67,7 +67,7 @@ def _take_saved(obj: Tournament, saved: Tournament) -> None:
 class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentTableInline,)
-    # Six columns, the place and the dates one each: with eight the list needed 847 px of the 702 a 1366 px
+    # The place and the dates one column each: with a column for each of their parts the list was wider than a
     # laptop leaves it beside the admin's two sidebars, and scrolled sideways.
     list_display = ("name", "place", "dates", "registration", "table_links", "director_names")
     list_filter = (
