@@ -1,6 +1,6 @@
 """The tournaments' and the promotions' lists on a 1366 px laptop in headless Chromium: beside the admin's two
-sidebars each list has 702 px, and its table fits them without scrolling sideways, in English and in the two
-languages whose words are the longest there (German, Polish). At 390 px the list scrolls in its own box."""
+sidebars each list's table fits its box without scrolling sideways, in English and in the two languages whose
+words are the longest there (German, Polish). On a phone the list scrolls in its own box."""
 
 from __future__ import annotations
 
