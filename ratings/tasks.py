@@ -19,7 +19,7 @@ from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
-from ratings.services.season.subscriptions import run_subscribers_notify, subscriptions_expire
+from ratings.services.season.subscriptions import runs_subscribers_notify, subscriptions_expire
 from ratings.services.whatif import whatif_compute
 
 log = logging.getLogger(__name__)
@@ -52,11 +52,12 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         log.info("another re-rate is running; it will serve this request too")
         return None
     if outcome is None:
+        runs_subscribers_notify()  # runs a stopped worker did not tell (the worker's start queues this task)
         return None
     _queue_history_files()
     if outcome.run_id is not None:
         run_directors_notify(run_id=outcome.run_id, since=began)
-        run_subscribers_notify(run_id=outcome.run_id, since=began)
+    runs_subscribers_notify()
     _prepare_lists()
     if not eager:
         _queue_predictions()

@@ -57,16 +57,9 @@ def _take_saved(obj: Tournament, saved: Tournament) -> None:
 class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentTableInline,)
-    list_display = (
-        "name",
-        "city",
-        "country",
-        "start_date",
-        "end_date",
-        "registration",
-        "table_links",
-        "director_names",
-    )
+    # The place and the dates one column each: with a column for each of their parts the list was wider than a
+    # laptop leaves it beside the admin's two sidebars, and scrolled sideways.
+    list_display = ("name", "place", "dates", "registration", "table_links", "director_names")
     list_filter = (
         SeasonFilter,
         ("country", VisibleCountryFilter),
@@ -151,6 +144,18 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         for formset in formsets:  # the directors were saved with the tournament (tournament_save)
             self.save_formset(request, form, formset, change=change)
+
+    @admin.display(description=gettext_lazy("place"), ordering="city")
+    def place(self, tournament: Tournament) -> str:
+        country = tournament.country.name if tournament.country else ""
+        return ", ".join(part for part in (tournament.city, str(country)) if part) or "–"
+
+    @admin.display(description=gettext_lazy("dates"), ordering="end_date")
+    def dates(self, tournament: Tournament) -> str:
+        start, end = tournament.start_date.isoformat(), tournament.end_date.isoformat()
+        if start == end:
+            return start
+        return format_html('<span class="nowrap">{}</span> – <span class="nowrap">{}</span>', start, end)
 
     @admin.display(description=gettext_lazy("tables"), ordering="table_total")
     def table_links(self, tournament: Tournament) -> str:

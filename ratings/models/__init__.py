@@ -30,7 +30,15 @@ from ratings.models.common import (
     prior_grade_condition,
 )
 from ratings.models.grades import LIVE_PROMOTION_STATUSES, Promotion, PromotionRevision, PromotionRoute, PromotionStatus
-from ratings.models.history import Correction, HistoricalRow, ListArrival, PendingRerate, RatingRow, RerateRun
+from ratings.models.history import (
+    Correction,
+    HistoricalRow,
+    ListArrival,
+    PendingRerate,
+    RatingRow,
+    RerateChange,
+    RerateRun,
+)
 from ratings.models.official import OfficialList, OfficialListEntry
 from ratings.models.players import (
     LEFT_OUT_OF_LISTS,
@@ -103,6 +111,7 @@ __all__ = [
     "ProposalStatus",
     "RatingRow",
     "ReportStatus",
+    "RerateChange",
     "RerateRun",
     "Subscription",
     "Table",

@@ -198,6 +198,12 @@ class RerateRun(models.Model):
     tables_unchanged = models.PositiveIntegerField(_("tables unchanged"), default=0)
     outcome = models.CharField(_("outcome"), max_length=10, choices=Outcome.choices, default=Outcome.RUNNING)
     error = models.TextField(_("error"), blank=True)
+    subscribers_told_at = models.DateTimeField(
+        _("subscribers told at"),
+        null=True,
+        blank=True,
+        help_text=_("When the subscribers of the players whose figures it changed were sent their messages."),
+    )
 
     class Meta:
         verbose_name = _("re-rate run")
@@ -209,6 +215,29 @@ class RerateRun(models.Model):
             "time": f"{timezone.localtime(self.started_at):%Y-%m-%d %H:%M:%S}",
             "outcome": self.get_outcome_display(),
         }
+
+
+class RerateChange(models.Model):
+    """A player whose stored figures a re-rate run changed: his rating, grade and games counted before and after
+    the run (``before``/``after``: {"rating", "grade", "games"}), and the tables whose rating row of his came,
+    went or changed (``tables``: ids). The players a run merely passed over have none: nothing of theirs moved.
+
+    Written in the run's transaction, so a worker stopped after the run still leaves what is to be told.
+    """
+
+    run = models.ForeignKey(RerateRun, on_delete=models.CASCADE, related_name="changes", verbose_name=_("re-rate run"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+    tables = models.JSONField(_("tables"), default=list)
+
+    class Meta:
+        verbose_name = _("player's change in a re-rate")
+        verbose_name_plural = _("players' changes in re-rates")
+        constraints = [models.UniqueConstraint(fields=["run", "player"], name="rerate_change_once_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.run})"
 
 
 class Correction(models.Model):

@@ -18,12 +18,17 @@ come out linked and the set-based UPDATE that links the rows of a partial re-rat
 latest row is held back until his next row, or the end, tells its ``valid_until``, so every row is written once
 and never updated (at most one row a player is held). In a partial re-rate a row takes the link of the
 player's old row in its table (the caller relinks the players for whom that is not right).
+
+The writer also tells whose rows it changed (``changes``): a partial re-rate's DELETE returns the old rows'
+figures, compared with the new ones table by table; a full re-rate reads the old figures once, as they go, before
+it deletes them: a small part of its time, next to rating and writing every row.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing
 from types import TracebackType
 from typing import Any
@@ -42,6 +47,13 @@ ROW_COLUMNS = (
     "state_after", "detail",
 )  # fmt: skip
 """The columns of a row tuple for ``rating_rows_insert``; the last three are JSON text."""
+FIGURES = slice(4, 15)
+"""A row tuple's figures, as a subscriber reads them: method to grade after, in ``ROW_COLUMNS`` order. Not the
+states, whose inner counters a reader never sees, nor the per-game detail: a game's result or opponent that
+changed moves the score, the rated games or the rating, and the detail is most of a row's bytes, which a full
+re-rate would read back."""
+FIGURE_COLUMNS = ("table_id", "player_id", *ROW_COLUMNS[FIGURES])
+_MASK = (1 << 64) - 1
 
 
 class _Statements:
@@ -56,6 +68,7 @@ class _Statements:
         self.columns = ", ".join(quote(field(c).column) for c in columns)
         self.table_column = quote(field("table").column)
         self.mark = "%s" if self.vendor == "postgresql" else "?"
+        self.figures_columns = ", ".join(quote(field(c).column) for c in FIGURE_COLUMNS)
 
     def copy(self, cursor: Any, **kwargs: Any) -> Any:
         """PostgreSQL: the COPY of rows into the table (a context manager), with psycopg's options."""
@@ -72,14 +85,28 @@ class _Statements:
             marks = ", ".join([self.mark] * self.width)
             cursor.executemany(f"INSERT INTO {self.table} ({self.columns}) VALUES ({marks})", rows)  # noqa: S608
 
-    def delete(self, cursor: Any, table_ids: Sequence[int] | None) -> None:
-        """Delete the rows of these tables (None: every row)."""
+    def delete(self, cursor: Any, table_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
+        """Delete the rows of these tables (None: every row); return the deleted rows' ``FIGURE_COLUMNS`` (none
+        for every row: ``figures`` reads those as they go)."""
         if table_ids is None:
             cursor.execute(f"DELETE FROM {self.table}")  # noqa: S608
-            return
+            return []
+        deleted: list[tuple[Any, ...]] = []
         for chunk in chunks(table_ids):
             marks = ", ".join([self.mark] * len(chunk))
-            cursor.execute(f"DELETE FROM {self.table} WHERE {self.table_column} IN ({marks})", list(chunk))  # noqa: S608
+            cursor.execute(
+                f"DELETE FROM {self.table} WHERE {self.table_column} IN ({marks}) RETURNING {self.figures_columns}",  # noqa: S608
+                list(chunk),
+            )
+            deleted.extend(cursor.fetchall())
+        return deleted
+
+    def figures(self) -> Iterator[tuple[Any, ...]]:
+        """Every stored row's ``FIGURE_COLUMNS``, read a batch at a time (a server-side cursor on PostgreSQL)."""
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(f"SELECT {self.figures_columns} FROM {self.table}")  # noqa: S608
+            while batch := cursor.fetchmany(RowWriter.BATCH):
+                yield from batch
 
 
 def rating_rows_insert(rows: Sequence[tuple[Any, ...]]) -> None:
@@ -131,9 +158,17 @@ class RowWriter:
         self._sql = _Statements((*ROW_COLUMNS, "valid_until"))
         self._copying = ExitStack()  # the open COPY, its cursor and the guard against other queries
         self._open_copy: Any = None  # the open COPY, if any
+        # The players whose rows came, went or changed their figures, with those tables (``changes``). A full
+        # re-rate tells them by an order-free sum of their rows' hashes, before and after: its 10^6 old rows
+        # are read once as they go, not kept.
+        self._changed: dict[int, set[int]] = defaultdict(set)
+        self._sums: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
     def __enter__(self) -> RowWriter:
         if self.replace_all:
+            before = self._sums[0]
+            for table_id, pid, *figures in self._sql.figures():
+                before[pid] = (before.get(pid, 0) + hash((table_id, pid, *figures))) & _MASK
             connection.ensure_connection()
             with closing(connection.connection.cursor()) as cursor:
                 self._sql.delete(cursor, None)
@@ -165,12 +200,31 @@ class RowWriter:
                    detail)  # fmt: skip
             if self.replace_all:
                 self._link(o.key, date)
+                after = self._sums[1]
+                after[o.key] = (after.get(o.key, 0) + hash((table.pk, o.key, *row[FIGURES]))) & _MASK
             else:
                 valid = self.links.get((table.pk, o.key))
                 row = (*row, self._forever if valid is None else connection.ops.adapt_datefield_value(valid))
             self.rows.append(row)
         if len(self.rows) - self._held >= self.BATCH:
             self.flush()
+
+    def changes(self) -> dict[int, set[int]]:
+        """The players whose rows the writer changed: a row of theirs came, went or has other figures
+        (``FIGURES``), with those tables; after a full re-rate, without the tables."""
+        if not self.replace_all:
+            return self._changed
+        before, after = self._sums
+        return {pid: set() for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid)}
+
+    def _compare(self, deleted: Sequence[tuple[Any, ...]], rows: Sequence[tuple[Any, ...]]) -> None:
+        """Note the players whose rows in these tables came, went or changed (the old ones ``deleted``)."""
+        old = {(table_id, pid): tuple(figures) for table_id, pid, *figures in deleted}
+        for row in rows:
+            if old.pop((row[0], row[1]), None) != row[FIGURES]:
+                self._changed[row[1]].add(row[0])
+        for table_id, pid in old:
+            self._changed[pid].add(table_id)
 
     def _link(self, player: int, date: Any) -> None:
         """The player's previous row is valid until ``date``; the row about to be added, until further notice."""
@@ -202,12 +256,12 @@ class RowWriter:
         if self._sql.vendor != "postgresql":
             with closing(connection.connection.cursor()) as cursor:
                 if tables:
-                    self._sql.delete(cursor, tables)
+                    self._compare(self._sql.delete(cursor, tables), rows)
                 self._sql.insert(cursor, rows)
             return
         if tables:
             with closing(connection.connection.cursor()) as cursor:
-                self._sql.delete(cursor, tables)
+                self._compare(self._sql.delete(cursor, tables), rows)
         if rows:
             copy = self._copy()
             for row in rows:

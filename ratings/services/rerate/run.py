@@ -23,6 +23,7 @@ from ratings.models import (
     Player,
     Promotion,
     RatingRow,
+    RerateChange,
     RerateRun,
     Table,
 )
@@ -58,6 +59,8 @@ __all__ = ["RATED_STATUSES", "RerateBusy", "RerateOutcome", "rerate_from", "rera
 RERATE_TASK = "ratings.tasks.task_rerate_pending"  # the name ratings/tasks.py registers it under
 RERATE_LOCK_KEY = 0x5E5A_0001  # advisory lock id, any constant unique to this purpose
 PASSES = 3  # runs one call makes while requests keep coming in; the task queued by the last request follows
+FIGURE_FIELDS = ("rating", "grade", "games")  # a player's figures a subscriber is told of, before and after
+CHANGES_BATCH = 2000
 
 
 class RerateBusy(Exception):
@@ -218,9 +221,12 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     # (Queries here name their tables by id: right after a full re-rate PostgreSQL's statistics are stale, and
     # a join or subquery may then be planned as a scan of every rating row.)
     refresh: set[int] = set()
+    gone: dict[int, set[int]] = defaultdict(set)  # player -> tables whose rows of his went
     for chunk in chunks(list(Table.objects.exclude(status__in=RATED_STATUSES).values_list("pk", flat=True))):
         stray = RatingRow.objects.filter(table_id__in=chunk).order_by()
-        refresh.update(stray.values_list("player_id", flat=True))
+        for pid, table_id in stray.values_list("player_id", "table_id"):
+            gone[pid].add(table_id)
+        refresh.update(gone)
         stray.delete()
 
     links: dict[tuple[int, int], dt.date] = {}
@@ -260,12 +266,19 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     outcome.errors = replay.errors
 
     tables_mark(replay, now)
+    changed = writer.changes()
+    for pid, tables in gone.items():
+        changed.setdefault(pid, set()).update(tables)
     lap = time.perf_counter()
-    _promotions_update(replay.redone, replay.found, everything=start is None)
+    promoted = _promotions_update(replay.redone, replay.found, everything=start is None)
     outcome.seconds["promotions"] = time.perf_counter() - lap
     lap = time.perf_counter()
+    # The figures a subscriber reads, before and after, of every player the run may have changed.
+    looked_at = None if start is None else set(changed) | promoted | replay.touched | refresh
+    before = _figures(looked_at)
     _players_update(start, replay, writer, refresh)
     outcome.seconds["players"] = time.perf_counter() - lap
+    _changes_record(run, changed, promoted, before, _figures(looked_at))
 
     if clears is not None:
         # Compare-and-set: clear only what this run has seen; a request that came in meanwhile stays pending.
@@ -349,6 +362,44 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
             openings_first_rated(chunk)
 
 
+def _figures(ids: set[int] | None) -> dict[int, dict[str, int]]:
+    """The players' figures a subscriber is told of (None: every player's)."""
+    players = Player.objects.order_by()
+    out = {}
+    for chunk in [None] if ids is None else chunks(sorted(ids)):
+        subset = players if chunk is None else players.filter(pk__in=chunk)
+        for pk, *rest in subset.values_list("pk", *FIGURE_FIELDS):
+            out[pk] = dict(zip(FIGURE_FIELDS, rest, strict=True))
+    return out
+
+
+def _changes_record(
+    run: RerateRun,
+    changed: dict[int, set[int]],
+    promoted: set[int],
+    before: dict[int, dict[str, int]],
+    after: dict[int, dict[str, int]],
+) -> None:
+    """Record the players whose stored figures the run changed: a rating row of theirs came, went or moved, a
+    promotion record of theirs was found or dropped, or their rating, grade or games counted differ. The others
+    the run passed over (a redone table's players whose rows came out the same) have nothing to be told."""
+    ids = set(changed) | promoted | {pid for pid, figures in after.items() if before.get(pid) != figures}
+    RerateChange.objects.bulk_create(
+        (
+            RerateChange(
+                run=run,
+                player_id=pid,
+                before=before.get(pid, after[pid]),
+                after=after[pid],
+                tables=sorted(changed.get(pid, ())),
+            )
+            for pid in sorted(ids)
+            if pid in after
+        ),
+        batch_size=CHANGES_BATCH,
+    )
+
+
 def _left_behind(start: Position, replay: Replay) -> set[int]:
     """Players a table deleted since it was rated leaves behind: they last played on or after the start, yet
     have no table in the range. Their columns, and the validity of their last row, still count that table."""
@@ -356,8 +407,11 @@ def _left_behind(start: Position, replay: Replay) -> set[int]:
     return set(since) - replay.state.keys()
 
 
-def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool) -> None:
-    """Hand grades.promotions_sync the redone tables whose promotions differ from their live records.
+def _promotions_update(
+    redone: Sequence[int], found: list[tuple[int, int, engine.Promotion]], everything: bool
+) -> set[int]:
+    """Hand grades.promotions_sync the redone tables whose promotions differ from their live records; return
+    the players of the promotions found or dropped.
 
     A table whose promotions match its live records exactly (all still supported) is one the sync would leave
     as it is, and most redone tables are such; skipping them spares the sync locking and reading every record
@@ -377,13 +431,15 @@ def _promotions_update(redone: Sequence[int], found: list[tuple[int, int, engine
         for table_id, *key, rating, pk in raw_values(subset, *fields, "rating", "pk"):
             # "supported" may be 1 for True: equal, and of equal hash
             have[table_id][tuple(key)] = (rating, pk)
-    changed, ratings = set(), []
+    changed, ratings, players = set(), [], set()
     for pk in redone:
         wanted, held = want.get(pk, {}), have.get(pk, {})
         if wanted.keys() != held.keys():
             changed.add(pk)
+            players.update(key[0] for key in wanted.keys() ^ held.keys())
             continue
         ratings.extend((record, wanted[key]) for key, (rating, record) in held.items() if rating != wanted[key])
     rows_update(Promotion, ("rating",), ratings)
     if changed:
         promotions_sync(tables=sorted(changed), found=[f for f in found if f[1] in changed])
+    return players

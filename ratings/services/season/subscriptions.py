@@ -8,10 +8,13 @@ corrected and when he is awarded a grade.
   address already subscribed queues a new confirmation too, so that nobody but the address's owner changes its
   choices, and the person asking is told the same thing whatever was there: whether an address is subscribed
   is never revealed. An address is sent at most ``CONFIRMATIONS_PER_DAY`` confirmation requests a day.
-* **Messages.** After a re-rate run, each confirmed subscriber of a player whose tables the run rated or changed
-  gets one message for the run, listing those tables with the change, the new rating and the link to the page
-  that explains it (a burst of edits served by one run is one message; the event is the run, so a repeated
-  task sends nothing new). A grade awarded (a Kyu grade found by the run, a Dan grade approved by a grade
+* **Messages.** After a re-rate, each confirmed subscriber of a player whose stored figures it changed (a rating
+  row of his came, went or moved, or his rating, grade or games counted; ``RerateChange``, recorded by the run)
+  gets one message, listing those tables with the change, the new rating and the link to the page that
+  explains it, and his figures before → after. A player whose table was redone but whose figures came out the
+  same is not told of. The runs not told yet are told together and marked told in the same transaction (a
+  burst of edits is one message; a worker stopped after its run leaves them to the next task; a repeated task
+  sends nothing new). A grade awarded (a Kyu grade found by the run, a Dan grade approved by a grade
   officer) is one message per promotion. Each is in the language the subscriber chose and carries a one-click
   unsubscribe link, in the body and in the List-Unsubscribe headers (RFC 8058).
 * **Personal data.** Addresses are never shown publicly; the outbox rows of a subscription carry its id in
@@ -24,7 +27,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections import defaultdict
 from typing import Any
 
 from django.conf import settings
@@ -35,9 +37,18 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ratings.engine import grade_label
-from ratings.models import OutgoingMail, Player, Promotion, PromotionStatus, RatingRow, Subscription
+from ratings.models import (
+    OutgoingMail,
+    Player,
+    Promotion,
+    PromotionStatus,
+    RatingRow,
+    RerateChange,
+    RerateRun,
+    Subscription,
+    Table,
+)
 from ratings.services.mail import mail_queue, site_link
-from ratings.services.season.notices import call_runs
 
 CONFIRM_SALT = "ratings.subscriptions.confirm"
 UNSUBSCRIBE_SALT = "ratings.subscriptions.unsubscribe"
@@ -249,45 +260,62 @@ def _watching(player_ids: Any, **flags: bool) -> Any:
     return (
         Subscription.objects.filter(confirmed_at__isnull=False, **flags)
         .filter(Q(player_id__in=player_ids) | Q(player__merged_into_id__in=player_ids))
-        .select_related("player")
+        .select_related("player__merged_into")
         .order_by("pk")
     )
 
 
-def run_subscribers_notify(*, run_id: int, since: dt.datetime | None = None) -> int:
-    """Queue the subscribers' messages for the tables run ``run_id`` rated or changed, and for the Kyu grades it
-    awarded; how many were queued. ``since``: when the re-rate call began, so that all its runs are told in one
-    message (``call_runs``)."""
-    runs = call_runs(run_id=run_id, since=since)
-    if runs is None:
-        return 0
-    opening, run = runs
-    start, end = opening.started_at, run.finished_at
-    watched = Subscription.objects.filter(confirmed_at__isnull=False).values_list("player_id", flat=True)
-    merged = Player.objects.filter(pk__in=watched, merged_into__isnull=False).values_list("merged_into_id", flat=True)
-    watched_ids = set(watched) | set(merged)
-    if not watched_ids:
-        return 0
-    touched = Q(table__first_rated_at__gte=start, table__first_rated_at__lte=end) | Q(
-        table__last_rerated_at__gte=start, table__last_rerated_at__lte=end
-    )
-    rows = (
-        RatingRow.objects.filter(touched, player_id__in=watched_ids)
-        .select_related("table__tournament", "player")
-        .order_by("date", "sequence")
-    )
-    by_player: dict[int, list[RatingRow]] = defaultdict(list)
-    for row in rows:
-        by_player[row.player_id].append(row)
+def runs_subscribers_notify() -> int:
+    """Queue the subscribers' messages of every finished re-rate run not told yet; how many were queued.
+
+    A subscriber of a player whose stored figures the runs changed (``RerateChange``) gets one message for them
+    all, with the tables whose rows of his changed and his figures before and after; a player a run merely
+    passed over is not told of. The Kyu grades the runs awarded are told too (``promotion_subscribers_notify``).
+
+    Called after every re-rate call, and when a task finds nothing pending: the runs are marked told in the
+    transaction that queues their messages (the outbox's rows), so a worker stopped between a run and its
+    telling leaves them for the next task, and a repeated task finds nothing left; the runs are locked while
+    they are told, so that two workers do not both tell them.
+    """
+    with transaction.atomic():
+        runs = list(
+            RerateRun.objects.select_for_update()
+            .filter(finished_at__isnull=False, subscribers_told_at__isnull=True)
+            .order_by("started_at", "pk")
+        )
+        if not runs:
+            return 0
+        queued = _runs_tell(runs)
+        RerateRun.objects.filter(pk__in=[run.pk for run in runs]).update(subscribers_told_at=timezone.now())
+    return queued
+
+
+def _runs_tell(runs: list[RerateRun]) -> int:
+    start, end, last = runs[0].started_at, max(run.finished_at for run in runs if run.finished_at), runs[-1]
+    changes: dict[int, tuple[dict[str, int], dict[str, int], set[int]]] = {}
+    for change in RerateChange.objects.filter(run__in=runs).order_by("run__started_at", "run_id"):
+        first = changes.get(change.player_id)
+        before = change.before if first is None else first[0]  # as the earliest run found him
+        tables = set(change.tables) | (first[2] if first else set())
+        changes[change.player_id] = (before, change.after, tables)
     queued = 0
-    for subscription in _watching(list(by_player), on_tables=True):
-        player_id = subscription.player.merged_into_id or subscription.player_id
-        player_rows = by_player[player_id]
+    for subscription in _watching(list(changes), on_tables=True):
+        player = subscription.player  # or the record it was merged into, which holds its tables now
+        kept = player.merged_into if player.merged_into_id in changes else player
+        assert kept is not None
+        before, after, tables = changes[kept.pk]
+        rows = list(
+            RatingRow.objects.filter(player=kept, table_id__in=tables)
+            .select_related("table__tournament")
+            .order_by("date", "sequence")
+        )
         with translation.override(subscription.language):
-            subject, body = _tables_text(subscription, player_rows, first_from=start)
+            subject, body = _tables_text(
+                subscription, kept, rows, tables=tables, before=before, after=after, first_from=start
+            )
         queued += (
             mail_queue(
-                event_key=_event(subscription.pk, f"run:{run.pk}"),
+                event_key=_event(subscription.pk, f"run:{last.pk}"),
                 recipient=subscription.email,
                 subject=subject,
                 body=body,
@@ -295,16 +323,29 @@ def run_subscribers_notify(*, run_id: int, since: dt.datetime | None = None) -> 
             )
             is not None
         )
+    watched = Subscription.objects.filter(confirmed_at__isnull=False).values_list("player_id", flat=True)
+    merged = Player.objects.filter(pk__in=watched, merged_into__isnull=False).values_list("merged_into_id", flat=True)
     kyu = Promotion.objects.filter(
-        status=PromotionStatus.EFFECTIVE, created_at__gte=start, created_at__lte=end, player_id__in=watched_ids
+        status=PromotionStatus.EFFECTIVE,
+        created_at__gte=start,
+        created_at__lte=end,
+        player_id__in={*watched, *merged},
     )
     for promotion in kyu.select_related("player"):
         queued += promotion_subscribers_notify(promotion=promotion)
     return queued
 
 
-def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_from: dt.datetime) -> tuple[str, str]:
-    player = rows[0].player
+def _tables_text(
+    subscription: Subscription,
+    player: Player,
+    rows: list[RatingRow],
+    *,
+    tables: set[int],
+    before: dict[str, int],
+    after: dict[str, int],
+    first_from: dt.datetime,
+) -> tuple[str, str]:
     subject = _("FESA ratings: new ratings for %(player)s") % {"player": player}
     lines = [_("%(player)s (federation id %(id)s):") % {"player": player, "id": player.federation_id}, ""]
     for row in rows:
@@ -325,8 +366,29 @@ def _tables_text(subscription: Subscription, rows: list[RatingRow], *, first_fro
         link = site_link("ratings:player_table", player.federation_id, table.pk)
         lines.append(_("How the rating moved: %(url)s") % {"url": link})
         lines.append("")
-    lines.append(_("The player's rating now: %(rating)d.") % {"rating": rows[-1].player.rating})
+    gone = Table.objects.filter(pk__in=tables - {row.table_id for row in rows}).select_related("tournament")
+    for table in gone.order_by("date", "sequence"):
+        lines.append(
+            _("%(table)s (%(date)s): no longer counted for the player.")
+            % {"table": table.label, "date": table.date.isoformat()}
+        )
+        lines.append("")
+    lines.extend(_figures_lines(before, after))
     return subject, "\n".join([*lines, "", *_footer(subscription)])
+
+
+def _figures_lines(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """The player's figures that changed, before → after; his rating now when none did (a past table changed
+    and later ones brought him back to where he was)."""
+    lines = []
+    if before["rating"] != after["rating"]:
+        lines.append(_("Rating: %(before)d → %(after)d.") % {"before": before["rating"], "after": after["rating"]})
+    if before["grade"] != after["grade"]:
+        grades = {"before": grade_label(before["grade"]), "after": grade_label(after["grade"])}
+        lines.append(_("Grade: %(before)s → %(after)s.") % grades)
+    if before["games"] != after["games"]:
+        lines.append(_("Games counted: %(before)d → %(after)d.") % {"before": before["games"], "after": after["games"]})
+    return lines or [_("The player's rating now: %(rating)d.") % {"rating": after["rating"]}]
 
 
 def _footer(subscription: Subscription) -> list[str]:
