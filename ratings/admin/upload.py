@@ -31,7 +31,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.core import signing
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -44,7 +43,7 @@ from django_countries import countries
 from ratings import access
 from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
 from ratings.models import Table, TableStatus, Tournament
-from ratings.services.clubs.hosts import host_club_plan, tournament_host_club_set
+from ratings.services.clubs.hosts import host_club_plan
 from ratings.services.fesa.turnering import (
     MAX_UPLOAD_BYTES,
     NEW,
@@ -52,14 +51,10 @@ from ratings.services.fesa.turnering import (
     LinePlan,
     NewPlayerFacts,
     TurneringPlan,
-    TurneringRejected,
-    turnering_import,
+    TurneringRequest,
+    turnering_request_import,
 )
-from ratings.services.tables.uploads import (
-    upload_confirmation_claim,
-    upload_confirmation_done,
-    upload_token_new,
-)
+from ratings.services.tables.uploads import upload_confirm, upload_token_new
 
 SALT = "ratings.upload.turnering"
 PAYLOAD_MAX_AGE = 24 * 3600  # a preview left open overnight can still be confirmed
@@ -317,36 +312,37 @@ def _load(request: HttpRequest, payload: str) -> tuple[dict[str, Any], Tournamen
 def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm: bool = False) -> HttpResponse:
     content, tournament = _load(request, payload)
     picked, facts = _choices_from_post(choices) if choices is not None else ({}, {})
-    kwargs: dict[str, Any] = {
-        "data": base64.b64decode(content["data"]),
-        "file": content["file"],
+    import_request = TurneringRequest(
+        data=base64.b64decode(content["data"]),
+        file=content["file"],
         # Checked on upload: only a user who may add players could send it.
-        "nye_spillere": base64.b64decode(content["nye"]) if content.get("nye") else None,
-        "tournament": tournament,
-        "user": request.user,
-        "choices": picked,
-        "new_players": facts,
-        "create_new": access.can_create_players(request.user),
-        "sequence": content["sequence"],
-        "table_name": content["name"],
-    }
+        nye_spillere=base64.b64decode(content["nye"]) if content.get("nye") else None,
+        tournament=tournament,
+        user=request.user,
+        choices=picked,
+        new_players=facts,
+        create_new=access.can_create_players(request.user),
+        sequence=content["sequence"],
+        table_name=content["name"],
+    )
     if confirm:
         submit = request.POST.get("submit") == "on" and access.can_submit_upload(request.user, tournament)
-        try:
-            with transaction.atomic():
-                earlier = upload_confirmation_claim(token=content["token"], user=request.user)
-                if earlier is None:
-                    plan = turnering_import(**kwargs, commit=True, submit=submit)
-                    upload_confirmation_done(token=content["token"], table_id=plan.table_id)
-                    _set_host_club(request, content, plan)
-        except TurneringRejected as exc:
-            plan = exc.plan
-        else:
-            if earlier is not None:
-                return _confirmed_before(request, earlier.table_id)
+        outcome = upload_confirm(
+            request=import_request,
+            token=content["token"],
+            submit=submit,
+            host_club=content.get("club") or "",
+            create_club=request.POST.get("create_club") == "on",
+        )
+        if outcome.plan is None:
+            return _confirmed_before(request, outcome.earlier_table_id)
+        if outcome.club_not_created:
+            messages.warning(request, _("The host club was not created: the tournament has no country."))
+        plan = outcome.plan
+        if plan.table_id is not None:
             return _saved(request, plan, submitted=submit)
     else:
-        plan = turnering_import(**kwargs)
+        plan = turnering_request_import(import_request)
     form = ChoicesForm(plan=plan)
     club_name = content.get("club") or ""
     context = {
@@ -364,17 +360,6 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
         "upload_url": upload_url(tournament),  # another file for the same tournament, not a new one
     }
     return _render(request, "admin/ratings/upload/preview.html", context)
-
-
-def _set_host_club(request: HttpRequest, content: dict[str, Any], plan: TurneringPlan) -> None:
-    """The club the director named, on the table's tournament: matched, or created when he kept it ticked."""
-    if not content.get("club") or plan.table_id is None:
-        return
-    tournament = Table.objects.select_related("tournament").get(pk=plan.table_id).tournament
-    create = request.POST.get("create_club") == "on"
-    club = tournament_host_club_set(tournament=tournament, name=content["club"], create=create)
-    if club is None and create:
-        messages.warning(request, _("The host club was not created: the tournament has no country."))
 
 
 def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:

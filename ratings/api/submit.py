@@ -3,8 +3,10 @@
 ``POST /api/v1/tournaments/{id}/tables/preview/`` answers, as the admin's upload preview does, every problem at
 once with its file and line, how each line was matched, and the rating effect computed in memory: nothing is
 written. ``POST /api/v1/tournaments/{id}/tables/submit/`` does the same and, when there is no problem, saves the
-table and submits it for rating through the same service as the upload (ratings/services/fesa/turnering.py),
-which re-rates after commit.
+table and submits it for rating through the same import as the upload (ratings/services/fesa/turnering.py),
+which re-rates after commit. Both answers are written once, with the submit's service
+(ratings/services/tables/api_submissions.py), which stores the answer a retry is given; this module reads the
+request and turns the service's outcome into a status.
 
 Only a personal access token opens them (ratings/api/auth.py), for the tournaments its owner may add tables to
 and that the federation accepted (``access.tournaments_for_api_tables``). A submit carries an
@@ -14,9 +16,6 @@ key with another body is refused (ratings/services/tables/api_submissions.py).
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
@@ -40,9 +39,9 @@ from ratings.api.submit_input import (
     read_submission,
 )
 from ratings.api.throttling import ApiSubmitThrottle
-from ratings.models import Player, Table, Tournament
-from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, TurneringPlan, TurneringRejected, turnering_import
-from ratings.services.tables.api_submissions import api_table_submit
+from ratings.models import Tournament
+from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, TurneringRequest, turnering_request_import
+from ratings.services.tables.api_submissions import SubmitResult, api_table_submit, plan_answer, plan_problems
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -87,19 +86,19 @@ class SubmissionView(APIView):
             raise ValidationError({"nye_spillere": [_("You may not create players.")]})
         return submission
 
-    def import_kwargs(self, request: Request, tournament: Tournament, submission: Submission) -> dict[str, Any]:
-        """The upload's arguments, as the admin's upload passes them (ratings/admin/upload.py)."""
-        return {
-            "data": submission.data,
-            "file": submission.file,
-            "nye_spillere": submission.nye_spillere,
-            "tournament": tournament,
-            "user": request.user,
-            "choices": submission.choices,
-            "create_new": access.can_create_players(request.user),
-            "sequence": submission.sequence,
-            "table_name": submission.table_name,
-        }
+    def import_request(self, request: Request, tournament: Tournament, submission: Submission) -> TurneringRequest:
+        """What to import, as the admin's upload builds it (ratings/admin/upload.py)."""
+        return TurneringRequest(
+            data=submission.data,
+            file=submission.file,
+            nye_spillere=submission.nye_spillere,
+            tournament=tournament,
+            user=request.user,
+            choices=submission.choices,
+            create_new=access.can_create_players(request.user),
+            sequence=submission.sequence,
+            table_name=submission.table_name,
+        )
 
 
 class Conflict(PermissionDenied):
@@ -224,8 +223,8 @@ class PreviewView(SubmissionView):
     def post(self, request: Request, pk: int) -> Response:
         tournament = self.tournament(request, pk)
         submission = self.read(request)
-        plan = turnering_import(**self.import_kwargs(request, tournament, submission))
-        return Response(plan_answer(plan, submission))
+        plan = turnering_request_import(self.import_request(request, tournament, submission))
+        return Response(plan_answer(plan, players_from_line=players_from_line(submission)))
 
 
 class SubmitView(SubmissionView):
@@ -263,101 +262,28 @@ class SubmitView(SubmissionView):
             )
         tournament = self.tournament(request, pk)
         submission = self.read(request)
-        fingerprint = submission.fingerprint(tournament.pk)
-        try:
-            earlier, answer = api_table_submit(
-                key=key,
-                fingerprint=fingerprint,
-                answer=lambda plan: saved_answer(plan, submission),
-                import_kwargs=self.import_kwargs(request, tournament, submission),
-            )
-        except TurneringRejected as exc:  # nothing saved, the key freed for the corrected table
+        outcome = api_table_submit(
+            request=self.import_request(request, tournament, submission),
+            key=key,
+            fingerprint=submission.fingerprint(tournament.pk),
+        )
+        if outcome.result == SubmitResult.SAVED:
+            return Response(outcome.answer, status=outcome.status_code)
+        if outcome.result == SubmitResult.REPLAYED:
+            return Response(outcome.answer, status=outcome.status_code, headers={"Idempotent-Replayed": "true"})
+        if outcome.result == SubmitResult.REFUSED:  # nothing saved, the key freed for the corrected table
+            assert outcome.plan is not None
             body = error_body(_("The table was not saved: see problems."))
-            body["problems"] = problems(exc.plan, submission)
+            body["problems"] = plan_problems(outcome.plan, players_from_line=players_from_line(submission))
             return Response(body, status=422)
-        if earlier is None:
-            return Response(answer, status=201)
-        if earlier.fingerprint != fingerprint:
+        if outcome.result == SubmitResult.KEY_REUSED:
             return Response(
                 error_body(_("This Idempotency-Key was used for another request; send a new key for a new table.")),
                 status=422,
             )
-        if earlier.answer is None:
-            raise Conflict(_("A request with this Idempotency-Key is in progress; try again shortly."))
-        return Response(earlier.answer, status=earlier.status_code or 201, headers={"Idempotent-Replayed": "true"})
+        raise Conflict(_("A request with this Idempotency-Key is in progress; try again shortly."))
 
 
-def problems(plan: TurneringPlan, submission: Submission) -> list[dict[str, Any]]:
-    out = []
-    for p in plan.problems:
-        item: dict[str, Any] = {"file": p.file, "line": p.line, "message": p.message}
-        if submission.from_json_table and p.line is not None and p.line >= FIRST_PLAYER_LINE:
-            item["player"] = p.line - FIRST_PLAYER_LINE + 1
-        out.append(item)
-    return out
-
-
-def plan_answer(plan: TurneringPlan, submission: Submission) -> dict[str, Any]:
-    """The preview as JSON: what the admin's preview shows."""
-    ids = {line.choice for line in plan.lines if isinstance(line.choice, int) and line.choice > 0}
-    ids |= {c.player_id for line in plan.lines for c in line.match.candidates}
-    federation_ids = dict(Player.objects.filter(pk__in=ids).values_list("pk", "federation_id"))
-    turnering = plan.turnering
-    return {
-        "ok": plan.ok,
-        "problems": problems(plan, submission),
-        "notes": list(plan.notes),
-        "table": None
-        if turnering is None
-        else {
-            "name": turnering.name,
-            "date": turnering.date.isoformat(),
-            "rounds": turnering.rounds,
-            "sequence": plan.sequence,
-        },
-        "players": [
-            {
-                "number": line.number,
-                "line": line.line,
-                "family_name": line.family_name,
-                "given_name": line.given_name,
-                "results": line.results,
-                "points": line.points,
-                "player": federation_ids.get(line.choice) if isinstance(line.choice, int) else None,
-                "new_player": line.choice == NEW or line.from_new_players,
-                "candidates": [
-                    {"federation_id": federation_ids[c.player_id], "label": c.label}
-                    for c in line.match.candidates
-                    if c.player_id in federation_ids
-                ],
-            }
-            for line in plan.lines
-        ],
-        "rating_effect": [
-            {
-                "number": e.number,
-                "name": e.name,
-                "method": e.method,
-                "rating_before": e.rating_before,
-                "rating_after": e.rating_after,
-                "change": e.change,
-                "games": e.games,
-                "score": e.score,
-                "new_player": e.new_player,
-                "grade_before": e.grade_before,
-                "promoted_to": e.promoted_to,
-            }
-            for e in plan.effects
-        ],
-    }
-
-
-def saved_answer(plan: TurneringPlan, submission: Submission) -> dict[str, Any]:
-    table = Table.objects.get(pk=plan.table_id)
-    return {
-        **plan_answer(plan, submission),
-        "table_id": table.pk,
-        "table_url": reverse("api-v1:table", args=[table.pk]),
-        "status": table.status,
-        "created_players": plan.created_players,
-    }
+def players_from_line(submission: Submission) -> int | None:
+    """The line of the first player of a table sent as a list of players, whose problems name the player."""
+    return FIRST_PLAYER_LINE if submission.from_json_table else None

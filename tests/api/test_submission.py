@@ -22,8 +22,13 @@ from django.utils import timezone
 
 from ratings.api.submit_input import JsonSubmissionSerializer, read_submission
 from ratings.models import AccessToken, ApiSubmission, Player, Table, TableStatus, Tournament
-from ratings.services.fesa.turnering import turnering_import
-from ratings.services.tables.api_submissions import api_submission_claim, api_submission_done
+from ratings.services.fesa.turnering import TurneringRequest, turnering_import
+from ratings.services.tables.api_submissions import (
+    SubmitResult,
+    api_submission_claim,
+    api_submission_done,
+    api_table_submit,
+)
 from ratings.services.tokens import access_token_create, access_token_revoke, access_token_use
 from tests.corrections.test_two_officers import _wait_until_blocked
 from tests.factories import make_director, make_player, make_rating_officer, make_tournament
@@ -291,6 +296,34 @@ def test_refused_submit_lists_its_problems_and_frees_the_key(tournament: Tournam
     assert not Table.objects.exists() and not ApiSubmission.objects.exists()
     fixed = post_json(submit_url(tournament), secret, {"turnering": SAMPLE.decode()}, HTTP_IDEMPOTENCY_KEY="k-3")
     assert fixed.status_code == 201 and Table.objects.count() == 1
+
+
+def test_api_table_submit_gives_the_answer_it_stores_and_replays_it(director: Any, tournament: Tournament) -> None:
+    request = TurneringRequest(data=SAMPLE, tournament=tournament, user=director, create_new=True)
+    first = api_table_submit(request=request, key="s-1", fingerprint="f-1")
+    assert first.result == SubmitResult.SAVED and first.status_code == 201 and first.answer is not None
+    assert first.answer["table_id"] == Table.objects.get().pk
+    assert ApiSubmission.objects.get().answer == first.answer
+    again = api_table_submit(request=request, key="s-1", fingerprint="f-1")
+    assert again.result == SubmitResult.REPLAYED and again.answer == first.answer and again.status_code == 201
+    other = api_table_submit(request=request, key="s-1", fingerprint="f-2")
+    assert other.result == SubmitResult.KEY_REUSED and other.answer is None
+    assert Table.objects.count() == 1
+
+
+def test_api_table_submit_under_a_key_still_saving_says_so(director: Any, tournament: Tournament) -> None:
+    ApiSubmission.objects.create(user=director, key="s-2", fingerprint="f-1")
+    request = TurneringRequest(data=SAMPLE, tournament=tournament, user=director, create_new=True)
+    outcome = api_table_submit(request=request, key="s-2", fingerprint="f-1")
+    assert outcome.result == SubmitResult.IN_PROGRESS and outcome.answer is None
+    assert not Table.objects.exists()
+
+
+def test_api_table_submit_refused_returns_the_problems_and_frees_the_key(director: Any, tournament: Tournament) -> None:
+    request = TurneringRequest(data=BROKEN.encode(), tournament=tournament, user=director, create_new=True)
+    outcome = api_table_submit(request=request, key="s-3", fingerprint="f-1")
+    assert outcome.result == SubmitResult.REFUSED and outcome.plan is not None and outcome.plan.problems
+    assert not Table.objects.exists() and not ApiSubmission.objects.exists()
 
 
 def test_submit_needs_an_idempotency_key(tournament: Tournament, secret: str) -> None:

@@ -3,18 +3,39 @@ admin preview and ``manage.py import_turnering`` show, line by line, with every 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from django.utils.translation import gettext as _
 
 from ratings.fesa_files.turnering import Turnering
+from ratings.models import Tournament
 from ratings.selectors.fesa_match import NameMatch
 from ratings.services.fesa.newcomers import Newcomer
 from ratings.services.fesa.tables import NewPlayerFacts
 
 NEW: Literal["new"] = "new"
 Choice = int | Literal["new"]
+
+
+@dataclass(frozen=True)
+class TurneringRequest:
+    """What a director sends to be imported, as an interface read it (the admin's upload, the API's submit):
+    :func:`ratings.services.fesa.turnering.turnering_request_import` plans or saves it, and the arguments are
+    those of ``turnering_import``."""
+
+    data: bytes
+    tournament: Tournament | None
+    file: str = "turnering.txt"
+    user: Any = None
+    choices: Mapping[int, Choice] = field(default_factory=dict)
+    new_players: Mapping[int, NewPlayerFacts] = field(default_factory=dict)
+    nye_spillere: bytes | None = None
+    nye_spillere_file: str = "nye-spillere"
+    create_new: bool = False
+    sequence: int | None = None
+    table_name: str = ""
 
 
 class TurneringRejected(Exception):

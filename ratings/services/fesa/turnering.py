@@ -1,8 +1,9 @@
 """A director's ``turnering.txt`` into a table: read, match the players, preview the rating, then save.
 
-One function, :func:`turnering_import`, serves the admin upload and ``manage.py import_turnering``. It checks
-the whole upload, every stage of it, before anything is saved, and reports every problem at once, each once,
-each with its file and line (or the field it is about):
+One function, :func:`turnering_import`, serves the admin upload and the API's submit (both through
+:func:`turnering_request_import`, with the :class:`TurneringRequest` each builds once) and ``manage.py
+import_turnering``. It checks the whole upload, every stage of it, before anything is saved, and reports every
+problem at once, each once, each with its file and line (or the field it is about):
 
 * it reads the file (ratings/fesa_files/turnering.py: ISO-8859-1, or UTF-8 when the bytes are UTF-8),
   refusing binary data and control characters with the line where they are; a file the reader refuses is
@@ -55,6 +56,7 @@ from ratings.services.fesa.import_plan import (
     RatingEffect,
     TurneringPlan,
     TurneringRejected,
+    TurneringRequest,
 )
 from ratings.services.fesa.newcomers import (
     Newcomer,
@@ -144,6 +146,25 @@ def turnering_import(
         if not plan.problems:
             _save(plan, turnering, tournament=tournament, user=user, table_name=table_name, submit=submit)
         return _finish(plan, commit)
+
+
+def turnering_request_import(request: TurneringRequest, *, commit: bool = False, submit: bool = False) -> TurneringPlan:
+    """:func:`turnering_import` of a request an interface built once, for its preview and its save alike."""
+    return turnering_import(
+        data=request.data,
+        file=request.file,
+        tournament=request.tournament,
+        user=request.user,
+        choices=request.choices,
+        new_players=request.new_players,
+        nye_spillere=request.nye_spillere,
+        nye_spillere_file=request.nye_spillere_file,
+        create_new=request.create_new,
+        sequence=request.sequence,
+        table_name=request.table_name,
+        commit=commit,
+        submit=submit,
+    )
 
 
 def _place(
@@ -481,6 +502,8 @@ __all__ = [
     "RatingEffect",
     "TurneringPlan",
     "TurneringRejected",
+    "TurneringRequest",
     "read_upload",
     "turnering_import",
+    "turnering_request_import",
 ]
