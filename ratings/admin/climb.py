@@ -21,9 +21,9 @@ from django.utils.translation import gettext_lazy
 from ratings.engine import grade_label
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import Player, Promotion, PromotionStatus
+from ratings.services.fingerprints import ChangedMeanwhile
 from ratings.services.grades.climb import climb_pending, climb_versions, promotion_climb_approve
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid, can_decide
-from ratings.services.versions import ChangedMeanwhile
 
 VERSION_PREFIX = "_version_"
 

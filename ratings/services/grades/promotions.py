@@ -45,7 +45,7 @@ from ratings import engine
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
 from ratings.services.bulk_write import rows_update
-from ratings.services.grades.versions import promotion_lock_check
+from ratings.services.grades.fingerprints import promotion_lock_check
 from ratings.services.players import players_refresh
 from ratings.services.season.subscriptions import promotion_subscribers_notify
 
@@ -265,7 +265,7 @@ def promotion_approve(
     5 and 6 Dan need the NSR's consent and its date (the reference is optional); below 5 Dan NSR fields are
     refused rather than stored. A lower Dan promotion of the same player still pending must be decided
     first, so the public never sees 2 Dan next to "1 Dan pending". The reason is optional.
-    ``expected``: the version its page showed (ratings/services/grades/versions.py), as for every decision.
+    ``expected``: the version its page showed (ratings/services/grades/fingerprints.py), as for every decision.
     Raises PermissionDenied, PromotionInvalid, PromotionConflict (not pending any more), ChangedMeanwhile.
     """
     require_officer(user)
