@@ -133,10 +133,9 @@ def test_gc_paused_pauses_the_collector_and_gives_it_back() -> None:
     assert gc.isenabled()
 
 
-def test_advisory_xact_lock_needs_a_transaction_only_where_it_locks() -> None:
+def test_advisory_xact_lock_holds_the_keys_on_postgresql() -> None:
+    held = "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
     with transaction.atomic():
-        db.advisory_xact_lock(1, 2)
-        db.advisory_xact_lock(3)
-    if connection.vendor == "postgresql":
-        with pytest.raises(AssertionError):
-            db.advisory_xact_lock(1, 2)
+        db.advisory_xact_lock(7, 9)  # SQLite: nothing to hold, and no error
+        if connection.vendor == "postgresql":
+            assert db.raw_rows(held, []) == [(7, 9)]
