@@ -92,7 +92,8 @@ def raw_rows(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     """The rows of a raw query, as the driver returns them."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def execute(sql: str, params: Sequence[Any]) -> int:
@@ -138,6 +139,18 @@ def index_hint(index: str) -> str:
 # --- Bulk writes ----------------------------------------------------------------------------------------------
 
 
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's concrete field of that name or attname."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field) and field.column is not None, f"{name} is no column"
+    return field
+
+
+def _column(model: type[models.Model], name: str) -> str:
+    """The quoted column of the model's field of that name or attname."""
+    return connection.ops.quote_name(str(_field(model, name).column))
+
+
 class _Table:
     """A model's table and columns (field names or attnames), quoted, for the driver's own cursor."""
 
@@ -145,7 +158,7 @@ class _Table:
         quote = connection.ops.quote_name
         self.name = quote(model._meta.db_table)
         self.width = len(columns)
-        self.columns = ", ".join(quote(model._meta.get_field(c).column) for c in columns)
+        self.columns = ", ".join(_column(model, c) for c in columns)
 
     def copy(self, cursor: Any, **kwargs: Any) -> Any:
         """PostgreSQL: the COPY of rows into the table (a context manager), with psycopg's options."""
@@ -182,7 +195,7 @@ def rows_delete(model: type[models.Model], column: str, ids: Sequence[int] | Non
             cursor.execute(f"DELETE FROM {table}")  # noqa: S608
             return
         mark = "%s" if _postgresql() else "?"
-        name = quote(model._meta.get_field(column).column)
+        name = _column(model, column)
         for batch in id_batches(ids):
             marks = ", ".join([mark] * len(batch))
             cursor.execute(f"DELETE FROM {table} WHERE {name} IN ({marks})", list(batch))  # noqa: S608
@@ -250,15 +263,14 @@ def rows_update(model: type[models.Model], fields: Sequence[str], rows: Sequence
         return 0
     meta = model._meta
     quote = connection.ops.quote_name
-    columns = [meta.get_field(name) for name in fields]
-    key = meta.pk
-    assert key is not None
+    columns = [_field(model, name) for name in fields]
+    assert meta.pk is not None
     prepared = [
         (row[0], *(field.get_db_prep_save(value, connection) for field, value in zip(columns, row[1:], strict=True)))
         for row in rows
     ]
-    table, pk = quote(meta.db_table), quote(key.column)
-    names = [quote(field.column) for field in columns]
+    table, pk = quote(meta.db_table), _column(model, meta.pk.name)
+    names = [_column(model, name) for name in fields]
     with transaction.atomic(), _driver_cursor() as cursor:
         if _postgresql():
             return _update_from_copy(cursor, table, pk, names, prepared)
@@ -338,8 +350,8 @@ def locked_transaction(key: int, seconds: float) -> Iterator[None]:
         try:
             yield
         except BaseException as exc:
-            if not atomic.__exit__(type(exc), exc, exc.__traceback__):
-                raise
+            atomic.__exit__(type(exc), exc, exc.__traceback__)  # rolls back
+            raise
         else:
             atomic.__exit__(None, None, None)
         return
