@@ -22,9 +22,9 @@ from ratings.access import can_decide
 from ratings.engine import grade_label
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import Player, Promotion, PromotionStatus
+from ratings.services.fingerprints import ChangedMeanwhile
 from ratings.services.grades.climb import climb_pending, climb_versions, promotion_climb_approve
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid
-from ratings.services.versions import ChangedMeanwhile
 
 VERSION_PREFIX = "_version_"
 

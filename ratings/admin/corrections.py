@@ -39,11 +39,11 @@ from ratings.services.corrections.facts import (
     table_change_snapshot,
     table_snapshot,
 )
+from ratings.services.corrections.fingerprints import change_lock_check, undo_version
 from ratings.services.corrections.preview import CorrectionPreview
-from ratings.services.corrections.versions import change_lock_check, undo_version
 from ratings.services.corrections.words import correction_text
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.save import TableRefused
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 from .read_only import ReadOnlyAdmin
 
@@ -95,7 +95,7 @@ def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
 
 
 def posted_version(request: HttpRequest) -> str:
-    """The version of what the posted page showed (ratings/services/versions.py); empty if it carried none,
+    """The version of what the posted page showed (ratings/services/fingerprints.py); empty if it carried none,
     which the services refuse (never None, which would ask them for no check)."""
     return request.POST.get(VERSION_FIELD, "")
 

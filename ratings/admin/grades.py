@@ -37,6 +37,8 @@ from ratings.engine.grades import needs_nsr_consent
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
 from ratings.selectors.grades import waiting_days, waiting_since
 from ratings.selectors.search import name_matches
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.grades.fingerprints import promotion_lock_check, promotion_version
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
@@ -46,8 +48,6 @@ from ratings.services.grades.promotions import (
     promotion_revoke,
 )
 from ratings.services.grades.revisions import promotion_revisable, promotion_revise
-from ratings.services.grades.versions import promotion_lock_check, promotion_version
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 # --- Decision forms ---------------------------------------------------------------------------------------------
 

@@ -38,10 +38,10 @@ from ratings.admin.forms.tables import GridPasteForm, GridRowFormSet
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Table, TableEntry
 from ratings.services.corrections.facts import TableChange
-from ratings.services.corrections.versions import loaded_version
+from ratings.services.corrections.fingerprints import loaded_version
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
 from ratings.services.tables.save import TableRefused
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 BLANK_ROWS = 5  # room for a late entry without asking for more rows
 MAX_ROWS = 400  # far above any real table (the WOSC has 107 players)

@@ -27,10 +27,10 @@ from ratings.admin.forms.duplicates import CREATE_ANYWAY, duplicate_checked
 from ratings.models import Player
 from ratings.selectors.duplicates import duplicate_pairs, duplicates_of
 from ratings.selectors.players import player_label, player_labels
-from ratings.services.corrections.versions import loaded_version
+from ratings.services.corrections.fingerprints import loaded_version
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge.moves import describe_merge, merge_facts
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 REPORT_LIMIT = 500  # pairs shown at once: the first by name; merging them brings the next ones up
 

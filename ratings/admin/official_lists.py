@@ -20,13 +20,13 @@ from ratings.admin.forms.official import PublishListForm
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors.lists import rating_list
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.official_lists import (
     ListRefused,
     official_list_check,
     official_list_publish,
     official_list_version,
 )
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 from .read_only import ReadOnlyAdmin
 

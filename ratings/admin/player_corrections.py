@@ -38,9 +38,9 @@ from ratings.services.corrections.facts import (
     PriorGradeChange,
     planned_lines,
 )
+from ratings.services.corrections.fingerprints import change_lock_check, loaded_version
 from ratings.services.corrections.preview import CorrectionPreview
-from ratings.services.corrections.versions import change_lock_check, loaded_version
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 
 FORM_PRIOR_FIELDS = tuple(f"prior_grade_{name}" for name in PRIOR_GRADE_FIELDS)
 

@@ -24,13 +24,13 @@ from ratings.admin.filters import OpensOnChoice
 from ratings.admin.rerate_notice import report_rerate
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Player, PriorGradeProposal, ProposalStatus
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.grades.proposals import (
     ProposalConflict,
     prior_grade_proposal_confirm,
     prior_grade_proposal_reject,
     proposal_version,
 )
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class ProposalStatusFilter(OpensOnChoice):

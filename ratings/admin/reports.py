@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.models import MistakeReport, ReportStatus
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.reports import report_decide, report_version
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class ReportForm(forms.ModelForm):  # type: ignore[type-arg]

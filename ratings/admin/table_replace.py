@@ -24,10 +24,10 @@ from ratings.admin.corrections import CONFIRM, REASON, changed_meanwhile, posted
 from ratings.models import Player, Table
 from ratings.services.corrections.apply import NothingToCorrect, correction_make, correction_preview
 from ratings.services.corrections.facts import describe, table_change_snapshot, table_snapshot
-from ratings.services.corrections.versions import loaded_version
+from ratings.services.corrections.fingerprints import loaded_version
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.replace import ReplaceRefused, table_replace_change
 from ratings.services.tables.save import TableRefused
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
 class TableReplaceViews(admin.ModelAdmin):

@@ -42,10 +42,10 @@ from ratings.admin.upload import TableUploadViews
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.services.corrections.facts import TableChange
-from ratings.services.corrections.versions import loaded_version
+from ratings.services.corrections.fingerprints import loaded_version
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table_save
 from ratings.services.tables.submit import GameFacts, table_delete
-from ratings.services.versions import VERSION_FIELD
 
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import connection
-from django.db.models import Model
 from django.utils import timezone
 
 from ratings.access import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
+from ratings.db import rows_delete, rows_insert
 from ratings.engine.grades import FIRST_DAN, NSR_CONSENT_FROM
 from ratings.models import (
     Game,
@@ -45,24 +43,6 @@ OPENING_SOURCE = "the FESA rating list the site started from"
 GRADE_OFFICER_USERNAME = "grade.officer"  # the (not loggable) officer who decided the demo's older promotions
 APPROVAL_DELAY = dt.timedelta(days=240)  # Dan promotions found more recently than this before ``until`` wait
 MAX_APPROVALS = 400  # each approval refreshes its player: a large demo keeps the rest in the officers' queue
-
-
-def rows_insert(model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
-    """INSERT ``rows`` (tuples of plain values in the order of ``columns``, field names): COPY on PostgreSQL,
-    executemany elsewhere (on SQLite as fast as it gets, and within any parameter limit)."""
-    meta = model._meta
-    quote = connection.ops.quote_name
-    names = ", ".join(quote(meta.get_field(c).column) for c in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            return
-        marks = ", ".join(["%s"] * len(columns))
-        sql = f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ({marks})"  # noqa: S608 - our own names
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])
 
 
 def players_write(world: World) -> list[int]:
@@ -194,8 +174,7 @@ def game_rows(
 
 def games_replace(world: World, sim: SimTable, table_id: int, player_ids: list[int], attempt: int) -> None:
     """Play a table again (another random stream) and put its new games in place of the old ones."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {connection.ops.quote_name(Game._meta.db_table)} WHERE table_id = %s", [table_id])  # noqa: S608
+    rows_delete(Game, "table", [table_id])
     rows_insert(Game, GAME_COLUMNS, game_rows(world, sim, table_id, player_ids, attempt=attempt))
 
 

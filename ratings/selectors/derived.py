@@ -6,25 +6,18 @@ final pass read here which players' stored columns differ from them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ratings import engine
+from ratings.db import id_batches, ids_in
 from ratings.engine import categories
 from ratings.models import Category, Player
 from ratings.selectors.grades import public_grades
-from ratings.selectors.states import ids_in
-
-_CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
 
 
 def category_of(state: engine.PlayerState) -> str:
     return Category(categories.category_of(state))
-
-
-def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    for i in range(0, len(ids), _CHUNK):
-        yield ids[i : i + _CHUNK]
 
 
 PLAYER_COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played")
@@ -40,7 +33,7 @@ def players_differing(
     first column that differs: (name, stored, expected).
     """
     out: dict[int, tuple[str, Any, Any]] = {}
-    for chunk in _chunks(sorted(states)):
+    for chunk in id_batches(sorted(states)):
         grades = public_grades({pid: states[pid].grade for pid in chunk})
         for pid, *have in Player.objects.filter(pk__in=ids_in(chunk)).order_by().values_list("pk", *PLAYER_COLUMNS):
             s = states[pid]

@@ -27,6 +27,7 @@ from django.db.models import Q, QuerySet
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from ratings.db import id_batches
 from ratings.models import Player, TableEntry, name_fold_key
 
 MIN_FUZZY_LENGTH = 8
@@ -154,8 +155,7 @@ def _played_together(pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
     """The pairs who sat in one table: two people, whatever their names."""
     ids = {pk for pair in pairs for pk in pair}
     tables: dict[int, set[int]] = defaultdict(set)
-    for start in range(0, len(ids), 5000):
-        chunk = sorted(ids)[start : start + 5000]
+    for chunk in id_batches(sorted(ids)):
         for player_id, table_id in TableEntry.objects.filter(player_id__in=chunk).values_list("player_id", "table_id"):
             tables[player_id].add(table_id)
     return {(a, b) for a, b in pairs if tables[a] & tables[b]}

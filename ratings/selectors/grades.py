@@ -11,16 +11,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
-from django.db import connection
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from ratings.db import id_batches, ids_in
 from ratings.engine.grades import FIRST_DAN, NO_GRADE, NSR_CONSENT_FROM, public_grade
 from ratings.models import OpeningState, Promotion, PromotionStatus
 from ratings.models.states import state_from_json
-from ratings.selectors.states import ids_in
-
-_ID_BATCH = 500  # player ids per IN (...) query on SQLite: far below its parameter limit
 
 TO_DECIDE = Q(status=PromotionStatus.PENDING) | Q(
     status=PromotionStatus.APPROVED, supported=False, reviewed_at__isnull=True
@@ -41,10 +38,7 @@ def public_grades(
     """
     held: dict[int, int] = {}
     moved = owners or {}
-    ids = list(computed)
-    size = max(len(ids), 1) if connection.vendor == "postgresql" else _ID_BATCH  # an array has no such limit
-    for start in range(0, len(ids), size):
-        batch = ids[start : start + size]
+    for batch in id_batches(list(computed), as_array=True):
         promotions = Q(player_id__in=ids_in(batch)) | Q(pk__in=[pk for kind, pk in moved if kind == "promotion"])
         openings = Q(player_id__in=ids_in(batch)) | Q(pk__in=[pk for kind, pk in moved if kind == "opening"])
         found = [

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import connection
 
+from ratings.db import date_param, index_hint, raw_rows
 from ratings.engine.categories import category_of_games, is_ranked
 from ratings.models import LEFT_OUT_OF_LISTS, OpeningState, Player, RatingRow
 from ratings.selectors.list_values import active_cutoff
@@ -32,7 +33,7 @@ def list_head(date: dt.date, limit: int) -> list[HeadRow]:
     """The first ``limit`` players of the FESA list of the past ``date`` in list order (highest rating, then
     the state list's order, then id), as ``list_order`` reads them of ``list_values``: one query."""
     n, left_out = _names(), _left_out()
-    hint = "INDEXED BY rating_row_rating_idx" if connection.vendor == "sqlite" else ""  # see _names
+    hint = index_hint("rating_row_rating_idx")  # see _names
     by_row = (
         f"SELECT r.{n['player']}, p.{n['nationality']}, r.{n['rating']}, p.{n['list_order']}, "  # noqa: S608
         f"r.{n['method']} = %s, r.{n['games']} "
@@ -46,12 +47,11 @@ def list_head(date: dt.date, limit: int) -> list[HeadRow]:
         f"ORDER BY o.{n['o_rating']} DESC, p.{n['list_order']}, o.{n['o_player']} LIMIT %s"
     )
     rows_params, openings_params = _params(date, left_out[1])
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT * FROM ({by_row}) a UNION ALL SELECT * FROM ({by_opening}) b",  # noqa: S608
-            [RatingRow.Method.PERFORMANCE, *rows_params, limit, *openings_params, limit],
-        )
-        head = sorted(cursor.fetchall(), key=lambda r: (-r[2], r[3], r[0]))[:limit]
+    rows = raw_rows(
+        f"SELECT * FROM ({by_row}) a UNION ALL SELECT * FROM ({by_opening}) b",  # noqa: S608
+        [RatingRow.Method.PERFORMANCE, *rows_params, limit, *openings_params, limit],
+    )
+    head = sorted(rows, key=lambda r: (-r[2], r[3], r[0]))[:limit]
     return [
         (pk, country, category_of_games(games, on_result_list=bool(unrated)))
         for pk, country, _rating, _order, unrated, games in head
@@ -68,11 +68,9 @@ def list_counts(date: dt.date) -> tuple[int, int]:
     )
     by_opening = f"SELECT COUNT(*), COUNT(CASE WHEN NOT o.{n['o_unrated']} THEN 1 END) {_openings(n, left_out[0])}"
     rows_params, openings_params = _params(date, left_out[1])
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"{by_row} UNION ALL {by_opening}", [RatingRow.Method.PERFORMANCE, *rows_params, *openings_params]
-        )
-        counts = cursor.fetchall()
+    counts = raw_rows(
+        f"{by_row} UNION ALL {by_opening}", [RatingRow.Method.PERFORMANCE, *rows_params, *openings_params]
+    )
     return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
 
@@ -106,7 +104,7 @@ def _openings(n: dict[str, str], left_out: str, *, ordered: bool = False) -> str
     which his opening state keeps (``first_rated``) and both indexes carry, is on or before it: looking for such a
     row instead reads every row up to the date."""
     if ordered:  # in the list's order: by the index on their rating, highest first (see _names)
-        hint = "INDEXED BY opening_state_rating_idx" if connection.vendor == "sqlite" else ""
+        hint = index_hint("opening_state_rating_idx")
         source = f"{n['openings']} o {hint} JOIN {n['players']} p ON p.{n['pk']} = o.{n['o_player']}"
     else:  # counted: by the index on their date
         source = f"{n['openings']} o"
@@ -132,7 +130,7 @@ def _left_out() -> tuple[str, tuple[Any, ...]]:
 
 
 def _day(date: dt.date) -> Any:
-    return connection.ops.adapt_datefield_value(date)
+    return date_param(date)
 
 
 def _names() -> dict[str, str]:

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-import orjson
 from django.db import connection
 from django.db.models import Q
-from django.db.models.expressions import RawSQL
 
 from ratings import engine
+from ratings.db import as_date, date_param, id_batches, ids_condition, ids_in, json_column, json_value, raw_rows
 from ratings.models import OpeningState, Player, RatingRow
 from ratings.models.states import state_from_json
 
@@ -87,12 +86,12 @@ def states_before_json(
     """
     ids = sorted(set(player_ids))
     n = rating_row_columns()
-    day = connection.ops.adapt_datefield_value(date)
+    day = date_param(date)
     before = f"({n['date']} < %s OR ({n['date']} = %s AND {n['sequence']} < %s))"
     out: dict[int, dict[str, Any]] = {}
     at: dict[int, tuple[Any, int]] = {}
-    for chunk in _chunks(ids):
-        players, params = ids_condition(n["player"], chunk)
+    for batch in id_batches(ids, as_array=True):
+        players, params = ids_condition(n["player"], batch)
         rows = _fetch(
             f"SELECT {n['player']}, {n['date']}, {n['sequence']}, {n['valid']}, {n['after']} "  # noqa: S608
             f"FROM {n['table']} WHERE {players} AND {n['valid']} >= %s AND {before}",
@@ -102,10 +101,10 @@ def states_before_json(
             if pid not in at or (row_date, row_sequence) > at[pid]:
                 at[pid], out[pid] = (row_date, row_sequence), state
                 if links is not None:
-                    links[pid] = valid if isinstance(valid, dt.date) else dt.date.fromisoformat(valid)
+                    links[pid] = as_date(valid)
     missing = [pid for pid in ids if pid not in out]
-    for chunk in _chunks(missing):
-        players, params = ids_condition(n["player"], chunk)
+    for batch in id_batches(missing, as_array=True):
+        players, params = ids_condition(n["player"], batch)
         rows = _fetch(
             f"SELECT player_id, state FROM (SELECT {n['player']} AS player_id, {n['after']} AS state, "  # noqa: S608
             f"ROW_NUMBER() OVER (PARTITION BY {n['player']} ORDER BY {n['date']} DESC, {n['sequence']} DESC) "
@@ -118,38 +117,11 @@ def states_before_json(
     return out
 
 
-_CHUNK = 5000  # ids per IN (...) list on SQLite: it takes at most 32766 parameters a statement
-
-
-def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
-    size = max(len(ids), 1) if connection.vendor == "postgresql" else _CHUNK  # an array has no such limit
-    for start in range(0, len(ids), size):
-        yield ids[start : start + size]
-
-
-def ids_condition(column: str, ids: Sequence[int]) -> tuple[str, list[Any]]:
-    """``column`` is one of ``ids``: one array parameter on PostgreSQL (the driver would otherwise parse a
-    placeholder per id on every query: about a tenth of a correction's re-rate), an IN list on SQLite."""
-    if connection.vendor == "postgresql":
-        return f"{column} = ANY(%s)", [list(ids)]
-    return f"{column} IN ({', '.join(['%s'] * len(ids))})", list(ids)
-
-
-def ids_in(ids: Sequence[int]) -> Any:
-    """The right-hand side of an ORM ``__in`` filter on many ids, as ``ids_condition`` is for raw SQL: one array
-    parameter on PostgreSQL (the ORM and the driver would otherwise prepare and quote each id: a fifth of a
-    long career's merge preview), the ids themselves on SQLite."""
-    if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", [list(ids)])
-    return list(ids)
-
-
 def rating_row_columns() -> dict[str, str]:
     """The rating rows' table and columns, quoted, for the raw SQL that reads or relinks them; ``after`` is
     the state after as JSON text."""
     quote = connection.ops.quote_name
     field = RatingRow._meta.get_field
-    text = "::text" if connection.vendor == "postgresql" else ""
     return {
         "table": quote(RatingRow._meta.db_table),
         "id": quote(field("id").column),
@@ -158,18 +130,10 @@ def rating_row_columns() -> dict[str, str]:
         "date": quote(field("date").column),
         "sequence": quote(field("sequence").column),
         "valid": quote(field("valid_until").column),
-        "after": quote(field("state_after").column) + text,
+        "after": json_column(quote(field("state_after").column)),
     }
 
 
 def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    """The rows, their last column JSON text parsed (orjson: several times the json module's speed, the same
-    values)."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [(*row[:-1], json_value(row[-1])) for row in cursor.fetchall()]
-
-
-def json_value(text: str | bytes) -> Any:
-    """A JSON column's stored text as the ORM would give it (it reads it with the json module)."""
-    return orjson.loads(text)
+    """The rows, their last column JSON text parsed."""
+    return [(*row[:-1], json_value(row[-1])) for row in raw_rows(sql, params)]

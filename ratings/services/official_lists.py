@@ -25,7 +25,7 @@ from ratings.models import Correction, OfficialList, OfficialListEntry, PendingR
 from ratings.selectors.list_files import all_txt
 from ratings.selectors.lists import ListRow, rating_list
 from ratings.services.corrections.words import correction_text
-from ratings.services.versions import by, history_lines, version_check, version_of, when
+from ratings.services.fingerprints import by, history_lines, version_check, version_of, when
 
 
 class ListRefused(ValueError):
@@ -75,7 +75,7 @@ def _entry(official: OfficialList, row: ListRow) -> OfficialListEntry:
 
 def official_list_version(*, date: dt.date) -> str:
     """The version of the list of ``date`` as it stands (every row: ranks, figures, names), for the page that
-    asks to publish it to carry (ratings/services/versions.py)."""
+    asks to publish it to carry (ratings/services/fingerprints.py)."""
     return version_of(list(rating_list(date=date, active=True)))
 
 

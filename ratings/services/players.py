@@ -8,12 +8,12 @@ from typing import Any
 from django.db.models import Max, OuterRef, Subquery
 
 from ratings import engine
+from ratings.db import ids_in, rows_update
 from ratings.models import VALID_FOREVER, OpeningState, Player, RatingRow
 from ratings.models.states import state_from_json
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
-from ratings.selectors.states import ids_in, starting_states, states_before_json
-from ratings.services.bulk_write import rows_update
+from ratings.selectors.states import starting_states, states_before_json
 
 COLUMNS = ("rating", "games", "category", "fesa_grade", "grade", "peak_rating", "last_played", "list_order")
 
@@ -63,7 +63,7 @@ def first_rated_differences(player_ids: Iterable[int] | None = None) -> list[tup
 
 def players_write(states: Mapping[int, engine.PlayerState], peaks: Mapping[int, int]) -> None:
     """Write the derived columns of the players of ``states`` from their latest states and their highest
-    rating after a table (``peaks``; missing: none), in one set-based UPDATE (ratings/services/bulk_write.py).
+    rating after a table (``peaks``; missing: none), in one set-based UPDATE (``rows_update``, ratings/db.py).
 
     For a caller that has both at hand already (a re-rate: its replay's final states); ``players_refresh``
     reads them first.

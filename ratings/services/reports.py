@@ -25,9 +25,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ratings.models import REPORT_SETTLED, Correction, Game, MistakeReport, OutgoingMail, Player, ReportStatus, Table
+from ratings.services.fingerprints import version_check, version_of
 from ratings.services.mail import mail_queue, site_link
 from ratings.services.season.subscriptions import CONFIRMATIONS_PER_DAY, normalise_email
-from ratings.services.versions import version_check, version_of
 
 CONFIRM_SALT = "ratings.reports.confirm"
 

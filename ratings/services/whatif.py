@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ratings import engine
+from ratings.db import batched_load, gc_paused, id_batches
 from ratings.engine.rules import RuleConstants
 from ratings.engine.systems.base import PairGame
 from ratings.engine.systems.compare import HistoryGame, HistoryTable, compare
@@ -31,7 +32,7 @@ from ratings.selectors.states import starting_states
 from ratings.selectors.versions import data_version
 
 from .queue import enqueue
-from .rerate.replay import History, Replay, TableInfo, chunked, chunks, gc_paused
+from .rerate.replay import History, Replay, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,7 @@ def whatif_result(rules: RuleConstants, *, progress: Callable[[int], object] | N
     with gc_paused():  # 10^5..10^6 states made and kept, as in a re-rate
         history = History(None)
         players = history.playing_all()
-        replay = Replay(history, chunked(starting_states, players), {}, texts=False, rules=rules)
+        replay = Replay(history, batched_load(starting_states, players), {}, texts=False, rules=rules)
         whatif = compare(_whatif_tables(history, replay, rules), [], progress=progress, every=PROGRESS_EVERY)
     actual = compare(prediction_history(), [])
     players_moved, grades, grades_count = _moved(replay.final_states())
@@ -202,7 +203,7 @@ def _moved(states: dict[int, engine.PlayerState]) -> tuple[list[dict[str, Any]],
     moved: list[dict[str, Any]] = []
     stored = [
         row
-        for chunk in chunks(sorted(states))
+        for chunk in id_batches(sorted(states))
         for row in Player.objects.filter(pk__in=chunk).values_list("pk", "rating", "fesa_grade")
     ]
     for pid, rating, grade in stored:

@@ -45,7 +45,7 @@ def page_form_data(response: Any) -> dict[str, Any]:
         _add_form(data, formset.management_form)
         for form in formset.forms:
             _add_form(data, form)
-    if context.get("version"):  # the hidden version of what the page shows (ratings/services/versions.py)
+    if context.get("version"):  # the hidden version of what the page shows (ratings/services/fingerprints.py)
         data[context["version_field"]] = context["version"]
     return data
 

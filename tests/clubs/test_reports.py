@@ -16,10 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ratings.models import Correction, MistakeReport, OutgoingMail, ReportStatus
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.privacy import player_erase, player_export
 from ratings.services.reports import report_decide, report_request, reports_expire
 from ratings.services.season.reminders import officer_digest_queue
-from ratings.services.versions import VERSION_FIELD
 from tests.factories import add_game, make_player, make_rating_officer, make_table
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Two rating officers correcting the same things, each in his own session: the later save never undoes the
-earlier one unseen, and what is saved is what its person previewed (ratings/services/versions.py).
+earlier one unseen, and what is saved is what its person previewed (ratings/services/fingerprints.py).
 
 The first test commits every request on its own (a transactional test), as two browsers would; the last one
 runs two live database connections at once on PostgreSQL: the second save waits for the first's row lock,
@@ -21,8 +21,8 @@ from django.urls import reverse
 from ratings.models import Correction, Game, GameResult, Table
 from ratings.services.corrections.apply import correction_make
 from ratings.services.corrections.facts import PriorGradeChange
-from ratings.services.corrections.versions import change_version, loaded_version
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.corrections.fingerprints import change_version, loaded_version
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from tests.admin.helpers import page_form_data, set_row
 from tests.admin.test_grid import grid_data, grid_url, set_cell
 from tests.corrections.helpers import hidden, result_flipped

@@ -2,7 +2,7 @@
 
 A browser tab opened before the pages carried ``_version``, a script, or any other client posts the edit with no
 version: saving it would overwrite, unseen, whatever changed since that client read the object. Every edit that
-starts from a loaded state refuses it and asks for a reload (ratings/services/versions.py), and its service takes
+starts from a loaded state refuses it and asks for a reload (ratings/services/fingerprints.py), and its service takes
 the version as a required argument.
 """
 
@@ -27,6 +27,7 @@ from ratings.models import (
     ProposalStatus,
 )
 from ratings.services.corrections.apply import correction_make, correction_undo
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.grades.promotions import (
     promotion_approve,
     promotion_confirm_flagged,
@@ -37,7 +38,6 @@ from ratings.services.grades.proposals import prior_grade_proposal_confirm, prio
 from ratings.services.grades.revisions import promotion_revise
 from ratings.services.merge.apply import player_merge
 from ratings.services.official_lists import official_list_publish
-from ratings.services.versions import VERSION_FIELD
 from tests.admin.helpers import page_form_data, set_row
 from tests.admin.test_grid import grid_url
 from tests.corrections.helpers import result_flipped

@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Correction, Player
-from ratings.services.versions import VERSION_FIELD
+from ratings.services.fingerprints import VERSION_FIELD
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_director, make_player, make_rating_officer, make_user
 

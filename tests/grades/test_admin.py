@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from ratings.models import Promotion, PromotionStatus, Table
 from ratings.selectors.grades import waiting_between, waiting_days, waiting_since
+from ratings.services.fingerprints import VERSION_FIELD
+from ratings.services.grades.fingerprints import promotion_version
 from ratings.services.grades.promotions import promotion_approve
-from ratings.services.grades.versions import promotion_version
-from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer, make_rating_officer
 from tests.grades.conftest import LOST, WON, opponent, seasoned
 

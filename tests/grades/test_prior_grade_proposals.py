@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.models import Player, PriorGradeProposal, ProposalStatus, RatingRow
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.grades.proposals import (
     ProposalConflict,
@@ -19,7 +20,6 @@ from ratings.services.grades.proposals import (
     prior_grade_propose,
     proposal_version,
 )
-from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 from tests.grades.conftest import DRAW, seasoned
 

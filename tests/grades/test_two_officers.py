@@ -1,5 +1,5 @@
 """Two officers deciding the same promotion or answering the same proposal, each in his own session: the later
-one is refused, told who decided what and when, and nothing of his is saved (ratings/services/versions.py)."""
+one is refused, told who decided what and when, and nothing of his is saved (ratings/services/fingerprints.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.urls import reverse
 from ratings.models import Correction, Player, Promotion, PromotionStatus, ProposalStatus
 from ratings.services.corrections.apply import correction_make
 from ratings.services.corrections.facts import PriorGradeChange
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.grades.fingerprints import promotion_version
 from ratings.services.grades.promotions import promotion_reject
 from ratings.services.grades.revisions import promotion_revise
-from ratings.services.grades.versions import promotion_version
-from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 from tests.corrections.helpers import hidden
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
 from tests.grades.test_decisions import one_dan  # noqa: F401 - a fixture

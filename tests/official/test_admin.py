@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import OfficialList, OfficialListEntry
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.official_lists import official_list_publish
-from ratings.services.versions import VERSION_FIELD
 from tests.factories import make_director, make_grade_officer
 from tests.official.conftest import Federation, correct_first_table
 

@@ -13,11 +13,12 @@ import random
 import pytest
 from django.db import connection, transaction
 
+from ratings.db import batched_load
 from ratings.models import Game, Player, RatingRow
 from ratings.models.states import state_to_json
 from ratings.selectors.states import starting_states
 from ratings.services.rerate import rerate_check, rerate_from
-from ratings.services.rerate.replay import History, Replay, chunked
+from ratings.services.rerate.replay import History, Replay
 from ratings.services.rerate.rows import RowWriter, detail_json
 from ratings.services.tables.submit import GameFacts, engine_games, table_preview
 from tests.pipeline.histories import START, make_players, random_table, submit
@@ -105,7 +106,7 @@ def test_a_query_while_the_writers_copy_is_open_is_refused_not_left_waiting(djan
     with django_capture_on_commit_callbacks(execute=True):
         submit(random_table(rng, make_players(rng, 4), START))
     stored = sorted(RatingRow.objects.values_list("player_id", "rating_after"))
-    states = chunked(starting_states, Player.objects.values_list("pk", flat=True))
+    states = batched_load(starting_states, Player.objects.values_list("pk", flat=True))
     replay = Replay(History(None), states, {}, texts=True)
     refused = pytest.raises(RuntimeError, match="COPY holds the connection")
     with refused, transaction.atomic(), RowWriter(replace_all=False) as writer:

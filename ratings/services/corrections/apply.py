@@ -28,9 +28,9 @@ from ratings.services.corrections.facts import (
     snapshot_change,
     table_snapshot,
 )
+from ratings.services.corrections.fingerprints import change_lock_check, undo_lock_check
 from ratings.services.corrections.preview import CorrectionPreview
 from ratings.services.corrections.preview import correction_preview as _table_or_grade_preview
-from ratings.services.corrections.versions import change_lock_check, undo_lock_check
 from ratings.services.corrections.words import facts_lines
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.merge.moves import (
@@ -88,7 +88,7 @@ def correction_make(
     """Apply ``change`` and record it, in one transaction; return the correction.
 
     ``expected``: the version of the table or players the page showed (``change_version``); the change is
-    saved only onto exactly that state (ratings/services/versions.py).
+    saved only onto exactly that state (ratings/services/fingerprints.py).
     Raises PermissionDenied for a user who is not a rating officer, ValidationError without a reason,
     ChangedMeanwhile when what the change starts from is no longer ``expected``, NothingToCorrect when
     nothing would change or the table is a draft (no correction: it rates nothing yet), and whatever the

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ratings import engine
+from ratings.db import batched_load, gc_paused, id_batches, ids_in
 from ratings.engine.scores import first_score
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
@@ -33,14 +34,11 @@ from ratings.models import (
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
-from ratings.selectors.states import ids_in
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
     Position,
     TableInfo,
-    chunked,
-    gc_paused,
 )
 from ratings.services.rerate.sparse import SparseReplay
 from ratings.services.tables.save import GameEdit, table_seats
@@ -230,8 +228,7 @@ def _player_changes(
     """The players whose stored rating, category or public grade differ from what ``final`` gives."""
     out = []
     ids = sorted(final)
-    for start in range(0, len(ids), 5000):
-        chunk = ids[start : start + 5000]
+    for chunk in id_batches(ids):
         grades = public_grades({pid: final[pid].grade for pid in chunk}, owners=held)
         stored = Player.objects.filter(pk__in=ids_in(chunk)).order_by().values_list("pk", "rating", "category", "grade")
         for pid, rating, category, grade in stored:
@@ -254,7 +251,9 @@ def _promotion_changes(replay: SparseReplay, owners: Mapping[int, int]) -> list[
     wanted = {(pid, p.grade) for pid, _table_id, p in replay.found}
     players = {pid for pid, _grade in wanted}
     live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES).order_by()  # no join for the ordering
-    in_redone = chunked(lambda ids: dict(live.filter(table_id__in=ids_in(ids)).values_list("pk", "player_id")), redone)
+    in_redone = batched_load(
+        lambda ids: dict(live.filter(table_id__in=ids_in(ids)).values_list("pk", "player_id")), redone
+    )
     players |= set(in_redone.values()) | set(owners.values())
     records = live.filter(Q(player_id__in=ids_in(sorted(players))) | Q(pk__in=list(owners)))
     # (the players' records of other tables count too: a grade found again is not a new record)

@@ -12,8 +12,8 @@ from django.db import transaction
 
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import Player, Promotion, PromotionStatus
+from ratings.services.grades.fingerprints import promotion_version
 from ratings.services.grades.promotions import promotion_approve
-from ratings.services.grades.versions import promotion_version
 
 
 def climb_pending(player: Player) -> list[Promotion]:

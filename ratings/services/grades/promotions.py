@@ -43,14 +43,12 @@ from simple_history.utils import bulk_create_with_history
 
 from ratings import engine
 from ratings.access import can_decide
+from ratings.db import id_batches, rows_update
 from ratings.engine.grades import FIRST_DAN, needs_nsr_consent
 from ratings.models import LIVE_PROMOTION_STATUSES, Promotion, PromotionStatus, Table
-from ratings.services.bulk_write import rows_update
-from ratings.services.grades.versions import promotion_lock_check
+from ratings.services.grades.fingerprints import promotion_lock_check
 from ratings.services.players import players_refresh
 from ratings.services.season.subscriptions import promotion_subscribers_notify
-
-_ID_BATCH = 500  # player ids per IN (...) query: far below every database's parameter limit
 
 
 class PromotionConflict(Exception):
@@ -90,27 +88,21 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
     summary = SyncSummary()
     with transaction.atomic():
         players = {pid for pid, _grade in wanted}
-        table_ids = sorted(redone)
-        for start in range(0, len(table_ids), _ID_BATCH):
-            batch = table_ids[start : start + _ID_BATCH]
+        for batch in id_batches(sorted(redone)):
             players.update(Promotion.objects.filter(table_id__in=batch).values_list("player_id", flat=True))
         # Only the records the sync may change (of a grade found again, or of a redone table) are read whole
         # and locked: a merge of a long career reaches thousands of players, whose other records, ten times
         # as many, it leaves alone.
         live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
         ids, concerned = sorted(players), []
-        for start in range(0, len(ids), _ID_BATCH):
-            batch = live.filter(player_id__in=ids[start : start + _ID_BATCH])
-            for pk, pid, grade, table_id in batch.values_list("pk", "player_id", "grade", "table_id"):
+        for batch in id_batches(ids):
+            records = live.filter(player_id__in=batch)
+            for pk, pid, grade, table_id in records.values_list("pk", "player_id", "grade", "table_id"):
                 if (pid, grade) in wanted or table_id in redone:
                     concerned.append(pk)
         existing: dict[tuple[int, int], Promotion] = {}
-        for start in range(0, len(concerned), _ID_BATCH):
-            for record in (
-                live.select_for_update(of=("self",))
-                .select_related("table")
-                .filter(pk__in=concerned[start : start + _ID_BATCH])
-            ):
+        for batch in id_batches(concerned):
+            for record in live.select_for_update(of=("self",)).select_related("table").filter(pk__in=batch):
                 existing[(record.player_id, record.grade)] = record
 
         new: list[Promotion] = []
@@ -258,7 +250,7 @@ def promotion_approve(
     5 and 6 Dan need the NSR's consent and its date (the reference is optional); below 5 Dan NSR fields are
     refused rather than stored. A lower Dan promotion of the same player still pending must be decided
     first, so the public never sees 2 Dan next to "1 Dan pending". The reason is optional.
-    ``expected``: the version its page showed (ratings/services/grades/versions.py), as for every decision.
+    ``expected``: the version its page showed (ratings/services/grades/fingerprints.py), as for every decision.
     Raises PermissionDenied, PromotionInvalid, PromotionConflict (not pending any more), ChangedMeanwhile.
     """
     require_officer(user)

@@ -25,9 +25,9 @@ from ratings.models import PendingRerate, Player, PriorGradeProposal, PriorGrade
 from ratings.selectors.corrections import player_has_played
 from ratings.services.corrections.apply import NothingToCorrect, correction_make
 from ratings.services.corrections.facts import PriorGradeChange, prior_grade_snapshot
-from ratings.services.corrections.versions import changes_since
+from ratings.services.corrections.fingerprints import changes_since
+from ratings.services.fingerprints import by, version_check, version_of, when
 from ratings.services.grades.prior import player_set_prior_grade
-from ratings.services.versions import by, version_check, version_of, when
 
 
 class ProposalConflict(Exception):

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from ratings import engine
 from ratings.engine.grades import FIRST_DAN
 from ratings.models import Promotion, PromotionRevision, PromotionStatus
+from ratings.services.grades.fingerprints import promotion_lock_check
 from ratings.services.grades.promotions import (
     PromotionInvalid,
     check_no_lower_pending,
@@ -36,7 +37,6 @@ from ratings.services.grades.promotions import (
     require_officer,
     required_reason,
 )
-from ratings.services.grades.versions import promotion_lock_check
 from ratings.services.season.subscriptions import promotion_subscribers_notify
 
 REVISIONS: dict[str, str] = {

@@ -6,12 +6,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from ratings.db import batched_load, gc_paused
 from ratings.models import LIVE_PROMOTION_STATUSES, Player, Promotion, RatingRow
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states
 from ratings.services.players import first_rated_differences
 
-from .replay import History, Replay, chunked, gc_paused
+from .replay import History, Replay
 from .validity import rating_rows_link_differences
 
 
@@ -36,7 +37,7 @@ def rerate_check() -> list[CheckDifference]:
     the whole history gives.
     """
     all_players = list(Player.objects.values_list("pk", flat=True))
-    replay = Replay(History(None), chunked(starting_states, all_players), {}, texts=False)
+    replay = Replay(History(None), batched_load(starting_states, all_players), {}, texts=False)
     want: dict[tuple[int, int], dict[str, Any]] = {}
     peak: dict[int, int] = defaultdict(int)
     with gc_paused():

@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
+from ratings.db import id_batches
 from ratings.models import Table, TableResolution, TableStatus
 
-from .replay import Replay, chunks
+from .replay import Replay
 
 
 def tables_mark(replay: Replay, now: dt.datetime) -> None:
@@ -20,7 +21,7 @@ def tables_mark(replay: Replay, now: dt.datetime) -> None:
     """
     redone, errors, unsettled = replay.redone, replay.errors, replay.unsettled
     ok = [pk for pk in redone if pk not in errors]
-    for chunk in chunks(ok):
+    for chunk in id_batches(ok):
         Table.objects.filter(pk__in=chunk, first_rated_at__isnull=True).update(first_rated_at=now)
         Table.objects.filter(pk__in=chunk).update(
             status=TableStatus.RATED, last_rerated_at=now, rating_error="", cycle_states=None
@@ -33,7 +34,7 @@ def tables_mark(replay: Replay, now: dt.datetime) -> None:
 
 
 def _resolutions_clear(redone: Sequence[int], unsettled: dict[int, object], now: dt.datetime) -> None:
-    for chunk in chunks(list(redone)):
+    for chunk in id_batches(list(redone)):
         for resolution in TableResolution.objects.filter(table_id__in=chunk, cleared_at__isnull=True):
             if unsettled.get(resolution.table_id) != resolution.states:
                 resolution.cleared_at = now

@@ -8,76 +8,40 @@ function of the states and the games, so it would produce the stored rows again.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from django.db import connection
-from django.db.models import Q, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import Q
 
 from ratings import engine
+from ratings.db import (
+    as_date,
+    id_batches,
+    ids_condition,
+    ids_in,
+    json_column,
+    json_text,
+    json_value,
+    raw_rows,
+    raw_values,
+)
 from ratings.engine.rules import FESA_RULES, RuleConstants
 from ratings.engine.scores import first_score
 from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
 from ratings.models.states import state_from_json, state_to_json
-from ratings.selectors.states import ids_condition, json_value
 
 log = logging.getLogger(__name__)
 
 Position = tuple[dt.date, int]
 RATED_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
 """The first player's score by the result of a played game (a sennichite/jishogi replay counts as a draw)."""
-CHUNK = 5000  # ids per IN (...) list: SQLite takes at most 32766 parameters a statement
 StoredRows = dict[int, dict[int, tuple[dict[str, Any], dict[str, Any]]]]
 """table -> player -> (state before, state after), as JSON, of the stored rating rows."""
-
-
-def json_text(value: Any) -> str:
-    """JSON text as the database stores it; orjson writes the same JSON as the json module (floats in their
-    shortest exact form), several times faster, which counts for the 10^6 game details of a full re-rate."""
-    return orjson.dumps(value).decode()
-
-
-def chunks(ids: Sequence[int], size: int = CHUNK) -> Iterator[Sequence[int]]:
-    for i in range(0, len(ids), size):
-        yield ids[i : i + size]
-
-
-def chunked(load: Callable[[Sequence[int]], dict[int, Any]], ids: Iterable[int]) -> dict[int, Any]:
-    """``load`` over the ids a chunk at a time, the results merged."""
-    out: dict[int, Any] = {}
-    for chunk in chunks(sorted(ids)):
-        out.update(load(chunk))
-    return out
-
-
-def raw_values(queryset: QuerySet[Any], *fields: str) -> list[tuple[Any, ...]]:
-    """``queryset.values_list(*fields)`` as the database driver returns it, without the ORM's per-value
-    converters (booleans are 0/1 on SQLite): for reading 10^5 rows and more."""
-    sql, params = queryset.values_list(*fields).query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: a replay keeps 10^6 objects alive, which the collector would walk
-    again and again for nearly nothing (about 15% of a full re-rate); any cycles left are collected after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +88,8 @@ class History:
         ids = sorted(set(table_ids) - self.loaded)
         if not ids:
             return
-        if connection.vendor == "postgresql":  # one array parameter, not a placeholder per id to parse
-            self._read(RawSQL("SELECT unnest(%s::bigint[])", [ids]))
-        else:
-            for chunk in chunks(ids):
-                self._read(chunk)
+        for batch in id_batches(ids, as_array=True):
+            self._read(ids_in(batch))
         self.loaded.update(ids)
 
     def _read(self, ids: Any) -> None:
@@ -204,26 +165,18 @@ def stored_rows(table_ids: Sequence[int], links: dict[tuple[int, int], dt.date] 
     out: StoredRows = defaultdict(dict)
     quote = connection.ops.quote_name
     field = RatingRow._meta.get_field
-    text = "::text" if connection.vendor == "postgresql" else ""
     columns = ", ".join(
         [quote(field("table").column), quote(field("player").column), quote(field("valid_until").column)]
-        + [quote(field(name).column) + text for name in ("state_before", "state_after")]
+        + [json_column(quote(field(name).column)) for name in ("state_before", "state_after")]
     )
-    size = max(len(table_ids), 1) if connection.vendor == "postgresql" else CHUNK  # an array has no limit
-    with connection.cursor() as cursor:
-        for chunk in chunks(table_ids, size):
-            condition, params = ids_condition(quote(field("table").column), chunk)
-            cursor.execute(f"SELECT {columns} FROM {quote(RatingRow._meta.db_table)} WHERE {condition}", params)  # noqa: S608
-            for table_id, player_id, valid, before, after in cursor.fetchall():
-                out[table_id][player_id] = (json_value(before), json_value(after))
-                if links is not None:
-                    links[table_id, player_id] = as_date(valid)
+    for batch in id_batches(table_ids, as_array=True):
+        condition, params = ids_condition(quote(field("table").column), batch)
+        rows = raw_rows(f"SELECT {columns} FROM {quote(RatingRow._meta.db_table)} WHERE {condition}", params)  # noqa: S608
+        for table_id, player_id, valid, before, after in rows:
+            out[table_id][player_id] = (json_value(before), json_value(after))
+            if links is not None:
+                links[table_id, player_id] = as_date(valid)
     return out
-
-
-def as_date(value: Any) -> dt.date:
-    """A date column as the driver returns it (SQLite: ISO text)."""
-    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
 
 
 def links_broken(

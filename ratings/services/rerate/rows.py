@@ -28,18 +28,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, closing
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from django.db import connection
-from psycopg.copy import QueuedLibpqWriter
-
 from ratings import engine
+from ratings.db import RowStream, date_param, json_text, rows_delete, rows_insert, rows_read
 from ratings.models import VALID_FOREVER, RatingRow
 
-from .replay import Item, TableInfo, chunks, json_text
+from .replay import Item, TableInfo
 
 ROW_COLUMNS = (
     "table_id", "player_id", "date", "sequence", "method", "rating_before", "rating_after", "change", "performance",
@@ -56,64 +53,9 @@ FIGURE_COLUMNS = ("table_id", "player_id", *ROW_COLUMNS[FIGURES])
 _MASK = (1 << 64) - 1
 
 
-class _Statements:
-    """The SQL of the writes, made once, for the connection's own driver (its own parameter marks)."""
-
-    def __init__(self, columns: Sequence[str] = ROW_COLUMNS) -> None:
-        quote = connection.ops.quote_name
-        field = RatingRow._meta.get_field
-        self.vendor = connection.vendor
-        self.table = quote(RatingRow._meta.db_table)
-        self.width = len(columns)
-        self.columns = ", ".join(quote(field(c).column) for c in columns)
-        self.table_column = quote(field("table").column)
-        self.mark = "%s" if self.vendor == "postgresql" else "?"
-        self.figures_columns = ", ".join(quote(field(c).column) for c in FIGURE_COLUMNS)
-
-    def copy(self, cursor: Any, **kwargs: Any) -> Any:
-        """PostgreSQL: the COPY of rows into the table (a context manager), with psycopg's options."""
-        return cursor.copy(f"COPY {self.table} ({self.columns}) FROM STDIN", **kwargs)
-
-    def insert(self, cursor: Any, rows: Sequence[Sequence[Any]]) -> None:
-        if not rows:
-            return
-        if self.vendor == "postgresql":
-            with self.copy(cursor) as copy:
-                for row in rows:
-                    copy.write_row(row)
-        else:
-            marks = ", ".join([self.mark] * self.width)
-            cursor.executemany(f"INSERT INTO {self.table} ({self.columns}) VALUES ({marks})", rows)  # noqa: S608
-
-    def delete(self, cursor: Any, table_ids: Sequence[int] | None) -> list[tuple[Any, ...]]:
-        """Delete the rows of these tables (None: every row); return the deleted rows' ``FIGURE_COLUMNS`` (none
-        for every row: ``figures`` reads those as they go)."""
-        if table_ids is None:
-            cursor.execute(f"DELETE FROM {self.table}")  # noqa: S608
-            return []
-        deleted: list[tuple[Any, ...]] = []
-        for chunk in chunks(table_ids):
-            marks = ", ".join([self.mark] * len(chunk))
-            cursor.execute(
-                f"DELETE FROM {self.table} WHERE {self.table_column} IN ({marks}) RETURNING {self.figures_columns}",  # noqa: S608
-                list(chunk),
-            )
-            deleted.extend(cursor.fetchall())
-        return deleted
-
-    def figures(self) -> Iterator[tuple[Any, ...]]:
-        """Every stored row's ``FIGURE_COLUMNS``, read a batch at a time (a server-side cursor on PostgreSQL)."""
-        with connection.chunked_cursor() as cursor:
-            cursor.execute(f"SELECT {self.figures_columns} FROM {self.table}")  # noqa: S608
-            while batch := cursor.fetchmany(RowWriter.BATCH):
-                yield from batch
-
-
 def rating_rows_insert(rows: Sequence[tuple[Any, ...]]) -> None:
     """Insert rating rows given as ``ROW_COLUMNS`` tuples (dates as the connection wants them)."""
-    connection.ensure_connection()
-    with closing(connection.connection.cursor()) as cursor:
-        _Statements().insert(cursor, rows)
+    rows_insert(RatingRow, ROW_COLUMNS, rows)
 
 
 def detail_json(g: engine.GameDetail) -> dict[str, Any]:
@@ -154,10 +96,8 @@ class RowWriter:
         self._valid: list[Any] = []
         self._latest: dict[int, int] = {}
         self._held = 0  # rows kept back by the last flush, at the start of ``rows``
-        self._forever = connection.ops.adapt_datefield_value(VALID_FOREVER)
-        self._sql = _Statements((*ROW_COLUMNS, "valid_until"))
-        self._copying = ExitStack()  # the open COPY, its cursor and the guard against other queries
-        self._open_copy: Any = None  # the open COPY, if any
+        self._forever = date_param(VALID_FOREVER)
+        self._stream = RowStream(RatingRow, (*ROW_COLUMNS, "valid_until"))
         # The players whose rows came, went or changed their figures, with those tables (``changes``). A full
         # re-rate tells them by an order-free sum of their rows' hashes, before and after: its 10^6 old rows
         # are read once as they go, not kept.
@@ -167,27 +107,25 @@ class RowWriter:
     def __enter__(self) -> RowWriter:
         if self.replace_all:
             before = self._sums[0]
-            for table_id, pid, *figures in self._sql.figures():
+            for table_id, pid, *figures in rows_read(RatingRow, FIGURE_COLUMNS):
                 before[pid] = (before.get(pid, 0) + hash((table_id, pid, *figures))) & _MASK
-            connection.ensure_connection()
-            with closing(connection.connection.cursor()) as cursor:
-                self._sql.delete(cursor, None)
+            rows_delete(RatingRow, "table_id", None)
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         if kind is not None:
-            self._open_copy = None
-            self._copying.__exit__(kind, error, trace)  # the COPY fails with the error
+            assert error is not None
+            self._stream.abort(kind, error, trace)  # the COPY fails with the error
             return
         self.flush(last=True)
-        self._end_copy()
+        self._stream.close()
 
     def add(self, table: TableInfo, items: list[Item]) -> None:
         """The new rows of a redone table (none when it failed: its old rows go all the same)."""
         self.tables.append(table.pk)
-        date = connection.ops.adapt_datefield_value(table.date)
+        date = date_param(table.date)
         peaks = self.peaks
         for o, before_text, after_text, _data in items:
             b, a = o.before, o.after
@@ -204,7 +142,7 @@ class RowWriter:
                 after[o.key] = (after.get(o.key, 0) + hash((table.pk, o.key, *row[FIGURES]))) & _MASK
             else:
                 valid = self.links.get((table.pk, o.key))
-                row = (*row, self._forever if valid is None else connection.ops.adapt_datefield_value(valid))
+                row = (*row, self._forever if valid is None else date_param(valid))
             self.rows.append(row)
         if len(self.rows) - self._held >= self.BATCH:
             self.flush()
@@ -251,39 +189,6 @@ class RowWriter:
         self.tables = []
         self.written += len(rows)
         if tables:
-            self._end_copy()  # the previous batch's rows must be in before this one's tables are emptied
-        connection.ensure_connection()
-        if self._sql.vendor != "postgresql":
-            with closing(connection.connection.cursor()) as cursor:
-                if tables:
-                    self._compare(self._sql.delete(cursor, tables), rows)
-                self._sql.insert(cursor, rows)
-            return
-        if tables:
-            with closing(connection.connection.cursor()) as cursor:
-                self._compare(self._sql.delete(cursor, tables), rows)
-        if rows:
-            copy = self._copy()
-            for row in rows:
-                copy.write_row(row)
-
-    def _copy(self) -> Any:
-        """The open COPY, opened if need be, with psycopg's queued writer: a row written goes into its queue."""
-        if self._open_copy is None:
-            with ExitStack() as stack:
-                # The driver's own cursor: Django's wrapper would check and convert every parameter of 10^5 rows.
-                cursor = stack.enter_context(closing(connection.connection.cursor()))
-                self._open_copy = stack.enter_context(self._sql.copy(cursor, writer=QueuedLibpqWriter(cursor)))
-                stack.enter_context(connection.execute_wrapper(_refused_during_copy))
-                self._copying = stack.pop_all()
-        return self._open_copy
-
-    def _end_copy(self) -> None:
-        """End the open COPY, if any: wait until the server has every row queued (or raise its error)."""
-        self._open_copy = None
-        self._copying.close()
-
-
-def _refused_during_copy(execute: Callable[..., Any], sql: str, *args: Any) -> Any:
-    """Django's queries while the writer's COPY is open: an error, rather than waiting forever."""
-    raise RuntimeError(f"the rating rows' COPY holds the connection until the writer ends it; refused: {sql[:80]}")
+            self._stream.close()  # the previous batch's rows must be in before this one's tables are emptied
+            self._compare(rows_delete(RatingRow, "table_id", tables, returning=FIGURE_COLUMNS), rows)
+        self._stream.write(rows)

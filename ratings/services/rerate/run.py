@@ -12,11 +12,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
 from ratings import engine
+from ratings.db import (
+    LockWaitExceeded,
+    batched_load,
+    gc_paused,
+    id_batches,
+    locked_transaction,
+    raw_values,
+    rows_update,
+    statistics_refresh,
+)
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
     PendingRerate,
@@ -29,7 +39,6 @@ from ratings.models import (
 )
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before_json
-from ratings.services.bulk_write import rows_update
 from ratings.services.grades.promotions import promotions_sync
 from ratings.services.players import openings_first_rated, players_refresh, players_write
 from ratings.services.queue import enqueue
@@ -41,12 +50,8 @@ from .replay import (
     Position,
     Replay,
     StoredRows,
-    chunked,
-    chunks,
-    gc_paused,
     links_broken,
     name_off_scale,
-    raw_values,
     stored_rows,
 )
 from .rows import RowWriter
@@ -112,52 +117,11 @@ def _locked_transaction(timeout: float | None) -> Iterator[None]:
     open in the meantime.
     """
     limit = float(settings.RERATE_LOCK_TIMEOUT if timeout is None else timeout)
-    if connection.vendor == "sqlite":
-        atomic = transaction.atomic()
-        with _sqlite_busy_timeout(limit):
-            try:
-                atomic.__enter__()  # BEGIN IMMEDIATE: waits for the write lock
-            except OperationalError as exc:
-                raise RerateBusy(f"the database stayed locked for {limit:g} s") from exc
-        try:
-            yield
-        except BaseException as exc:
-            if not atomic.__exit__(type(exc), exc, exc.__traceback__):
-                raise
-        else:
-            atomic.__exit__(None, None, None)
-        return
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            # The server waits for the advisory lock at most ``limit`` (lock_timeout, for this transaction
-            # only), then the run's own locks wait as the session's setting says again.
-            cursor.execute(
-                "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
-                [f"{max(1, round(limit * 1000))}ms"],
-            )
-            usual = cursor.fetchone()[0]
-            try:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RERATE_LOCK_KEY])
-            except OperationalError as exc:  # lock_timeout: the transaction is aborted and rolls back
-                raise RerateBusy(f"another re-rate held the lock for more than {limit:g} s") from exc
-            cursor.execute("SELECT set_config('lock_timeout', %s, true)", [usual])
-        yield
-
-
-@contextmanager
-def _sqlite_busy_timeout(seconds: float) -> Iterator[None]:
-    """Wait at most ``seconds`` for SQLite's write lock, then give the connection its own timeout back."""
-    if connection.in_atomic_block:  # a savepoint: the outer transaction holds the lock already
-        yield
-        return
-    usual = int(float(connection.settings_dict.get("OPTIONS", {}).get("timeout", 5)) * 1000)
-    with connection.cursor() as cursor:
-        cursor.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
     try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {usual}")
+        with locked_transaction(RERATE_LOCK_KEY, limit):
+            yield
+    except LockWaitExceeded as exc:
+        raise RerateBusy(str(exc)) from exc
 
 
 def rerate_pending(*, lock_timeout: float | None = None, quiet: float = 0.0) -> RerateOutcome | None:
@@ -222,7 +186,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     # a join or subquery may then be planned as a scan of every rating row.)
     refresh: set[int] = set()
     gone: dict[int, set[int]] = defaultdict(set)  # player -> tables whose rows of his went
-    for chunk in chunks(list(Table.objects.exclude(status__in=RATED_STATUSES).values_list("pk", flat=True))):
+    for chunk in id_batches(list(Table.objects.exclude(status__in=RATED_STATUSES).values_list("pk", flat=True))):
         stray = RatingRow.objects.filter(table_id__in=chunk).order_by()
         for pid, table_id in stray.values_list("player_id", "table_id"):
             gone[pid].add(table_id)
@@ -253,11 +217,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         # for a scan of them all (autovacuum catches up only later, if it runs at all). SQLite keeps no
         # statistics until asked, and without them reads "not merged" players through the index of merges,
         # which nearly all of them share: its ANALYZE covers every table.
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                cursor.execute(f"ANALYZE {connection.ops.quote_name(RatingRow._meta.db_table)}")
-            elif connection.vendor == "sqlite":
-                cursor.execute("ANALYZE")
+        statistics_refresh(RatingRow)
     outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
     outcome.seconds["engine"] = replay.engine_seconds  # part of the replay
     outcome.tables_rated = len(replay.redone) - len(replay.errors)
@@ -314,7 +274,7 @@ def _loaded(
     table_ids = [t.pk for t in history.tables]
     stored = stored_rows(table_ids, links) if start is not None and skip_unchanged else {}
     if start is not None and not skip_unchanged:
-        for chunk in chunks(table_ids):
+        for chunk in id_batches(table_ids):
             refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
     players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
     entered: dict[int, dict[str, Any]] = {}
@@ -322,7 +282,7 @@ def _loaded(
     if start is not None:
         entered = states_before_json(start[0], start[1], players, before)  # chunked as the database needs
     broken = links_broken(history, stored, links, before)
-    return history, stored, chunked(starting_states, players - entered.keys()), entered, broken
+    return history, stored, batched_load(starting_states, players - entered.keys()), entered, broken
 
 
 def _players_update(start: Position | None, replay: Replay, writer: RowWriter, refresh: set[int]) -> None:
@@ -335,7 +295,7 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
     if start is None:
         states = replay.final_states()
         others = set(Player.objects.values_list("pk", flat=True)) - states.keys()
-        states.update(chunked(starting_states, others))
+        states.update(batched_load(starting_states, others))
         peaks = writer.peaks
     else:
         # Only the players of the redone tables, and those whose rows went with a table (``refresh``), can
@@ -343,22 +303,22 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         states = {pid: replay.state_of(pid) for pid in replay.touched | (refresh & replay.state.keys())}
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
-        for chunk in chunks(sorted(states)):
+        for chunk in id_batches(sorted(states)):
             rows = RatingRow.objects.filter(player_id__in=chunk).order_by()
             rows = rows.values("player_id").annotate(peak=Max("rating_after"))
             peaks.update(rows.values_list("player_id", "peak"))
     # Those that differ are written from the replay's states, which their latest rows now hold; the others
     # (a draft's or a deleted table's players outside the range) are read again.
     differing = sorted(players_differing(states, peaks))
-    for chunk in chunks(differing):
+    for chunk in id_batches(differing):
         players_write({pid: states[pid] for pid in chunk}, peaks)
-    for chunk in chunks(sorted(refresh.difference(differing))):
+    for chunk in id_batches(sorted(refresh.difference(differing))):
         players_refresh(chunk)
     # The players whose rows the run wrote or removed: their first row's date may have moved.
     if start is None:
         openings_first_rated()
     else:
-        for chunk in chunks(sorted(states)):
+        for chunk in id_batches(sorted(states)):
             openings_first_rated(chunk)
 
 
@@ -366,7 +326,7 @@ def _figures(ids: set[int] | None) -> dict[int, dict[str, int]]:
     """The players' figures a subscriber is told of (None: every player's)."""
     players = Player.objects.order_by()
     out = {}
-    for chunk in [None] if ids is None else chunks(sorted(ids)):
+    for chunk in [None] if ids is None else id_batches(sorted(ids)):
         subset = players if chunk is None else players.filter(pk__in=chunk)
         for pk, *rest in subset.values_list("pk", *FIGURE_FIELDS):
             out[pk] = dict(zip(FIGURE_FIELDS, rest, strict=True))
@@ -426,7 +386,7 @@ def _promotions_update(
     have: dict[int, dict[tuple[Any, ...], tuple[float, int]]] = defaultdict(dict)
     records = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
     fields = ("table_id", "player_id", "grade", "round", "game_number", "route", "supported", "flag_reason")
-    for chunk in [None] if everything else chunks(list(redone)):
+    for chunk in [None] if everything else id_batches(list(redone)):
         subset = records if chunk is None else records.filter(table_id__in=chunk)
         for table_id, *key, rating, pk in raw_values(subset, *fields, "rating", "pk"):
             # "supported" may be 1 for True: equal, and of equal hash

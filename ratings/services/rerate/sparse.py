@@ -30,21 +30,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import connection
-
 from ratings import engine
+from ratings.db import arrays, as_date, batched_load, date_param, id_batches, ids_condition, json_value, raw_rows
 from ratings.models import VALID_FOREVER, TableStatus
 from ratings.models.states import state_from_json, state_to_json
-from ratings.selectors.states import ids_condition, json_value, rating_row_columns, states_before
+from ratings.selectors.states import rating_row_columns, states_before
 
 from .replay import (
-    CHUNK,
     History,
     Position,
     StoredRows,
-    as_date,
-    chunked,
-    chunks,
     cycle_json,
     failure_message,
     live_resolutions,
@@ -97,7 +92,7 @@ class SparseReplay:
         for i in first:
             kept |= history.playing(tables[i].pk) | self.valid.get(tables[i].pk, {}).keys()
         kept |= self._broken(kept)
-        states = chunked(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), kept)
+        states = batched_load(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), kept)
         states.update((pid, state) for pid, state in overrides.items() if pid in states)
         self.state: dict[int, engine.PlayerState] = states  # the dirty players' states
         for pid in kept:
@@ -264,10 +259,6 @@ def _as_state(state: Any) -> engine.PlayerState:
     return state if isinstance(state, engine.PlayerState) else state_from_json(state)
 
 
-def _sizes(ids: Sequence[int]) -> int:
-    return max(len(ids), 1) if connection.vendor == "postgresql" else CHUNK  # an array has no IN list's limit
-
-
 def _row_links(tables: Sequence[Any], since: dt.date) -> dict[int, dict[int, dt.date]]:
     """table -> player -> valid_until of the stored rows of these tables (no states: those are read later).
 
@@ -281,35 +272,31 @@ def _row_links(tables: Sequence[Any], since: dt.date) -> dict[int, dict[int, dt.
     flagged, params = ids_condition(n["table_id"], [t.pk for t in tables if t.flagged] or [0])
     columns = f"SELECT {n['table_id']}, {n['player']}, {n['valid']} FROM {n['table']}"  # noqa: S608
     sql = f"{columns} WHERE {n['date']} >= %s UNION ALL {columns} WHERE {flagged} AND {n['date']} < %s"
-    day = connection.ops.adapt_datefield_value(since)
+    day = date_param(since)
     out: dict[int, dict[int, dt.date]] = defaultdict(dict)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [day, *params, day])
-        for table_id, player_id, valid in cursor.fetchall():
-            if table_id in wanted:
-                out[table_id][player_id] = as_date(valid)
+    for table_id, player_id, valid in raw_rows(sql, [day, *params, day]):
+        if table_id in wanted:
+            out[table_id][player_id] = as_date(valid)
     return out
 
 
 def _links_before(start: Position, player_ids: Sequence[int]) -> dict[int, dt.date]:
     """``valid_until`` of each player's latest row before ``start``, for those with one valid on its date."""
     n = rating_row_columns()
-    day = connection.ops.adapt_datefield_value(start[0])
+    day = date_param(start[0])
     before = f"({n['date']} < %s OR ({n['date']} = %s AND {n['sequence']} < %s))"
     out: dict[int, dt.date] = {}
     at: dict[int, tuple[Any, int]] = {}
-    ids = sorted(player_ids)
-    with connection.cursor() as cursor:
-        for chunk in chunks(ids, _sizes(ids)):
-            condition, params = ids_condition(n["player"], chunk)
-            cursor.execute(
-                f"SELECT {n['player']}, {n['date']}, {n['sequence']}, {n['valid']} FROM {n['table']} "  # noqa: S608
-                f"WHERE {condition} AND {n['valid']} >= %s AND {before}",
-                [*params, day, day, day, start[1]],
-            )
-            for pid, date, sequence, valid in cursor.fetchall():
-                if pid not in at or (date, sequence) > at[pid]:
-                    at[pid], out[pid] = (date, sequence), as_date(valid)
+    for batch in id_batches(sorted(player_ids), as_array=True):
+        condition, params = ids_condition(n["player"], batch)
+        rows = raw_rows(
+            f"SELECT {n['player']}, {n['date']}, {n['sequence']}, {n['valid']} FROM {n['table']} "  # noqa: S608
+            f"WHERE {condition} AND {n['valid']} >= %s AND {before}",
+            [*params, day, day, day, start[1]],
+        )
+        for pid, date, sequence, valid in rows:
+            if pid not in at or (date, sequence) > at[pid]:
+                at[pid], out[pid] = (date, sequence), as_date(valid)
     return out
 
 
@@ -317,19 +304,17 @@ def _states_after(players_by_table: dict[int, list[int]]) -> dict[int, dict[str,
     """The stored state after of the rows (table, player) asked for, as JSON, by player."""
     n = rating_row_columns()
     wanted = {(t, p) for t, ps in players_by_table.items() for p in ps}
-    table_ids = sorted(players_by_table)
     out: dict[int, dict[str, Any]] = {}
-    with connection.cursor() as cursor:
-        for chunk in chunks(table_ids, _sizes(table_ids)):
-            condition, params = ids_condition(n["table_id"], chunk)
-            if connection.vendor == "postgresql":  # those players' rows only (SQLite: a list of tables at a time)
-                players, more = ids_condition(n["player"], sorted({p for _t, p in wanted}))
-                condition, params = f"{condition} AND {players}", [*params, *more]
-            cursor.execute(
-                f"SELECT {n['table_id']}, {n['player']}, {n['after']} FROM {n['table']} WHERE {condition}",  # noqa: S608
-                params,
-            )
-            for table_id, pid, after in cursor.fetchall():
-                if (table_id, pid) in wanted:
-                    out[pid] = json_value(after)
+    for batch in id_batches(sorted(players_by_table), as_array=True):
+        condition, params = ids_condition(n["table_id"], batch)
+        if arrays():  # those players' rows only (SQLite: a list of tables at a time)
+            players, more = ids_condition(n["player"], sorted({p for _t, p in wanted}))
+            condition, params = f"{condition} AND {players}", [*params, *more]
+        rows = raw_rows(
+            f"SELECT {n['table_id']}, {n['player']}, {n['after']} FROM {n['table']} WHERE {condition}",  # noqa: S608
+            params,
+        )
+        for table_id, pid, after in rows:
+            if (table_id, pid) in wanted:
+                out[pid] = json_value(after)
     return out

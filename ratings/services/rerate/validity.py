@@ -15,16 +15,9 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import connection
-
+from ratings.db import as_date, date_param, execute, id_batches, ids_condition, raw_rows
 from ratings.models import VALID_FOREVER
-from ratings.selectors.states import ids_condition, rating_row_columns
-
-_CHUNK = 5000  # player ids per UPDATE on SQLite: it takes at most 32766 parameters a statement
-
-
-def _date(value: dt.date) -> Any:
-    return connection.ops.adapt_datefield_value(value)
+from ratings.selectors.states import rating_row_columns
 
 
 def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple[str, list[Any]]:
@@ -33,18 +26,18 @@ def _chain(since: dt.date | None, players: Sequence[int] | None = None) -> tuple
     one, his rows from the last one before ``since`` on: a suffix of his rows, so the next row is in it.
     ``players``: only these players' rows (with ``since``)."""
     n = rating_row_columns()
-    forever = _date(VALID_FOREVER)
+    forever = date_param(VALID_FOREVER)
     scope, params = "", [forever]
     if since is not None and players is not None:
         condition, ids = ids_condition(n["player"], players)
         scope = f"WHERE {n['valid']} >= %s AND {condition}"
-        params += [_date(since), *ids]
+        params += [date_param(since), *ids]
     elif since is not None:
         scope = (
             f"WHERE {n['valid']} >= %s AND {n['player']} IN (SELECT {n['player']} FROM {n['table']} "  # noqa: S608
             f"WHERE {n['date']} >= %s OR ({n['valid']} >= %s AND {n['valid']} < %s))"
         )
-        params += [_date(since), _date(since), _date(since), forever]
+        params += [date_param(since), date_param(since), date_param(since), forever]
     sql = (
         f"SELECT {n['id']} AS row_id, {n['player']} AS player_id, {n['table_id']} AS table_id, "  # noqa: S608
         f"{n['valid']} AS stored, LEAD({n['date']}, 1, %s) OVER (PARTITION BY {n['player']} "
@@ -62,37 +55,27 @@ def rating_rows_link(*, since: dt.date | None = None, players: Iterable[int] | N
     correction one year back would otherwise read again every row since then of every player active since.
     """
     n = rating_row_columns()
-    groups: list[Sequence[int] | None] = [None]
+    groups: Iterable[Sequence[int] | None] = [None]
     if players is not None and since is not None:
-        ids = sorted(set(players))
-        size = max(len(ids), 1) if connection.vendor == "postgresql" else _CHUNK  # an array has no such limit
-        groups = [ids[i : i + size] for i in range(0, len(ids), size)]
+        groups = id_batches(sorted(set(players)), as_array=True)
     changed = 0
-    with connection.cursor() as cursor:
-        for group in groups:
-            chain, params = _chain(since, group)
-            cursor.execute(
-                f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
-                f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
-                params,
-            )
-            changed += int(cursor.rowcount)
+    for group in groups:
+        chain, params = _chain(since, group)
+        changed += execute(
+            f"UPDATE {n['table']} SET {n['valid']} = chain.next_date FROM ({chain}) AS chain "  # noqa: S608
+            f"WHERE {n['table']}.{n['id']} = chain.row_id AND {n['table']}.{n['valid']} <> chain.next_date",
+            params,
+        )
     return changed
 
 
 def rating_rows_link_differences() -> list[tuple[int, int, dt.date, dt.date]]:
     """(player, table, stored, right) for every row whose ``valid_until`` is not the date of the next row."""
     chain, params = _chain(None)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT player_id, table_id, stored, next_date FROM ({chain}) AS chain", params)  # noqa: S608
-        rows = cursor.fetchall()
+    rows = raw_rows(f"SELECT player_id, table_id, stored, next_date FROM ({chain}) AS chain", params)  # noqa: S608
     out = []
     for player_id, table_id, stored, right in rows:
-        stored, right = _as_date(stored), _as_date(right)
+        stored, right = as_date(stored), as_date(right)
         if stored != right:
             out.append((player_id, table_id, stored, right))
     return out
-
-
-def _as_date(value: Any) -> dt.date:
-    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))

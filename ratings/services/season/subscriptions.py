@@ -36,6 +36,7 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from ratings.db import advisory_xact_lock
 from ratings.engine import grade_label
 from ratings.models import (
     OutgoingMail,
@@ -161,12 +162,8 @@ def _address_lock(email: str) -> None:
     """Hold ``email`` until the transaction ends, so that its day's confirmations are counted and the next one
     queued by one request at a time (a burst from many client addresses all counted 2 and all queued).
     PostgreSQL: an advisory lock keyed by the address's hash; SQLite lets one transaction write at a time."""
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        return
     key = int.from_bytes(hashlib.sha256(email.encode()).digest()[:4], "big", signed=True)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADDRESS_LOCK, key])
+    advisory_xact_lock(ADDRESS_LOCK, key)
 
 
 def _events_text(*, on_tables: bool, on_grades: bool) -> list[str]:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from simple_history.models import HistoricalRecords
 from simple_history.utils import bulk_create_with_history
 
+from ratings.db import advisory_xact_lock
 from ratings.models import Game, RatingRow, Table, TableEntry, TableStatus, Tournament
 from ratings.selectors.players import player_names
 from ratings.selectors.states import states_before
@@ -101,12 +102,7 @@ def table_date_lock(*, date: dt.date) -> None:
     PostgreSQL only (a transaction-level advisory lock); SQLite lets one transaction write at a time anyway.
     Must run inside ``transaction.atomic`` (else it would be released at once).
     """
-    connection = transaction.get_connection()
-    if connection.vendor != "postgresql":
-        return
-    assert connection.in_atomic_block, "a date lock outside a transaction would end at once"
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [TABLE_DATE_LOCK, date.toordinal()])
+    advisory_xact_lock(TABLE_DATE_LOCK, date.toordinal())
 
 
 def next_free_sequence(*, date: dt.date, exclude_table: int | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The version of a promotion a grade officer decides on (ratings/services/versions.py).
+"""The fingerprint of a promotion a grade officer decides on (ratings/services/fingerprints.py).
 
 The decision page carries the version of the record it showed: its status, whether the history still
 supports it, the table and route that reached it and every decision on it. A decision is saved only onto
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings import engine
 from ratings.models import Promotion
-from ratings.services.versions import by, history_lines, version_check, version_of, when
+from ratings.services.fingerprints import by, history_lines, version_check, version_of, when
 
 FIELDS = (
     "player_id",

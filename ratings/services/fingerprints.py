@@ -1,4 +1,4 @@
-"""Versions of what an edit starts from: an edit saves only onto the state its person loaded and previewed.
+"""Edit fingerprints: an edit saves only onto the state its person loaded and previewed.
 
 Every edit that starts from a loaded state (a correction of a table or a player, a merge and its undo, the
 replacement of a player, a grade decision or revision, the answer to a prior-grade proposal, publishing an

@@ -1,4 +1,5 @@
-"""The versions of what corrections start from (ratings/services/versions.py): a table, a player, a merged pair.
+"""The fingerprints of what corrections start from (ratings/services/fingerprints.py): a table, a player, a
+merged pair.
 
 A table's version is its snapshot (place, entries, games: ``table_snapshot``), a player's his identity, prior
 grade and merge mark, a merge's both players' and the rows the merge would move (``merge_facts``). An undo
@@ -24,8 +25,8 @@ from ratings.services.corrections.facts import (
     table_snapshot,
 )
 from ratings.services.corrections.words import correction_text
+from ratings.services.fingerprints import by, history_lines, version_check, version_of, when
 from ratings.services.merge.moves import MergeChange, merge_facts
-from ratings.services.versions import by, history_lines, version_check, version_of, when
 
 
 def _player_facts(player: Player) -> dict[str, Any]:
