@@ -34,4 +34,4 @@ class LabelledAutocompleteView(AutocompleteJsonView):
 
 def autocomplete_view(request: HttpRequest) -> HttpResponse:
     """The admin site's autocomplete view (``admin:autocomplete``), with the model admins' labels."""
-    return LabelledAutocompleteView.as_view(admin_site=admin.site)(request)  # type: ignore[no-any-return]
+    return LabelledAutocompleteView.as_view(admin_site=admin.site)(request)

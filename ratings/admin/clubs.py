@@ -25,7 +25,7 @@ SALT = "ratings.clubs.import"
 MAX_CSV_BYTES = 1_000_000
 
 
-class ClubMembershipInline(admin.TabularInline):  # type: ignore[type-arg]
+class ClubMembershipInline(admin.TabularInline):
     model = ClubMembership
     fields = ("player", "since")
     autocomplete_fields = ("player",)
@@ -53,7 +53,7 @@ class ClubImportForm(forms.Form):
             return str(data.decode("latin-1"))
 
 
-class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
+class ClubForm(forms.ModelForm):
     website = forms.URLField(label=gettext_lazy("web site"), required=False, assume_scheme="https")
 
     class Meta:
@@ -62,7 +62,7 @@ class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubAdmin(admin.ModelAdmin):
     form = ClubForm
     list_display = ("name", "country", "city", "membership_count")
     list_filter = ("country",)
@@ -76,7 +76,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
     def membership_count(self, club: Club) -> int:
-        return club.membership_count  # type: ignore[attr-defined,no-any-return]
+        return club.membership_count
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.import_view)
@@ -118,7 +118,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubMembershipAdmin(admin.ModelAdmin):
     list_display = ("player", "club", "since")
     list_filter = ("club",)
     list_select_related = ("player", "club")
@@ -127,7 +127,7 @@ class ClubMembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     date_hierarchy = "since"
 
 
-class WomensListForm(forms.ModelForm):  # type: ignore[type-arg]
+class WomensListForm(forms.ModelForm):
     class Meta:
         model = WomensListEntry
         fields = ["on_womens_list", "womens_list_consent"]
@@ -144,7 +144,7 @@ class WomensListForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(WomensListEntry)
-class WomensListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class WomensListAdmin(admin.ModelAdmin):
     """Every player, the women's list's on top; an officer ticks a player on with the date of her consent."""
 
     form = WomensListForm

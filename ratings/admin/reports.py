@@ -21,7 +21,7 @@ from ratings.services.reports import report_decide, report_version
 from ratings.services.versions import VERSION_FIELD, ChangedMeanwhile
 
 
-class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
+class ReportForm(forms.ModelForm):
     _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD, as every decision page
 
     class Meta:
@@ -43,7 +43,7 @@ class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(MistakeReport)
-class MistakeReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MistakeReportAdmin(admin.ModelAdmin):
     form = ReportForm
     list_display = ("created_at", "about", "status", "what_short", "correction")
     list_filter = ("status",)

@@ -75,13 +75,13 @@ class TableChildInline(admin.TabularInline):
     def _table_allows(self, request: HttpRequest, obj: Table | None) -> bool:
         return obj is None or access.can_change_table(request.user, obj)
 
-    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_add_permission(request, obj) and self._table_allows(request, obj)
 
-    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_change_permission(request, obj) and self._table_allows(request, obj)
 
-    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_delete_permission(request, obj) and self._table_allows(request, obj)
 
 

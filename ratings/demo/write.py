@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
-from django.db.models import Field, Model
+from django.db.models import Model
 from django.utils import timezone
 
 from ratings.access import GRADE_OFFICERS, TOURNAMENT_DIRECTORS
@@ -30,6 +30,7 @@ from ratings.models import (
     TableEntry,
     TableStatus,
     Tournament,
+    db_column,
     player_search_key,
 )
 from ratings.models.states import state_to_json
@@ -47,19 +48,12 @@ APPROVAL_DELAY = dt.timedelta(days=240)  # Dan promotions found more recently th
 MAX_APPROVALS = 400  # each approval refreshes its player: a large demo keeps the rest in the officers' queue
 
 
-def _column(model: type[Model], name: str) -> str:
-    field = model._meta.get_field(name)
-    if not isinstance(field, Field) or field.column is None:
-        raise ValueError(f"{model.__name__}.{name} is no column of its table")
-    return field.column
-
-
 def rows_insert(model: type[Model], columns: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> None:
     """INSERT ``rows`` (tuples of plain values in the order of ``columns``, field names): COPY on PostgreSQL,
     executemany elsewhere (on SQLite as fast as it gets, and within any parameter limit)."""
     meta = model._meta
     quote = connection.ops.quote_name
-    names = ", ".join(quote(_column(model, c)) for c in columns)
+    names = ", ".join(quote(db_column(model, c)) for c in columns)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({names}) FROM STDIN") as copy:

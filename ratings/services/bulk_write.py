@@ -16,6 +16,8 @@ from typing import Any
 
 from django.db import connection, models, transaction
 
+from ratings.models import db_column
+
 
 def rows_update(model: type[models.Model], fields: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
     """Set ``fields`` of the model's rows: each of ``rows`` is (primary key, *values in ``fields`` order), the
@@ -24,15 +26,16 @@ def rows_update(model: type[models.Model], fields: Sequence[str], rows: Sequence
         return 0
     meta = model._meta
     quote = connection.ops.quote_name
-    columns = [meta.get_field(name) for name in fields]
+    concrete = {name: field for field in meta.concrete_fields for name in (field.name, field.attname)}
+    columns = [concrete[name] for name in fields]  # a field without a column of its own is a KeyError
     key = meta.pk
     assert key is not None
     prepared = [
         (row[0], *(field.get_db_prep_save(value, connection) for field, value in zip(columns, row[1:], strict=True)))
         for row in rows
     ]
-    table, pk = quote(meta.db_table), quote(key.column)
-    names = [quote(field.column) for field in columns]
+    table, pk = quote(meta.db_table), quote(db_column(model, key.attname))
+    names = [quote(db_column(model, name)) for name in fields]
     with transaction.atomic():
         connection.ensure_connection()
         # The driver's own cursor: Django's wrapper would check every parameter of 10^4 rows again.

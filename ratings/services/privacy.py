@@ -99,7 +99,7 @@ def _erase_clubs(player: Player) -> None:
     """His clubs by date and their recorded versions go: with his rating they could name him, and no rating
     depends on them."""
     ClubMembership.objects.filter(player=player).delete()
-    ClubMembership.history.filter(player_id=player.pk).delete()  # type: ignore[attr-defined]
+    ClubMembership.history.filter(player_id=player.pk).delete()
 
 
 def _scrub_history(player: Player) -> None:

@@ -46,7 +46,7 @@ from ratings.fesa_files.names import refused_character
 from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
-from ratings.selectors.states import states_before
+from ratings.selectors.states import prior_grade, states_before
 from ratings.services.fesa.import_plan import (
     NEW,
     Choice,
@@ -427,7 +427,7 @@ def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
             facts = line.new_player or NewPlayerFacts()
             prior = None
             if may_set and facts.prior_kind and facts.prior_level is not None:
-                prior = engine.PriorGrade(kind=facts.prior_kind, level=facts.prior_level)  # type: ignore[arg-type]
+                prior = prior_grade(facts.prior_kind, facts.prior_level)
             states[line.number] = engine.PlayerState(prior_grade=prior)
     prepared = engine_table(turnering, states)
     if not prepared.table.games:

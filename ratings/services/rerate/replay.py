@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import orjson
@@ -24,7 +25,17 @@ from django.db.models.expressions import RawSQL
 
 from ratings import engine
 from ratings.engine.scores import first_score
-from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
+from ratings.models import (
+    VALID_FOREVER,
+    Game,
+    Player,
+    RatingRow,
+    Table,
+    TableEntry,
+    TableResolution,
+    TableStatus,
+    db_column,
+)
 from ratings.models.states import state_from_json, state_to_json
 from ratings.selectors.states import ids_condition, json_value
 
@@ -202,16 +213,16 @@ def stored_rows(table_ids: Sequence[int], links: dict[tuple[int, int], dt.date] 
     ``valid_until`` by (table, player)."""
     out: StoredRows = defaultdict(dict)
     quote = connection.ops.quote_name
-    field = RatingRow._meta.get_field
+    column = partial(db_column, RatingRow)
     text = "::text" if connection.vendor == "postgresql" else ""
     columns = ", ".join(
-        [quote(field("table").column), quote(field("player").column), quote(field("valid_until").column)]
-        + [quote(field(name).column) + text for name in ("state_before", "state_after")]
+        [quote(column("table")), quote(column("player")), quote(column("valid_until"))]
+        + [quote(column(name)) + text for name in ("state_before", "state_after")]
     )
     size = max(len(table_ids), 1) if connection.vendor == "postgresql" else CHUNK  # an array has no limit
     with connection.cursor() as cursor:
         for chunk in chunks(table_ids, size):
-            condition, params = ids_condition(quote(field("table").column), chunk)
+            condition, params = ids_condition(quote(column("table")), chunk)
             cursor.execute(f"SELECT {columns} FROM {quote(RatingRow._meta.db_table)} WHERE {condition}", params)  # noqa: S608
             for table_id, player_id, valid, before, after in cursor.fetchall():
                 out[table_id][player_id] = (json_value(before), json_value(after))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack, closing
+from functools import partial
 from types import TracebackType
 from typing import Any
 
@@ -32,7 +33,7 @@ from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
 
 from ratings import engine
-from ratings.models import VALID_FOREVER, RatingRow
+from ratings.models import VALID_FOREVER, RatingRow, db_column
 
 from .replay import Item, TableInfo, chunks, json_text
 
@@ -49,12 +50,12 @@ class _Statements:
 
     def __init__(self, columns: Sequence[str] = ROW_COLUMNS) -> None:
         quote = connection.ops.quote_name
-        field = RatingRow._meta.get_field
+        column = partial(db_column, RatingRow)
         self.vendor = connection.vendor
         self.table = quote(RatingRow._meta.db_table)
         self.width = len(columns)
-        self.columns = ", ".join(quote(field(c).column) for c in columns)
-        self.table_column = quote(field("table").column)
+        self.columns = ", ".join(quote(column(c)) for c in columns)
+        self.table_column = quote(column("table"))
         self.mark = "%s" if self.vendor == "postgresql" else "?"
 
     def copy(self, cursor: Any, **kwargs: Any) -> Any:
