@@ -187,10 +187,19 @@ def check_names(instance: models.Model, *fields: str) -> None:
         raise ValidationError(errors)
 
 
+def concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """``model``'s field ``name`` (or its attname) as a field of its own table; a reverse relation raises
+    FieldDoesNotExist."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise FieldDoesNotExist(f"{model.__name__}.{name} is a relation from another model")
+    return field
+
+
 def db_column(model: type[models.Model], name: str) -> str:
     """The column of ``model``'s field ``name`` (or its attname), for raw SQL; a field without a column of its
     own (a reverse relation, a many-to-many) raises FieldDoesNotExist rather than write a wrong statement."""
-    field = model._meta.get_field(name)
-    if not isinstance(field, models.Field) or field.column is None:
+    column = concrete_field(model, name).column
+    if column is None:
         raise FieldDoesNotExist(f"{model.__name__}.{name} has no column of its own")
-    return field.column
+    return column

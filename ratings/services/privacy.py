@@ -154,7 +154,7 @@ def _scrub_admin_log(player: Player, old_names: set[str]) -> None:
 def _scrub_corrections(player: Player, old_names: set[str]) -> None:
     """His identity and prior-grade corrections keep what changed, with the erased values in place of the
     personal ones on both sides; his old names give way to the pseudonym in every correction's words."""
-    erased = {"family_name": player.family_name, "given_name": ""}
+    erased: dict[str, object] = {"family_name": player.family_name, "given_name": ""}
     erased |= {name: value for name, value in ERASED_FIELDS.items() if name in IDENTITY_FIELDS}
     for correction in Correction.objects.filter(player=player):
         if correction.kind == Correction.Kind.IDENTITY:

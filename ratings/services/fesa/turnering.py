@@ -209,7 +209,7 @@ def _save(
                 plan.table_id = table.pk
                 plan.created_players = count + sum(1 for n in plan.newcomers if n.player_id is None)
     except IntegrityError:
-        if not Table.objects.filter(date=turnering.date, sequence=plan.sequence).exists():
+        if not Table.objects.filter(date=turnering.date, sequence=plan.sequence or 1).exists():
             raise
         # Another table took the same date and sequence between our check and our insert.
         plan.table_id = None

@@ -102,11 +102,12 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
         live = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
         ids, concerned = sorted(players), []
         for start in range(0, len(ids), _ID_BATCH):
-            batch = live.filter(player_id__in=ids[start : start + _ID_BATCH])
-            for pk, pid, grade, table_id in batch.values_list("pk", "player_id", "grade", "table_id"):
+            records = live.filter(player_id__in=ids[start : start + _ID_BATCH])
+            for pk, pid, grade, table_id in records.values_list("pk", "player_id", "grade", "table_id"):
                 if (pid, grade) in wanted or table_id in redone:
                     concerned.append(pk)
         existing: dict[tuple[int, int], Promotion] = {}
+        record: Promotion | None
         for start in range(0, len(concerned), _ID_BATCH):
             for record in (
                 live.select_for_update(of=("self",))
@@ -146,7 +147,8 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
             # audit row: that is the history's arithmetic, not a change anyone needs to review, and a merge of
             # a long career wrote 10^4 of them. A record moved to another game or table, or supported again,
             # does, all in one bulk insert.
-            attributes = [Promotion._meta.get_field(name).attname for name in FOUND_FIELDS]
+            attname = {field.name: field.attname for field in Promotion._meta.concrete_fields}
+            attributes = [attname[name] for name in FOUND_FIELDS]
             rows_update(Promotion, FOUND_FIELDS, [(r.pk, *(getattr(r, a) for a in attributes)) for r in moved])
             if audited:
                 Promotion.history.bulk_history_create(
