@@ -52,7 +52,8 @@ class ClimbForm(forms.Form):
                 del self.fields[name]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if needs_nsr_consent(data.get("up_to") or 0):
             if not data.get("nsr_consent"):
                 self.add_error(

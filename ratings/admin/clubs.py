@@ -133,7 +133,8 @@ class WomensListForm(forms.ModelForm):
         fields = ["on_womens_list", "womens_list_consent"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("on_womens_list") and not data.get("womens_list_consent"):
             self.add_error(
                 "womens_list_consent", _("Give the date the player consented: nobody is put on the list without it.")

@@ -34,7 +34,8 @@ class ReportForm(forms.ModelForm):
         self.fields[VERSION_FIELD].initial = report_version(self.instance) if self.instance.pk else ""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("status") == ReportStatus.REJECTED and not (data.get("reason") or "").strip():
             self.add_error("reason", _("Say why the report is rejected: the reporter is told."))
         if data.get("correction") is not None and data.get("status") != ReportStatus.CORRECTED:

@@ -353,6 +353,7 @@ def plan_answer(plan: TurneringPlan, submission: Submission) -> dict[str, Any]:
 
 
 def saved_answer(plan: TurneringPlan, submission: Submission) -> dict[str, Any]:
+    assert plan.table_id is not None, "a saved plan has its table"
     table = Table.objects.get(pk=plan.table_id)
     return {
         **plan_answer(plan, submission),

@@ -62,10 +62,9 @@ class ChoicesJSONField(serializers.JSONField):
             raise serializers.ValidationError(TOO_DEEP) from None
 
 
-def _one_line(value: str) -> str:
+def _one_line(value: str) -> None:
     if _BREAKS_A_LINE.search(value):
         raise serializers.ValidationError(_("Brackets and control characters are not allowed here."))
-    return value
 
 
 @extend_schema_field({"type": "string", "pattern": _CELL, "example": "2+"})

@@ -41,7 +41,8 @@ class PlayerForm(forms.ModelForm):
                 ) % {"reading": suggested}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         self._clean_latin_name(data)
         kind, level = data.get("prior_grade_kind"), data.get("prior_grade_level")
         if kind and level is None:

@@ -480,6 +480,7 @@ def _effects(plan: TurneringPlan, result: engine.TableResult) -> list[RatingEffe
 __all__ = [
     "MAX_UPLOAD_BYTES",
     "NEW",
+    "Choice",
     "LinePlan",
     "NewPlayerFacts",
     "Problem",
