@@ -272,7 +272,7 @@ class TableAdmin(
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
         edit = _table_edit(request.user)
         if correction_wanted(request, table):
-            change = TableChange(
+            table_change = TableChange(
                 table=table,
                 tournament=table.tournament,
                 name=table.name,
@@ -281,7 +281,7 @@ class TableAdmin(
                 entries=entries.final_entries() if entries is not None else _saved_entries(table),
                 games=games.edits() if games is not None else _saved_games(table),
             )
-            if table_correction_save(request, change):
+            if table_correction_save(request, table_change):
                 for formset in formsets:  # the correction records what changed; the admin's log says "changed"
                     _record(formset, RowChanges())
                 return

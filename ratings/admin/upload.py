@@ -389,6 +389,7 @@ def _may_submit(user: Any, tournament: Tournament | None) -> bool:
 
 
 def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:
+    assert plan.table_id is not None, "a saved plan has its table"
     table = Table.objects.get(pk=plan.table_id)
     if not submitted:
         messages.success(
