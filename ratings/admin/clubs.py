@@ -4,7 +4,7 @@ the women's list, each player on it with the date of his consent."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
@@ -21,8 +21,15 @@ from django.utils.translation import gettext_lazy
 from ratings.models import Club, ClubMembership, Player, WomensListEntry
 from ratings.services.clubs.imports import ClubImportRejected, clubs_import
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 SALT = "ratings.clubs.import"
 MAX_CSV_BYTES = 1_000_000
+
+
+class MembershipCount(TypedDict):
+    membership_count: int  # the list's annotation (ClubAdmin.get_queryset)
 
 
 class ClubMembershipInline(admin.TabularInline):
@@ -75,7 +82,7 @@ class ClubAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(membership_count=Count("memberships"))
 
     @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
-    def membership_count(self, club: Club) -> int:
+    def membership_count(self, club: WithAnnotations[Club, MembershipCount]) -> int:
         return club.membership_count
 
     def get_urls(self) -> list[URLPattern]:
