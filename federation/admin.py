@@ -28,6 +28,7 @@ from django.contrib.admin.views.autocomplete import AutocompleteJsonView
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models.constants import LOOKUP_SEP
+from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.http import HttpRequest, HttpResponse
 
 FILTER_LOOKUPS = frozenset({"exact", "isnull", "isempty", "gte", "gt", "lte", "lt"})
@@ -49,7 +50,7 @@ def _filter_paths(list_filter: Iterable[Any]) -> tuple[set[str], set[str]]:
             paths.add(entry)
         elif isinstance(entry, (tuple, list)):
             paths.add(entry[0])
-        elif isinstance(entry, type) and issubclass(entry, admin.SimpleListFilter):
+        elif isinstance(entry, type) and issubclass(entry, admin.SimpleListFilter) and entry.parameter_name:
             parameters.add(entry.parameter_name)
     return paths, parameters
 
@@ -66,17 +67,19 @@ def _is_foreign_key_id(model: type[models.Model], lookup: str) -> bool:
     return isinstance(field, models.ForeignKey)
 
 
-def _lookup_field(model: type[models.Model], lookup: str) -> tuple[models.Field[Any, Any] | None, str]:
+def _lookup_field(
+    model: type[models.Model], lookup: str
+) -> tuple[models.Field[Any, Any] | ForeignObjectRel | None, str]:
     """The field a lookup ends on (following relations) and the lookup type after it ("" for a bare path)."""
-    field = None
+    field: models.Field[Any, Any] | ForeignObjectRel | None = None
     parts = lookup.split(LOOKUP_SEP)
     for index, part in enumerate(parts):
         try:
-            field = model._meta.get_field(part)  # type: ignore[assignment]
+            field = model._meta.get_field(part)
         except FieldDoesNotExist:
             return field, LOOKUP_SEP.join(parts[index:])
         if field is not None and field.is_relation and field.related_model is not None:
-            model = field.related_model  # type: ignore[assignment]
+            model = field.related_model
     return field, ""
 
 
@@ -112,8 +115,11 @@ class HardenedListMixin:
         if not offered and not _is_foreign_key_id(model_admin.model, lookup):
             return False
         field, lookup_type = _lookup_field(model_admin.model, lookup)
-        is_date = isinstance(field, models.DateField) and lookup_type not in ("isnull", "isempty")
-        if is_date and not _date_value_is_valid(field, value):  # type: ignore[arg-type]
+        if (
+            isinstance(field, models.DateField)
+            and lookup_type not in ("isnull", "isempty")
+            and not _date_value_is_valid(field, value)
+        ):
             return False
         return bool(super().lookup_allowed(lookup, value, request))  # type: ignore[misc]
 
@@ -148,7 +154,9 @@ class LabelledAutocompleteView(AutocompleteJsonView):
 
 class FederationAdminSite(admin.AdminSite):
     def autocomplete_view(self, request: HttpRequest) -> HttpResponse:
-        return LabelledAutocompleteView.as_view(admin_site=self)(request)  # type: ignore[no-any-return]
+        response = LabelledAutocompleteView.as_view(admin_site=self)(request)
+        assert isinstance(response, HttpResponse)  # a JsonResponse; Django's view is typed with their base
+        return response
 
     def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
         admin_class = admin_class or admin.ModelAdmin

@@ -48,7 +48,7 @@ def beat_guard_take() -> Lock | None:
         holder = client.get(BEAT_LOCK_KEY)
         log.error(
             "another beat runs (%s): this one stops; one beat serves the whole site (docs/deploy.md)",
-            holder.decode() if holder else "unknown",
+            (holder.decode() if isinstance(holder, bytes) else holder) or "unknown",
         )
         raise AnotherBeatRuns(1)
 

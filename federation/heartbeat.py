@@ -16,6 +16,8 @@ HEARTBEAT_SECONDS = 30.0
 
 
 def _client() -> redis.Redis:
+    if not settings.REDIS_URL:
+        raise RuntimeError("REDIS_URL is unset: no worker writes a heartbeat")
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1)
 
 

@@ -63,7 +63,7 @@ class SiteCollector(Collector):
         yield GaugeMetricFamily(
             "fesa_rerate_last_duration_seconds",
             "Time the latest finished re-rate run took",
-            (last[1] - last[0]).total_seconds() if last else 0.0,
+            (last[1] - last[0]).total_seconds() if last and last[1] else 0.0,
         )
         yield CounterMetricFamily(
             "fesa_emails_failed",

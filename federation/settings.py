@@ -357,7 +357,7 @@ RERATE_QUIET_SECONDS = env_int("RERATE_QUIET_SECONDS", 1)
 # --- The read-only JSON API (ratings/api/, docs/api.md) ---------------------------------------------------------
 # Throttling counts requests in a cache: with Redis, one count shared by every web process; without it, each
 # process counts its own (a development site has one).
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # A Redis that is down or unreachable must cost a request little: the throttle then counts in the process.
     "api-throttle": {

@@ -28,11 +28,13 @@ class AtomicFileSystemStorage(FileSystemStorage):
         kwargs.setdefault("file_permissions_mode", 0o644)  # public downloads, whatever the umask
         super().__init__(location=location, **kwargs)
 
-    @property  # type: ignore[override]
+    _location: str | os.PathLike[str] | None  # what the constructor was given (Django's FileSystemStorage keeps it)
+
+    @property
     def base_location(self) -> str:
         return str(self._location or settings.DOWNLOADS_DIR)
 
-    @property  # type: ignore[override]
+    @property
     def location(self) -> str:
         return os.path.abspath(self.base_location)
 

@@ -46,14 +46,17 @@ class ClimbForm(forms.Form):
 
     def __init__(self, *args: Any, steps: list[Promotion], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["up_to"].choices = [(p.grade, grade_label(p.grade)) for p in steps]
+        up_to = self.fields["up_to"]
+        assert isinstance(up_to, forms.ChoiceField)
+        up_to.choices = [(p.grade, grade_label(p.grade)) for p in steps]
         self.fields["up_to"].initial = steps[-1].grade if steps else None
         if not any(needs_nsr_consent(p.grade) for p in steps):
             for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
                 del self.fields[name]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if needs_nsr_consent(data.get("up_to") or 0):
             if not data.get("nsr_consent"):
                 self.add_error(

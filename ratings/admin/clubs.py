@@ -4,7 +4,7 @@ the women's list, each player on it with the date of his consent."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
@@ -21,11 +21,18 @@ from django.utils.translation import gettext_lazy
 from ratings.models import Club, ClubMembership, Player, WomensListEntry
 from ratings.services.clubs.imports import ClubImportRejected, clubs_import
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 SALT = "ratings.clubs.import"
 MAX_CSV_BYTES = 1_000_000
 
 
-class ClubMembershipInline(admin.TabularInline):  # type: ignore[type-arg]
+class MembershipCount(TypedDict):
+    membership_count: int  # the list's annotation (ClubAdmin.get_queryset)
+
+
+class ClubMembershipInline(admin.TabularInline):
     model = ClubMembership
     fields = ("player", "since")
     autocomplete_fields = ("player",)
@@ -53,7 +60,7 @@ class ClubImportForm(forms.Form):
             return str(data.decode("latin-1"))
 
 
-class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
+class ClubForm(forms.ModelForm):
     website = forms.URLField(label=gettext_lazy("web site"), required=False, assume_scheme="https")
 
     class Meta:
@@ -62,7 +69,7 @@ class ClubForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubAdmin(admin.ModelAdmin):
     form = ClubForm
     list_display = ("name", "country", "city", "membership_count")
     list_filter = ("country",)
@@ -75,8 +82,8 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return super().get_queryset(request).annotate(membership_count=Count("memberships"))
 
     @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
-    def membership_count(self, club: Club) -> int:
-        return club.membership_count  # type: ignore[attr-defined,no-any-return]
+    def membership_count(self, club: WithAnnotations[Club, MembershipCount]) -> int:
+        return club.membership_count
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.import_view)
@@ -118,7 +125,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ClubMembership)
-class ClubMembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubMembershipAdmin(admin.ModelAdmin):
     list_display = ("player", "club", "since")
     list_filter = ("club",)
     list_select_related = ("player", "club")
@@ -127,13 +134,14 @@ class ClubMembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     date_hierarchy = "since"
 
 
-class WomensListForm(forms.ModelForm):  # type: ignore[type-arg]
+class WomensListForm(forms.ModelForm):
     class Meta:
         model = WomensListEntry
         fields = ["on_womens_list", "womens_list_consent"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("on_womens_list") and not data.get("womens_list_consent"):
             self.add_error(
                 "womens_list_consent", _("Give the date the player consented: nobody is put on the list without it.")
@@ -144,7 +152,7 @@ class WomensListForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(WomensListEntry)
-class WomensListAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class WomensListAdmin(admin.ModelAdmin):
     """Every player, the women's list's on top; an officer ticks a player on with the date of her consent."""
 
     form = WomensListForm

@@ -32,7 +32,7 @@ from .read_only import ReadOnlyAdmin
 
 
 @admin.register(OfficialList)
-class OfficialListAdmin(UserNamesAsText, admin.ModelAdmin):  # type: ignore[type-arg]
+class OfficialListAdmin(UserNamesAsText, admin.ModelAdmin):
     list_display = ("date", "title", "player_count", "country_count", "published_at", "published_by", "public_page")
     list_select_related = ("published_by",)
     date_hierarchy = "date"

@@ -76,7 +76,7 @@ def player_correction_save(request: HttpRequest, changes: list[Change]) -> bool:
     Returns False, doing nothing, when there is nothing to correct (the caller saves as usual)."""
     if not changes:
         return False
-    expected = posted_version(request)
+    expected: str | None = posted_version(request)  # None after the first: it checked and locked
     reason = request.POST.get(REASON, "").strip()
     if request.POST.get(CONFIRM) != "yes" or not reason:
         change_lock_check(changes[0], expected, lock=False)  # a preview of a stale form would mislead too

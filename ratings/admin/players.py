@@ -152,7 +152,7 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
         return access.can_handle_personal_data(request.user)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> tuple[str, ...]:
-        readonly = (*DERIVED_FIELDS, "proposals")
+        readonly: tuple[str, ...] = (*DERIVED_FIELDS, "proposals")
         if obj is not None and not access.can_change_prior_grade(request.user):
             readonly += PRIOR_GRADE_FIELDS
         return readonly

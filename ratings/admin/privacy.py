@@ -23,7 +23,7 @@ from ratings.services.privacy import player_erase, player_export
 from .read_only import ReadOnlyAdmin
 
 
-def _one_player(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Player]) -> Player | None:  # type: ignore[type-arg]
+def _one_player(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Player]) -> Player | None:
     players = list(queryset[:2])
     if len(players) != 1:
         model_admin.message_user(request, _("Choose exactly one player."), messages.WARNING)
@@ -32,7 +32,7 @@ def _one_player(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: Q
 
 
 def _confirm(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin,
     request: HttpRequest,
     player: Player,
     *,
@@ -56,7 +56,7 @@ def _confirm(
 
 @admin.action(description=gettext_lazy("Export the personal data of the player"), permissions=["personal_data"])
 def export_personal_data(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin,
     request: HttpRequest,
     queryset: QuerySet[Player],
 ) -> HttpResponse | None:
@@ -83,7 +83,7 @@ def export_personal_data(
 
 @admin.action(description=gettext_lazy("Erase the personal data of the player"), permissions=["personal_data"])
 def erase_personal_data(
-    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    model_admin: admin.ModelAdmin,
     request: HttpRequest,
     queryset: QuerySet[Player],
 ) -> HttpResponse | None:

@@ -12,7 +12,7 @@ from ratings import access
 from ratings.admin.user_names import UserNamesAsText
 
 
-class ReadOnlyAdmin(UserNamesAsText, admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(UserNamesAsText, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

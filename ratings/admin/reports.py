@@ -21,7 +21,7 @@ from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.reports import report_decide, report_version
 
 
-class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
+class ReportForm(forms.ModelForm):
     _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD, as every decision page
 
     class Meta:
@@ -34,7 +34,8 @@ class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
         self.fields[VERSION_FIELD].initial = report_version(self.instance) if self.instance.pk else ""
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("status") == ReportStatus.REJECTED and not (data.get("reason") or "").strip():
             self.add_error("reason", _("Say why the report is rejected: the reporter is told."))
         if data.get("correction") is not None and data.get("status") != ReportStatus.CORRECTED:
@@ -43,7 +44,7 @@ class ReportForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(MistakeReport)
-class MistakeReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MistakeReportAdmin(admin.ModelAdmin):
     form = ReportForm
     list_display = ("created_at", "about", "status", "what_short", "correction")
     list_filter = ("status",)

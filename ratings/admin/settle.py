@@ -52,14 +52,15 @@ class UnsettledTableAdmin(ReadOnlyAdmin):
                 "user": live.resolved_by or "?",
                 "date": f"{live.resolved_at:%Y-%m-%d %H:%M}",
             }
-        if not table.cycle_states.get("states"):
+        if not (table.cycle_states or {}).get("states"):
             return _("no repeating cycle found: players pass through unchanged; correct the table")
         return _("waiting for the rating officer: players pass through unchanged")
 
     @admin.display(description=gettext_lazy("ratings in the alternating states"))
     def states(self, table: Table) -> SafeString:
-        rows = getattr(self, "_rows", {}).get(table.pk) or cycle_rows({table.pk: table.cycle_states})[table.pk]
-        count = len(table.cycle_states.get("states") or [])
+        cycle = table.cycle_states or {}
+        rows = getattr(self, "_rows", {}).get(table.pk) or cycle_rows({table.pk: cycle})[table.pk]
+        count = len(cycle.get("states") or [])
         return render_to_string(
             "admin/ratings/unsettledtable/states.html", {"rows": rows, "count": range(1, count + 1)}
         )

@@ -76,13 +76,13 @@ class TableChildInline(admin.TabularInline):
     def _table_allows(self, request: HttpRequest, obj: Table | None) -> bool:
         return obj is None or access.can_change_table(request.user, obj)
 
-    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_add_permission(request, obj) and self._table_allows(request, obj)
 
-    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_change_permission(request, obj) and self._table_allows(request, obj)
 
-    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:  # type: ignore[override]
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return super().has_delete_permission(request, obj) and self._table_allows(request, obj)
 
 
@@ -262,7 +262,7 @@ class TableAdmin(
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
         edit = _table_edit(request.user)
         if correction_wanted(request, table):
-            change = TableChange(
+            table_change = TableChange(
                 table=table,
                 tournament=table.tournament,
                 name=table.name,
@@ -271,7 +271,7 @@ class TableAdmin(
                 entries=entries.final_entries() if entries is not None else _saved_entries(table),
                 games=games.edits() if games is not None else _saved_games(table),
             )
-            if table_correction_save(request, change):
+            if table_correction_save(request, table_change):
                 for formset in formsets:  # the correction records what changed; the admin's log says "changed"
                     _record(formset, RowChanges())
                 return

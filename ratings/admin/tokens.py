@@ -35,7 +35,7 @@ def _last_day(expires_at: dt.datetime) -> dt.date:
     return timezone.localdate(expires_at - dt.timedelta(microseconds=1))
 
 
-class AccessTokenForm(forms.ModelForm):  # type: ignore[type-arg]
+class AccessTokenForm(forms.ModelForm):
     expires_on = forms.DateField(
         label=gettext_lazy("Expires on"),
         help_text=gettext_lazy("The last day the token works (at most %(days)s days from today)."),
@@ -62,7 +62,7 @@ class AccessTokenForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(AccessToken)
-class AccessTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AccessTokenAdmin(admin.ModelAdmin):
     form = AccessTokenForm
     list_display = ["name", "prefix_shown", "user", "created_at", "last_day", "last_used_at", "state"]
     list_filter = ["created_at"]

@@ -363,6 +363,7 @@ def _render_preview(request: HttpRequest, payload: str, *, choices: Any, confirm
 
 
 def _saved(request: HttpRequest, plan: TurneringPlan, *, submitted: bool) -> HttpResponse:
+    assert plan.table_id is not None, "a saved plan has its table"
     table = Table.objects.get(pk=plan.table_id)
     if not submitted:
         messages.success(

@@ -42,7 +42,7 @@ class GroupPermissionsAdmin(PermissionLabels, GroupAdmin):
     pass
 
 
-class UserPermissionsAdmin(PermissionLabels, UserAdmin):  # type: ignore[type-arg]
+class UserPermissionsAdmin(PermissionLabels, UserAdmin):
     pass
 
 

@@ -15,7 +15,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from ratings.models import Player, Table
-from ratings.web.filters import MAX_QUERY, RatingListFilter, TournamentFilter, country_choices, name_search
+from ratings.selectors.search import MAX_QUERY
+from ratings.web.filters import RatingListFilter, TournamentFilter, country_choices, name_search
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")

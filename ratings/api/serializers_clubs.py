@@ -60,5 +60,5 @@ class ClubDetailSerializer(serializers.Serializer[object]):
 
 class CategoryTopSerializer(serializers.Serializer[object]):
     code = serializers.CharField(help_text="U<age>: under that age; S<age>: that age and over; W: the women's list.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it out
     players = MemberSerializer(many=True)

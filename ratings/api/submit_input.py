@@ -62,10 +62,9 @@ class ChoicesJSONField(serializers.JSONField):
             raise serializers.ValidationError(TOO_DEEP) from None
 
 
-def _one_line(value: str) -> str:
+def _one_line(value: str) -> None:
     if _BREAKS_A_LINE.search(value):
         raise serializers.ValidationError(_("Brackets and control characters are not allowed here."))
-    return value
 
 
 @extend_schema_field({"type": "string", "pattern": _CELL, "example": "2+"})
@@ -77,7 +76,7 @@ class CellField(serializers.RegexField):
         super().__init__(_CELL, max_length=20, **kwargs)
 
 
-class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TablePlayerSerializer(serializers.Serializer):
     family_name = serializers.CharField(max_length=100, validators=[_one_line])
     given_name = serializers.CharField(max_length=100, allow_blank=True, default="", validators=[_one_line])
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
@@ -89,13 +88,13 @@ class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
 
 
-class TableSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TableSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=150, validators=[_one_line])
     date = serializers.RegexField(_DATE, help_text=_("YYYY-MM-DD, or YYYY-MM-DD/DD for two days."))
     players = serializers.ListField(child=TablePlayerSerializer(), min_length=1, max_length=MAX_PLAYERS)
 
 
-class OptionsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class OptionsSerializer(serializers.Serializer):
     choices = serializers.DictField(
         child=serializers.CharField(max_length=20), required=False, default=dict, help_text=CHOICE_HELP
     )

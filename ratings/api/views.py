@@ -65,7 +65,7 @@ class PublicReadMixin:
     def handle_exception(self, exc: Exception) -> HttpResponse:
         if isinstance(exc, _Kept):
             return exc.response
-        return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
+        return super().handle_exception(exc)
 
     def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
         response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]

@@ -20,7 +20,8 @@ from ratings.api.views import PublicReadMixin
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors import list_filter
 from ratings.selectors.official_lists import official_list_for_page, official_list_rows, official_lists
-from ratings.web.filters import MAX_QUERY, country_choices
+from ratings.selectors.search import MAX_QUERY
+from ratings.web.filters import country_choices
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):

@@ -282,7 +282,10 @@ def _correct_a_game(table: Table, officer: Any) -> None:
     """One game of the rated table entered the wrong way round, corrected with a reason."""
     table.refresh_from_db()
     games = [GameEdit(facts=GameFacts.of(g), id=g.pk) for g in table.games.order_by("round", "id")]
-    flip = {GameResult.FIRST_WON: GameResult.SECOND_WON, GameResult.SECOND_WON: GameResult.FIRST_WON}
+    flip: dict[str, GameResult] = {
+        GameResult.FIRST_WON: GameResult.SECOND_WON,
+        GameResult.SECOND_WON: GameResult.FIRST_WON,
+    }
     index = next(i for i, g in enumerate(games) if g.facts.result in flip and g.facts.round == 3)
     facts = games[index].facts
     games[index] = GameEdit(

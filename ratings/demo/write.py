@@ -198,7 +198,12 @@ def promotions_decide(world: World) -> None:
     for promotion in pending:
         if approved >= MAX_APPROVALS:
             break
-        if promotion.player_id in waiting or promotion.table.date > deadline or rng.random() < 0.25:
+        if (
+            promotion.table is None
+            or promotion.player_id in waiting
+            or promotion.table.date > deadline
+            or rng.random() < 0.25
+        ):
             waiting.add(promotion.player_id)
             continue
         consent: dict[str, Any] = {}

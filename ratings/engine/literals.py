@@ -6,7 +6,7 @@ values themselves are defined where the rules use them (constants.py ``HANDICAP_
 ``CATEGORIES``); tests/engine/test_constants.py holds the two to the same words.
 """
 
-from typing import Literal
+from typing import Literal, TypeGuard, get_args
 
 PriorGradeKind = Literal["kyu", "dan", "pro"]
 HandicapCode = Literal["S", "M", "L", "B", "R", "RL", "2p", "4p", "5p", "6p"]
@@ -20,3 +20,21 @@ PromotionRoute = Literal[
 ]
 Category = Literal["unrated", "provisional", "established"]
 GradeUnit = Literal["Kyu", "Dan"]
+
+
+# A word read from the database or a file is one of these sets only once checked: these checks let the type
+# checker see it.
+def is_prior_grade_kind(word: str) -> TypeGuard[PriorGradeKind]:
+    return word in get_args(PriorGradeKind)
+
+
+def is_handicap_code(word: str) -> TypeGuard[HandicapCode]:
+    return word in get_args(HandicapCode)
+
+
+def is_method(word: str) -> TypeGuard[Method]:
+    return word in get_args(Method)
+
+
+def is_promotion_route(word: str) -> TypeGuard[PromotionRoute]:
+    return word in get_args(PromotionRoute)

@@ -8,7 +8,7 @@ from django.db import migrations
 from ratings.access import ROLE_PERMISSIONS, ensure_roles
 
 
-def create_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
+def create_roles(apps, schema_editor):
     # Permissions are normally created after all migrations; make sure ours exist now.
     for app_config in apps.get_app_configs():
         app_config.models_module = True
@@ -17,7 +17,7 @@ def create_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
     ensure_roles(apps.get_model("auth", "Group"), apps.get_model("auth", "Permission"))
 
 
-def remove_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
+def remove_roles(apps, schema_editor):
     apps.get_model("auth", "Group").objects.filter(name__in=ROLE_PERMISSIONS).delete()
 
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 from ratings.access import ensure_roles
 
 
-def grant_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
+def grant_roles(apps, schema_editor):
     """Give the rating officers the new screens (permissions are normally created after all migrations)."""
     for app_config in apps.get_app_configs():
         app_config.models_module = True

@@ -13,7 +13,7 @@ from django.db import migrations, models
 from ratings.access import ensure_roles
 
 
-def update_roles(apps, schema_editor):  # type: ignore[no-untyped-def]
+def update_roles(apps, schema_editor):
     # The new models' permissions are normally created after all migrations; the roles need them now.
     for app_config in apps.get_app_configs():
         app_config.models_module = True

@@ -7,7 +7,7 @@ import secrets
 import unicodedata
 from typing import Any
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import Func, Q
 from django.utils.translation import gettext_lazy as _
@@ -185,3 +185,21 @@ def check_names(instance: models.Model, *fields: str) -> None:
             ) % {"char": char}
     if errors:
         raise ValidationError(errors)
+
+
+def concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """``model``'s field ``name`` (or its attname) as a field of its own table; a reverse relation raises
+    FieldDoesNotExist."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise FieldDoesNotExist(f"{model.__name__}.{name} is a relation from another model")
+    return field
+
+
+def db_column(model: type[models.Model], name: str) -> str:
+    """The column of ``model``'s field ``name`` (or its attname), for raw SQL; a field without a column of its
+    own (a reverse relation, a many-to-many) raises FieldDoesNotExist rather than write a wrong statement."""
+    column = concrete_field(model, name).column
+    if column is None:
+        raise FieldDoesNotExist(f"{model.__name__}.{name} has no column of its own")
+    return column

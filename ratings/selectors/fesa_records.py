@@ -15,6 +15,7 @@ from ratings import engine
 from ratings.fesa_files.ratingliste import Home, ListRecord, read_ratingliste
 from ratings.fesa_files.result_table import write_result_table
 from ratings.fesa_files.turnering import Cell, HandicapMark, TablePlayer, Turnering
+from ratings.fesa_files.turnering_values import Sign
 from ratings.models import (
     Game,
     GameResult,
@@ -31,7 +32,12 @@ from ratings.models.states import state_from_json
 from ratings.selectors.states import states_before
 
 FESA_KEY = "fesa"
-_SIGN_OF_NO_GAME = {GameResult.BYE: "+", GameResult.ABSENT: "-", GameResult.HALF_BYE: "=", GameResult.NO_SHOW: "#"}
+_SIGN_OF_NO_GAME: dict[str, Sign] = {
+    GameResult.BYE: "+",
+    GameResult.ABSENT: "-",
+    GameResult.HALF_BYE: "=",
+    GameResult.NO_SHOW: "#",
+}
 _SIGN_OF_GAME = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
 _MIRROR = {"+": "-", "-": "+", "=": "="}
 
@@ -55,9 +61,9 @@ def player_list_record(player: Player, opening: dict[str, Any] | None, state: en
     if wanted and shown != wanted and record.homes:
         # The nationality was corrected on the site: the HOME the lists show takes it.
         index = next((i for i, h in enumerate(record.homes) if h.list == "A"), 0)
-        homes = list(record.homes)
-        homes[index] = homes[index]._replace(nationality=wanted)
-        record = record._replace(homes=tuple(homes))
+        corrected = list(record.homes)
+        corrected[index] = corrected[index]._replace(nationality=wanted)
+        record = record._replace(homes=tuple(corrected))
     return record
 
 
@@ -78,7 +84,7 @@ def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
         if first is None:
             continue
         if g.second_id is None:
-            cells[first].setdefault(g.round, Cell(0, _SIGN_OF_NO_GAME.get(g.result, "-")))  # type: ignore[arg-type]
+            cells[first].setdefault(g.round, Cell(0, _SIGN_OF_NO_GAME.get(g.result, "-")))
             continue
         second = number.get(g.second_id)
         if second is None:

@@ -28,6 +28,7 @@ from ratings.fesa_files.ratingliste import Home, ListRecord
 from ratings.models import OpeningState
 from ratings.selectors.lists import ListRow, RatingList, rating_list
 from ratings.selectors.spreadsheet import csv_cell
+from ratings.selectors.states import prior_grade
 
 Format = Literal["all.txt", "csv", "json"]
 Grades = Literal["fesa", "public"]
@@ -129,9 +130,7 @@ def all_txt(rows: RatingList, grades: Grades = "fesa") -> bytes:
     fesa = _fesa_nationalities(rows.rows)
     records = []
     for r in rows:
-        prior = (
-            None if not r.prior_grade_kind else engine.PriorGrade(kind=r.prior_grade_kind, level=r.prior_grade_level)
-        )  # type: ignore[arg-type]
+        prior = prior_grade(r.prior_grade_kind, r.prior_grade_level)
         state = engine.PlayerState(
             rating=r.list_rating,
             result_list=None,

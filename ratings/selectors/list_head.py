@@ -16,13 +16,14 @@ Every player's list (``active=False``) holds every row valid on the date and is 
 from __future__ import annotations
 
 import datetime as dt
+from functools import partial
 from typing import Any
 
 from django.db import connection
 
 from ratings.db import date_param, index_hint, raw_rows
 from ratings.engine.categories import category_of_games, is_ranked
-from ratings.models import LEFT_OUT_OF_LISTS, OpeningState, Player, RatingRow
+from ratings.models import LEFT_OUT_OF_LISTS, OpeningState, Player, RatingRow, db_column
 from ratings.selectors.list_values import active_cutoff
 from ratings.selectors.states import rating_row_columns
 
@@ -141,23 +142,23 @@ def _names() -> dict[str, str]:
     only its top rows from the index. PostgreSQL's planner takes the indexes on the rating by itself for a LIMIT.
     """
     quote = connection.ops.quote_name
-    row, player, opening = RatingRow._meta.get_field, Player._meta.get_field, OpeningState._meta.get_field
+    row, player, opening = partial(db_column, RatingRow), partial(db_column, Player), partial(db_column, OpeningState)
     rows = rating_row_columns()  # the rows' table, player, date and validity
     return {
         **rows,
         "rows": rows["table"],
         "players": quote(Player._meta.db_table),
         "openings": quote(OpeningState._meta.db_table),
-        "pk": quote(player("id").column),
-        "nationality": quote(player("nationality").column),
-        "list_order": quote(player("list_order").column),
-        "rating": quote(row("rating_after").column),
-        "games": quote(row("games_after").column),
-        "method": quote(row("method").column),
-        "o_player": quote(opening("player").column),
-        "o_rating": quote(opening("rating").column),
-        "o_games": quote(opening("games").column),
-        "o_unrated": quote(opening("rated_by_performance").column),
-        "o_last_played": quote(opening("last_played").column),
-        "o_first_rated": quote(opening("first_rated").column),
+        "pk": quote(player("id")),
+        "nationality": quote(player("nationality")),
+        "list_order": quote(player("list_order")),
+        "rating": quote(row("rating_after")),
+        "games": quote(row("games_after")),
+        "method": quote(row("method")),
+        "o_player": quote(opening("player")),
+        "o_rating": quote(opening("rating")),
+        "o_games": quote(opening("games")),
+        "o_unrated": quote(opening("rated_by_performance")),
+        "o_last_played": quote(opening("last_played")),
+        "o_first_rated": quote(opening("first_rated")),
     }

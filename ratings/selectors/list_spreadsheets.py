@@ -16,6 +16,7 @@ from odf.table import Table, TableCell, TableColumn, TableRow
 from odf.text import P
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
@@ -35,7 +36,7 @@ WIDTHS = {
 }
 
 
-def _text(sheet: Any, value: str) -> WriteOnlyCell:
+def _text(sheet: Any, value: str) -> Cell:
     """A text cell: openpyxl would store "=..." as a formula, and a name must never be one."""
     cell = WriteOnlyCell(sheet, value=value)
     cell.data_type = "s"

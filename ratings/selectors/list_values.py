@@ -10,6 +10,7 @@ and version of the data.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import (
     Case,
@@ -29,6 +30,9 @@ from django.utils import timezone
 from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.engine.grades import FIRST_DAN, LAST_KYU
 from ratings.models import LEFT_OUT_OF_LISTS, Category, Player, Promotion, PromotionStatus, RatingRow
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 ACTIVE_YEARS = 2
 
@@ -61,7 +65,18 @@ def pending_dan(outer: str = "pk") -> Subquery:
     )
 
 
-def list_values(date: dt.date | None) -> QuerySet[Player]:
+class ListValues(TypedDict):
+    """The values ``list_values`` annotates each player with."""
+
+    list_rating: int
+    list_games: int
+    list_grade: int
+    list_fesa_grade: int
+    list_category: str
+    list_last_played: dt.date | None
+
+
+def list_values(date: dt.date | None) -> QuerySet[WithAnnotations[Player, ListValues]]:
     """Every public player with his ``list_*`` values of ``date`` (None or today or later: today's), and his
     computed grade as ``list_fesa_grade``."""
     if date is None or date >= timezone.localdate():
@@ -69,7 +84,7 @@ def list_values(date: dt.date | None) -> QuerySet[Player]:
     return _list_as_of(date)
 
 
-def _current_list() -> QuerySet[Player]:
+def _current_list() -> QuerySet[WithAnnotations[Player, ListValues]]:
     return public_players().annotate(
         list_rating=F("rating"),
         list_games=F("games"),
@@ -80,7 +95,7 @@ def _current_list() -> QuerySet[Player]:
     )
 
 
-def _list_as_of(date: dt.date) -> QuerySet[Player]:
+def _list_as_of(date: dt.date) -> QuerySet[WithAnnotations[Player, ListValues]]:
     """Each player's values from his rating row valid on ``date``, else from his opening state
     (a migrated FESA list) if that is dated on or before ``date``.
 

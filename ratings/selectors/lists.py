@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -44,9 +44,12 @@ from ratings.models import (
     player_search_key,
 )
 from ratings.selectors.list_head import list_counts, list_head, ranked_head
-from ratings.selectors.list_values import active_cutoff, list_values
+from ratings.selectors.list_values import ListValues, active_cutoff, list_values
 from ratings.selectors.search import name_matches
 from ratings.selectors.versions import DataVersion, data_version, version_cached
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 PUBLIC_TABLE_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
 SHOWN_PROMOTION_STATUSES = [PromotionStatus.EFFECTIVE, PromotionStatus.APPROVED]
@@ -63,7 +66,8 @@ _VALUES = (
 def _list_row(values: tuple[Any, ...]) -> ListRow:
     """A row from the values of ``_VALUES``: ListRow's own fields in its order, then the Latin form."""
     *own, latin_family_name, latin_given_name = values
-    return ListRow(*own, latin_family_name=latin_family_name, latin_given_name=latin_given_name)
+    # ``own`` fills ListRow's fields up to list_last_played, which mypy cannot count in a starred tuple.
+    return ListRow(*own, latin_family_name=latin_family_name, latin_given_name=latin_given_name)  # type: ignore[misc]
 
 
 @dataclass(slots=True)
@@ -117,10 +121,10 @@ class ListOrder:
     the public list does not rank): what every page of the list needs of the whole list. Compact (four arrays),
     as the shared cache keeps it; what is made of them is made once per copy read from the cache."""
 
-    pks: array  # type: ignore[type-arg]
-    country_ranks: array  # type: ignore[type-arg]
-    public_ranks: array  # type: ignore[type-arg]
-    public_country_ranks: array  # type: ignore[type-arg]
+    pks: array
+    country_ranks: array
+    public_ranks: array
+    public_country_ranks: array
 
     @classmethod
     def of(cls, players: Iterator[tuple[int, str, str]]) -> ListOrder:
@@ -150,7 +154,7 @@ class ListOrder:
         return self._positions.get(pk)
 
     @cached_property
-    def ranked_pks(self) -> array:  # type: ignore[type-arg]
+    def ranked_pks(self) -> array:
         """The players the public list ranks, in list order."""
         return array("q", (pk for pk, rank in zip(self.pks, self.public_ranks, strict=True) if rank))
 
@@ -166,12 +170,19 @@ class ListOrder:
             return None, None
         return self.public_ranks[i], self.public_country_ranks[i]
 
-    def __getstate__(self) -> tuple[array, ...]:  # type: ignore[type-arg]
+    def __getstate__(self) -> tuple[array, ...]:
         # the four arrays only: the positions and the ranked players are made again where needed
         return self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks
 
-    def __setstate__(self, state: tuple[array, ...]) -> None:  # type: ignore[type-arg]
+    def __setstate__(self, state: tuple[array, ...]) -> None:
         self.pks, self.country_ranks, self.public_ranks, self.public_country_ranks = state
+
+
+class SharedReads(TypedDict, total=False):
+    """What a list and the lists made from it read once: the whole list's order and its counts."""
+
+    order: ListOrder
+    counts: tuple[int, int]  # (players, ranked players)
 
 
 class RatingList:
@@ -190,7 +201,7 @@ class RatingList:
         fields: tuple[str, ...] = (),
         names: tuple[str, ...] = (),
         ranked: bool = False,
-        shared: dict[str, ListOrder] | None = None,
+        shared: SharedReads | None = None,
     ):
         self.date = date
         self.active = active
@@ -200,7 +211,7 @@ class RatingList:
         self._names = names  # name filters, applied by the search's rule
         self.ranked = ranked  # only the players the public list ranks (docs/rules.md §8)
         # The whole list's order, read once for this list and every list made from it (same date and data).
-        self._shared = {} if shared is None else shared
+        self._shared: SharedReads = {} if shared is None else shared
         self._count: int | None = None
         self._rows: list[ListRow] | None = None
 
@@ -269,7 +280,7 @@ class RatingList:
             self._shared["order"] = list_order(self.date, self.active, self.version)
         return self._shared["order"]
 
-    def _plain_pks(self) -> array:  # type: ignore[type-arg]
+    def _plain_pks(self) -> array:
         order = self.order()
         return order.ranked_pks if self.ranked else order.pks
 
@@ -333,7 +344,7 @@ class RatingList:
         return rows
 
 
-def _members(date: dt.date, active: bool) -> QuerySet[Player]:
+def _members(date: dt.date, active: bool) -> QuerySet[WithAnnotations[Player, ListValues]]:
     qs = list_values(date)
     return qs.filter(list_last_played__gte=active_cutoff(date)) if active else qs.filter(list_games__gt=0)
 

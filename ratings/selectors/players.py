@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from django.db.models import (
     F,
@@ -27,8 +27,15 @@ from ratings.models import (
 from ratings.models.states import state_from_json
 from ratings.selectors.list_values import pending_dan
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def player_for_page(federation_id: str) -> Player:
+
+class PendingGrade(TypedDict):
+    list_pending_grade: int | None  # a Dan grade waiting for the officers' approval
+
+
+def player_for_page(federation_id: str) -> WithAnnotations[Player, PendingGrade]:
     """The player with this federation id, with ``list_pending_grade`` and his opening state (if any) loaded;
     raises Player.DoesNotExist.
 

@@ -109,7 +109,7 @@ def _subscriptions(player: Player) -> list[dict[str, Any]]:
 def _clubs(player: Player) -> list[dict[str, Any]]:
     """His clubs by date (ratings/models/clubs.py), each with the club's name, and every recorded change."""
     memberships = ClubMembership.objects.filter(player=player).select_related("club").order_by("since", "pk")
-    changes = ClubMembership.history.filter(player_id=player.pk).order_by("history_date", "history_id")  # type: ignore[attr-defined]
+    changes = ClubMembership.history.filter(player_id=player.pk).order_by("history_date", "history_id")
     return [{**_row(m, exclude=("player",)), "club_name": m.club.name if m.club else None} for m in memberships] + [
         {
             "change": {"+": "created", "~": "changed", "-": "deleted"}.get(c.history_type, c.history_type),

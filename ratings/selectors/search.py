@@ -9,16 +9,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 
 from ratings.models import Player, name_fold_key, name_search_key
 
 MAX_QUERY = 100
 SEARCH_LIMIT = 50
 
+_Rows = TypeVar("_Rows", bound=Model)  # players, or rows that reach a player through ``prefix``
 
-def name_matches(queryset: QuerySet[Player], value: str, prefix: str = "") -> QuerySet[Player]:
+
+def name_matches(queryset: QuerySet[_Rows], value: str, prefix: str = "") -> QuerySet[_Rows]:
     """The players of ``queryset`` whose name holds every word of ``value`` (see the module), or whose
     federation id is ``value``; ``prefix`` reaches the player through a relation ("player__").
 

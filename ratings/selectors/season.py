@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.conf import settings
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
@@ -18,6 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import AnnouncementStatus, Table, TableStatus, Tournament
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 STAGES = {
     "announced": _("announced"),
@@ -45,7 +49,16 @@ def results_deadline(end_date: dt.date) -> dt.date:
     return end_date + dt.timedelta(days=settings.SEASON_RESULTS_DEADLINE_DAYS)
 
 
-def with_results(queryset: QuerySet[Tournament]) -> QuerySet[Tournament]:
+class Results(TypedDict):
+    """What ``with_results`` annotates each tournament with."""
+
+    received_at: dt.datetime | None
+    rated_at: dt.datetime | None
+    waiting_total: int
+    rated_total: int
+
+
+def with_results(queryset: QuerySet[Tournament]) -> QuerySet[WithAnnotations[Tournament, Results]]:
     """Annotate each tournament with what its stage needs, in the same query."""
     sent = Q(tables__status__in=[TableStatus.SUBMITTED, TableStatus.RATED])
     return queryset.annotate(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet
 
@@ -20,8 +21,9 @@ class CycleRow:
     ruled: int
 
 
-def cycle_rows(cycles: dict[int, dict[str, list[int]]]) -> dict[int, list[CycleRow]]:
-    """For each table id and its ``cycle_states``, its players' rows, in table order (one query for the names)."""
+def cycle_rows(cycles: dict[int, dict[str, Any]]) -> dict[int, list[CycleRow]]:
+    """For each table id and its ``cycle_states`` (JSON: "players", the ids, and "states", each a list of their
+    ratings), its players' rows, in table order (one query for the names)."""
     ids = {pid for cycle in cycles.values() for pid in cycle.get("players", [])}
     names = {p.pk: str(p) for p in Player.objects.filter(pk__in=ids)}
     out: dict[int, list[CycleRow]] = {}

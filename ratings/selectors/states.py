@@ -11,7 +11,9 @@ from django.db.models import Q
 
 from ratings import engine
 from ratings.db import as_date, date_param, id_batches, ids_condition, ids_in, json_column, json_value, raw_rows
-from ratings.models import OpeningState, Player, RatingRow
+from ratings.engine.literals import is_handicap_code, is_prior_grade_kind
+from ratings.engine.types import PlayerKey
+from ratings.models import OpeningState, Player, RatingRow, db_column
 from ratings.models.states import state_from_json
 
 
@@ -19,11 +21,20 @@ def prior_grade_of(player: Player) -> engine.PriorGrade | None:
     return prior_grade(player.prior_grade_kind, player.prior_grade_level)
 
 
+def handicap(code: str, giver: PlayerKey) -> engine.Handicap:
+    """A game's handicap from its stored code and the key of the player who gives it."""
+    if not is_handicap_code(code):
+        raise ValueError(f"not a handicap's code: {code!r}")
+    return engine.Handicap(code=code, giver=giver)
+
+
 def prior_grade(kind: str, level: int | None) -> engine.PriorGrade | None:
     """A player's prior grade from his record's two columns (none without a kind or a level)."""
     if not kind or level is None:
         return None
-    return engine.PriorGrade(kind=kind, level=level)  # type: ignore[arg-type]
+    if not is_prior_grade_kind(kind):
+        raise ValueError(f"not a prior grade's kind: {kind!r}")
+    return engine.PriorGrade(kind=kind, level=level)
 
 
 def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
@@ -121,16 +132,19 @@ def rating_row_columns() -> dict[str, str]:
     """The rating rows' table and columns, quoted, for the raw SQL that reads or relinks them; ``after`` is
     the state after as JSON text."""
     quote = connection.ops.quote_name
-    field = RatingRow._meta.get_field
+
+    def column(name: str) -> str:
+        return quote(db_column(RatingRow, name))
+
     return {
         "table": quote(RatingRow._meta.db_table),
-        "id": quote(field("id").column),
-        "table_id": quote(field("table").column),
-        "player": quote(field("player").column),
-        "date": quote(field("date").column),
-        "sequence": quote(field("sequence").column),
-        "valid": quote(field("valid_until").column),
-        "after": json_column(quote(field("state_after").column)),
+        "id": column("id"),
+        "table_id": column("table"),
+        "player": column("player"),
+        "date": column("date"),
+        "sequence": column("sequence"),
+        "valid": column("valid_until"),
+        "after": json_column(column("state_after")),
     }
 
 

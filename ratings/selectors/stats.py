@@ -63,7 +63,7 @@ class YearNumbers:
     promotions: int
 
 
-def _by_year(queryset: QuerySet, date_field: str) -> dict[int, int]:  # type: ignore[type-arg]
+def _by_year(queryset: QuerySet, date_field: str) -> dict[int, int]:
     """The rows of ``queryset`` counted by the year of ``date_field``: counted by date in SQL (a plain
     GROUP BY, no date function per row: SQLite's is Python code), the dates then added up by year."""
     years: dict[int, int] = {}
@@ -91,7 +91,4 @@ def _federation_by_year() -> list[YearNumbers]:
         "promotions": _by_year(Promotion.objects.filter(status__in=SHOWN_PROMOTION_STATUSES), "table__date"),
     }
     years = sorted({y for numbers in counts.values() for y in numbers if y is not None}, reverse=True)
-    return [
-        YearNumbers(year=y, **{name: numbers.get(y, 0) for name, numbers in counts.items()})  # type: ignore[arg-type]
-        for y in years
-    ]
+    return [YearNumbers(year=y, **{name: numbers.get(y, 0) for name, numbers in counts.items()}) for y in years]

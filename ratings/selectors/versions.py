@@ -39,7 +39,7 @@ def _sources() -> list[tuple[str, str, str]]:
     """(table, id column, time column) of the append-only tables."""
     out = [(RerateRun._meta.db_table, "id", "finished_at"), (OfficialList._meta.db_table, "id", "published_at")]
     for model in (Player, Promotion, Table, Tournament, Club, ClubMembership):
-        history = model.history.model  # type: ignore[attr-defined]
+        history = model.history.model
         out.append((history._meta.db_table, "history_id", "history_date"))
     return out
 

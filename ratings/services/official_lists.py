@@ -82,7 +82,7 @@ def official_list_version(*, date: dt.date) -> str:
 def _changes_since(since: dt.datetime | None) -> list[str]:
     """The corrections made since the list was shown, else the tables entered or changed since."""
     corrections = Correction.objects.select_related("made_by").order_by("made_at")
-    tables = Table.history.select_related("history_user").order_by("history_date")  # type: ignore[attr-defined]
+    tables = Table.history.select_related("history_user").order_by("history_date")
     if since is not None:
         corrections, tables = corrections.filter(made_at__gte=since), tables.filter(history_date__gte=since)
     lines = [f"{when(c.made_at)}, {by(c.made_by)}: {correction_text(c)}" for c in corrections[:10]]

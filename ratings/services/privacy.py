@@ -99,7 +99,7 @@ def _erase_clubs(player: Player) -> None:
     """His clubs by date and their recorded versions go: with his rating they could name him, and no rating
     depends on them."""
     ClubMembership.objects.filter(player=player).delete()
-    ClubMembership.history.filter(player_id=player.pk).delete()  # type: ignore[attr-defined]
+    ClubMembership.history.filter(player_id=player.pk).delete()
 
 
 def _scrub_history(player: Player) -> None:
@@ -154,7 +154,7 @@ def _scrub_admin_log(player: Player, old_names: set[str]) -> None:
 def _scrub_corrections(player: Player, old_names: set[str]) -> None:
     """His identity and prior-grade corrections keep what changed, with the erased values in place of the
     personal ones on both sides; his old names give way to the pseudonym in every correction's words."""
-    erased = {"family_name": player.family_name, "given_name": ""}
+    erased: dict[str, object] = {"family_name": player.family_name, "given_name": ""}
     erased |= {name: value for name, value in ERASED_FIELDS.items() if name in IDENTITY_FIELDS}
     for correction in Correction.objects.filter(player=player):
         if correction.kind == Correction.Kind.IDENTITY:

@@ -199,5 +199,5 @@ def reports_delete(report_ids: Any) -> int:
     ids = list(report_ids)
     for report_id in ids:
         OutgoingMail.objects.filter(event_key__startswith=f"report:{report_id}:").delete()
-    MistakeReport.history.filter(id__in=ids).delete()  # type: ignore[attr-defined]
+    MistakeReport.history.filter(id__in=ids).delete()
     return MistakeReport.objects.filter(pk__in=ids).delete()[0]

@@ -97,7 +97,7 @@ def rating_list_rows(table: Any) -> SafeString:
         category = p.list_category
         if category not in categories:
             categories[category] = escape(str(CATEGORY_LABELS.get(category, category)))
-        grade = escape(grade_label(p.list_grade or 0))
+        grade: str = escape(grade_label(p.list_grade or 0))
         pending = p.list_pending_grade
         if pending and pending > (p.list_grade or 0):
             note = escape(_("%(grade)s pending") % {"grade": grade_label(pending)})
@@ -201,7 +201,7 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
             f'<abbr title="{names.country_name(nationality)}">{escape(nationality.code)}</abbr>' if nationality else ""
         )
         rating = "" if row.rating is None else f"{rating_or_dash(row.rating)}{'*' if row.starred else ''}"
-        change = escape(signed(row.change))
+        change: str = escape(signed(row.change))
         if row.row:
             url = f"{change_url[0]}/{escape(p.federation_id)}/{change_url[1]}"
             if row.starred:
@@ -212,7 +212,7 @@ def standings_rows(table_standings: Any, namesakes: set[int]) -> SafeString:
             change = f'<a href="{url}" title="{how}">{shown}</a>'
         cells = []
         for cell in row.cells:
-            text = escape(cell.text)
+            text: str = escape(cell.text)
             if cell.opponent:
                 text = f'<a href="#t{table_id}-s{cell.opponent_seat}" title="{titles[cell.opponent.pk]}">{text}</a>'
             forfeit = "" if cell.played else "<sup>ff</sup>"

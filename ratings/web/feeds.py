@@ -22,7 +22,7 @@ from ratings.selectors.season import announced_tournaments
 ITEMS = 30
 
 
-class SiteFeed(Feed):  # type: ignore[type-arg]
+class SiteFeed(Feed):
     """Atom asks for an author of every entry: the site's, given once for the feed."""
 
     feed_type = Atom1Feed

@@ -53,7 +53,8 @@ class RatingListForm(forms.Form):
         return date
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         low, high = data.get("grade_min"), data.get("grade_max")
         if low and high and int(low) > int(high):
             raise forms.ValidationError(_("The lowest grade is above the highest grade."))

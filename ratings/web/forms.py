@@ -43,7 +43,8 @@ class StartForm(forms.Form):
         return _federation_id(self.cleaned_data.get("player"))
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("player") or self.errors:
             return data
         rating, games = data.get("rating"), data.get("games")
@@ -109,7 +110,9 @@ class TopListForm(forms.Form):
 
     def __init__(self, *args: Any, countries: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = [("", _("All countries")), *countries]
+        country = self.fields["country"]
+        assert isinstance(country, forms.ChoiceField)
+        country.choices = [("", _("All countries")), *countries]
 
 
 def _country_choices() -> list[tuple[str, str]]:

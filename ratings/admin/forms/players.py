@@ -41,14 +41,15 @@ class PlayerForm(forms.ModelForm):
                 ) % {"reading": suggested}
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         self._clean_latin_name(data)
         kind, level = data.get("prior_grade_kind"), data.get("prior_grade_level")
         if kind and level is None:
             self.add_error("prior_grade_level", _("Give the level of the prior grade (3 for 3 Kyu, say)."))
         elif level is not None and not kind:
             self.add_error("prior_grade_kind", _("Say whether the level is Kyu, amateur Dan or professional Dan."))
-        elif kind:
+        elif kind and level is not None:
             low, high = PRIOR_GRADE_LEVELS[kind]
             if not low <= level <= high:
                 self.add_error(

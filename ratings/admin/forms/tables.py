@@ -66,7 +66,8 @@ class TableForm(forms.ModelForm):
             self.initial["sequence"] = None  # a new table takes the next free number unless told otherwise
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("date") is not None:
             for problem in table_date_problems(date=data["date"], tournament=data.get("tournament")):
                 self.add_error("date", problem)

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
 
-from ratings.models import Tournament
+from ratings.models import Tournament, concrete_field
 from ratings.services.season import registration_problems
 from ratings.services.tournaments import tournament_check
 
@@ -41,8 +41,8 @@ class TournamentForm(forms.ModelForm):
         ]
 
     announcement_url = forms.URLField(
-        label=capfirst(Tournament._meta.get_field("announcement_url").verbose_name),
-        help_text=Tournament._meta.get_field("announcement_url").help_text,
+        label=capfirst(concrete_field(Tournament, "announcement_url").verbose_name),
+        help_text=concrete_field(Tournament, "announcement_url").help_text,
         required=False,
         assume_scheme="https",
     )
@@ -66,7 +66,8 @@ class TournamentForm(forms.ModelForm):
         return self.cleaned_data.get("planned_tables") or 1
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         start, end = data.get("start_date"), data.get("end_date")
         if start and end:
             try:

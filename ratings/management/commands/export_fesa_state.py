@@ -32,7 +32,7 @@ def write_output(command: BaseCommand, target: str, data: bytes) -> None:
     """Write ``data`` to the file ``target``, or to standard output for ``-``."""
     if target == "-":
         buffer = getattr(getattr(command.stdout, "_out", None), "buffer", None)
-        if buffer is not None and command.stdout._out is sys.stdout:  # type: ignore[attr-defined]
+        if buffer is not None and command.stdout._out is sys.stdout:
             buffer.write(data)
             buffer.flush()
         else:  # a text stream (call_command with stdout=StringIO): the bytes are ISO-8859-1 or UTF-8 text

@@ -108,7 +108,8 @@ def clubs_import(*, text: str, commit: bool) -> ClubImport:
     header, rows = _rows(text)
     if len(rows) > MAX_CLUB_LINES:
         raise ClubImportRejected([_("At most %(count)d clubs per file.") % {"count": MAX_CLUB_LINES}])
-    result, problems, seen = ClubImport(), [], {}
+    result, problems = ClubImport(), []
+    seen: dict[tuple[str, str], int] = {}
     for number, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue

@@ -19,7 +19,17 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from ratings.engine.prior_grades import prior_grade_label
-from ratings.models import Game, GameResult, HandicapCode, Player, PriorGradeSource, Table, TableEntry, Tournament
+from ratings.models import (
+    Game,
+    GameResult,
+    HandicapCode,
+    Player,
+    PriorGradeSource,
+    Table,
+    TableEntry,
+    Tournament,
+    concrete_field,
+)
 from ratings.selectors.players import player_names
 from ratings.services.tables.save import EntryFacts, GameEdit, table_check
 from ratings.services.tables.submit import GameFacts
@@ -198,7 +208,7 @@ def describe(kind: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> 
 def _identity_line(name: str, old: Any, new: Any) -> str:
     """ "nationality: France → Germany"; a date of birth is private (docs/privacy.md) and the summary is
     shown publicly, so it only says that it changed."""
-    label = str(Player._meta.get_field(name).verbose_name)
+    label = str(concrete_field(Player, name).verbose_name)
     if name == "date_of_birth":
         return _("%(field)s corrected") % {"field": label}
     if name in _COUNTRIES:
@@ -262,7 +272,7 @@ def _describe_table(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
     lines: list[str] = []
     for name in ("date", "sequence", "name"):
         if before[name] != after[name]:
-            lines.append(f"{Table._meta.get_field(name).verbose_name}: {_shown(before[name])} → {_shown(after[name])}")
+            lines.append(f"{concrete_field(Table, name).verbose_name}: {_shown(before[name])} → {_shown(after[name])}")
     if before["tournament_id"] != after["tournament_id"]:
         tournaments = dict(
             Tournament.objects.filter(pk__in=[before["tournament_id"], after["tournament_id"]]).values_list(
@@ -279,7 +289,8 @@ def _describe_table(before: Mapping[str, Any], after: Mapping[str, Any]) -> list
 
 
 def _describe_entries(before: list[list[int]], after: list[list[int]], names: Mapping[int, str]) -> list[str]:
-    old, new = dict(map(tuple, before)), dict(map(tuple, after))  # type: ignore[arg-type]
+    old = {player: seat for player, seat in before}
+    new = {player: seat for player, seat in after}
     lines = [
         _("%(player)s entered (number %(seat)s)") % {"player": names.get(p), "seat": new[p]}
         for p in new

@@ -125,9 +125,9 @@ def _history_since(since: dt.datetime | None, table_id: int | None, player_ids: 
     records: list[Any] = []
     if table_id is not None:
         for model, key in ((Table, "id"), (TableEntry, "table_id"), (Game, "table_id")):
-            records += model.history.filter(after, **{key: table_id}).select_related("history_user")  # type: ignore[attr-defined]
+            records += model.history.filter(after, **{key: table_id}).select_related("history_user")
     if player_ids:
-        records += Player.history.filter(after, id__in=list(player_ids)).select_related("history_user")  # type: ignore[attr-defined]
+        records += Player.history.filter(after, id__in=list(player_ids)).select_related("history_user")
     records.sort(key=lambda r: r.history_date)
     return history_lines(records[-10:], what=_what)
 

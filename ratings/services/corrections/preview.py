@@ -34,6 +34,8 @@ from ratings.models import (
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
+from ratings.selectors.states import handicap as handicap_of
+from ratings.selectors.states import prior_grade
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
@@ -155,7 +157,7 @@ def _engine_games(games: Sequence[GameEdit]) -> list[engine.Game]:
         handicap = (
             None
             if not g.handicap
-            else engine.Handicap(g.handicap, g.first_id if g.handicap_giver == "first" else g.second_id)
+            else handicap_of(g.handicap, g.first_id if g.handicap_giver == "first" else g.second_id)
         )
         out.append(
             engine.Game(g.round, g.first_id, g.second_id, first_score(g.result, replay_draw=g.replay_draw), handicap)
@@ -179,9 +181,7 @@ def _prior_grade_history(
 
 
 def _prior(change: PriorGradeChange) -> engine.PriorGrade | None:
-    if not change.kind or change.level is None:
-        return None
-    return engine.PriorGrade(kind=change.kind, level=change.level)  # type: ignore[arg-type]
+    return prior_grade(change.kind, change.level)
 
 
 def _players_only(change: PriorGradeChange) -> CorrectionPreview:

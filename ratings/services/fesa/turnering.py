@@ -47,7 +47,7 @@ from ratings.fesa_files.names import refused_character
 from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
-from ratings.selectors.states import states_before
+from ratings.selectors.states import prior_grade, states_before
 from ratings.services.fesa.import_plan import (
     NEW,
     Choice,
@@ -225,7 +225,7 @@ def _save(
                 plan.table_id = table.pk
                 plan.created_players = count + sum(1 for n in plan.newcomers if n.player_id is None)
     except IntegrityError:
-        if not Table.objects.filter(date=turnering.date, sequence=plan.sequence).exists():
+        if not Table.objects.filter(date=turnering.date, sequence=plan.sequence or 1).exists():
             raise
         # Another table took the same date and sequence between our check and our insert.
         plan.table_id = None
@@ -443,7 +443,7 @@ def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
             facts = line.new_player or NewPlayerFacts()
             prior = None
             if may_set and facts.prior_kind and facts.prior_level is not None:
-                prior = engine.PriorGrade(kind=facts.prior_kind, level=facts.prior_level)  # type: ignore[arg-type]
+                prior = prior_grade(facts.prior_kind, facts.prior_level)
             states[line.number] = engine.PlayerState(prior_grade=prior)
     prepared = engine_table(turnering, states)
     if not prepared.table.games:
@@ -496,6 +496,7 @@ def _effects(plan: TurneringPlan, result: engine.TableResult) -> list[RatingEffe
 __all__ = [
     "MAX_UPLOAD_BYTES",
     "NEW",
+    "Choice",
     "LinePlan",
     "NewPlayerFacts",
     "Problem",

@@ -52,7 +52,7 @@ def promotion_lock_check(promotion: Promotion, expected: str | None, *, lock: bo
 
 
 def _changes_since(promotion: Promotion, since: dt.datetime | None) -> list[str]:
-    records = Promotion.history.filter(id=promotion.pk).select_related("history_user").order_by("history_date")  # type: ignore[attr-defined]
+    records = Promotion.history.filter(id=promotion.pk).select_related("history_user").order_by("history_date")
     if since is not None:
         records = records.filter(history_date__gte=since)
     grade = engine.grade_label(promotion.grade)

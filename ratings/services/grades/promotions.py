@@ -101,6 +101,7 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
                 if (pid, grade) in wanted or table_id in redone:
                     concerned.append(pk)
         existing: dict[tuple[int, int], Promotion] = {}
+        record: Promotion | None
         for batch in id_batches(concerned):
             for record in live.select_for_update(of=("self",)).select_related("table").filter(pk__in=batch):
                 existing[(record.player_id, record.grade)] = record
@@ -136,7 +137,8 @@ def promotions_sync(*, tables: Sequence[int], found: Sequence[tuple[int, int, en
             # audit row: that is the history's arithmetic, not a change anyone needs to review, and a merge of
             # a long career wrote 10^4 of them. A record moved to another game or table, or supported again,
             # does, all in one bulk insert.
-            attributes = [Promotion._meta.get_field(name).attname for name in FOUND_FIELDS]
+            attname = {field.name: field.attname for field in Promotion._meta.concrete_fields}
+            attributes = [attname[name] for name in FOUND_FIELDS]
             rows_update(Promotion, FOUND_FIELDS, [(r.pk, *(getattr(r, a) for a in attributes)) for r in moved])
             if audited:
                 Promotion.history.bulk_history_create(

@@ -83,7 +83,7 @@ def promotion_revise(
             if nsr_consent or nsr_consent_date is not None or nsr_reference:
                 raise PromotionInvalid(_("The NSR's consent is recorded only when approving."))
             _check_no_higher_approved(promotion)
-            expected = Q(status=before)
+            condition = Q(status=before)
             values: dict[str, Any] = {"reviewed_by": user, "reviewed_at": now, "review_reason": reason}
         else:
             if not promotion.supported:
@@ -92,7 +92,7 @@ def promotion_revise(
                 promotion, nsr_consent=nsr_consent, nsr_consent_date=nsr_consent_date, reference=nsr_reference
             )
             check_no_lower_pending(promotion)
-            expected = Q(status=before, supported=True)
+            condition = Q(status=before, supported=True)
             values = {
                 "nsr_consent": nsr_consent,
                 "nsr_consent_date": nsr_consent_date,
@@ -102,7 +102,7 @@ def promotion_revise(
                 "decision_reason": reason,
             }
         compare_and_set(
-            promotion, expected, {"status": after, **values}, user=user, label=f"revised: {before} -> {after}"
+            promotion, condition, {"status": after, **values}, user=user, label=f"revised: {before} -> {after}"
         )
         PromotionRevision.objects.create(
             promotion=promotion,

@@ -99,7 +99,7 @@ def merge_facts(duplicate: Player, kept: Player) -> tuple[dict[str, Any], dict[s
     promotions = Promotion.objects.filter(player=duplicate).exclude(
         Q(status__in=LIVE_PROMOTION_STATUSES) & Q(grade__in=live)
     )
-    moved = {
+    moved: dict[str, Any] = {
         "entries": sorted(TableEntry.objects.filter(player=duplicate).values_list("pk", flat=True)),
         "games_first": sorted(Game.objects.filter(first=duplicate).values_list("pk", flat=True)),
         "games_second": sorted(Game.objects.filter(second=duplicate).values_list("pk", flat=True)),
@@ -209,7 +209,7 @@ def describe_merge(before: Mapping[str, Any], after: Mapping[str, Any], names: M
     """The merge (or its undo) in people's words; ``names`` by player id, with what tells namesakes apart
     ("Novák Tomáš (F123) merged into Novák Tomáš (F456)")."""
     moved = after["moved"]
-    counts = {
+    counts: dict[str, Any] = {
         "duplicate": names.get(after["duplicate"], "?"),
         "kept": names.get(after["kept"], "?"),
         "tables": len(moved["entries"]),

@@ -4,7 +4,7 @@ not settle (its cycle's states), with the resolutions a correction has made obso
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ratings.db import id_batches
 from ratings.models import Table, TableResolution, TableStatus
@@ -33,7 +33,7 @@ def tables_mark(replay: Replay, now: dt.datetime) -> None:
     _resolutions_clear(redone, unsettled, now)
 
 
-def _resolutions_clear(redone: Sequence[int], unsettled: dict[int, object], now: dt.datetime) -> None:
+def _resolutions_clear(redone: Sequence[int], unsettled: Mapping[int, object], now: dt.datetime) -> None:
     for chunk in id_batches(list(redone)):
         for resolution in TableResolution.objects.filter(table_id__in=chunk, cleared_at__isnull=True):
             if unsettled.get(resolution.table_id) != resolution.states:

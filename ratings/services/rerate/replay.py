@@ -32,7 +32,16 @@ from ratings.db import (
 )
 from ratings.engine.rules import FESA_RULES, RuleConstants
 from ratings.engine.scores import first_score
-from ratings.models import VALID_FOREVER, Game, Player, RatingRow, Table, TableEntry, TableResolution, TableStatus
+from ratings.models import (
+    VALID_FOREVER,
+    Game,
+    Player,
+    RatingRow,
+    Table,
+    TableEntry,
+    TableResolution,
+    TableStatus,
+)
 from ratings.models.states import state_from_json, state_to_json
 
 log = logging.getLogger(__name__)

@@ -160,6 +160,7 @@ def plan_answer(plan: TurneringPlan, *, players_from_line: int | None = None) ->
 
 def saved_answer(plan: TurneringPlan) -> dict[str, Any]:
     """The answer to a submit that saved the table of ``plan`` (which has no problems, so none to number)."""
+    assert plan.table_id is not None  # a saved plan has its table
     table = Table.objects.get(pk=plan.table_id)
     return {
         **plan_answer(plan),

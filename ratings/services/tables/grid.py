@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
-from ratings.fesa_files.turnering import TablePlayer, Turnering, check_consistency, read_cells, read_turnering
+from ratings.fesa_files.turnering import Cell, TablePlayer, Turnering, check_consistency, read_cells, read_turnering
 from ratings.models import Game, GameResult, HandicapGiver, Player, Table
 from ratings.selectors.fesa_records import table_turnering
 from ratings.selectors.players import player_names
@@ -66,7 +66,7 @@ def grid_turnering(rows: Sequence[GridRow], *, name: str = "", date_text: str = 
         where = _("Row %(row)s") % {"row": number} + (f" ({who})" if who else "")
         if row.player_id is None:
             problems.append(_("%(where)s: choose the player, or empty the row.") % {"where": where})
-        cells = ()
+        cells: tuple[Cell, ...] = ()
         try:
             cells = read_cells(row.cells, line=number, file=_FILE)
         except FesaFileError as exc:

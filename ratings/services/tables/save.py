@@ -107,7 +107,10 @@ def table_date_lock(*, date: dt.date) -> None:
 
 def next_free_sequence(*, date: dt.date, exclude_table: int | None = None) -> int:
     """The number after the highest sequence of the tables of ``date`` (1 for the first table of a day)."""
-    highest = Table.objects.filter(date=date).exclude(pk=exclude_table).aggregate(m=Max("sequence"))["m"]
+    tables = Table.objects.filter(date=date)
+    if exclude_table is not None:
+        tables = tables.exclude(pk=exclude_table)
+    highest = tables.aggregate(m=Max("sequence"))["m"]
     return (highest or 0) + 1
 
 
@@ -211,7 +214,7 @@ def _checked(
     problems["date"] = table_date_problems(date=date, tournament=tournament)
     if sequence < 1:
         problems["sequence"].append(_("The sequence must be 1 or more."))
-    elif Table.objects.filter(date=date, sequence=sequence).exclude(pk=table_id).exists():
+    elif Table.objects.filter(date=date, sequence=sequence).exclude(pk=table_id or 0).exists():  # 0: no table's
         problems["sequence"].append(
             _("Another table of %(date)s has the number %(sequence)s; leave it empty to take the next free one.")
             % {"date": date.isoformat(), "sequence": sequence}
@@ -259,7 +262,7 @@ def _game_problems(
     if strict_dates and player_ids:
         elsewhere = (
             RatingRow.objects.filter(player_id__in=player_ids)
-            .exclude(table_id=table_id)
+            .exclude(table_id=table_id or 0)  # a new table: 0, no table's id
             .values("player_id")
             .annotate(last=Max("date"))
             .values_list("player_id", "last")
@@ -369,15 +372,17 @@ def _write_entries(table: Table, entries: Sequence[EntryFacts]) -> RowChanges:
             changes.deleted.append(entry)
     staying = [(existing[e.player_id], e.seat) for e in entries if e.player_id in existing]
     _park(TableEntry, "seat", [entry.pk for entry, seat in staying if entry.seat != seat])
-    new = []
+    new: list[TableEntry] = []
     for facts in entries:
-        entry = existing.get(facts.player_id)
-        if entry is None:
-            new.append(TableEntry(table=table, player_id=facts.player_id, seat=facts.seat))
-        elif entry.seat != facts.seat:
-            entry.seat = facts.seat  # type: ignore[assignment]
-            entry.save(update_fields=["seat"])
-            changes.changed.append((entry, ["seat"]))
+        seat = facts.seat
+        assert seat is not None, "table_seats numbered every entry"
+        found = existing.get(facts.player_id)
+        if found is None:
+            new.append(TableEntry(table=table, player_id=facts.player_id, seat=seat))
+        elif found.seat != seat:
+            found.seat = seat
+            found.save(update_fields=["seat"])
+            changes.changed.append((found, ["seat"]))
     changes.new = _created(TableEntry, new)
     return changes
 

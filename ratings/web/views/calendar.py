@@ -44,7 +44,9 @@ class CalendarForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", _("All countries"))] + [(code, countries.name(code)) for code in calendar_countries()]
-        self.fields["country"].choices = choices
+        country = self.fields["country"]
+        assert isinstance(country, forms.ChoiceField)
+        country.choices = choices
 
 
 @public_page

@@ -3,10 +3,11 @@ stored report (ratings/services/predictions.py); the page never computes it, it 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -14,6 +15,9 @@ from django.views.decorators.cache import never_cache
 from ratings.selectors.predictions import prediction_reports
 from ratings.selectors.versions import data_version
 from ratings.web.charts import calibration_chart
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 SYSTEMS = {
     "fesa": (gettext_lazy("FESA (the site's ratings)"), gettext_lazy("the ratings stored before each table")),
@@ -48,7 +52,7 @@ def _year_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"year": year, "cells": system_rows(result, year, "even")} for year in reversed(result["years"])]
 
 
-def _charts(result: dict[str, Any]) -> list[tuple[str, Any]]:
+def _charts(result: dict[str, Any]) -> list[tuple[StrOrPromise, SafeString]]:
     charts = []
     for key in result["systems"]:
         name = SYSTEMS.get(key, (key, ""))[0]
@@ -69,7 +73,7 @@ def predictions(request: HttpRequest) -> HttpResponse:
     version = data_version()
     current, latest = prediction_reports(version.key)
     context: dict[str, Any] = {"section": "statistics", "current": current, "report": latest}
-    if latest is not None:
+    if latest is not None and latest.result is not None:  # a finished report has its figures
         result = latest.result
         context.update(
             stale=latest is not current,

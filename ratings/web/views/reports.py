@@ -74,7 +74,7 @@ def report(request: HttpRequest, federation_id: str = "", pk: int | None = None)
             status = 429
         else:
             data = form.cleaned_data
-            chosen = table or (Table.objects.filter(pk=data.get("table")).first() if data.get("table") else None)
+            chosen = table or (Table.objects.filter(pk=data["table"]).first() if data.get("table") else None)
             game = Game.objects.filter(pk=data["game"]).first() if data.get("game") else None
             try:
                 report_request(
