@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from ratings.engine import PlayerState
 from ratings.fesa_files.compare import BYES_ONLY, compare_lists
 from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
-from tests.files.fesa_cases import case_dir
+from tests.files.fesa_cases import case_dir, case_names
 
 NEWCOMER = b'(\n("Neu" "Otto" (#S(HOME :list #\\E :nationality "FR" :residens "FR")) 0 "" 0 0 nil)\n)\n'
 
@@ -66,6 +66,16 @@ def test_compare_lists_every_difference_by_player_and_field(tmp_path: Path) -> N
         f"{' '.join(p for p in third.name if p)}: player: site listed, program missing",
     ]
     assert failure == "3 unexplained differences with post"
+
+
+@pytest.mark.parametrize("case", case_names())
+def test_compare_files_of_every_reference_case_is_identical(case: str) -> None:
+    """The standalone run of the folder the program read, beside the program's own list: nothing to explain."""
+    program = case_dir(case) / "ratingliste.post"
+    out = io.StringIO()
+    call_command("fesa_compare", str(program), "--files", str(case_dir(case)), stdout=out)
+    players = len(read_ratingliste(program.read_bytes()))
+    assert out.getvalue().splitlines() == [f"{players} players, identical to ratingliste.post"]
 
 
 def test_compare_lists_reports_positions_only_when_the_values_agree() -> None:
