@@ -2,18 +2,19 @@
 the rules (docs/rules.md §5, §9; ratings/engine/program.py), and which divergence each of its differences from
 the site's list comes from.
 
-The span is replayed from the states before it three ways: as the site rates it (the base), with the program's
-documented behaviour, and with that behaviour added one divergence at a time, in table order:
+The span is replayed from the states before it with the program's documented behaviour:
 
 * ``BYES_ONLY``: every player listed in a table without a rated game, whom the program rates with none;
 * ``HALF_ROOT``: a performance-rated player whose root lies within the program's reach of a half, rounded to
   the other side. Which of those the program rounded otherwise its list alone tells: each is tried in turn and
   kept when the replay then agrees with the program's list on more fields.
 
-A field whose value the divergences change is attributed to the first of them that changes it: the player's
-own divergence, or a consequence of another's (an opponent's rating in his result list, his rating, counters,
-grade, in that table or any later one). ``ratings/fesa_files/compare.py`` explains a difference from the
-program's list by the model only where the model holds the program's very value.
+Then that replay and the site's run side by side, a table at a time, tell which divergence each player who
+ends up apart comes from: his own in a table, or one that reached him through an opponent (an opponent's
+rating in his result list, his rating, counters, grade, in that table or any later one), which he carries into
+his later tables. ``ratings/fesa_files/compare.py`` explains a difference from the program's list by the model
+only where the model holds the program's very value. Two replays and two more for each half root, whatever
+the number of players with only byes.
 """
 
 from __future__ import annotations
@@ -88,27 +89,78 @@ def players_without_games(tables: Sequence[TableInput]) -> list[Divergence]:
     return out
 
 
+def _rate(
+    states: dict[Any, PlayerState], position: int, table: TableInput, chosen: set[tuple[int, Any, str]]
+) -> list[Divergence]:
+    """Rate the span's table number ``position`` into ``states`` with the ``chosen`` divergences (position,
+    player, kind); the half roots met: the performance-rated players whose final root lies within the program's
+    reach of a half."""
+    given = table._replace(states={p: states.get(p, PlayerState()) for p in table.players})
+    flipped = {p for p in table.players if (position, p, HALF_ROOT) in chosen}
+    result = rate_table_as_program(given, flipped=flipped)
+    halves = []
+    for outcome in result.outcomes:
+        states[outcome.key] = outcome.after
+        if outcome.method == "performance" and near_half(outcome.performance):
+            halves.append(Divergence(position, table.name, outcome.key, HALF_ROOT))
+    playing = {outcome.key for outcome in result.outcomes}
+    for p in table.players:
+        if p not in playing and (position, p, BYES_ONLY) in chosen:
+            states[p] = rated_without_games(given.states[p], table.date)
+    return halves
+
+
+def _chosen(divergences: Sequence[Divergence]) -> set[tuple[int, Any, str]]:
+    return {(d.position, d.player, d.kind) for d in divergences}
+
+
 def replay(
     start: Mapping[Key, PlayerState], tables: Sequence[TableInput], divergences: Sequence[Divergence]
 ) -> tuple[dict[Key, PlayerState], list[Divergence]]:
-    """Every player's state after the span with these divergences, and the half roots met on the way: the
-    performance-rated players whose final root lies within the program's reach of a half."""
+    """Every player's state after the span with these divergences, and the half roots met on the way."""
     states: dict[Any, PlayerState] = dict(start)
-    chosen = {(d.position, d.player, d.kind) for d in divergences}
+    chosen = _chosen(divergences)
     halves: list[Divergence] = []
     for position, table in enumerate(tables):
-        given = table._replace(states={p: states.get(p, PlayerState()) for p in table.players})
-        flipped = {p for p in table.players if (position, p, HALF_ROOT) in chosen}
-        result = rate_table_as_program(given, flipped=flipped)
-        for outcome in result.outcomes:
-            states[outcome.key] = outcome.after
-            if outcome.method == "performance" and near_half(outcome.performance):
-                halves.append(Divergence(position, table.name, outcome.key, HALF_ROOT))
-        playing = {outcome.key for outcome in result.outcomes}
-        for p in table.players:
-            if p not in playing and (position, p, BYES_ONLY) in chosen:
-                states[p] = rated_without_games(given.states[p], table.date)
+        halves += _rate(states, position, table, chosen)
     return states, halves
+
+
+def origins(
+    start: Mapping[Key, PlayerState], tables: Sequence[TableInput], divergences: Sequence[Divergence]
+) -> tuple[dict[Key, PlayerState], dict[Key, PlayerState], dict[Key, Divergence]]:
+    """The span replayed as the site rates it and with the divergences, side by side, one table at a time; and
+    for each player who ends up apart, the divergence he is apart by: his own in a table, else the one he
+    entered the table apart by, else one of his opponents' in it (an opponent apart is what moved him)."""
+    base: dict[Any, PlayerState] = dict(start)
+    model: dict[Any, PlayerState] = dict(start)
+    chosen = _chosen(divergences)
+    own = {(d.position, d.player): d for d in divergences}
+    origin: dict[Any, Divergence] = {}
+    for position, table in enumerate(tables):
+        for p in table.players:
+            if base.get(p) == model.get(p):
+                origin.pop(p, None)
+        _rate(base, position, table, set())
+        _rate(model, position, table, chosen)
+        met: dict[Any, list[Any]] = {p: [] for p in table.players}
+        for game in table.games:
+            met[game.first].append(game.second)
+            met[game.second].append(game.first)
+        apart = [p for p in table.players if base.get(p) != model.get(p)]
+        for p in apart:
+            if (position, p) in own:
+                origin[p] = own[position, p]
+        while True:  # through the table's games, from the players apart by a divergence to their opponents
+            found = {
+                p: next(origin[o] for o in met[p] if o in origin)
+                for p in apart
+                if p not in origin and any(o in origin for o in met[p])
+            }
+            if not found:
+                break
+            origin.update(found)
+    return base, model, origin
 
 
 def _who(name: Name) -> str:
@@ -133,7 +185,6 @@ def program_model(
                 count += sum(show(state) != show(theirs) for _, show in STATE_FIELDS)
         return count
 
-    base, _ = replay(start, tables, ())
     chosen = players_without_games(tables)
     current, halves = replay(start, tables, chosen)
     misses = missed(current)
@@ -147,28 +198,15 @@ def program_model(
             chosen.append(half)
             current, halves, misses = trial, trial_halves, trial_misses
 
+    base, current, origin = origins(start, tables, chosen)
     causes: dict[tuple[Name, str], str] = {}
-    previous = base
-    applied: list[Divergence] = []
-    for divergence in sorted(chosen, key=lambda d: d.position):
-        applied.append(divergence)
-        now = replay(start, tables, applied)[0] if len(applied) < len(chosen) else current
-        for key, state in now.items():
-            before = previous.get(key, PlayerState())
-            for field, show in STATE_FIELDS:
-                name = name_of[key]
-                if (name, field) not in causes and show(state) != show(before):
-                    own = key == divergence.player
-                    consequence = "" if own else f", a consequence of {_who(name_of[divergence.player])}'s"
-                    causes[name, field] = f"{divergence.kind} ({divergence.table}){consequence}"
-        previous = now
-    final = {
-        (name_of[key], field): causes[name_of[key], field]
-        for key, state in current.items()
-        for field, show in STATE_FIELDS
-        if (name_of[key], field) in causes and show(state) != show(base.get(key, PlayerState()))
-    }
-    return ProgramModel(states={name_of[key]: state for key, state in current.items()}, causes=final)
+    for key, divergence in origin.items():
+        consequence = "" if key == divergence.player else f", a consequence of {_who(name_of[divergence.player])}'s"
+        before = base.get(key, PlayerState())
+        for field, show in STATE_FIELDS:
+            if show(current[key]) != show(before):
+                causes[name_of[key], field] = f"{divergence.kind} ({divergence.table}){consequence}"
+    return ProgramModel(states={name_of[key]: state for key, state in current.items()}, causes=causes)
 
 
 def files_span(
