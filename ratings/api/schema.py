@@ -7,7 +7,7 @@
   and answers 404 for what does not exist (a player, a table, a page past the last); 429 past the client's limit.
 * A table sent as JSON holds ``turnering`` or ``table``, exactly one (ratings/api/submit_input.py): a body with
   neither or both, or no body, is not one the schema allows. A form field cannot be null: left out, it takes its
-  default.
+  default; a file part holds something.
 * Each parameter as the API reads it: a country one of the ISO 3166 codes, free text without control characters
   and no longer than the API takes (the site refuses both, federation/middleware.py), pages whole numbers from 1.
 """
@@ -79,6 +79,8 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any, pu
         json_table["oneOf"] = [{"required": ["turnering"]}, {"required": ["table"]}]
     for field in schemas.get("MultipartSubmissionRequest", {}).get("properties", {}).values():
         field.pop("nullable", None)
+        if field.get("format") == "binary":
+            field["minLength"] = 1  # a part without content is no file to Django's form parser
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if operation.get("operationId") in TABLE_BODY_REQUIRED:

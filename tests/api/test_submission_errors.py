@@ -73,7 +73,9 @@ def test_the_schema_states_what_the_table_endpoints_refuse(client: Client) -> No
         assert schema["paths"][path]["post"]["requestBody"]["required"] is True
     components = schema["components"]["schemas"]
     assert components["JsonSubmissionRequest"]["oneOf"] == [{"required": ["turnering"]}, {"required": ["table"]}]
-    assert "nullable" not in components["MultipartSubmissionRequest"]["properties"]["sequence"]  # a form sends text
+    form = components["MultipartSubmissionRequest"]["properties"]
+    assert "nullable" not in form["sequence"]  # a form sends text
+    assert form["turnering"]["minLength"] == form["nye_spillere"]["minLength"] == 1
     player = components["TablePlayerRequest"]["properties"]
     for field in (player["family_name"], player["given_name"], components["TableRequest"]["properties"]["name"]):
         patterns = {field.get("pattern")} | {alternative.get("pattern") for alternative in field.get("oneOf", [])}
