@@ -30,6 +30,8 @@ from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, Choice
 FIRST_PLAYER_LINE = 3  # the JSON table's player n is line n + 2 of the turnering.txt it is written as
 _ONE_LINE = r"^[^\[\]\x00-\x1f\x7f]*$"
 """A text that becomes part of one line of the file: no brackets, no control characters."""
+_ONE_LINE_NOT_BLANK = r"^[^\[\]\x00-\x1f\x7f]*[^\[\]\x00-\x1f\x7f\s][^\[\]\x00-\x1f\x7f]*$"
+"""The same, with something besides spaces (the value is trimmed: spaces alone are blank)."""
 _DATE = r"^\d{4}-\d{2}-\d{2}(/\d{2})?$"
 _CELL = r"^\d{1,4} ?[+\-=#]( ?\([+\-][0-9A-Za-z]{1,4}\))?$"
 CHOICE_HELP = _(
@@ -69,7 +71,8 @@ ONE_LINE_ONLY = _("Brackets and control characters are not allowed here.")
 def one_line_field(**kwargs: Any) -> serializers.RegexField:
     """A ``_ONE_LINE`` text, the rule stated in the schema by its pattern. The value is trimmed before the match,
     so ``$`` cannot stop before a final newline."""
-    return serializers.RegexField(_ONE_LINE, error_messages={"invalid": ONE_LINE_ONLY}, **kwargs)
+    pattern = _ONE_LINE if kwargs.get("allow_blank") else _ONE_LINE_NOT_BLANK
+    return serializers.RegexField(pattern, error_messages={"invalid": ONE_LINE_ONLY}, **kwargs)
 
 
 @extend_schema_field({"type": "string", "pattern": _CELL, "example": "2+"})
@@ -86,8 +89,8 @@ class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     given_name = one_line_field(max_length=100, allow_blank=True, default="")
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
     new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
-    federation_id = serializers.CharField(
-        max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
+    federation_id = serializers.RegexField(  # the pattern tells the schema that spaces alone are blank
+        r"\S", max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
     )
     simul_giver = serializers.BooleanField(default=False, help_text=_("Gave a simultaneous display (&)."))
     rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
