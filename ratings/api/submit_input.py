@@ -28,9 +28,10 @@ from ratings.models import Player
 from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, Choice
 
 FIRST_PLAYER_LINE = 3  # the JSON table's player n is line n + 2 of the turnering.txt it is written as
-_ONE_LINE = r"^[^\[\]\x00-\x1f\x7f]*$"
-"""A text that becomes part of one line of the file: no brackets, no control characters."""
-_ONE_LINE_NOT_BLANK = r"^[^\[\]\x00-\x1f\x7f]*[^\[\]\x00-\x1f\x7f\s][^\[\]\x00-\x1f\x7f]*$"
+_ONE_LINE = r"^[^\[\]\x00-\x1f\x7f-\x9f]*$"
+"""A text that becomes part of one line of the file: no brackets, no control characters (C0 and C1: the
+trimming takes U+0085 for a space)."""
+_ONE_LINE_NOT_BLANK = r"^[^\[\]\x00-\x1f\x7f-\x9f]*[^\[\]\x00-\x1f\x7f-\x9f\s][^\[\]\x00-\x1f\x7f-\x9f]*$"
 """The same, with something besides spaces (the value is trimmed: spaces alone are blank)."""
 _DATE = r"^\d{4}-\d{2}-\d{2}(/\d{2})?$"
 _CELL = r"^\d{1,4} ?[+\-=#]( ?\([+\-][0-9A-Za-z]{1,4}\))?$"
@@ -90,7 +91,7 @@ class TablePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
     new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
     federation_id = serializers.RegexField(  # the pattern tells the schema that spaces alone are blank
-        r"\S", max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
+        r"[^\s\x85]", max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
     )
     simul_giver = serializers.BooleanField(default=False, help_text=_("Gave a simultaneous display (&)."))
     rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
