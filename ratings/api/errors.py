@@ -1,7 +1,8 @@
 """The API's one error shape, for every error under ``/api/v1/`` whoever raises it.
 
 ``{"detail": "what went wrong", "errors": {"parameter": ["message", ...]}}``: ``detail`` always, ``errors`` only
-on a 400 about named parameters. Django REST framework's errors go through ``exception_handler``; a URL under
+on a 400 about named parameters; a field inside another is named by its path (``table.players.0.family_name``).
+Django REST framework's errors go through ``exception_handler``; a URL under
 ``/api/v1/`` that no endpoint has, a path Django refuses before any view, and a server error go through the site's
 error handlers (federation/urls.py), which answer JSON there and the HTML pages elsewhere.
 """
@@ -35,13 +36,26 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     if isinstance(exc, ValidationError):
         data = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
-        errors = {
-            str(name): [str(m) for m in (msgs if isinstance(msgs, list) else [msgs])] for name, msgs in data.items()
-        }
+        errors: dict[str, list[str]] = {}
+        _messages("", data, errors)
         response.data = error_body(MALFORMED, errors)
     elif not (isinstance(response.data, dict) and set(response.data) == {"detail"}):
         response.data = error_body(str(response.data))
     return response
+
+
+def _messages(name: str, value: Any, out: dict[str, list[str]]) -> None:
+    """Each field's messages under its path: a nested serializer's fields (a dict) and a list's items (a list of
+    them, empty for the items without error) below their parent's name."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            _messages(f"{name}.{key}" if name else str(key), inner, out)
+    elif isinstance(value, list) and any(isinstance(item, dict | list) for item in value):
+        for i, inner in enumerate(value):
+            if inner:
+                _messages(f"{name}.{i}", inner, out)
+    else:
+        out.setdefault(name, []).extend(str(m) for m in (value if isinstance(value, list) else [value]))
 
 
 def api_error(status: int, detail: str) -> JsonResponse:

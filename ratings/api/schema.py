@@ -5,6 +5,9 @@
   table's ``problems`` list every problem with its file and line.
 * 400 and 404 on every operation: each refuses an unknown, repeated or malformed parameter (ratings/api/params.py)
   and answers 404 for what does not exist (a player, a table, a page past the last); 429 past the client's limit.
+* A table sent as JSON holds ``turnering`` or ``table``, exactly one (ratings/api/submit_input.py): a body with
+  neither or both, or no body, is not one the schema allows. A form field cannot be null: left out, it takes its
+  default; a file part holds something.
 * Each parameter as the API reads it: a country one of the ISO 3166 codes, free text without control characters
   and no longer than the API takes (the site refuses both, federation/middleware.py), pages whole numbers from 1.
 """
@@ -44,6 +47,7 @@ ERROR = {
     },
     "required": ["detail"],
 }
+TABLE_BODY_REQUIRED = {"tables_preview", "tables_submit"}
 ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
 BAD_REQUEST = {
     "description": "An unknown, repeated, empty or malformed parameter: ``errors`` names each.",
@@ -70,8 +74,17 @@ def _describe(parameter: dict[str, Any]) -> None:
 def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Error"], schemas["Problem"] = ERROR, PROBLEM
+    json_table = schemas.get("JsonSubmissionRequest")
+    if json_table is not None:
+        json_table["oneOf"] = [{"required": ["turnering"]}, {"required": ["table"]}]
+    for field in schemas.get("MultipartSubmissionRequest", {}).get("properties", {}).values():
+        field.pop("nullable", None)
+        if field.get("format") == "binary":
+            field["minLength"] = 1  # a part without content is no file to Django's form parser
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            if operation.get("operationId") in TABLE_BODY_REQUIRED:
+                operation["requestBody"]["required"] = True
             for parameter in operation.get("parameters", []):
                 _describe(parameter)
             responses = operation.setdefault("responses", {})

@@ -28,7 +28,11 @@ from ratings.models import Player
 from ratings.services.fesa.turnering import MAX_UPLOAD_BYTES, NEW, Choice
 
 FIRST_PLAYER_LINE = 3  # the JSON table's player n is line n + 2 of the turnering.txt it is written as
-_BREAKS_A_LINE = re.compile(r"[\[\]\x00-\x1f\x7f]")
+_ONE_LINE = r"^[^\[\]\x00-\x1f\x7f-\x9f]*$"
+"""A text that becomes part of one line of the file: no brackets, no control characters (C0 and C1: the
+trimming takes U+0085 for a space)."""
+_ONE_LINE_NOT_BLANK = r"^[^\[\]\x00-\x1f\x7f-\x9f]*[^\[\]\x00-\x1f\x7f-\x9f\s][^\[\]\x00-\x1f\x7f-\x9f]*$"
+"""The same, with something besides spaces (the value is trimmed: spaces alone are blank)."""
 _DATE = r"^\d{4}-\d{2}-\d{2}(/\d{2})?$"
 _CELL = r"^\d{1,4} ?[+\-=#]( ?\([+\-][0-9A-Za-z]{1,4}\))?$"
 CHOICE_HELP = _(
@@ -62,9 +66,14 @@ class ChoicesJSONField(serializers.JSONField):
             raise serializers.ValidationError(TOO_DEEP) from None
 
 
-def _one_line(value: str) -> None:
-    if _BREAKS_A_LINE.search(value):
-        raise serializers.ValidationError(_("Brackets and control characters are not allowed here."))
+ONE_LINE_ONLY = _("Brackets and control characters are not allowed here.")
+
+
+def one_line_field(**kwargs: Any) -> serializers.RegexField:
+    """A ``_ONE_LINE`` text, the rule stated in the schema by its pattern. The value is trimmed before the match,
+    so ``$`` cannot stop before a final newline."""
+    pattern = _ONE_LINE if kwargs.get("allow_blank") else _ONE_LINE_NOT_BLANK
+    return serializers.RegexField(pattern, error_messages={"invalid": ONE_LINE_ONLY}, **kwargs)
 
 
 @extend_schema_field({"type": "string", "pattern": _CELL, "example": "2+"})
@@ -77,19 +86,19 @@ class CellField(serializers.RegexField):
 
 
 class TablePlayerSerializer(serializers.Serializer):
-    family_name = serializers.CharField(max_length=100, validators=[_one_line])
-    given_name = serializers.CharField(max_length=100, allow_blank=True, default="", validators=[_one_line])
+    family_name = one_line_field(max_length=100)
+    given_name = one_line_field(max_length=100, allow_blank=True, default="")
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
     new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
-    federation_id = serializers.CharField(
-        max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
+    federation_id = serializers.RegexField(  # the pattern tells the schema that spaces alone are blank
+        r"[^\s\x85]", max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
     )
     simul_giver = serializers.BooleanField(default=False, help_text=_("Gave a simultaneous display (&)."))
     rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
 
 
 class TableSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=150, validators=[_one_line])
+    name = one_line_field(max_length=150)
     date = serializers.RegexField(_DATE, help_text=_("YYYY-MM-DD, or YYYY-MM-DD/DD for two days."))
     players = serializers.ListField(child=TablePlayerSerializer(), min_length=1, max_length=MAX_PLAYERS)
 
@@ -114,16 +123,19 @@ class JsonSubmissionSerializer(OptionsSerializer):
     table = TableSerializer(required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("turnering" in attrs) == ("table" in attrs):
+        if "turnering" in attrs and "table" in attrs:
             raise serializers.ValidationError({"turnering": [_("Send either turnering or table, not both.")]})
+        if "turnering" not in attrs and "table" not in attrs:
+            raise serializers.ValidationError({"turnering": [_("Send turnering or table.")]})
         return attrs
 
 
 class MultipartSubmissionSerializer(OptionsSerializer):
     """The multipart form: the files as the program writes them; ``choices`` as JSON text."""
 
-    turnering = serializers.FileField(help_text=_("turnering.txt"))
-    nye_spillere = serializers.FileField(required=False, help_text=_("nye-spillere"))
+    # An empty file is the table's reader's to refuse, with the file named among the table's problems.
+    turnering = serializers.FileField(allow_empty_file=True, help_text=_("turnering.txt"))
+    nye_spillere = serializers.FileField(required=False, allow_empty_file=True, help_text=_("nye-spillere"))
     choices = ChoicesJSONField(required=False, default=dict, help_text=CHOICE_HELP)  # type: ignore[assignment]
 
     def validate_turnering(self, upload: Any) -> Any:

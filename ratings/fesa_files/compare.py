@@ -6,15 +6,12 @@ A player is told by name. Fields are compared by value, as the program means the
 not a difference. Positions are compared last, once both lists hold the same players: among equal ratings
 the program's order is a fact of its own (ratings/fesa_files/list_order.py).
 
-A difference that a documented divergence from the program explains (docs/rules.md §5, §9, §10) is named with
-it, apart from the unexplained ones a federation must look into:
-
-* ``BYES_ONLY``: a player whose table rows held no rated game takes no part on the site, where the program
-  gives a newcomer the rating 1 and dates him (his last played date and his home's). Which players those are
-  the caller knows from the tables (``byes_only``); the lists alone cannot tell.
-* ``HALF_ROOT``: a performance-rated player one point apart whose final calculation (the result list he now
-  holds) has its root at a half, within the program's solver's reach of it: the site rounds the exact root, the
-  program may land on either side.
+A difference is explained when a documented divergence from the program (docs/rules.md §5, §9) accounts for
+it: the model of the program's list (ratings/fesa_files/program_model.py: the same tables replayed with the
+program's behaviour for players with only byes and for half performance roots) holds the program's very value,
+and one of those divergences, or a consequence of it, is what moved the field away from the site's. Everything
+else is unexplained, for a federation to look into. A player's nationality list is explained when it differs
+only by the dates the model gives his last table.
 
 Positions that differ only because of explained differences (every other player in the same order) are
 explained by the same divergences.
@@ -22,22 +19,13 @@ explained by the same divergences.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ratings.engine.performance import performance
-from ratings.engine.types import grade_label
+from .program_model import BYES_ONLY, HALF_ROOT, STATE_FIELDS, ProgramModel
+from .records import Home, ListRecord
 
-from .records import ListRecord
-
-BYES_ONLY = "docs/rules.md §9: a player with only byes takes no part (the program rates and dates him)"
-HALF_ROOT = "docs/rules.md §5: an exact half performance root (the program may round it to either side)"
-HALF_ROOT_REACH = 0.0015
-"""How far from the root the program's own solver stops (docs/rules.md §5): a root this close to a half may be
-rounded to either side by the program."""
-
-BYES_ONLY_FIELDS = frozenset({"rating", "history", "last played", "nationality list"})
+__all__ = ["BYES_ONLY", "HALF_ROOT", "ListDifference", "compare_lists", "unexplained"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,56 +45,36 @@ class ListDifference:
         return f"{line} (explained: {self.explained})" if self.explained else line
 
 
-def _history(r: ListRecord) -> str:
-    s = r.state
-    if s.result_list is None:
-        return f"{s.game_count} games"
-    return "(" + " ".join(f"({rating} {score:g})" for rating, score in s.result_list) + ")"
-
-
 def _homes(r: ListRecord) -> str:
     return " ".join(f"{h.list}:{h.nationality}/{h.residens}@{h.last or '-'}" for h in r.homes) or "none"
 
 
-def _prior(r: ListRecord) -> str:
-    p = r.state.prior_grade
-    return "none" if p is None else f"{p.level} {p.kind}"
-
-
 FIELDS: tuple[tuple[str, Callable[[ListRecord], str]], ...] = (
-    ("rating", lambda r: str(r.state.rating)),
-    ("history", _history),
-    ("bonus count", lambda r: str(r.state.bonus_count)),
-    ("FESA grade", lambda r: grade_label(r.state.grade) or "none"),
-    ("prior grade", _prior),
-    ("LB run", lambda r: f"{r.state.lb_run}{' (MP seen)' if r.state.lb_mp_seen else ''}"),
-    ("MP run", lambda r: str(r.state.mp_run)),
-    ("last played", lambda r: str(r.state.last_played or "never")),
+    *((field, lambda r, show=show: show(r.state)) for field, show in STATE_FIELDS),
     ("nationality list", _homes),
 )
 
 
-def half_root_apart(mine: ListRecord, theirs: ListRecord) -> bool:
-    """The two ratings are the two sides of a half that the player's final calculation has as its root."""
-    pairs = mine.state.result_list
-    if pairs is None or pairs != theirs.state.result_list or abs(mine.state.rating - theirs.state.rating) != 1:
-        return False
-    root = performance(pairs)
-    if root is None:
-        return False
-    half = min(mine.state.rating, theirs.state.rating) + 0.5
-    return math.isfinite(root) and abs(root - half) <= HALF_ROOT_REACH
+def _dated_only(mine: tuple[Home, ...], theirs: tuple[Home, ...], last: object) -> bool:
+    """The program's HOME entries are the site's, but for dates that are the model's last table."""
+    return len(mine) == len(theirs) and all(
+        (m.list, m.nationality, m.residens) == (t.list, t.nationality, t.residens)
+        and (m.last == t.last or t.last == last)
+        for m, t in zip(mine, theirs, strict=True)
+    )
 
 
-def explanation(field: str, mine: ListRecord, theirs: ListRecord, byes_only: Collection[tuple[str, str]]) -> str:
+def explanation(field: str, mine: ListRecord, theirs: ListRecord, model: ProgramModel | None) -> str:
     """The documented divergence that accounts for this field's difference, or ""."""
-    # The program rates such a newcomer 1; a rated player it only dates.
-    newcomer_rated = (mine.state.rating, theirs.state.rating) == (0, 1)
-    if mine.name in byes_only and field in BYES_ONLY_FIELDS and (field != "rating" or newcomer_rated):
-        return BYES_ONLY
-    if field == "rating" and half_root_apart(mine, theirs):
-        return HALF_ROOT
-    return ""
+    expected = None if model is None else model.states.get(mine.name)
+    if model is None or expected is None:
+        return ""
+    if field == "nationality list":
+        cause = model.causes.get((mine.name, "last played"), "")
+        return cause if cause and _dated_only(mine.homes, theirs.homes, expected.last_played) else ""
+    cause = model.causes.get((mine.name, field), "")
+    show = dict(STATE_FIELDS)[field]
+    return cause if cause and show(expected) == show(theirs.state) else ""
 
 
 def _positions(
@@ -126,11 +94,12 @@ def _positions(
 
 
 def compare_lists(
-    site: Sequence[ListRecord], program: Sequence[ListRecord], *, byes_only: Collection[tuple[str, str]] = ()
+    site: Sequence[ListRecord], program: Sequence[ListRecord], *, model: ProgramModel | None = None
 ) -> list[ListDifference]:
     """Every difference, in the program's list order (players only on the site last), each with the documented
-    divergence that explains it if one does. ``byes_only``: the names of the players who had only byes in a
-    table of the compared span."""
+    divergence that explains it if one does. ``model``: the program's list as the compared span's tables and
+    the documented divergences make it (ratings/fesa_files/program_model.py); without one, nothing is
+    explained."""
     ours = {r.name: r for r in site}
     theirs = {r.name: r for r in program}
     differences: list[ListDifference] = []
@@ -141,7 +110,7 @@ def compare_lists(
             continue
         for field, show in FIELDS:
             if show(mine) != show(record):
-                why = explanation(field, mine, record, byes_only)
+                why = explanation(field, mine, record, model)
                 differences.append(ListDifference(record.name, field, show(mine), show(record), why))
     differences += [ListDifference(r.name, "player", "listed", "missing") for r in site if r.name not in theirs]
     if not unexplained(differences):
