@@ -36,13 +36,13 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
     return official_list_publish(date=days_ago(days), user=make_rating_officer(), expected=None)
 
 
-# (url name, expected): the pages read the data version (ETag); then the list (1) and its entries (1), the revised
-# page also today's list of the date (its order for the ranks, its rows and their pending Dan grades: 3), the
-# archive its count and its page. The API reads the data version too (its answers are kept in the page cache by
-# it), then the same.
+# (url name, expected): the pages read the data version (ETag); then the list (1) and its entries (1), the list's
+# page also its rows' clubs of the list's date (1), the revised page also today's list of the date (its order for
+# the ranks, its rows and their pending Dan grades: 3), the archive its count and its page. The API reads the data
+# version too (its answers are kept in the page cache by it), then the same.
 PAGES = [
     ("ratings:official_lists", 3),
-    ("ratings:official_list", 3),
+    ("ratings:official_list", 4),
     ("ratings:official_list_revised", 6),
     ("ratings:official_list_txt", 3),
     ("ratings:official_list_csv", 3),

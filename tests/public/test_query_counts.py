@@ -46,21 +46,21 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
     return players
 
 
-# (page, expected queries): the rating list reads only the rows it shows. The front page is 3: the data version,
-# the rows of the page by their ids and their pending Dan grades; the list's order (its players' ids in list
-# order: the ranks), the recent list dates and the players' countries for the filter are in the shared cache,
-# built by the re-rate's task. A past date's list is read from its top instead (its first players
-# in list order, and how many it holds: ratings/selectors/list_head.py): 5. Filtered (an "as of" list the same):
-# the page's rows by the filters, and their count with and without the players the public list does not rank
-# (the note under the list counts those), instead of the rows by id; sorted only, the page's rows in that order,
-# counted by the list's order. An export:
-# the version, every row and the pending Dan grades (all.txt: and the FESA nationalities), and a past date's
-# order. The same list asked for again costs only the version (the page cache).
+# (page, expected queries): the rating list reads only the rows it shows. The front page is 4: the data version,
+# the rows of the page by their ids, their pending Dan grades and their clubs of the list's date; the list's order
+# (its players' ids in list order: the ranks), the recent list dates and the countries and clubs the filters offer
+# are in the shared cache, built by the re-rate's task. A past date's list is read from its top instead (its first
+# players in list order, and how many it holds: ratings/selectors/list_head.py): 6. Filtered (an "as of" list the
+# same): the page's rows by the filters, and their count with and without the players the public list does not
+# rank (the note under the list counts those), instead of the rows by id; sorted only, the page's rows in that
+# order, counted by the list's order. An export: the version, every row and the pending Dan grades (all.txt: and
+# the FESA nationalities), and a past date's order. The same list asked for again costs only the version (the page
+# cache).
 LIST_PAGES = [
-    ("ratings:rating_list", {}, 3),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 5),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 6),
-    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 3),
+    ("ratings:rating_list", {}, 4),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 7),
+    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 4),
     ("ratings:rating_list_csv", {"country": "FR"}, 3),
     ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
     ("files:rating_list", {"format": "all.txt"}, 4),

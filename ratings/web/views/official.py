@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.models import OfficialList
 from ratings.selectors import csv_lines, list_filter
+from ratings.selectors.clubs import clubs_on
 from ratings.selectors.list_pdf import official_list_pdf
 from ratings.selectors.official_lists import (
     list_countries_of,
@@ -66,6 +67,7 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     filtered = list_filter(rows, q=form.cleaned_data["q"], country=form.cleaned_data["country"])
     table = RatingListTable(filtered)
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
+    table.clubs = clubs_on([row.record.pk for row in table.paginated_rows], official.date)
     context["table"] = table
     return render(request, "ratings/official_list.html", context)
 
