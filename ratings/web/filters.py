@@ -69,6 +69,11 @@ def name_search(queryset: QuerySet[Player], value: str, prefix: str = "") -> Que
     return name_matches(queryset, value, prefix)
 
 
+def club_choices_of(version: DataVersion | None) -> list[tuple[str, str]]:
+    """The club filter's choices: read when the form is shown or a club is asked for, not for every request."""
+    return [(str(pk), name) for pk, name in list_clubs(version)]
+
+
 class ClubField(ChoiceField):
     """A club's id among the clubs of the site: the id as a number, None when left empty."""
 
@@ -152,7 +157,7 @@ class RatingListFilter(django_filters.FilterSet):
 
     def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.filters["club"].extra["choices"] = [(str(pk), name) for pk, name in list_clubs(version)]
+        self.filters["club"].extra["choices"] = lambda: club_choices_of(version)
 
     def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
         return name_search(queryset, value)

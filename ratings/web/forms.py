@@ -17,7 +17,9 @@ from ratings.engine.constants import HANDICAP_CODES
 from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
 from ratings.selectors.search import MAX_QUERY
-from ratings.web.filters import country_choices
+from ratings.selectors.versions import DataVersion
+from ratings.web.filters import ClubField, club_choices_of, country_choices
+from ratings.web.widgets import QuickSelect
 
 GAME_ROWS = 10
 GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
@@ -116,7 +118,7 @@ def _country_choices() -> list[tuple[str, str]]:
     return [("", ""), *country_choices()]
 
 
-class OfficialListForm(forms.Form):
+class _PublishedListForm(forms.Form):
     q = forms.CharField(
         label=_("Name"),
         required=False,
@@ -126,7 +128,18 @@ class OfficialListForm(forms.Form):
     country = forms.ChoiceField(label=_("Country"), required=False, choices=_country_choices)
 
 
-class RevisedListForm(OfficialListForm):
+class OfficialListForm(_PublishedListForm):
+    """An official list's filters; ``club``: the players in the club on the list's date. ``version``: the data
+    version the request has read, whose club choices the shared cache keeps."""
+
+    club = ClubField(label=_("Club"), required=False, empty_label=_("All clubs"), widget=QuickSelect)
+
+    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].choices = lambda: club_choices_of(version)  # "All clubs" is put first
+
+
+class RevisedListForm(_PublishedListForm):
     changed = forms.BooleanField(label=_("Only changed rows"), required=False)
 
 
