@@ -55,7 +55,7 @@ class StartForm(forms.Form):
             )
         if 0 < games < PROVISIONAL_FROM:
             raise forms.ValidationError(
-                _("With fewer than %(n)s games a player is rated by his results so far: pick him from the players."),
+                _("With fewer than %(n)s games a player is rated by the results so far: pick from the players."),
                 params={"n": PROVISIONAL_FROM},
             )
         return data
@@ -65,7 +65,7 @@ class PlannedGameForm(forms.Form):
     """One planned game; a row with neither an opponent nor a rating is left out."""
 
     opponent = forms.CharField(label=_("Opponent (name or federation id)"), required=False, max_length=100)
-    opponent_rating = forms.IntegerField(label=_("or his rating"), required=False, min_value=1, max_value=3500)
+    opponent_rating = forms.IntegerField(label=_("or a rating"), required=False, min_value=1, max_value=3500)
     result = forms.ChoiceField(label=_("Result"), choices=RESULTS, initial="1")
     handicap = forms.ChoiceField(label=_("Handicap"), choices=HANDICAPS, required=False)
     side = forms.ChoiceField(label=_("Handicap side"), choices=SIDES, required=False, initial="received")
