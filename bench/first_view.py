@@ -17,8 +17,8 @@ queries (wall clock around each query: on a loaded machine it holds waiting for 
 page.
 
 With ``--filters``, the kinds are the rating list's club and category filters (``club``, ``group``: today's
-list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) and the
-API's list with and without a club.
+list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) or
+filtered by country, and the API's list with and without a club.
 """
 
 from __future__ import annotations
@@ -153,9 +153,11 @@ def filter_urls(facts: dict, per_kind: int, seed: int) -> dict[str, list[str]]:
 
     makers = {
         "front": lambda: "/",
+        "country": lambda: f"/?country={rng.choice(facts['countries'])}",
         "club": lambda: f"/?club={club()}",
         "group": lambda: f"/?group={rng.choice(GROUPS)}",
         "past": lambda: f"/?date={past()}",
+        "country-past": lambda: f"/?country={rng.choice(facts['countries'])}&date={past()}",
         "club-past": lambda: f"/?club={club()}&date={past()}",
         "group-past": lambda: f"/?group={rng.choice(GROUPS)}&date={past()}",
         "api-list": lambda: "/api/v1/rating-list/",
