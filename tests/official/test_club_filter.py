@@ -28,8 +28,9 @@ def test_an_official_list_filters_by_the_club_of_its_date(
     page = client.get(reverse("ratings:official_list", args=[iso]), {"club": lyon.pk})
     assert [row.record.family_name for row in page.context["table"].paginated_rows] == ["Anders", "Berger"]
     assert page.content.decode().count(f'<td class="extra club"><a href="/clubs/{lyon.pk}/">') == 2
-    api = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris.pk}).json()
-    assert api["results"] == []
+    api = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris.pk})
+    assert api.status_code == 200, api.content
+    assert api.json()["results"] == []
     refused = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris.pk + 100})
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["club"]
     assert client.get(reverse("ratings:official_list", args=[iso]), {"club": "x"}).status_code == 400

@@ -180,17 +180,18 @@ def test_promotion_page_queries_do_not_grow_with_promotions(
 
 
 def test_the_list_order_is_read_once_per_data_version(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    # every page with rows reads its rows' clubs of the list's date too (one query)
     rated_players(2, rated_round_robin, first_day=100)
     url = reverse("ratings:rating_list")
-    assert queries(client, url) == 3  # the re-rate's task built today's order, the countries and the dates
+    assert queries(client, url) == 4  # the re-rate's task built today's order, the countries, clubs and dates
     caches[CACHE].clear()  # as after an edit that changed the data without a re-rate
-    assert queries(client, url, {"page": "1"}) == 6  # the order, the countries and the dates read, once
+    assert queries(client, url, {"page": "1"}) == 8  # the order, countries, clubs and dates read, once
     # Another page of the same list (not in the page cache): the order is the one the shared cache keeps, and
     # so are the filter's countries and the latest lists' dates.
     # filtered: the counts with and without the players the list does not rank, but no order
-    assert queries(client, url, {"country": "FR"}) == 5
-    assert queries(client, url, {"sort": "name"}) == 3
+    assert queries(client, url, {"country": "FR"}) == 6
+    assert queries(client, url, {"sort": "name"}) == 4
     rated_players(1, rated_round_robin, first_day=50)  # a re-rate: a new data version, its order built by the task
-    assert queries(client, url, {"sort": "name"}) == 3
+    assert queries(client, url, {"sort": "name"}) == 4
     # another date, sorted: its counts (read from its top) and its order (the ranks of the sorted page)
-    assert queries(client, url, {"date": days_ago(60).isoformat(), "sort": "name"}) == 5
+    assert queries(client, url, {"date": days_ago(60).isoformat(), "sort": "name"}) == 6
