@@ -22,7 +22,7 @@ from ratings.selectors import list_filter
 from ratings.selectors.clubs import club_member_ids
 from ratings.selectors.official_lists import official_list_for_page, official_list_rows, official_lists
 from ratings.selectors.versions import DataVersion
-from ratings.web.filters import MAX_QUERY, ClubFilter, club_choices_of, country_choices
+from ratings.web.filters import MAX_QUERY, ClubFilter, country_choices, offer_clubs
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
@@ -47,7 +47,7 @@ class OfficialEntryFilter(django_filters.FilterSet):
 
     def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.filters["club"].extra["choices"] = lambda: club_choices_of(version)
+        offer_clubs(self.filters, version)
 
     def filter_nothing(self, queryset: Any, name: str, value: Any) -> Any:
         return queryset  # the rows are filtered by the view

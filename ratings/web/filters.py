@@ -74,6 +74,15 @@ def club_choices_of(version: DataVersion | None) -> list[tuple[str, str]]:
     return [(str(pk), name) for pk, name in list_clubs(version)]
 
 
+def offer_clubs(filters: dict[str, Any], version: DataVersion | None) -> None:
+    """Give the ``club`` filter of a filter set's instance the clubs of ``version``. Its form field is made
+    afresh: one made before (the schema's generator reads the class's own filters, which every instance copies)
+    would keep the choices it was made with."""
+    club = filters["club"]
+    club.extra["choices"] = lambda: club_choices_of(version)
+    club.__dict__.pop("_field", None)
+
+
 class ClubField(ChoiceField):
     """A club's id among the clubs of the site: the id as a number, None when left empty."""
 
@@ -157,7 +166,7 @@ class RatingListFilter(django_filters.FilterSet):
 
     def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.filters["club"].extra["choices"] = lambda: club_choices_of(version)
+        offer_clubs(self.filters, version)
 
     def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
         return name_search(queryset, value)

@@ -171,3 +171,12 @@ def test_api_schema_documents_the_club_and_category_parameters(client: Client) -
     assert parameters["club"]["schema"]["type"] == "integer"
     assert "club" in parameters["club"]["description"].lower()
     assert set(parameters["group"]["schema"]["enum"]) == {"U12", "U16", "U20", "S50", "S65", "W"}
+
+
+def test_api_rating_list_offers_clubs_made_after_the_schema_was_read(client: Client, moved: dict[str, Any]) -> None:
+    """The schema's generator reads the filter set's own filters; a club made afterwards is still a choice."""
+    assert client.get(reverse("api-v1:schema"), HTTP_ACCEPT="application/json").status_code == 200
+    later = Club.objects.create(name="Kyoto Kai", country="JP")
+    club_membership_set(player=moved["loner"], club=later, since=days_ago(400))
+    for url in (reverse("api-v1:rating_list"), reverse("ratings:rating_list")):
+        assert client.get(url, {"club": str(later.pk)}).status_code == 200
