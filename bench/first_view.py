@@ -4,6 +4,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench python bench/first_view.py --players 5000
     python bench/first_view.py --players 5000 --root /path/to/other/checkout   # the same pages on other code
     python bench/first_view.py --after-rerate --profile past      # cProfile of one kind's first views
+    python bench/first_view.py --after-rerate --filters           # the club and category filters instead
 
 The URLs are ``bench/load_mix.py``'s (the same seed gives the same URLs), ``--per-kind`` of each kind. Before
 each request every cache of the site is emptied (the shared cache, and the private memos of code that still
@@ -14,14 +15,20 @@ after an edit without one. Printed per kind: the median and p95 of the worker's 
 (``time.process_time``: on SQLite the database's work is in it too) and of the milliseconds spent in database
 queries (wall clock around each query: on a loaded machine it holds waiting for the CPU), and the queries per
 page.
+
+With ``--filters``, the kinds are the rating list's club and category filters (``club``, ``group``: today's
+list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) or
+filtered by country, and the API's list with and without a club.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import datetime as dt
 import os
 import pstats
+import random
 import statistics
 import sys
 import time
@@ -47,6 +54,7 @@ def main() -> None:
         "build today's list orders (code without that step: nothing)",
     )
     parser.add_argument("--profile", metavar="KIND", help="cProfile the first views of this kind's pages instead")
+    parser.add_argument("--filters", action="store_true", help="the club and category filters' kinds of pages")
     args = parser.parse_args()
 
     env = bench_database(args.players, 2016)
@@ -55,6 +63,8 @@ def main() -> None:
     for kind, url in mix_urls(facts, 100 * args.per_kind, args.seed):
         if len(by_kind[kind]) < args.per_kind:
             by_kind[kind].append(url)
+    if args.filters:
+        by_kind = filter_urls(facts, args.per_kind, args.seed)
     os.environ.update({**env, "ALLOWED_HOSTS": "testserver", "LOG_LEVEL": "WARNING"})
     os.environ.pop("PAGE_CACHE_URL", None)
     sys.path.insert(0, str(args.root))
@@ -125,6 +135,35 @@ def main() -> None:
             f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}",
             flush=True,
         )
+
+
+GROUPS = ("U12", "U16", "U20", "S50", "S65", "W")  # the categories of the default settings
+
+
+def filter_urls(facts: dict, per_kind: int, seed: int) -> dict[str, list[str]]:
+    """``per_kind`` URLs of each kind of filtered list, and of the same lists unfiltered, drawn with ``seed``."""
+    rng = random.Random(seed)
+    first, last = dt.date.fromisoformat(facts["first"]), dt.date.fromisoformat(facts["last"])
+
+    def past() -> str:
+        return (first + dt.timedelta(days=rng.randrange((last - first).days + 1))).isoformat()
+
+    def club() -> int:
+        return rng.choice(facts["clubs"])
+
+    makers = {
+        "front": lambda: "/",
+        "country": lambda: f"/?country={rng.choice(facts['countries'])}",
+        "club": lambda: f"/?club={club()}",
+        "group": lambda: f"/?group={rng.choice(GROUPS)}",
+        "past": lambda: f"/?date={past()}",
+        "country-past": lambda: f"/?country={rng.choice(facts['countries'])}&date={past()}",
+        "club-past": lambda: f"/?club={club()}&date={past()}",
+        "group-past": lambda: f"/?group={rng.choice(GROUPS)}&date={past()}",
+        "api-list": lambda: "/api/v1/rating-list/",
+        "api-club": lambda: f"/api/v1/rating-list/?club={club()}",
+    }
+    return {kind: [make() for _ in range(per_kind)] for kind, make in makers.items()}
 
 
 def _rerate_preparation():  # type: ignore[no-untyped-def]

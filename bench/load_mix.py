@@ -63,7 +63,7 @@ CATEGORIES = ("established", "provisional", "unrated")
 FACTS = """
 import json
 from django.db.models import Max, Min
-from ratings.models import Player, Table, Tournament
+from ratings.models import Club, Player, Table, Tournament
 players = list(Player.objects.filter(games__gt=0, merged_into__isnull=True).order_by("pk")
                .values_list("federation_id", "family_name", "nationality"))
 dates = Table.objects.filter(status="rated").aggregate(first=Min("date"), last=Max("date"))
@@ -72,6 +72,7 @@ print(json.dumps({
     "names": sorted({p[1] for p in players}),
     "countries": sorted({p[2] for p in players} - {""}),
     "tournaments": list(Tournament.objects.order_by("pk").values_list("pk", flat=True)),
+    "clubs": list(Club.objects.order_by("pk").values_list("pk", flat=True)),
     "first": dates["first"].isoformat(),
     "last": dates["last"].isoformat(),
 }))

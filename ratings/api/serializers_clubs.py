@@ -3,7 +3,10 @@ show, never a date of birth nor a consent (a category is only its code and label
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ratings.api.serializers import GradeField, PlayerRefSerializer
@@ -20,6 +23,52 @@ class ClubSerializer(serializers.Serializer[Club]):
 
     def get_page(self, club: Club) -> str:
         return reverse("ratings:club", args=[club.pk])
+
+
+def _nullable_object(description: str, **properties: dict[str, Any]) -> dict[str, Any]:
+    """An object or null, written out: a reference to a component cannot be made nullable in OpenAPI 3.0 (a
+    validator reads ``allOf`` with ``nullable`` beside it as the component's own, not nullable, schema)."""
+    return {
+        "type": "object",
+        "nullable": True,
+        "description": description,
+        "properties": properties,
+        "required": list(properties),
+    }
+
+
+CLUB_REF = {
+    "id": {"type": "integer"},
+    "name": {"type": "string"},
+    "page": {"type": "string", "description": "The club's public page."},
+}
+
+
+def club_ref(club: Club | None) -> dict[str, Any] | None:
+    return None if club is None else {"id": club.pk, "name": club.name, "page": reverse("ratings:club", args=[club.pk])}
+
+
+@extend_schema_field(_nullable_object("A club, or None.", **CLUB_REF))
+class ClubRefField(serializers.Field):
+    def to_representation(self, club: Club | None) -> dict[str, Any] | None:
+        return club_ref(club)
+
+
+@extend_schema_field(
+    _nullable_object(
+        "A category: its code (U<age>: under that age; S<age>: that age and over) and label; or None.",
+        code={"type": "string"},
+        label={"type": "string"},
+    )
+)
+class AgeCategoryField(serializers.Field):
+    def to_representation(self, category: Any) -> dict[str, str] | None:
+        return None if category is None else {"code": category.code, "label": category.label}
+
+
+class ClubMembershipSerializer(serializers.Serializer[object]):
+    since = serializers.DateField(help_text="From this day on, until the next change.")
+    club = ClubRefField(help_text="None: in no club from that day.")
 
 
 class RankedGroupSerializer(serializers.Serializer[object]):

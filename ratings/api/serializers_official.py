@@ -9,6 +9,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from ratings.api.serializers import GradeField, PlayerSerializer, label_of
+from ratings.api.serializers_clubs import AgeCategoryField, ClubMembershipSerializer, ClubRefField
 from ratings.models import OfficialList, OfficialListEntry
 
 
@@ -75,6 +76,13 @@ class PlayerOfficialEntrySerializer(serializers.Serializer[OfficialListEntry]):
 
 
 class PlayerDetailSerializer(PlayerSerializer):
-    """A player's standing today, and his lines on the official lists, the latest first."""
+    """A player's standing today, his club and categories, and his lines on the official lists, the latest first.
+    A category is only its code and label: the date of birth it is read from is never published."""
 
+    club = ClubRefField(source="groups.club", help_text="The player's club today, or None.")
+    club_history = ClubMembershipSerializer(
+        source="groups.club_history", many=True, help_text="Every change of club, the latest first."
+    )
+    age_category = AgeCategoryField(source="groups.age_category", help_text="The narrowest age category today.")
+    womens_list = serializers.BooleanField(source="groups.womens_list", help_text="On the women's list.")
     official_lists = PlayerOfficialEntrySerializer(many=True, source="official_entries")

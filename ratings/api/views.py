@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponsePermanentRedirect
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django_filters.rest_framework import DjangoFilterBackend
@@ -30,6 +31,7 @@ from ratings.api.params import check_query
 from ratings.api.serializers_official import PlayerDetailSerializer
 from ratings.models import Player, Promotion, Table, Tournament
 from ratings.selectors.api import players_search, rated_tables
+from ratings.selectors.categories import category_codes, player_groups
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.web.caching import cached_page, page_cache_key, store_page
@@ -119,9 +121,11 @@ class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
 class PlayerDetailView(PlayerMixin, APIView):
     @extend_schema(responses={200: PlayerDetailSerializer, 301: MOVED})
     def get(self, request: Request, federation_id: str) -> Response:
-        """A player's standing today, and his lines on the official lists as they were published."""
+        """A player's standing today, his club and categories, and his lines on the official lists as they were
+        published."""
         player = player_or_404(federation_id)
         player.official_entries = player_official_lists(player)  # type: ignore[attr-defined]
+        player.groups = player_groups(player, timezone.localdate())  # type: ignore[attr-defined]
         return Response(PlayerDetailSerializer(player).data)
 
 
@@ -141,6 +145,16 @@ class PlayerHistoryView(PlayerMixin, APIView):
 @extend_schema(
     parameters=[
         OpenApiParameter("active", str, enum=["active", "all"], description="active: the FESA list (default)."),
+        OpenApiParameter(
+            "club", int, description="The players in this club on the list's day (a club's id, as clubs/ gives it)."
+        ),
+        OpenApiParameter(
+            "group",
+            str,
+            enum=category_codes(),
+            description="The players in this category on the list's day, as categories/ names them: U<age> under "
+            "that age, S<age> that age and over, W the women's list. Only the category is published, never an age.",
+        ),
     ]
 )
 class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
@@ -158,11 +172,12 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):
             return Player.objects.none()
-        choice = ApiRatingListFilter(self.request.query_params, queryset=Player.objects.none())
+        # the data version the page cache's key was made of (one query fewer)
+        version = getattr(self.request._request, "data_version", None)
+        choice = ApiRatingListFilter(self.request.query_params, queryset=Player.objects.none(), version=version)
         if not choice.form.is_valid():
             raise ValidationError(choice.form.errors)
-        # the data version the page cache's key was made of (one query fewer)
-        return filtered_rating_list(choice.form.cleaned_data, getattr(self.request._request, "data_version", None))[0]
+        return filtered_rating_list(choice.form.cleaned_data, version)[0]
 
     def filter_queryset(self, queryset: Any) -> Any:
         return queryset

@@ -19,9 +19,11 @@ from ratings.api.serializers_official import OfficialListEntrySerializer, Offici
 from ratings.api.views import PublicReadMixin
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors import list_filter
+from ratings.selectors.clubs import club_member_ids
 from ratings.selectors.official_lists import official_list_for_page, official_list_rows, official_lists
 from ratings.selectors.search import MAX_QUERY
-from ratings.web.filters import country_choices
+from ratings.selectors.versions import DataVersion
+from ratings.web.filters import ClubFilter, country_choices, offer_clubs
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
@@ -38,10 +40,18 @@ class OfficialEntryFilter(django_filters.FilterSet):
         max_length=MAX_QUERY, help_text="Every word of the name, accents and case ignored, or a federation id."
     )
     country = django_filters.ChoiceFilter(field_name="nationality", choices=country_choices, help_text="ISO 3166 code.")
+    club = ClubFilter(method="filter_nothing", choices=())
 
     class Meta:
         model = OfficialListEntry
         fields: list[str] = []
+
+    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        offer_clubs(self.filters, version)
+
+    def filter_nothing(self, queryset: Any, name: str, value: Any) -> Any:
+        return queryset  # the rows are filtered by the view
 
 
 class OfficialEntryPagination(ApiPagination):
@@ -64,7 +74,14 @@ class OfficialEntryPagination(ApiPagination):
 @extend_schema_view(
     get=extend_schema(
         operation_id="official_list_entries",
-        parameters=[OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD")],
+        parameters=[
+            OpenApiParameter("list_date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD"),
+            OpenApiParameter(
+                "club",
+                int,
+                description="The players in this club on the list's date (a club's id, as clubs/ gives it).",
+            ),
+        ],
     )
 )
 class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
@@ -86,11 +103,18 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
         if getattr(self, "swagger_fake_view", False):
             return OfficialListEntry.objects.none()
         self.official = self._official()
-        choice = OfficialEntryFilter(self.request.query_params, queryset=OfficialListEntry.objects.none())
+        version = getattr(self.request._request, "data_version", None)
+        choice = OfficialEntryFilter(
+            self.request.query_params, queryset=OfficialListEntry.objects.none(), version=version
+        )
         if not choice.form.is_valid():
             raise ValidationError(choice.form.errors)
         data = choice.form.cleaned_data
-        return list_filter(official_list_rows(self.official), q=data["q"] or "", country=data["country"] or "")
+        rows = list_filter(official_list_rows(self.official), q=data["q"] or "", country=data["country"] or "")
+        if data["club"] is not None:
+            members = club_member_ids(data["club"], self.official.date)
+            rows = rows.filter(lambda row: row.pk in members)
+        return rows
 
     def filter_queryset(self, queryset: Any) -> Any:
         return queryset

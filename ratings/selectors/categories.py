@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.engine.age_categories import AgeBand, age_category, birth_range, parse_bands
-from ratings.models import Player
-from ratings.selectors.clubs import ranked_players
+from ratings.models import Club, ClubMembership, Player
+from ratings.selectors.clubs import player_club_history, ranked_players
 
 WOMEN = "W"
 """The women's list's code among the categories."""
@@ -50,6 +50,11 @@ def category_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def category_codes() -> list[str]:
+    """The codes of ``category_choices``, without their labels (no translation needed)."""
+    return [band.code for band in age_bands()] + ([WOMEN] if settings.WOMENS_LIST else [])
+
+
 def category_q(code: str, on: dt.date) -> Q:
     """The players in category ``code`` on ``on``, as a condition on ``Player``: a junior band holds every
     younger player, a senior band every older one; ``W`` the women's list. Raises ``ValueError`` for a code the
@@ -77,6 +82,35 @@ def age_categories_of(player_ids: Iterable[int], on: dt.date) -> dict[int, str]:
     )
     found = {pk: age_category(birth, on, bands) for pk, birth in births}
     return {pk: code for pk, code in found.items() if code}
+
+
+@dataclass(frozen=True)
+class AgeCategory:
+    code: str
+    label: str
+
+
+@dataclass(frozen=True)
+class PlayerGroups:
+    """A player's club and categories on a date, as the public pages and the API show them."""
+
+    club: Club | None
+    club_history: list[ClubMembership]  # the latest first
+    age_category: AgeCategory | None  # the narrowest
+    womens_list: bool
+
+
+def player_groups(player: Player, on: dt.date) -> PlayerGroups:
+    """``player``'s club on ``on`` with every change of club, his narrowest age category on ``on`` and whether he
+    is on the women's list (never, where the federation publishes none). One query (the clubs)."""
+    history = player_club_history(player)
+    code = player_age_category(player, on)
+    return PlayerGroups(
+        club=next((m.club for m in history if m.since <= on), None),
+        club_history=history,
+        age_category=AgeCategory(code, category_label(code)) if code else None,
+        womens_list=bool(settings.WOMENS_LIST and player.on_womens_list),
+    )
 
 
 @dataclass(frozen=True)

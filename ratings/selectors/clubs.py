@@ -40,6 +40,11 @@ def club_members_q(club_id: int, on: dt.date) -> Q:
     return Q(pk__in=memberships_on(on).filter(club_id=club_id).values("player_id"))
 
 
+def club_member_ids(club_id: int, on: dt.date) -> set[int]:
+    """The ids of the players in club ``club_id`` on ``on`` (a list read elsewhere filters with it). One query."""
+    return set(memberships_on(on).filter(club_id=club_id).values_list("player_id", flat=True))
+
+
 def clubs_on(player_ids: Iterable[int], on: dt.date) -> dict[int, Club]:
     """The club of each of ``player_ids`` on ``on`` (players in none are left out). One query."""
     rows = memberships_on(on).filter(player_id__in=list(player_ids), club__isnull=False).select_related("club")

@@ -34,6 +34,7 @@ from ratings.engine.categories import RANKED_CATEGORIES, is_ranked
 from ratings.engine.grades import FIRST_DAN
 from ratings.engine.prior_grades import prior_grade_label
 from ratings.models import (
+    Club,
     Player,
     Promotion,
     PromotionStatus,
@@ -361,7 +362,7 @@ def list_order(date: dt.date, active: bool, version: DataVersion | None) -> List
 
 
 def list_orders_prepare() -> None:
-    """Today's list orders (the FESA list and every player's), and the country choices and latest list dates
+    """Today's list orders (the FESA list and every player's), the country and club choices and the latest list dates
     every list page shows, built into the shared cache for the current data version, so that the first
     visitors after a re-rate read only the rows of their page, not the whole list: the re-rate's task calls it
     once its run has committed."""
@@ -369,6 +370,7 @@ def list_orders_prepare() -> None:
     for active in (True, False):
         list_order(timezone.localdate(), active, version)
     list_countries(version)
+    list_clubs(version)
     list_dates(version=version)
 
 
@@ -532,6 +534,16 @@ def list_countries(version: DataVersion | None = None) -> list[tuple[str, str]]:
 
     codes = version_cached("countries", version, read)
     return sorted(((code, str(countries.name(code))) for code in codes), key=lambda c: c[1])
+
+
+def list_clubs(version: DataVersion | None = None) -> list[tuple[int, str]]:
+    """(id, name) of every club, by name: the club filter's choices and the names of the list's club column,
+    read once per data ``version`` for every process (a club's edit changes the version)."""
+
+    def read() -> list[tuple[int, str]]:
+        return list(Club.objects.order_by("name", "pk").values_list("pk", "name"))
+
+    return version_cached("clubs", version, read)
 
 
 def is_list_date(date: dt.date) -> bool:

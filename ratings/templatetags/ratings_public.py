@@ -86,6 +86,7 @@ def rating_list_rows(table: Any) -> SafeString:
     once; a country's name and a category's label are looked up (translated) once per page, not per row.
     """
     player_url = reverse("ratings:player", args=["_"])[:-2]
+    club_url = reverse("ratings:club", args=[0])[:-2]
     countries: dict[str, str] = {}
     categories: dict[str, str] = {}
     rows = []
@@ -103,11 +104,13 @@ def rating_list_rows(table: Any) -> SafeString:
             note = escape(_("%(grade)s pending") % {"grade": grade_label(pending)})
             grade = f'{grade} <span class="pending">({note})</span>'
         last = p.list_last_played.isoformat() if p.list_last_played else ""
+        club = table.clubs.get(p.pk)
+        club_link = f'<a href="{club_url}{club.pk}/">{escape(club.name)}</a>' if club else ""
         rows.append(
             f'<tr><td class="num">{p.public_rank or "–"}</td><td class="num extra">{p.public_country_rank or "–"}</td>'
             f'<td><a href="{player_url}{escape(p.federation_id)}/">{escape(p.family_name.upper())}</a>'
             f" {escape(p.given_name)}</td>"
-            f'<td><abbr title="{countries[code]}">{escape(code)}</abbr></td>'
+            f'<td><abbr title="{countries[code]}">{escape(code)}</abbr></td><td class="extra club">{club_link}</td>'
             f'<td class="num rating">{int(p.list_rating)}</td><td>{grade}</td>'
             f'<td class="minor">{escape(p.prior_grade_label or "—")}</td><td class="num extra">{int(p.list_games)}</td>'
             f'<td class="extra"><span class="cat cat-{escape(category)}">{categories[category]}</span></td>'

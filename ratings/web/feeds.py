@@ -1,12 +1,13 @@
 """Atom feeds of the latest rated tables and promotions (django.contrib.syndication), linked from every page's
-<head> (templates/base.html): thin interfaces over ratings/selectors/."""
+<head> (templates/base.html), and of each club's tables, linked from its page: thin interfaces over
+ratings/selectors/."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from django.contrib.syndication.views import Feed
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.urls import reverse, reverse_lazy
 from django.utils.feedgenerator import Atom1Feed, SyndicationFeed
 from django.utils.translation import gettext as _
@@ -14,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import selectors
 from ratings.engine import grade_label
-from ratings.models import Table, Tournament
+from ratings.models import Club, Table, Tournament
 from ratings.selectors.api import rated_tables
 from ratings.selectors.crosstable import TablePromotion
 from ratings.selectors.season import announced_tournaments
@@ -29,13 +30,8 @@ class SiteFeed(Feed):
     author_name = gettext_lazy("FESA ratings")
 
 
-class RatedTablesFeed(SiteFeed):
-    title = gettext_lazy("FESA ratings: rated tables")
-    subtitle = gettext_lazy("The latest tables rated by the FESA rules.")
-    link = reverse_lazy("ratings:tournaments")
-
-    def items(self) -> list[Table]:
-        return list(rated_tables()[:ITEMS])
+class _TablesFeed(SiteFeed):
+    """Rated tables as entries: the site's and a club's feed."""
 
     def item_title(self, table: Table) -> str:
         return f"{table.label} ({table.date.isoformat()})"
@@ -54,6 +50,36 @@ class RatedTablesFeed(SiteFeed):
 
     def item_updateddate(self, table: Table) -> dt.datetime | None:
         return table.last_rerated_at or table.first_rated_at
+
+
+class RatedTablesFeed(_TablesFeed):
+    title = gettext_lazy("FESA ratings: rated tables")
+    subtitle = gettext_lazy("The latest tables rated by the FESA rules.")
+    link = reverse_lazy("ratings:tournaments")
+
+    def items(self) -> list[Table]:
+        return list(rated_tables()[:ITEMS])
+
+
+class ClubTablesFeed(_TablesFeed):
+    """A club's tournaments and their results: the latest rated tables of the tournaments it hosted."""
+
+    subtitle = gettext_lazy("The latest rated tables of the tournaments this club hosted.")
+
+    def get_object(self, request: HttpRequest, pk: int) -> Club:
+        try:
+            return Club.objects.get(pk=pk)
+        except Club.DoesNotExist:
+            raise Http404(_("No club has that number.")) from None
+
+    def title(self, club: Club) -> str:
+        return _("FESA ratings: %(club)s") % {"club": club.name}
+
+    def link(self, club: Club) -> str:
+        return reverse("ratings:club", args=[club.pk])
+
+    def items(self, club: Club) -> list[Table]:
+        return list(rated_tables().filter(tournament__host_club=club)[:ITEMS])
 
 
 def promotion_line(line: TablePromotion) -> str:

@@ -15,9 +15,12 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
+from django_filters.fields import ChoiceField
 
 from ratings.models import GRADE_CHOICES, Category, Player, Tournament
-from ratings.selectors import DataVersion, RatingList, list_filter, rating_list, tournament_years
+from ratings.selectors import DataVersion, RatingList, list_clubs, list_filter, rating_list, tournament_years
+from ratings.selectors.categories import category_choices, category_q
+from ratings.selectors.clubs import club_members_q
 from ratings.selectors.search import MAX_QUERY, name_matches
 from ratings.web.widgets import QuickInput, QuickSelect, QuickTextInput
 
@@ -67,9 +70,40 @@ def name_search(queryset: QuerySet[Player], value: str, prefix: str = "") -> Que
     return name_matches(queryset, value, prefix)
 
 
+def club_choices_of(version: DataVersion | None) -> list[tuple[str, str]]:
+    """The club filter's choices: read when the form is shown or a club is asked for, not for every request."""
+    return [(str(pk), name) for pk, name in list_clubs(version)]
+
+
+def offer_clubs(filters: dict[str, Any], version: DataVersion | None) -> None:
+    """Give the ``club`` filter of a filter set's instance the clubs of ``version``. Its form field is made
+    afresh: one made before (the schema's generator reads the class's own filters, which every instance copies)
+    would keep the choices it was made with."""
+    club = filters["club"]
+    club.extra["choices"] = lambda: club_choices_of(version)
+    club.__dict__.pop("_field", None)
+
+
+class ClubField(ChoiceField):
+    """A club's id among the clubs of the site: the id as a number, None when left empty."""
+
+    default_error_messages = {"invalid_choice": _("No club has that number.")}
+
+    def clean(self, value: Any) -> int | None:
+        chosen = super().clean(value)
+        return int(chosen) if chosen else None
+
+
+class ClubFilter(django_filters.ChoiceFilter):
+    field_class = ClubField
+
+
 class RatingListFilter(django_filters.FilterSet):
     """The rating list's filters. ``date`` and ``active`` choose the list itself (the view reads them before
-    it builds the queryset); the others narrow it down."""
+    it builds the queryset); the others narrow it down. ``club`` and ``group`` are read on the list's date: the
+    club a player was in then, the age he had then (``filtered_rating_list``).
+
+    ``version``: the data version the request has read, whose club choices the shared cache keeps."""
 
     q = django_filters.CharFilter(
         label=_("Name"),
@@ -107,6 +141,20 @@ class RatingListFilter(django_filters.FilterSet):
         empty_label=_("All categories"),
         widget=QuickSelect,
     )
+    club = ClubFilter(
+        label=_("Club"),
+        method="filter_nothing",
+        choices=(),  # the clubs of the data version: set per filter (__init__)
+        empty_label=_("All clubs"),
+        widget=QuickSelect,
+    )
+    group = django_filters.ChoiceFilter(
+        label=_("Juniors, seniors, women"),
+        method="filter_nothing",
+        choices=category_choices,
+        empty_label=_("Everyone"),
+        widget=QuickSelect,
+    )
     active = django_filters.ChoiceFilter(
         label=_("Players"), choices=ACTIVE_CHOICES, method="filter_nothing", empty_label=None, widget=QuickSelect
     )
@@ -116,6 +164,10 @@ class RatingListFilter(django_filters.FilterSet):
         model = Player
         fields: list[str] = []
         form = RatingListForm
+
+    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        offer_clubs(self.filters, version)
 
     def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
         return name_search(queryset, value)
@@ -138,6 +190,10 @@ def filtered_rating_list(cleaned: dict[str, Any], version: DataVersion | None = 
         grade_max=int(grade_max) if grade_max else None,
         category=cleaned.get("category") or "",
     )
+    if cleaned.get("club") is not None:
+        filtered = filtered.filter(club_members_q(cleaned["club"], filtered.date))
+    if cleaned.get("group"):
+        filtered = filtered.filter(category_q(cleaned["group"], filtered.date))
     return filtered, active
 
 

@@ -17,7 +17,9 @@ from ratings.engine.constants import HANDICAP_CODES
 from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
 from ratings.selectors.search import MAX_QUERY
-from ratings.web.filters import country_choices
+from ratings.selectors.versions import DataVersion
+from ratings.web.filters import ClubField, club_choices_of, country_choices
+from ratings.web.widgets import QuickSelect
 
 GAME_ROWS = 10
 GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
@@ -54,7 +56,7 @@ class StartForm(forms.Form):
             )
         if 0 < games < PROVISIONAL_FROM:
             raise forms.ValidationError(
-                _("With fewer than %(n)s games a player is rated by his results so far: pick him from the players."),
+                _("With fewer than %(n)s games a player is rated by the results so far: pick from the players."),
                 params={"n": PROVISIONAL_FROM},
             )
         return data
@@ -64,7 +66,7 @@ class PlannedGameForm(forms.Form):
     """One planned game; a row with neither an opponent nor a rating is left out."""
 
     opponent = forms.CharField(label=_("Opponent (name or federation id)"), required=False, max_length=100)
-    opponent_rating = forms.IntegerField(label=_("or his rating"), required=False, min_value=1, max_value=3500)
+    opponent_rating = forms.IntegerField(label=_("or a rating"), required=False, min_value=1, max_value=3500)
     result = forms.ChoiceField(label=_("Result"), choices=RESULTS, initial="1")
     handicap = forms.ChoiceField(label=_("Handicap"), choices=HANDICAPS, required=False)
     side = forms.ChoiceField(label=_("Handicap side"), choices=SIDES, required=False, initial="received")
@@ -119,7 +121,7 @@ def _country_choices() -> list[tuple[str, str]]:
     return [("", ""), *country_choices()]
 
 
-class OfficialListForm(forms.Form):
+class _PublishedListForm(forms.Form):
     q = forms.CharField(
         label=_("Name"),
         required=False,
@@ -129,7 +131,27 @@ class OfficialListForm(forms.Form):
     country = forms.ChoiceField(label=_("Country"), required=False, choices=_country_choices)
 
 
-class RevisedListForm(OfficialListForm):
+class OfficialListForm(_PublishedListForm):
+    """An official list's filters; ``club``: the players in the club on the list's date. ``version``: the data
+    version the request has read, whose club choices the shared cache keeps."""
+
+    club = ClubField(
+        label=_("Club"),
+        required=False,
+        empty_label=_("All clubs"),
+        null_label=None,  # no "no club" choice: django-filter's defaults, which its field's stubs ask for by name
+        null_value="null",
+        widget=QuickSelect,
+    )
+
+    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        club = self.fields["club"]
+        assert isinstance(club, ClubField)
+        club.choices = lambda: club_choices_of(version)  # "All clubs" is put first
+
+
+class RevisedListForm(_PublishedListForm):
     changed = forms.BooleanField(label=_("Only changed rows"), required=False)
 
 

@@ -16,12 +16,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings.engine import grade_label
-from ratings.models import Category, Player, Promotion
+from ratings.models import Category, Club, Player, Promotion
 from ratings.selectors import LIST_ORDER
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 EXTRA = {"th": {"class": "extra"}, "td": {"class": "extra"}}  # left out on a phone, with the "minor" columns
 EXTRA_NUM = {"th": {"class": "num extra"}, "td": {"class": "num extra"}}
+CLUB = {"th": {"class": "extra club"}, "td": {"class": "extra club"}}
 CATEGORY_LABELS = dict(Category.choices)
 
 
@@ -62,6 +63,8 @@ class RatingListTable(tables.Table):
     nationality = tables.Column(
         verbose_name=_("Country"), accessor="nationality_code", order_by=("nationality_code", *LIST_ORDER)
     )
+    # Each player's club on the list's date (``clubs``, set by the view); left out on a phone.
+    club = tables.Column(verbose_name=_("Club"), accessor="pk", orderable=False, attrs=CLUB)
     rating = tables.Column(
         verbose_name=_("Rating"),
         accessor="list_rating",
@@ -105,6 +108,10 @@ class RatingListTable(tables.Table):
         template_name = "ratings/_rating_list_table.html"
         attrs = {"class": "data rating-list"}
         empty_text = _("No player matches these filters.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clubs: dict[int, Club] = {}  # each row's player's club on the list's date
 
 
 class PendingPromotionTable(tables.Table):

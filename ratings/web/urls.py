@@ -108,6 +108,7 @@ feeds_urlpatterns = [
     # Validators and the page cache as every public page (ratings/web/caching.py): feed readers poll.
     path("tables.atom", public_page(feeds.RatedTablesFeed()), name="tables"),
     path("promotions.atom", public_page(feeds.PromotionsFeed()), name="promotions"),
+    path("clubs/<int:pk>.atom", public_page(feeds.ClubTablesFeed()), name="club"),
     path("tournaments.atom", public_page(feeds.AnnouncedTournamentsFeed()), name="announced"),
     path("calendar.ics", public_page(calendar.calendar_ical), name="calendar"),
     re_path(r"^calendar-(?P<country>[A-Za-z]{2})\.ics$", public_page(calendar.calendar_ical), name="calendar_country"),

@@ -11,9 +11,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ratings.models import Table, TableStatus
+from ratings.models import Club, Table, TableStatus, Tournament
 from tests.api.conftest import Federation, veteran
-from tests.factories import make_table, round_robin
+from tests.factories import make_table, make_tournament, round_robin
 from tests.public.conftest import days_ago
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +103,28 @@ def test_every_feed_names_its_author_and_no_two_entries_share_an_id(client: Clie
         ids += [e.findtext(f"{ATOM}id") for e in feed.iter(f"{ATOM}entry")]
     assert len(ids) == 2 and len(set(ids)) == 2
     assert ids[1] == f"{ids[0]}#promotions"
+
+
+def test_a_clubs_feed_holds_the_rated_tables_of_the_tournaments_it_hosted(
+    client: Client, federation: Federation, rated_round_robin: Callable[..., Table]
+) -> None:
+    lyon = Club.objects.create(name="Shogi Club Lyon", country="FR", city="Lyon")
+    other = Club.objects.create(name="Paris Shogi", country="FR")
+
+    def hosted(club: Club, days: int) -> Table:
+        tournament = make_tournament(f"Cup {days}", date=days_ago(days))
+        Tournament.objects.filter(pk=tournament.pk).update(host_club=club)
+        return rated_round_robin([veteran(1500), veteran(1400)], days_ago(days), tournament=tournament)
+
+    older, newer = hosted(lyon, 60), hosted(lyon, 20)
+    hosted(other, 10)
+    waiting = make_table(federation.players, date=days_ago(5), status=TableStatus.SUBMITTED)
+    Tournament.objects.filter(pk=waiting.tournament_id).update(host_club=lyon)
+    response = client.get(reverse("feeds:club", args=[lyon.pk]))
+    feed = ElementTree.fromstring(response.content)
+    assert feed.findtext(f"{ATOM}title") == "FESA ratings: Shogi Club Lyon"
+    links = [e.find(f"{ATOM}link").get("href") for e in feed.iter(f"{ATOM}entry")]  # type: ignore[union-attr]
+    assert links == [f"http://testserver/tables/{newer.pk}/", f"http://testserver/tables/{older.pk}/"]
+    assert client.get(reverse("feeds:club", args=[other.pk + 1])).status_code == 404
+    head = client.get(reverse("ratings:club", args=[lyon.pk])).content.decode().split("</head>")[0]
+    assert f'href="{reverse("feeds:club", args=[lyon.pk])}"' in head

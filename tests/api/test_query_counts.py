@@ -80,9 +80,9 @@ def test_player_and_history_queries_do_not_grow_with_tables(
     rated_round_robin([player, others[1]], days_ago(50))
     rated_round_robin([player, others[2], others[0]], days_ago(40))
     three = (queries(client, detail), queries(client, history))
-    # the data version; the player and his official list entries; then his rating rows with tables, their
-    # opponents, his promotions
-    assert (one, three) == ((3, 5), (3, 5))
+    # the data version; the player, his official list entries and his clubs; then his rating rows with tables,
+    # their opponents, his promotions
+    assert (one, three) == ((4, 5), (4, 5))
 
 
 def test_table_queries_do_not_grow_with_players(client: Client, rated_round_robin: Callable[..., Table]) -> None:

@@ -3,6 +3,7 @@ in the API."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -86,3 +87,16 @@ def test_the_api_answers_a_head_to_head(client: Client, met) -> None:  # type: i
         client.get(reverse("api-v1:head_to_head", args=[a.federation_id, b.federation_id]), {"x": "1"}).status_code
         == 400
     )
+
+
+def test_player_and_head_to_head_pages_speak_of_any_player_alike(client: Client, met) -> None:  # type: ignore[no-untyped-def]
+    """The texts name the player or say "the player", never "his": a player may be a woman."""
+    a, b, *_ = met
+    pages = [
+        client.get(reverse("ratings:player", args=[a.federation_id])),
+        client.get(reverse("ratings:head_to_head", args=[a.federation_id, b.federation_id])),
+    ]
+    for page in pages:
+        assert page.status_code == 200
+        text = re.sub(r"<[^>]+>", " ", page.content.decode().split("<main", 1)[1])
+        assert not re.search(r"\b(his|him|he)\b", text, re.IGNORECASE), re.findall(r".{40}\b[Hh]is\b.{40}", text)

@@ -46,21 +46,21 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
     return players
 
 
-# (page, expected queries): the rating list reads only the rows it shows. The front page is 3: the data version,
-# the rows of the page by their ids and their pending Dan grades; the list's order (its players' ids in list
-# order: the ranks), the recent list dates and the players' countries for the filter are in the shared cache,
-# built by the re-rate's task. A past date's list is read from its top instead (its first players
-# in list order, and how many it holds: ratings/selectors/list_head.py): 5. Filtered (an "as of" list the same):
-# the page's rows by the filters, and their count with and without the players the public list does not rank
-# (the note under the list counts those), instead of the rows by id; sorted only, the page's rows in that order,
-# counted by the list's order. An export:
-# the version, every row and the pending Dan grades (all.txt: and the FESA nationalities), and a past date's
-# order. The same list asked for again costs only the version (the page cache).
+# (page, expected queries): the rating list reads only the rows it shows. The front page is 4: the data version,
+# the rows of the page by their ids, their pending Dan grades and their clubs of the list's date; the list's order
+# (its players' ids in list order: the ranks), the recent list dates and the countries and clubs the filters offer
+# are in the shared cache, built by the re-rate's task. A past date's list is read from its top instead (its first
+# players in list order, and how many it holds: ratings/selectors/list_head.py): 6. Filtered (an "as of" list the
+# same): the page's rows by the filters, and their count with and without the players the public list does not
+# rank (the note under the list counts those), instead of the rows by id; sorted only, the page's rows in that
+# order, counted by the list's order. An export: the version, every row and the pending Dan grades (all.txt: and
+# the FESA nationalities), and a past date's order. The same list asked for again costs only the version (the page
+# cache).
 LIST_PAGES = [
-    ("ratings:rating_list", {}, 3),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 5),
-    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 6),
-    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 3),
+    ("ratings:rating_list", {}, 4),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
+    ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 7),
+    ("ratings:rating_list", {"sort": "-games", "active": "all"}, 4),
     ("ratings:rating_list_csv", {"country": "FR"}, 3),
     ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
     ("files:rating_list", {"format": "all.txt"}, 4),
@@ -180,17 +180,18 @@ def test_promotion_page_queries_do_not_grow_with_promotions(
 
 
 def test_the_list_order_is_read_once_per_data_version(client: Client, rated_round_robin: Callable[..., Table]) -> None:
+    # every page with rows reads its rows' clubs of the list's date too (one query)
     rated_players(2, rated_round_robin, first_day=100)
     url = reverse("ratings:rating_list")
-    assert queries(client, url) == 3  # the re-rate's task built today's order, the countries and the dates
+    assert queries(client, url) == 4  # the re-rate's task built today's order, the countries, clubs and dates
     caches[CACHE].clear()  # as after an edit that changed the data without a re-rate
-    assert queries(client, url, {"page": "1"}) == 6  # the order, the countries and the dates read, once
+    assert queries(client, url, {"page": "1"}) == 8  # the order, countries, clubs and dates read, once
     # Another page of the same list (not in the page cache): the order is the one the shared cache keeps, and
     # so are the filter's countries and the latest lists' dates.
     # filtered: the counts with and without the players the list does not rank, but no order
-    assert queries(client, url, {"country": "FR"}) == 5
-    assert queries(client, url, {"sort": "name"}) == 3
+    assert queries(client, url, {"country": "FR"}) == 6
+    assert queries(client, url, {"sort": "name"}) == 4
     rated_players(1, rated_round_robin, first_day=50)  # a re-rate: a new data version, its order built by the task
-    assert queries(client, url, {"sort": "name"}) == 3
+    assert queries(client, url, {"sort": "name"}) == 4
     # another date, sorted: its counts (read from its top) and its order (the ranks of the sorted page)
-    assert queries(client, url, {"date": days_ago(60).isoformat(), "sort": "name"}) == 5
+    assert queries(client, url, {"date": days_ago(60).isoformat(), "sort": "name"}) == 6

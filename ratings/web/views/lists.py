@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from ratings import selectors
 from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM
 from ratings.models import Player
+from ratings.selectors.clubs import clubs_on
 from ratings.selectors.list_spreadsheets import ODS_CONTENT_TYPE, XLSX_CONTENT_TYPE, ods_bytes, xlsx_bytes
 from ratings.web.caching import public_page
 from ratings.web.filters import RatingListFilter, filtered_rating_list
@@ -38,7 +39,7 @@ def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingLi
     data.setdefault("active", "active")
     if list_date is not None:
         data["date"] = _parse_list_date(list_date).isoformat()
-    return RatingListFilter(data, queryset=Player.objects.none())
+    return RatingListFilter(data, queryset=Player.objects.none(), version=getattr(request, "data_version", None))
 
 
 def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[selectors.RatingList, bool]:
@@ -63,7 +64,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         "established_from": ESTABLISHED_FROM,
         "provisional_from": PROVISIONAL_FROM,
         # The less used filters fold away (a <details>) unless one is in use or wrong.
-        "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "date"))
+        "more_filters": any(request.GET.get(k) for k in ("grade_min", "grade_max", "category", "group", "date"))
         or request.GET.get("active", "active") != "active"
         or list_date is not None,
     }
@@ -81,6 +82,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     table = RatingListTable(filtered)
     per_page = int_param(request, "per_page", 50, PER_PAGE_CHOICES)
     paginate_table(table, request, per_page=per_page)
+    table.clubs = clubs_on([row.record.pk for row in table.paginated_rows], filtered.date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.models import OfficialList
 from ratings.selectors import csv_lines, list_filter
+from ratings.selectors.clubs import club_member_ids, clubs_on
 from ratings.selectors.list_pdf import official_list_pdf
 from ratings.selectors.official_lists import (
     list_countries_of,
@@ -54,7 +55,7 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     """A published list with its figures as published, filtered, sorted and paged as the rating list."""
     official = _official_or_404(list_date)
     rows = official_list_rows(official, getattr(request, "data_version", None))
-    form = OfficialListForm(request.GET)
+    form = OfficialListForm(request.GET, version=getattr(request, "data_version", None))
     context: dict[str, Any] = {
         "official": official,
         "form": form,
@@ -64,8 +65,12 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     if not form.is_valid():
         return render(request, "ratings/official_list.html", context, status=400)
     filtered = list_filter(rows, q=form.cleaned_data["q"], country=form.cleaned_data["country"])
+    if form.cleaned_data["club"] is not None:
+        members = club_member_ids(form.cleaned_data["club"], official.date)
+        filtered = filtered.filter(lambda row: row.pk in members)
     table = RatingListTable(filtered)
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
+    table.clubs = clubs_on([row.record.pk for row in table.paginated_rows], official.date)
     context["table"] = table
     return render(request, "ratings/official_list.html", context)
 

@@ -10,8 +10,7 @@ from django.utils.translation import gettext as _
 
 from ratings import selectors
 from ratings.models import Player
-from ratings.selectors.categories import category_label, player_age_category
-from ratings.selectors.clubs import player_club_history
+from ratings.selectors.categories import player_groups
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.selectors.player_stats import best_wins, longest_run, peak_rank, percentiles
@@ -41,7 +40,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         return HttpResponsePermanentRedirect(reverse("ratings:player", args=[kept]))
     grade_steps = selectors.player_grade_history(player)
     today = timezone.localdate()
-    clubs = player_club_history(player)
+    groups = player_groups(player, today)
     official = player_official_lists(player)
     tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
@@ -64,10 +63,11 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "percentiles": percentiles(player),
         "peak_rank": peak_rank(official),
         "longest_run": longest_run(t.row.date for t in tables),
-        "clubs": clubs,
-        "club": next((m.club for m in clubs if m.since <= today), None),
+        "clubs": groups.club_history,
+        "club": groups.club,
         # Only the category is published, never the date of birth (docs/privacy.md).
-        "age_category": category_label(player_age_category(player, today)),
+        "age_category": groups.age_category.label if groups.age_category else "",
+        "womens_list": groups.womens_list,
         "standing": player_standing(player, getattr(request, "data_version", None)),
     }
     return render(request, "ratings/player_detail.html", context)
