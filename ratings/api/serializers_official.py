@@ -76,8 +76,9 @@ class PlayerOfficialEntrySerializer(serializers.Serializer[OfficialListEntry]):
 
 
 class PlayerDetailSerializer(PlayerSerializer):
-    """A player's standing today, his club and categories, and his lines on the official lists, the latest first.
-    A category is only its code and label: the date of birth it is read from is never published."""
+    """A player's standing today, club and categories, and lines on the official lists, the latest first."""
+
+    # An age category is only its code and label: the date it is counted from stays private (docs/privacy.md).
 
     club = ClubRefField(source="groups.club", help_text="The player's club today, or None.")
     club_history = ClubMembershipSerializer(
