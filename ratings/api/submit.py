@@ -208,6 +208,7 @@ COMMON = {
     403: DENIED,
     409: OpenApiResponse(description="The tournament is not registered and accepted by the federation."),
     413: OpenApiResponse(description="A body larger than a table and its new players can be."),
+    415: OpenApiResponse(description="A body that is neither JSON nor a form the parser can read (its Content-Type)."),
 }
 
 

@@ -90,8 +90,12 @@ class TablePlayerSerializer(serializers.Serializer):
     given_name = one_line_field(max_length=100, allow_blank=True, default="")
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
     new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
-    federation_id = serializers.RegexField(  # the pattern tells the schema that spaces alone are blank
-        r"[^\s\x85]", max_length=20, required=False, help_text=_("The player this line is, when his name is ambiguous.")
+    # Spaces alone are blank: the pattern also names the spaces Python trims that a schema's \s does not match.
+    federation_id = serializers.RegexField(
+        r"[^\s\x1c-\x1f\x85]",
+        max_length=20,
+        required=False,
+        help_text=_("The player this line is, when his name is ambiguous."),
     )
     simul_giver = serializers.BooleanField(default=False, help_text=_("Gave a simultaneous display (&)."))
     rounds = serializers.ListField(child=CellField(), max_length=MAX_ROUNDS, default=list)
