@@ -12,7 +12,27 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class PredictionReport(models.Model):
+class ComputedReport(models.Model):
+    """What a report's task writes as it goes: how far it has come, then its figures or its error."""
+
+    tables_total = models.PositiveIntegerField(_("tables in all"), default=0)
+    tables_done = models.PositiveIntegerField(_("tables done"), default=0)
+    updated_at = models.DateTimeField(_("updated at"))
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    result = models.JSONField(_("figures"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def percent_done(self) -> int:
+        if not self.tables_total:
+            return 0
+        return min(100, self.tables_done * 100 // self.tables_total)
+
+
+class PredictionReport(ComputedReport):
     class Status(models.TextChoices):
         RUNNING = "running", _("running")
         DONE = "done", _("done")
@@ -21,13 +41,7 @@ class PredictionReport(models.Model):
     # The data version it was computed for (ratings/selectors/versions.py): one report per version.
     version = models.CharField(_("data version"), max_length=32, unique=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
-    tables_total = models.PositiveIntegerField(_("tables in all"), default=0)
-    tables_done = models.PositiveIntegerField(_("tables done"), default=0)
     started_at = models.DateTimeField(_("started at"))
-    updated_at = models.DateTimeField(_("updated at"))
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    result = models.JSONField(_("figures"), null=True, blank=True)
-    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         verbose_name = _("prediction report")
@@ -37,14 +51,8 @@ class PredictionReport(models.Model):
     def __str__(self) -> str:
         return f"{self.version} ({self.status})"
 
-    @property
-    def percent_done(self) -> int:
-        if not self.tables_total:
-            return 0
-        return min(100, self.tables_done * 100 // self.tables_total)
 
-
-class WhatIfReport(models.Model):
+class WhatIfReport(ComputedReport):
     """FESA's rules replayed over the history with other constants (docs/rules.md §11): the figures of its
     predictions beside those of the stored ratings, and the players it would move most. Asked for by a rating
     officer; it never touches the federation's ratings."""
@@ -69,13 +77,7 @@ class WhatIfReport(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    tables_total = models.PositiveIntegerField(_("tables in all"), default=0)
-    tables_done = models.PositiveIntegerField(_("tables done"), default=0)
     requested_at = models.DateTimeField(_("requested at"))
-    updated_at = models.DateTimeField(_("updated at"))
-    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
-    result = models.JSONField(_("figures"), null=True, blank=True)
-    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         verbose_name = _("what-if of the rules")
@@ -87,9 +89,3 @@ class WhatIfReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rules_key} / {self.version} ({self.status})"
-
-    @property
-    def percent_done(self) -> int:
-        if not self.tables_total:
-            return 0
-        return min(100, self.tables_done * 100 // self.tables_total)
