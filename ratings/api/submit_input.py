@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -33,6 +34,8 @@ _ONE_LINE = r"^[^\[\]\x00-\x1f\x7f-\x9f]*$"
 trimming takes U+0085 for a space)."""
 _ONE_LINE_NOT_BLANK = r"^[^\[\]\x00-\x1f\x7f-\x9f]*[^\[\]\x00-\x1f\x7f-\x9f\s][^\[\]\x00-\x1f\x7f-\x9f]*$"
 """The same, with something besides spaces (the value is trimmed: spaces alone are blank)."""
+_TEXT = r"^[^\x00]*$"
+"""Any text a string field takes: no NUL (every CharField refuses it; the pattern says so)."""
 _DATE = r"^\d{4}-\d{2}-\d{2}(/\d{2})?$"
 _CELL = r"^\d{1,4} ?[+\-=#]( ?\([+\-][0-9A-Za-z]{1,4}\))?$"
 CHOICE_HELP = _(
@@ -69,6 +72,18 @@ class ChoicesJSONField(serializers.JSONField):
 ONE_LINE_ONLY = _("Brackets and control characters are not allowed here.")
 
 
+class TextField(serializers.CharField):
+    """A free text. DRF's CharField refuses a NUL with a validator the schema does not show; here a
+    ``RegexValidator`` with the same message refuses it, and the schema states it as the field's pattern. (A lone
+    surrogate, which JSON can only write as an escape, is refused as DRF does: a pattern naming surrogates is one
+    that schema tools written in Rust cannot read, and they then ignore it.)"""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)]
+        self.validators.append(RegexValidator(_TEXT, message=ProhibitNullCharactersValidator.message))
+
+
 def one_line_field(**kwargs: Any) -> serializers.RegexField:
     """A ``_ONE_LINE`` text, the rule stated in the schema by its pattern. The value is trimmed before the match,
     so ``$`` cannot stop before a final newline."""
@@ -90,9 +105,10 @@ class TablePlayerSerializer(serializers.Serializer):
     given_name = one_line_field(max_length=100, allow_blank=True, default="")
     nationality = serializers.RegexField(r"^([A-Za-z]{2})?$", required=False, allow_blank=True, default="")
     new = serializers.BooleanField(default=False, help_text=_("Marked as a new player (the file's N)."))
-    # Spaces alone are blank: the pattern also names the spaces Python trims that a schema's \s does not match.
+    # Spaces alone are blank: the pattern also names the spaces Python trims that a schema's \s does not match,
+    # and the NUL every CharField refuses.
     federation_id = serializers.RegexField(
-        r"[^\s\x1c-\x1f\x85]",
+        r"^[^\x00]*[^\s\x00\x1c-\x1f\x85][^\x00]*$",
         max_length=20,
         required=False,
         help_text=_("The player this line is, when his name is ambiguous."),
@@ -108,20 +124,18 @@ class TableSerializer(serializers.Serializer):
 
 
 class OptionsSerializer(serializers.Serializer):
-    choices = serializers.DictField(
-        child=serializers.CharField(max_length=20), required=False, default=dict, help_text=CHOICE_HELP
-    )
+    choices = serializers.DictField(child=TextField(max_length=20), required=False, default=dict, help_text=CHOICE_HELP)
     sequence = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
-    table_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    table_name = TextField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class JsonSubmissionSerializer(OptionsSerializer):
     """The JSON body: ``turnering`` (the file's text) or ``table``, exactly one."""
 
-    turnering = serializers.CharField(
+    turnering = TextField(
         required=False, trim_whitespace=False, max_length=MAX_UPLOAD_BYTES, help_text=_("The turnering.txt's text.")
     )
-    nye_spillere = serializers.CharField(
+    nye_spillere = TextField(
         required=False, trim_whitespace=False, max_length=MAX_UPLOAD_BYTES, help_text=_("The nye-spillere's text.")
     )
     table = TableSerializer(required=False)
