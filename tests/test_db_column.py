@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import FieldDoesNotExist
 
+from ratings.engine.types import handicap_read as handicap
+from ratings.engine.types import prior_grade_read as prior_grade
 from ratings.models import Game, Player, RatingRow, db_column
-from ratings.selectors.states import handicap, prior_grade
 
 
 def test_db_column_names_the_column_of_a_field_or_its_attname():

@@ -12,9 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ratings.engine import Game, PlayerState, TableInput
-from ratings.engine.types import Score
-from ratings.selectors.states import handicap as handicap_of
-from ratings.selectors.states import prior_grade
+from ratings.engine.types import Score, handicap_read, prior_grade_read
 
 from .play import table_games
 from .sim import SimGame, SimPlayer, World
@@ -58,7 +56,7 @@ def first_state(player: SimPlayer) -> PlayerState:
     """A newcomer's state before his first table: nothing but his prior grade, if he has one."""
     if player.prior is None:
         return PlayerState()
-    return PlayerState(prior_grade=prior_grade(player.prior[0], player.prior[1]))
+    return PlayerState(prior_grade=prior_grade_read(player.prior[0], player.prior[1]))
 
 
 def engine_game(game: SimGame) -> Game:
@@ -66,6 +64,6 @@ def engine_game(game: SimGame) -> Game:
     assert game.second is not None
     handicap = None
     if game.handicap:
-        handicap = handicap_of(game.handicap, game.first if game.giver == "first" else game.second)
+        handicap = handicap_read(game.handicap, game.first if game.giver == "first" else game.second)
     score = 0.5 if game.replay_draw else SCORES[game.result]
     return Game(game.round, game.first, game.second, score, handicap)

@@ -18,7 +18,7 @@ from .grades import NO_GRADE as NO_GRADE
 from .grades import grade_label as grade_label
 from .grades import grade_of as grade_of
 from .grades import grade_parts as grade_parts
-from .literals import HandicapCode, Method, PriorGradeKind, PromotionRoute
+from .literals import HandicapCode, Method, PriorGradeKind, PromotionRoute, is_handicap_code, is_prior_grade_kind
 
 PlayerKey = Hashable
 """Whatever identifies a player to the caller: a database id, a line number of turnering.txt."""
@@ -38,6 +38,15 @@ class PriorGrade(NamedTuple):
 
     kind: PriorGradeKind
     level: int
+
+
+def prior_grade_read(kind: str, level: int | None) -> PriorGrade | None:
+    """A prior grade from the two words a record or a file keeps (none without a kind or a level)."""
+    if not kind or level is None:
+        return None
+    if not is_prior_grade_kind(kind):
+        raise ValueError(f"not a prior grade's kind: {kind!r}")
+    return PriorGrade(kind=kind, level=level)
 
 
 class PlayerState(NamedTuple):
@@ -67,6 +76,13 @@ class PlayerState(NamedTuple):
 class Handicap(NamedTuple):
     code: HandicapCode
     giver: PlayerKey
+
+
+def handicap_read(code: str, giver: PlayerKey) -> Handicap:
+    """A game's handicap from its stored code and the key of the player who gives it."""
+    if not is_handicap_code(code):
+        raise ValueError(f"not a handicap's code: {code!r}")
+    return Handicap(code=code, giver=giver)
 
 
 class Game(NamedTuple):

@@ -19,8 +19,8 @@ from ratings import engine
 from ratings.engine.categories import ESTABLISHED_FROM
 from ratings.engine.normal import BONUS_GAMES
 from ratings.engine.outlook import NextGrade, next_grade
+from ratings.engine.types import handicap_read
 from ratings.models import Player
-from ratings.selectors.states import handicap as handicap_of
 from ratings.selectors.states import states_before
 
 YOU = "you"
@@ -107,7 +107,7 @@ def calculate(
         handicap = None
         if planned.handicap:
             giver = YOU if planned.handicap_given else key
-            handicap = handicap_of(planned.handicap, giver)
+            handicap = handicap_read(planned.handicap, giver)
         table_games.append(engine.Game(round=number, first=YOU, second=key, score=planned.score, handicap=handicap))
     played = [s.last_played for s in states.values() if s.last_played is not None]
     date = max([timezone.localdate(), *played])

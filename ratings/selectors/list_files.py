@@ -22,13 +22,13 @@ from django.conf import settings
 
 from ratings import engine
 from ratings.engine import grade_label
+from ratings.engine.types import prior_grade_read
 from ratings.fesa_files.alltxt import write_all_txt
 from ratings.fesa_files.encoding import latin1_text
 from ratings.fesa_files.ratingliste import Home, ListRecord
 from ratings.models import OpeningState
 from ratings.selectors.lists import ListRow, RatingList, rating_list
 from ratings.selectors.spreadsheet import csv_cell
-from ratings.selectors.states import prior_grade
 
 Format = Literal["all.txt", "csv", "json"]
 Grades = Literal["fesa", "public"]
@@ -130,7 +130,7 @@ def all_txt(rows: RatingList, grades: Grades = "fesa") -> bytes:
     fesa = _fesa_nationalities(rows.rows)
     records = []
     for r in rows:
-        prior = prior_grade(r.prior_grade_kind, r.prior_grade_level)
+        prior = prior_grade_read(r.prior_grade_kind, r.prior_grade_level)
         state = engine.PlayerState(
             rating=r.list_rating,
             result_list=None,

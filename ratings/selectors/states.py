@@ -11,30 +11,13 @@ from django.db.models import Q
 
 from ratings import engine
 from ratings.db import as_date, date_param, id_batches, ids_condition, ids_in, json_column, json_value, raw_rows
-from ratings.engine.literals import is_handicap_code, is_prior_grade_kind
-from ratings.engine.types import PlayerKey
+from ratings.engine.types import prior_grade_read
 from ratings.models import OpeningState, Player, RatingRow, db_column
 from ratings.models.states import state_from_json
 
 
 def prior_grade_of(player: Player) -> engine.PriorGrade | None:
-    return prior_grade(player.prior_grade_kind, player.prior_grade_level)
-
-
-def handicap(code: str, giver: PlayerKey) -> engine.Handicap:
-    """A game's handicap from its stored code and the key of the player who gives it."""
-    if not is_handicap_code(code):
-        raise ValueError(f"not a handicap's code: {code!r}")
-    return engine.Handicap(code=code, giver=giver)
-
-
-def prior_grade(kind: str, level: int | None) -> engine.PriorGrade | None:
-    """A player's prior grade from his record's two columns (none without a kind or a level)."""
-    if not kind or level is None:
-        return None
-    if not is_prior_grade_kind(kind):
-        raise ValueError(f"not a prior grade's kind: {kind!r}")
-    return engine.PriorGrade(kind=kind, level=level)
+    return prior_grade_read(player.prior_grade_kind, player.prior_grade_level)
 
 
 def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
@@ -54,7 +37,7 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
         if state.games == 0:
             # A migrated player who never played: his prior grade is still to be used, so the one on his
             # record (which a rating officer may have corrected since) is the one that counts.
-            state = state._replace(prior_grade=prior_grade(kind, level))
+            state = state._replace(prior_grade=prior_grade_read(kind, level))
         out[pid] = state
     missing = ids - out.keys()
     if missing:
@@ -62,7 +45,7 @@ def starting_states(player_ids: Iterable[int]) -> dict[int, engine.PlayerState]:
             "pk", "prior_grade_kind", "prior_grade_level"
         )
         for pid, kind, level in players:
-            out[pid] = engine.PlayerState(prior_grade=prior_grade(kind, level))
+            out[pid] = engine.PlayerState(prior_grade=prior_grade_read(kind, level))
     return out
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from ratings import engine
 from ratings.db import batched_load, gc_paused, id_batches, ids_in
 from ratings.engine.scores import first_score
+from ratings.engine.types import handicap_read, prior_grade_read
 from ratings.models import (
     LIVE_PROMOTION_STATUSES,
     Category,
@@ -34,8 +35,6 @@ from ratings.models import (
 from ratings.selectors.derived import category_of
 from ratings.selectors.grades import public_grades
 from ratings.selectors.players import player_names
-from ratings.selectors.states import handicap as handicap_of
-from ratings.selectors.states import prior_grade
 from ratings.services.corrections.facts import Change, IdentityChange, PriorGradeChange, TableChange, table_change_check
 from ratings.services.rerate.replay import (
     History,
@@ -157,7 +156,7 @@ def _engine_games(games: Sequence[GameEdit]) -> list[engine.Game]:
         handicap = (
             None
             if not g.handicap
-            else handicap_of(g.handicap, g.first_id if g.handicap_giver == "first" else g.second_id)
+            else handicap_read(g.handicap, g.first_id if g.handicap_giver == "first" else g.second_id)
         )
         out.append(
             engine.Game(g.round, g.first_id, g.second_id, first_score(g.result, replay_draw=g.replay_draw), handicap)
@@ -181,7 +180,7 @@ def _prior_grade_history(
 
 
 def _prior(change: PriorGradeChange) -> engine.PriorGrade | None:
-    return prior_grade(change.kind, change.level)
+    return prior_grade_read(change.kind, change.level)
 
 
 def _players_only(change: PriorGradeChange) -> CorrectionPreview:

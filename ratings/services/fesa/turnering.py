@@ -42,12 +42,13 @@ from django_countries import countries
 from ratings import engine
 from ratings.access import may_set_prior_grades
 from ratings.engine.prior_grades import is_prior_grade
+from ratings.engine.types import prior_grade_read
 from ratings.fesa_files.encoding import decode_lenient
 from ratings.fesa_files.names import refused_character
 from ratings.fesa_files.turnering import Turnering, engine_table, file_lines
 from ratings.models import Table, Tournament
 from ratings.selectors.fesa_match import NameMatch, PlayerIndex
-from ratings.selectors.states import prior_grade, states_before
+from ratings.selectors.states import states_before
 from ratings.services.fesa.import_plan import (
     NEW,
     Choice,
@@ -443,7 +444,7 @@ def _rate(plan: TurneringPlan, turnering: Turnering, may_set: bool) -> None:
             facts = line.new_player or NewPlayerFacts()
             prior = None
             if may_set and facts.prior_kind and facts.prior_level is not None:
-                prior = prior_grade(facts.prior_kind, facts.prior_level)
+                prior = prior_grade_read(facts.prior_kind, facts.prior_level)
             states[line.number] = engine.PlayerState(prior_grade=prior)
     prepared = engine_table(turnering, states)
     if not prepared.table.games:

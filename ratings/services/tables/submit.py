@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from ratings import engine
 from ratings.engine.constants import HANDICAP_CODES, SCALE_END
 from ratings.engine.scores import PAIRED_RESULTS, first_score
+from ratings.engine.types import handicap_read
 from ratings.models import Game, Table, TableEntry, TableStatus
 from ratings.selectors.players import player_names
-from ratings.selectors.states import handicap as handicap_of
 from ratings.selectors.states import states_before
 from ratings.services.grades.promotions import promotions_table_deleted
 from ratings.services.rerate import rerate_request
@@ -186,7 +186,7 @@ def engine_games(games: Iterable[GameFacts]) -> list[engine.Game]:
         handicap = None
         if g.handicap:
             giver = g.first_id if g.handicap_giver == "first" else g.second_id
-            handicap = handicap_of(g.handicap, giver)
+            handicap = handicap_read(g.handicap, giver)
         out.append(engine.Game(round=g.round, first=g.first_id, second=g.second_id, score=score, handicap=handicap))
     out.sort(key=lambda game: game.round)
     return out
