@@ -9,17 +9,15 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from ratings.selectors.lists import list_orders_prepare
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
 from ratings.services.mail import mail_send
 from ratings.services.predictions import prediction_compare, prediction_compare_after_rerate
-from ratings.services.queue import enqueue
 from ratings.services.reports import reports_expire
 from ratings.services.rerate import RerateBusy, rerate_pending
-from ratings.services.season.notices import run_directors_notify
+from ratings.services.rerate.after import rerate_after_run
 from ratings.services.season.reminders import deadline_reminders_queue, officer_digest_queue
-from ratings.services.season.subscriptions import runs_subscribers_notify, subscriptions_expire
+from ratings.services.season.subscriptions import subscriptions_expire
 from ratings.services.whatif import whatif_compute
 
 log = logging.getLogger(__name__)
@@ -40,7 +38,8 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
 
     On a worker it first waits for a quiet moment (RERATE_QUIET_SECONDS) so that a burst of edits is served
     by one run, and a lock held by another re-rate turns into a retry with backoff. Run in-process (no
-    broker), it neither waits nor retries: the run holding the lock sees the request and runs again.
+    broker), it neither waits nor retries: the run holding the lock sees the request and runs again. Once the
+    run committed, its follow-ups (notices, downloads, list orders) run through ``rerate_after_run``.
     """
     eager = bool(self.request.is_eager)
     began = timezone.now()
@@ -51,16 +50,9 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
             raise
         log.info("another re-rate is running; it will serve this request too")
         return None
+    rerate_after_run(outcome=outcome, began=began, eager=eager)
     if outcome is None:
-        runs_subscribers_notify()  # runs a stopped worker did not tell (the worker's start queues this task)
         return None
-    _queue_history_files()
-    if outcome.run_id is not None:
-        run_directors_notify(run_id=outcome.run_id, since=began)
-    runs_subscribers_notify()
-    _prepare_lists()
-    if not eager:
-        _queue_predictions()
     return {
         "run": outcome.run_id,
         "tables_rated": outcome.tables_rated,
@@ -69,33 +61,6 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
         "errors": {str(k): v for k, v in outcome.errors.items()},
         "cleared": outcome.cleared,
     }
-
-
-def _queue_history_files() -> None:
-    """A run changed the history (or found it unchanged after an edit): rewrite the bulk downloads, in a task of
-    their own so that the re-rate's lock is not held while they are written. A broker that is down is logged;
-    the files stay as they were until the next run."""
-    enqueue(task_history_files_write.name, after_commit=False, failure="could not queue the rating history downloads")
-
-
-def _queue_predictions() -> None:
-    """A worker's run changed the data: compare the rating systems on it, in a task of its own (minutes on a
-    long history). Not in-process: a site without a broker (and the tests) compares nightly or by the command.
-    A broker that is down is logged; the nightly run catches up."""
-    enqueue(
-        task_predictions_after_rerate.name,
-        after_commit=False,
-        failure="could not queue the comparison of rating systems",
-    )
-
-
-def _prepare_lists() -> None:
-    """Build today's list orders for the new data version once, here, rather than in the first visitor's request
-    (ratings/selectors/lists.py ``list_orders_prepare``). A failure is logged: the first visitor builds them."""
-    try:
-        list_orders_prepare()
-    except Exception:  # the re-rate stands; only the first page view pays
-        log.warning("could not prepare today's rating list orders", exc_info=True)
 
 
 @shared_task(name="ratings.tasks.task_history_files_write", acks_late=True)

@@ -1,18 +1,23 @@
 """Corrections in the admin: the preview page a correction passes through, the staff list, and undo.
 
-Saving the change form of a submitted or rated table as a rating officer does not save at once: the form is
-validated as always, then ``TableCorrectionViews`` shows what the correction would change (computed in memory,
-ratings/services/corrections/preview.py) with the form's data carried along, and asks for the reason. Posting
-that page saves the same data through ``correction_make``. Undoing a correction is previewed the same way.
+Saving the change form of a submitted or rated table as a rating officer does not save at once: before Django's
+save, ``TableCorrectionViews`` validates the form and its formsets as the admin does and hands the change to
+``correction_response``, which asks ``correction_submit`` (ratings/services/corrections/submit.py) for it. Until
+the officer confirms with a reason, that answers with the preview (computed in memory), shown with the form's
+data carried along; posting that page with the reason makes the correction, and the page goes where a save
+goes. The crosstable page and a player's change form take the same path. Undoing a correction is previewed
+the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets, unquote
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms.formsets import all_valid
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -26,21 +31,14 @@ from ratings.models import Correction, Table
 from ratings.services.corrections.apply import (
     NothingToCorrect,
     UndoRefused,
-    correction_make,
     correction_preview,
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.corrections.facts import (
-    Change,
-    TableChange,
-    describe,
-    table_change_check,
-    table_change_snapshot,
-    table_snapshot,
-)
-from ratings.services.corrections.fingerprints import change_lock_check, undo_version
+from ratings.services.corrections.facts import Change, TableChange, describe
+from ratings.services.corrections.fingerprints import undo_version
 from ratings.services.corrections.preview import CorrectionPreview
+from ratings.services.corrections.submit import CorrectionsMade, PreviewWanted, correction_lines, correction_submit
 from ratings.services.corrections.words import correction_text
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.save import TableRefused
@@ -51,47 +49,9 @@ REASON, CONFIRM = "_correction_reason", "_correction_confirm"
 CARRIED_NOT = {"csrfmiddlewaretoken", REASON, CONFIRM}  # the version is carried: the confirmation checks it
 
 
-class PreviewNeeded(Exception):
-    """Raised inside the change form's save to show the preview page instead; nothing was written."""
-
-    def __init__(self, change: Change, error: str = "", *more: Change) -> None:
-        super().__init__("the correction is to be previewed")
-        self.change, self.error = change, error
-        self.changes = (change, *more)  # a player's form may change his identity and his prior grade at once
-
-
 def correction_wanted(request: HttpRequest, table: Table) -> bool:
     """A change to a table that is no longer a draft, by a rating officer: a correction."""
     return table.pk is not None and table.status != "draft" and access.can_correct(request.user)
-
-
-def table_correction_save(request: HttpRequest, change: TableChange) -> bool:
-    """Save ``change`` as a correction once the officer confirmed it with a reason; else ask for the preview.
-
-    Returns False, doing nothing, when the change changes no fact (a save of the form as it was shown):
-    the caller saves as usual, which asks for no re-rate.
-    """
-    sequence = table_change_check(change)
-    saved = table_snapshot(Table.objects.get(pk=change.table.pk))
-    if not describe("table", saved, table_change_snapshot(change, sequence=sequence)):
-        return False
-    expected = posted_version(request)
-    reason = request.POST.get(REASON, "").strip()
-    if request.POST.get(CONFIRM) != "yes" or not reason:
-        change_lock_check(change, expected, lock=False)  # a preview of a stale form would mislead too
-        error = _("Say why the correction is made.") if request.POST.get(CONFIRM) == "yes" else ""
-        raise PreviewNeeded(change, error)
-    try:
-        correction_make(user=request.user, reason=reason, change=change, expected=expected)
-    except NothingToCorrect:
-        messages.info(request, _("Nothing changed."))
-    else:
-        report_rerate(
-            request,
-            done=_("The correction is recorded; the table and those after it were re-rated."),
-            queued=_("The correction is recorded; the table and those after it will be re-rated."),
-        )
-    return True
 
 
 def posted_version(request: HttpRequest) -> str:
@@ -127,38 +87,115 @@ def preview_page(
     return TemplateResponse(request, "admin/ratings/correction/preview.html", context)
 
 
-def table_preview_response(request: HttpRequest, needed: PreviewNeeded) -> HttpResponse:
-    """The preview page of a table correction, the posted form's data carried along to post back to this URL
-    (the table's change form and its crosstable page alike)."""
-    change = needed.change
-    assert isinstance(change, TableChange)
-    sequence = table_change_check(change)
-    after = table_change_snapshot(change, sequence=sequence)
-    carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
-    return preview_page(
-        request,
-        title=_("Correct %(table)s") % {"table": change.table},
-        lines=describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after),
-        preview=correction_preview(change),
-        carried=carried,
-        error=needed.error,
-        reason=request.POST.get(REASON, ""),
-        cancel_url=request.path,
+def correction_response(
+    request: HttpRequest, changes: Sequence[Change], *, title: str, made: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """The posted ``changes`` through ``correction_submit``: its preview page, the posted form's data carried
+    along to post back to this URL, until the officer confirms with a reason; then the corrections are made,
+    told, and ``made()`` answers (the page to go to). A page that was stale is shown again as it is now."""
+    try:
+        outcome = correction_submit(
+            user=request.user,
+            changes=changes,
+            expected=posted_version(request),
+            confirmed=request.POST.get(CONFIRM) == "yes",
+            reason=request.POST.get(REASON, ""),
+        )
+    except ChangedMeanwhile as exc:
+        return changed_meanwhile(request, exc, request.path)
+    if isinstance(outcome, PreviewWanted):
+        carried = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in CARRIED_NOT]
+        return preview_page(
+            request,
+            title=title,
+            lines=outcome.lines,
+            preview=outcome.preview,
+            rates_nothing=outcome.rates_nothing,
+            carried=carried,
+            error=outcome.error,
+            reason=request.POST.get(REASON, ""),
+            cancel_url=request.path,
+        )
+    _tell_made(request, outcome, changes)
+    return made()
+
+
+def _tell_made(request: HttpRequest, outcome: CorrectionsMade, changes: Sequence[Change]) -> None:
+    if not outcome.corrections:
+        messages.info(request, _("Nothing changed."))
+    elif isinstance(changes[0], TableChange):
+        report_rerate(
+            request,
+            done=_("The correction is recorded; the table and those after it were re-rated."),
+            queued=_("The correction is recorded; the table and those after it will be re-rated."),
+        )
+    elif outcome.rerates:
+        messages.info(request, _("The correction is recorded; the player's tables will be re-rated."))
+    else:
+        messages.info(request, _("The correction is recorded."))
+
+
+def validated_change_form(model_admin: Any, request: HttpRequest, obj: Any) -> tuple[Any, list[Any]] | None:
+    """The posted change form of ``obj`` and its inlines' formsets, built and validated as Django's change view
+    does (``obj`` takes the form's values, unsaved); None if any is invalid, for that view to show the errors."""
+    fieldsets = model_admin.get_fieldsets(request, obj)
+    form = model_admin.get_form(request, obj, change=True, fields=flatten_fieldsets(fieldsets))(
+        request.POST, request.FILES, instance=obj
     )
+    formsets, _inlines = model_admin._create_formsets(request, form.instance, change=True)
+    form_valid = form.is_valid()
+    if form_valid:
+        model_admin.save_form(request, form, change=True)
+    if not (all_valid(formsets) and form_valid):
+        return None
+    return form, formsets
+
+
+def made_response(model_admin: Any, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> HttpResponse:
+    """After a change form's correction: the admin's log says "changed" (the correction records what changed)
+    and the page goes where a save of the form goes."""
+    for formset in formsets:
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+    model_admin.log_change(request, obj, model_admin.construct_change_message(request, form, formsets, False))
+    return model_admin.response_change(request, obj)
 
 
 class TableCorrectionViews(admin.ModelAdmin):
-    """The change form of a submitted or rated table goes through the correction's preview page."""
+    """A rating officer's change to a submitted or rated table is a correction: before Django's save, the posted
+    change form is validated and, if it changes a fact, goes through ``correction_response``."""
+
+    def correction_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
+        """The change the validated form and formsets ask for (the table's admin knows its inlines)."""
+        raise NotImplementedError
 
     def changeform_view(
         self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except PreviewNeeded as needed:
-            return table_preview_response(request, needed)
-        except ChangedMeanwhile as exc:
-            return changed_meanwhile(request, exc, request.path)
+        if request.method == "POST" and object_id is not None and "_saveasnew" not in request.POST:
+            answer = self._correction_answer(request, object_id)
+            if answer is not None:
+                return answer
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def _correction_answer(self, request: HttpRequest, object_id: str) -> HttpResponse | None:
+        """The correction's page or redirect; None when the post is no correction (Django saves it as usual, or
+        shows the form's errors)."""
+        table = self.get_object(request, unquote(object_id))
+        if table is None or not self.has_change_permission(request, table) or not correction_wanted(request, table):
+            return None
+        validated = validated_change_form(self, request, table)
+        if validated is None:
+            return None
+        form, formsets = validated
+        change = self.correction_change(request, table, formsets)
+        if not correction_lines([change]):
+            return None
+        return correction_response(
+            request,
+            [change],
+            title=_("Correct %(table)s") % {"table": table},
+            made=lambda: made_response(self, request, table, form, formsets),
+        )
 
 
 @admin.register(Correction)

@@ -26,20 +26,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ratings import access
-from ratings.admin.corrections import (
-    PreviewNeeded,
-    changed_meanwhile,
-    correction_wanted,
-    form_version,
-    table_correction_save,
-    table_preview_response,
-)
+from ratings.admin.corrections import correction_response, correction_wanted, form_version
 from ratings.admin.forms.tables import GridPasteForm, GridRowFormSet
 from ratings.admin.rerate_notice import report_rerate
 from ratings.models import Table, TableEntry
 from ratings.services.corrections.facts import TableChange
 from ratings.services.corrections.fingerprints import loaded_version
-from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.corrections.submit import correction_lines
+from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.tables.grid import GridRow, grid_edits, grid_rows, pasted_rows, table_grid_save
 from ratings.services.tables.save import TableRefused
 
@@ -79,15 +73,10 @@ class TableGridViews(admin.ModelAdmin):
             if not can_change:
                 raise PermissionDenied
             rows, paste = GridRowFormSet(request.POST, **kwargs), GridPasteForm(request.POST)
-            try:
-                problems = self._save(request, table, rows, paste)
-            except PreviewNeeded as needed:  # a correction: nothing is saved before its preview and reason
-                return table_preview_response(request, needed)
-            except ChangedMeanwhile as exc:  # another officer corrected it since this page was loaded
-                return changed_meanwhile(request, exc, request.path)
-            if problems is None:
-                target = "preview" if "_preview" in request.POST else "grid"
-                return HttpResponseRedirect(reverse(f"admin:ratings_table_{target}", args=[table.pk]))
+            answer = self._save(request, table, rows, paste)
+            if isinstance(answer, HttpResponse):
+                return answer
+            problems = answer
         else:
             saved = grid_rows(table)
             wanted = _int(request.GET.get("rows"), default=0)
@@ -114,8 +103,10 @@ class TableGridViews(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/ratings/table/grid.html", context)
 
-    def _save(self, request: HttpRequest, table: Table, rows: Any, paste: GridPasteForm) -> list[str] | None:
-        """Save the posted crosstable; None when saved, else the problems to show (the rows stay as typed)."""
+    def _save(self, request: HttpRequest, table: Table, rows: Any, paste: GridPasteForm) -> HttpResponse | list[str]:
+        """Save the posted crosstable, or show a correction's preview: the page to go to, else the problems to show
+        (the rows stay as typed). A rating officer's change to a submitted or rated table is a correction, made
+        as on the table's change form (``correction_response``): nothing is saved before its reason."""
         if not (rows.is_valid() and paste.is_valid()):
             return [_("Please correct the errors below.")]
         try:
@@ -124,8 +115,10 @@ class TableGridViews(admin.ModelAdmin):
                 grid = pasted_rows(text, table=table)
             else:
                 grid = [GridRow(_pk(f.cleaned_data.get("player")), f.cleaned_data.get("cells") or "") for f in rows]
-            if correction_wanted(request, table) and table_correction_save(request, _grid_change(table, grid)):
-                return None
+            change = _grid_change(table, grid) if correction_wanted(request, table) else None
+            if change is not None and correction_lines([change]):
+                title = _("Correct %(table)s") % {"table": table}
+                return correction_response(request, [change], title=title, made=lambda: _saved_response(request, table))
             saved = table_grid_save(table=table, rows=grid, strict_dates=not access.is_rating_officer(request.user))
         except TableRefused as exc:
             return exc.problems
@@ -144,7 +137,13 @@ class TableGridViews(admin.ModelAdmin):
                 done=_("The table and every table after it were re-rated."),
                 queued=_("The table will be re-rated, and every table after it."),
             )
-        return None
+        return _saved_response(request, table)
+
+
+def _saved_response(request: HttpRequest, table: Table) -> HttpResponse:
+    """Once saved: the rating preview if asked for, else the crosstable again."""
+    target = "preview" if "_preview" in request.POST else "grid"
+    return HttpResponseRedirect(reverse(f"admin:ratings_table_{target}", args=[table.pk]))
 
 
 def _grid_change(table: Table, grid: list[GridRow]) -> TableChange:

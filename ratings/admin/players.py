@@ -24,12 +24,7 @@ from ratings import access
 from ratings.admin.filters import LatinFormFilter, VisibleCountryFilter
 from ratings.admin.forms.players import PlayerForm
 from ratings.admin.merge import DuplicatesAdmin
-from ratings.admin.player_corrections import (
-    PlayerCorrectionViews,
-    player_changes,
-    player_correction_save,
-    player_correction_wanted,
-)
+from ratings.admin.player_corrections import PlayerCorrectionViews
 from ratings.admin.prior_grade_proposals import proposal_state
 from ratings.admin.privacy import erase_personal_data, export_personal_data
 from ratings.admin.rerate_notice import report_rerate
@@ -162,13 +157,7 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
         return proposal_state(player)
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        # A player who has played: previewed, then saved with a reason (ratings/admin/player_corrections.py).
-        if (
-            change
-            and player_correction_wanted(request, obj)
-            and player_correction_save(request, player_changes(obj, form))
-        ):
-            return
+        # A correction of a player who has played is made before this (ratings/admin/player_corrections.py).
         if not change and obj.prior_grade_kind and not access.can_change_prior_grade(request.user):
             self._save_with_proposal(request, obj)
             return

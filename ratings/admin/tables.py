@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings import access
-from ratings.admin.corrections import TableCorrectionViews, correction_wanted, form_version, table_correction_save
+from ratings.admin.corrections import TableCorrectionViews, form_version
 from ratings.admin.filters import VisibleCountryFilter
 from ratings.admin.forms.tables import (
     GameForm,
@@ -256,25 +256,25 @@ class TableAdmin(
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         """Nothing yet: the table is saved with its entries and games by ``save_related``."""
 
+    def correction_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
+        entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
+        games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
+        return TableChange(
+            table=table,
+            tournament=table.tournament,
+            name=table.name,
+            date=table.date,
+            sequence=_table_edit(request.user).sequence(table),
+            entries=entries.final_entries() if entries is not None else _saved_entries(table),
+            games=games.edits() if games is not None else _saved_games(table),
+        )
+
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """A plain save: a correction was made before Django's save (``TableCorrectionViews``)."""
         table: Table = form.instance
         entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
         edit = _table_edit(request.user)
-        if correction_wanted(request, table):
-            table_change = TableChange(
-                table=table,
-                tournament=table.tournament,
-                name=table.name,
-                date=table.date,
-                sequence=edit.sequence(table),
-                entries=entries.final_entries() if entries is not None else _saved_entries(table),
-                games=games.edits() if games is not None else _saved_games(table),
-            )
-            if table_correction_save(request, table_change):
-                for formset in formsets:  # the correction records what changed; the admin's log says "changed"
-                    _record(formset, RowChanges())
-                return
         saved = table_save(
             table=table,
             tournament=table.tournament,

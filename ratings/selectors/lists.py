@@ -364,8 +364,8 @@ def list_order(date: dt.date, active: bool, version: DataVersion | None) -> List
 def list_orders_prepare() -> None:
     """Today's list orders (the FESA list and every player's), the country and club choices and the latest list dates
     every list page shows, built into the shared cache for the current data version, so that the first
-    visitors after a re-rate read only the rows of their page, not the whole list: the re-rate's task calls it
-    once its run has committed."""
+    visitors after a re-rate read only the rows of their page, not the whole list: a re-rate's follow-ups call it
+    once its run has committed (ratings/services/rerate/after.py)."""
     version = data_version()
     for active in (True, False):
         list_order(timezone.localdate(), active, version)

@@ -218,8 +218,12 @@ def _identity_line(name: str, old: Any, new: Any) -> str:
     return f"{label}: {_shown(old)} → {_shown(new)}"
 
 
-def planned_lines(change: PriorGradeChange | IdentityChange) -> list[str]:
-    """What ``change`` to a player would change, in the summary's words, before it is made."""
+def planned_lines(change: Change) -> list[str]:
+    """What ``change`` would change, in the summary's words, before it is made (a table change that breaks a
+    rule of tables raises TableRefused)."""
+    if isinstance(change, TableChange):
+        after = table_change_snapshot(change, sequence=table_change_check(change))
+        return describe("table", table_snapshot(Table.objects.get(pk=change.table.pk)), after)
     saved = Player.objects.get(pk=change.player.pk)  # ``change.player`` may hold a form's new values already
     if isinstance(change, PriorGradeChange):
         after = prior_grade_change_snapshot(change)
