@@ -160,42 +160,67 @@ def made_response(model_admin: Any, request: HttpRequest, obj: Any, form: Any, f
     return model_admin.response_change(request, obj)
 
 
-class TableCorrectionViews(admin.ModelAdmin):
-    """A rating officer's change to a submitted or rated table is a correction: before Django's save, the posted
-    change form is validated and, if it changes a fact, goes through ``correction_response``."""
+class CorrectionViews(admin.ModelAdmin):
+    """A rating officer's change to something the ratings rest on is a correction: before Django's save, the
+    posted change form is validated and, if it changes a fact, goes through ``correction_response``. The model's
+    admin says when a change is a correction, what it changes and how its preview is titled."""
+
+    def correction_wanted_for(self, request: HttpRequest, obj: Any) -> bool:
+        raise NotImplementedError
+
+    def correction_changes(self, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> list[Change]:
+        """The changes of facts the validated form and formsets ask for (none: a plain save)."""
+        raise NotImplementedError
+
+    def correction_title(self, obj: Any) -> str:
+        raise NotImplementedError
+
+    def correction_answer(self, request: HttpRequest, object_id: str) -> HttpResponse | None:
+        """The correction's page or redirect; None when the post is no correction (Django saves it as usual, or
+        shows the form's errors)."""
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_change_permission(request, obj) or not self.correction_wanted_for(request, obj):
+            return None
+        validated = validated_change_form(self, request, obj)
+        if validated is None:
+            return None
+        form, formsets = validated
+        changes = self.correction_changes(request, obj, form, formsets)
+        if not changes:
+            return None
+        return correction_response(
+            request,
+            changes,
+            title=self.correction_title(obj),
+            made=lambda: made_response(self, request, obj, form, formsets),
+        )
+
+
+class TableCorrectionViews(CorrectionViews):
+    """A submitted or rated table's change form, as a rating officer posts it, is a correction."""
 
     def correction_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
         """The change the validated form and formsets ask for (the table's admin knows its inlines)."""
         raise NotImplementedError
 
+    def correction_wanted_for(self, request: HttpRequest, obj: Any) -> bool:
+        return correction_wanted(request, obj)
+
+    def correction_changes(self, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> list[Change]:
+        change = self.correction_change(request, obj, formsets)
+        return [change] if correction_lines([change]) else []
+
+    def correction_title(self, obj: Any) -> str:
+        return _("Correct %(table)s") % {"table": obj}
+
     def changeform_view(
         self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
         if request.method == "POST" and object_id is not None and "_saveasnew" not in request.POST:
-            answer = self._correction_answer(request, object_id)
+            answer = self.correction_answer(request, object_id)
             if answer is not None:
                 return answer
         return super().changeform_view(request, object_id, form_url, extra_context)
-
-    def _correction_answer(self, request: HttpRequest, object_id: str) -> HttpResponse | None:
-        """The correction's page or redirect; None when the post is no correction (Django saves it as usual, or
-        shows the form's errors)."""
-        table = self.get_object(request, unquote(object_id))
-        if table is None or not self.has_change_permission(request, table) or not correction_wanted(request, table):
-            return None
-        validated = validated_change_form(self, request, table)
-        if validated is None:
-            return None
-        form, formsets = validated
-        change = self.correction_change(request, table, formsets)
-        if not correction_lines([change]):
-            return None
-        return correction_response(
-            request,
-            [change],
-            title=_("Correct %(table)s") % {"table": table},
-            made=lambda: made_response(self, request, table, form, formsets),
-        )
 
 
 @admin.register(Correction)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from ratings.access import can_correct
-from ratings.admin.corrections import correction_response, form_version, made_response, validated_change_form
+from ratings.admin.corrections import CorrectionViews, form_version
 from ratings.models import Player
 from ratings.selectors.corrections import player_has_played
 from ratings.services.corrections.facts import (
@@ -61,8 +60,17 @@ def player_changes(player: Player, form: Any) -> list[Change]:
     return [c for c in out if planned_lines(c)]
 
 
-class PlayerCorrectionViews(admin.ModelAdmin):
+class PlayerCorrectionViews(CorrectionViews):
     """The change form of a player who has played goes through the correction's preview page."""
+
+    def correction_wanted_for(self, request: HttpRequest, obj: Any) -> bool:
+        return player_correction_wanted(request, obj)
+
+    def correction_changes(self, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> list[Change]:
+        return player_changes(obj, form)
+
+    def correction_title(self, obj: Any) -> str:
+        return _("Correct %(player)s") % {"player": Player.objects.get(pk=obj.pk)}
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
@@ -71,28 +79,7 @@ class PlayerCorrectionViews(admin.ModelAdmin):
             version = form_version(request, lambda: loaded_version(players=[Player(pk=int(object_id))]))
             extra_context = {**(extra_context or {}), "version_field": VERSION_FIELD, "version": version}
         if request.method == "POST" and object_id.isdigit():
-            answer = self._correction_answer(request, object_id)
+            answer = self.correction_answer(request, object_id)
             if answer is not None:
                 return answer
         return super().change_view(request, object_id, form_url, extra_context)
-
-    def _correction_answer(self, request: HttpRequest, object_id: str) -> HttpResponse | None:
-        """The correction's page or redirect; None when the post is no correction (Django saves it as usual, or
-        shows the form's errors)."""
-        player = self.get_object(request, object_id)
-        wanted = player is not None and player_correction_wanted(request, player)
-        if player is None or not wanted or not self.has_change_permission(request, player):
-            return None
-        validated = validated_change_form(self, request, player)
-        if validated is None:
-            return None
-        form, formsets = validated
-        changes = player_changes(player, form)
-        if not changes:
-            return None
-        return correction_response(
-            request,
-            changes,
-            title=_("Correct %(player)s") % {"player": Player.objects.get(pk=player.pk)},
-            made=lambda: made_response(self, request, player, form, formsets),
-        )
