@@ -238,11 +238,18 @@ def table_preview(table: Table) -> engine.TableResult:
     try:
         return engine.rate_table(
             engine.TableInput(
-                name=str(table), date=table.date, players=player_ids, states=states, games=engine_games(games)
+                name=str(table),
+                date=table.date,
+                players=player_ids,
+                # Keyed as the engine keys players, by anything hashable: a mapping's key type cannot be widened
+                # in place, its pairs can.
+                states=dict(states.items()),
+                games=engine_games(games),
             )
         )
     except engine.RatingOffScale as exc:  # named, not by the engine's key (a player's id)
-        name = player_names({exc.player}).get(exc.player, str(exc.player))  # type: ignore[call-overload]
+        pid = exc.player
+        name = player_names({pid}).get(pid, str(pid)) if isinstance(pid, int) else str(pid)
         raise TableInvalid([off_scale_message(name=name, rating=exc.rating)]) from exc
     except engine.EngineError as exc:
         raise TableInvalid([str(exc)]) from exc
