@@ -9,7 +9,7 @@ see, change, submit or delete what is decided in ratings/access.py; the services
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin
@@ -49,7 +49,7 @@ from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table
 from ratings.services.tables.submit import GameFacts, table_delete
 
 if TYPE_CHECKING:
-    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise
+    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise, WithAnnotations
 
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
@@ -60,6 +60,10 @@ if TYPE_CHECKING:
 INLINE_FIELD_BUDGET = 900
 
 STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
+
+
+class PlayerTotal(TypedDict):
+    player_total: int  # the list's annotation (TableAdmin.get_queryset)
 
 
 def _table_edit(user: Any) -> TableEdit:
@@ -257,8 +261,8 @@ class TableAdmin(
         return str(table.get_status_display())
 
     @admin.display(description=gettext_lazy("players"), ordering="player_total")
-    def player_count(self, table: Table) -> int:
-        return table.player_total  # type: ignore[attr-defined]
+    def player_count(self, table: WithAnnotations[Table, PlayerTotal]) -> int:
+        return table.player_total
 
     # Saving: one transaction (the admin's change form), validated together in ratings/admin/forms/
 

@@ -7,7 +7,7 @@ everything; grade officers read. The rules are in ratings/access.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -32,9 +32,13 @@ from ratings.services.season import tournament_register
 from ratings.services.tournaments import tournament_save
 
 if TYPE_CHECKING:
-    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise
+    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise, WithAnnotations
 
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
+
+
+class TableTotal(TypedDict):
+    table_total: int  # the list's annotation (TournamentAdmin.get_queryset)
 
 
 class TournamentTableInline(ReadOnlyInline):
@@ -161,8 +165,8 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
         return format_html('<span class="nowrap">{}</span> – <span class="nowrap">{}</span>', start, end)
 
     @admin.display(description=gettext_lazy("tables"), ordering="table_total")
-    def table_links(self, tournament: Tournament) -> str:
-        total = tournament.table_total  # type: ignore[attr-defined]
+    def table_links(self, tournament: WithAnnotations[Tournament, TableTotal]) -> str:
+        total = tournament.table_total
         return format_html('<a href="{}">{}</a>', tournament_tables_url(tournament), total)
 
     @admin.display(description=gettext_lazy("directors"))

@@ -66,5 +66,4 @@ class UserNamesAsText(admin.ModelAdmin):
             user = getattr(obj, field.name, None)
             return user.get_username() if user is not None else "–"
 
-        shown.short_description = field.verbose_name  # type: ignore[attr-defined]
-        return shown
+        return admin.display(shown, description=field.verbose_name)

@@ -120,5 +120,7 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
         return queryset
 
     def paginate_queryset(self, queryset: Any) -> Any:
-        self.paginator.official = OfficialListSerializer(self.official).data  # type: ignore[union-attr]
+        paginator = self.paginator
+        assert isinstance(paginator, OfficialEntryPagination)  # the view's pagination_class
+        paginator.official = OfficialListSerializer(self.official).data
         return super().paginate_queryset(queryset)
