@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -274,7 +275,7 @@ def table_submit(*, table: Table, user: object | None) -> None:
         table_validate(locked)
         locked.status = TableStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        locked.submitted_by = user if user is not None and getattr(user, "pk", None) else None  # type: ignore[assignment]
+        locked.submitted_by = user if isinstance(user, get_user_model()) and user.pk else None
         locked.rating_error = ""
         locked.save(update_fields=["status", "submitted_at", "submitted_by", "rating_error", "updated_at"])
         rerate_request(date=locked.date, sequence=locked.sequence, table_ids=[locked.pk])
