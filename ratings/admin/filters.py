@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -13,6 +13,10 @@ from django_countries.filters import CountryFilter
 
 from ratings.models import Player
 from ratings.selectors.name_forms import players_without_latin_form
+
+if TYPE_CHECKING:
+    from django.contrib.admin.filters import _ListFilterChoices
+    from django.contrib.admin.views.main import ChangeList
 
 
 class VisibleCountryFilter(CountryFilter):
@@ -25,7 +29,8 @@ class VisibleCountryFilter(CountryFilter):
     def lookup_choices(self, changelist: Any) -> Iterator[tuple[str, str]]:
         codes = set(changelist.root_queryset.order_by().values_list(self.field_path, flat=True).distinct())
         for code, name in self.field.get_choices(include_blank=False):
-            if code in codes:
+            # A country field's choices are flat (code, name): the check only tells the checker no group comes.
+            if code in codes and isinstance(name, str):
                 yield code, name
 
 
@@ -50,10 +55,12 @@ class OpensOnChoice(admin.SimpleListFilter):
     """A filter that opens on one of its own choices (what waits for someone) rather than on everything, so its
     list has no "All" entry of Django's: "all" is one of its choices."""
 
-    def choices(self, changelist: Any) -> Iterator[dict[str, Any]]:
+    def choices(self, changelist: ChangeList) -> Iterator[_ListFilterChoices]:
+        parameter = self.parameter_name
+        assert parameter is not None  # Django's SimpleListFilter refuses to start without one
         for lookup, title in self.lookup_choices:
             yield {
                 "selected": self.value() == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "query_string": changelist.get_query_string({parameter: lookup}),
                 "display": title,
             }

@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -167,7 +168,7 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
         (_("Revisions"), {"fields": ("revisions_column",)}),
         (_("The player's promotions"), {"fields": ("player_promotions",)}),
     )
-    readonly_fields = tuple(name for _title, options in fieldsets for name in options["fields"])
+    readonly_fields = tuple(flatten_fieldsets(fieldsets))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Promotion]:
         return with_climb_steps(super().get_queryset(request))

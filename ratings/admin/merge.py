@@ -9,7 +9,8 @@ list. The report lists every likely pair of the federation, with a link to merge
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -32,6 +33,9 @@ from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.merge.apply import MergeRefused, player_merge, player_merge_preview
 from ratings.services.merge.moves import describe_merge, merge_facts
 
+if TYPE_CHECKING:
+    from django_stubs_ext import FieldsetSpec
+
 REPORT_LIMIT = 500  # pairs shown at once: the first by name; merging them brings the next ones up
 
 
@@ -43,16 +47,16 @@ class DuplicatesAdmin(admin.ModelAdmin):
             kwargs["form"] = duplicate_checked(kwargs.get("form", self.form))
         return super().get_form(request, obj, change, **kwargs)
 
-    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> FieldsetSpec:
         fieldsets = list(super().get_fieldsets(request, obj))
         if obj is None:
             fieldsets.append((gettext_lazy("Players with a like name"), {"fields": (CREATE_ANYWAY,)}))
         return fieldsets
 
-    def get_actions(self, request: HttpRequest) -> Any:
+    def get_actions(self, request: HttpRequest) -> dict[str, tuple[Callable[..., str], str, str] | None]:
         actions = super().get_actions(request)
         if access.can_correct(request.user):
-            actions["merge_into"] = (merge_into, "merge_into", merge_into.short_description)  # type: ignore[attr-defined]
+            actions["merge_into"] = self.get_action(merge_into)
         return actions
 
     def get_urls(self) -> list[URLPattern]:
@@ -63,6 +67,7 @@ class DuplicatesAdmin(admin.ModelAdmin):
         return [*own, *super().get_urls()]
 
 
+@admin.action(description=gettext_lazy("Merge into another player…"))
 def merge_into(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Player]) -> HttpResponse | None:
     """Go to the merge screen of the one player chosen; of two chosen, the merge of the one who played less
     (then the later record) into the other, as the duplicates report pairs them, previewed before anything
@@ -76,9 +81,6 @@ def merge_into(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Player]
         return HttpResponseRedirect(f"{url}?kept={kept.federation_id}")
     messages.error(request, _("Choose the one player to merge into another, or the two players to merge."))
     return None
-
-
-merge_into.short_description = gettext_lazy("Merge into another player…")  # type: ignore[attr-defined]
 
 
 def _kept(request: HttpRequest) -> Player | None:

@@ -11,7 +11,7 @@ officer's change to his identity or prior grade is a correction (ratings/admin/p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -34,6 +34,9 @@ from ratings.selectors.name_forms import players_without_latin_form
 from ratings.selectors.search import name_matches
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.grades.proposals import prior_grade_propose
+
+if TYPE_CHECKING:
+    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise
 
 PRIOR_GRADE_FIELDS = (
     "prior_grade_kind",
@@ -105,8 +108,8 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
     def grade_shown(self, player: Player) -> str:
         return grade_label(player.grade)
 
-    def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> list[tuple[Any, dict[str, Any]]]:
-        fieldsets: list[tuple[Any, dict[str, Any]]] = [
+    def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> FieldsetSpec:
+        fieldsets: list[tuple[StrOrPromise | None, FieldOpts]] = [
             (
                 None,
                 {

@@ -23,7 +23,7 @@ class ReadOnlyAdmin(UserNamesAsText, admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(admin.TabularInline):
     """Rows shown inside another record's page that are computed or entered elsewhere, never edited there."""
 
     extra = 0

@@ -7,6 +7,7 @@ from the corrections' list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin, messages
@@ -31,10 +32,10 @@ from ratings.services.tables.save import TableRefused
 
 
 class TableReplaceViews(admin.ModelAdmin):
-    def get_actions(self, request: HttpRequest) -> Any:
+    def get_actions(self, request: HttpRequest) -> dict[str, tuple[Callable[..., str], str, str] | None]:
         actions = super().get_actions(request)
         if can_correct(request.user):
-            actions["replace_player"] = (replace_player, "replace_player", replace_player.short_description)  # type: ignore[attr-defined]
+            actions["replace_player"] = self.get_action(replace_player)
         return actions
 
     def get_urls(self) -> list[URLPattern]:
@@ -42,14 +43,12 @@ class TableReplaceViews(admin.ModelAdmin):
         return [path("<int:pk>/replace-player/", view, name="ratings_table_replace_player"), *super().get_urls()]
 
 
+@admin.action(description=gettext_lazy("Replace a player in this table…"))
 def replace_player(modeladmin: Any, request: HttpRequest, queryset: QuerySet[Table]) -> HttpResponse | None:
     if queryset.count() != 1:
         messages.error(request, _("Choose the one table to correct."))
         return None
     return HttpResponseRedirect(reverse("admin:ratings_table_replace_player", args=[queryset.get().pk]))
-
-
-replace_player.short_description = gettext_lazy("Replace a player in this table…")  # type: ignore[attr-defined]
 
 
 def _player(request: HttpRequest, name: str) -> Player | None:

@@ -9,8 +9,9 @@ see, change, submit or delete what is decided in ratings/access.py; the services
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import RelatedFieldWidgetWrapper
 from django.core.exceptions import PermissionDenied
@@ -47,6 +48,9 @@ from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table_save
 from ratings.services.tables.submit import GameFacts, table_delete
 
+if TYPE_CHECKING:
+    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise, WithAnnotations
+
 # Django refuses a request of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields, and the change form carries
 # about eleven per game row and five per player row, blank rows included: from about 75 games on, a save would
 # be refused and the edit lost. Past this budget the change page shows the table's fields only, and the players
@@ -56,6 +60,10 @@ from ratings.services.tables.submit import GameFacts, table_delete
 INLINE_FIELD_BUDGET = 900
 
 STATUS_FIELDS = ("status", "submitted_at", "submitted_by", "first_rated_at", "last_rerated_at", "rating_error")
+
+
+class PlayerTotal(TypedDict):
+    player_total: int  # the list's annotation (TableAdmin.get_queryset)
 
 
 def _table_edit(user: Any) -> TableEdit:
@@ -102,9 +110,13 @@ class TableEntryInline(TableChildInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[TableEntry]:
         return super().get_queryset(request).select_related("player")
 
-    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> forms.Field | None:
         formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name == "player" and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+        if (
+            formfield is not None
+            and db_field.name == "player"
+            and isinstance(formfield.widget, RelatedFieldWidgetWrapper)
+        ):
             # Keep "+": the quick way to add a new player, with his nationality and prior grade.
             _plain_related_widget(formfield.widget, keep_add=True)
             formfield.widget.widget.attrs["data-width"] = "20em"  # select2 sizes itself from it
@@ -129,9 +141,13 @@ class GameInline(TableChildInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).select_related("first", "second")
 
-    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> forms.Field | None:
         formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name in ("first", "second") and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+        if (
+            formfield is not None
+            and db_field.name in ("first", "second")
+            and isinstance(formfield.widget, RelatedFieldWidgetWrapper)
+        ):
             # New players are added once, in the players' list above; here the icons only crowd the row.
             _plain_related_widget(formfield.widget, keep_add=False)
             formfield.widget.widget.attrs["data-width"] = "13em"
@@ -182,10 +198,12 @@ class TableAdmin(
     readonly_fields = STATUS_FIELDS
     actions = ("submit_for_rating",)
 
-    def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> list[tuple[Any, dict[str, Any]]]:
-        fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": ("tournament", "name", "date", "sequence")})]
+    def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> FieldsetSpec:
+        fieldsets: list[tuple[StrOrPromise | None, FieldOpts]] = [
+            (None, {"fields": ("tournament", "name", "date", "sequence")})
+        ]
         if obj is not None and obj.status != TableStatus.DRAFT:
-            fieldsets.append((gettext_lazy("Rating"), {"fields": self.user_names_shown(request, STATUS_FIELDS)}))
+            fieldsets.append((gettext_lazy("Rating"), {"fields": tuple(self.user_names_shown(request, STATUS_FIELDS))}))
         return fieldsets
 
     # Who sees and changes what
@@ -217,19 +235,23 @@ class TableAdmin(
             kwargs["queryset"] = access.tournaments_for_new_tables(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> forms.Field | None:
         formfield = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name == "tournament" and isinstance(formfield.widget, RelatedFieldWidgetWrapper):
+        if (
+            formfield is not None
+            and db_field.name == "tournament"
+            and isinstance(formfield.widget, RelatedFieldWidgetWrapper)
+        ):
             _plain_related_widget(formfield.widget, keep_add=True)  # tournaments are changed on their own page
         return formfield
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
         tournament_id = initial.get("tournament")
-        if tournament_id and "date" not in initial:
+        if isinstance(tournament_id, str) and tournament_id and "date" not in initial:
             tournament = access.tournaments_for_new_tables(request.user).filter(pk=tournament_id).first()
             if tournament is not None:
-                initial["date"] = tournament.end_date
+                return {**initial, "date": tournament.end_date}
         return initial
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
@@ -239,8 +261,8 @@ class TableAdmin(
         return str(table.get_status_display())
 
     @admin.display(description=gettext_lazy("players"), ordering="player_total")
-    def player_count(self, table: Table) -> int:
-        return table.player_total  # type: ignore[attr-defined]
+    def player_count(self, table: WithAnnotations[Table, PlayerTotal]) -> int:
+        return table.player_total
 
     # Saving: one transaction (the admin's change form), validated together in ratings/admin/forms/
 

@@ -93,8 +93,8 @@ class AccessTokenAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[AccessToken]:
         return access.access_tokens_visible(request.user, super().get_queryset(request))
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["name", "expires_on"] if obj is None else list(self.readonly_fields)
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return ("name", "expires_on") if obj is None else tuple(self.readonly_fields)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [] if obj is None else list(self.readonly_fields)

@@ -7,7 +7,7 @@ everything; grade officers read. The rules are in ratings/access.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -31,7 +31,14 @@ from ratings.models import Table, Tournament
 from ratings.services.season import tournament_register
 from ratings.services.tournaments import tournament_save
 
+if TYPE_CHECKING:
+    from django_stubs_ext import FieldOpts, FieldsetSpec, StrOrPromise, WithAnnotations
+
 __all__ = ["TableAdmin", "TournamentAdmin"]  # TableAdmin lives in tables.py; re-exported for convenience
+
+
+class TableTotal(TypedDict):
+    table_total: int  # the list's annotation (TournamentAdmin.get_queryset)
 
 
 class TournamentTableInline(ReadOnlyInline):
@@ -74,11 +81,11 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
     formfield_overrides = DATE_FIELDS
     readonly_fields = ("add_table_link", "review_link", "review_status")
 
-    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> list[tuple[Any, dict[str, Any]]]:
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> FieldsetSpec:
         main = ["name", "city", "country", "host_club", "start_date", "end_date", "time_control"]
         if obj is not None or access.is_rating_officer(request.user):
             main.append("directors")  # a director creating a tournament becomes its director: nothing to choose
-        fieldsets: list[tuple[Any, dict[str, Any]]] = [(None, {"fields": main})]
+        fieldsets: list[tuple[StrOrPromise | None, FieldOpts]] = [(None, {"fields": tuple(main)})]
         # Rating officers review; a tournament's own directors read the review (its page shows them the outcome and
         # what they sent, without the decision); others would meet a 403 behind a link and see the outcome only.
         reads_review = obj is not None and access.directs(request.user, obj)
@@ -158,8 +165,8 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
         return format_html('<span class="nowrap">{}</span> – <span class="nowrap">{}</span>', start, end)
 
     @admin.display(description=gettext_lazy("tables"), ordering="table_total")
-    def table_links(self, tournament: Tournament) -> str:
-        total = tournament.table_total  # type: ignore[attr-defined]
+    def table_links(self, tournament: WithAnnotations[Tournament, TableTotal]) -> str:
+        total = tournament.table_total
         return format_html('<a href="{}">{}</a>', tournament_tables_url(tournament), total)
 
     @admin.display(description=gettext_lazy("directors"))

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, Permission
+from django.db.models import Field
+from django.forms import Field as FormField
 from django.http import HttpRequest
 from django.utils.translation import gettext
 
@@ -30,12 +33,20 @@ def permission_label(permission: Permission) -> str:
     return f"{model._meta.app_config.verbose_name} | {ACTIONS[action](model._meta.verbose_name)}"
 
 
-class PermissionLabels:
-    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
-        field = super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
-        if field is not None and db_field.name in ("permissions", "user_permissions"):
-            field.label_from_instance = permission_label
-        return field
+class PermissionChoices(forms.ModelMultipleChoiceField):
+    """A user's or a group's permissions, each named by ``permission_label``."""
+
+    def label_from_instance(self, obj: Permission) -> str:
+        return permission_label(obj)
+
+
+class PermissionLabels(admin.ModelAdmin):
+    def formfield_for_dbfield(self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any) -> FormField | None:
+        if db_field.name in ("permissions", "user_permissions"):
+            # Handed on through formfield_for_manytomany (and Django's GroupAdmin's) to the model field, which
+            # builds its form field of this class.
+            kwargs["form_class"] = PermissionChoices
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 class GroupPermissionsAdmin(PermissionLabels, GroupAdmin):

@@ -54,7 +54,9 @@ class IsoDateFilter(django_filters.DateFilter):
 
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": 9999})
 class YearFilter(django_filters.NumberFilter):
-    field_class = WholeNumberField
+    # NumberFilter hands its field class only the number's bounds, which an IntegerField takes as well; the stubs
+    # of django-filter allow a DecimalField only.
+    field_class = WholeNumberField  # type: ignore[assignment]
 
 
 class PlayerSearchFilter(django_filters.FilterSet):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
-from django.http import HttpResponse, HttpResponsePermanentRedirect
+from django.forms.utils import ErrorDict
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import reverse
 from django.utils import timezone
@@ -47,30 +48,35 @@ class _Kept(Exception):  # not an error: carries the kept answer past the view's
         self.response = response
 
 
-class PublicReadMixin:
+class PublicReadMixin(APIView):
     """ETag and 304 for unchanged answers, Cache-Control on successful ones (not on errors or 429s). A
     successful answer is kept in the page cache (ratings/web/caching.py: keyed by the data version, the
     language and the URL) and given again, once the client's request has been counted against its limit."""
 
     @method_decorator(conditional_get)
-    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        return super().dispatch(request, *args, **kwargs)
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        super().initial(request, *args, **kwargs)  # type: ignore[misc]  # throttling: every request counts
+        super().initial(request, *args, **kwargs)  # throttling: every request counts
         check_query(request, self)
         self.page_key = page_cache_key(request._request)
         kept = cached_page(self.page_key) if self.page_key else None
         if kept is not None:
             raise _Kept(kept)
 
-    def handle_exception(self, exc: Exception) -> HttpResponse:
-        if isinstance(exc, _Kept):
-            return exc.response
-        return super().handle_exception(exc)
+    # DRF's dispatch hands whatever HttpResponse this gives to finalize_response, which asks no more; its stubs
+    # narrow both to a Response.
+    def handle_exception(self, exc: Exception) -> HttpResponse:  # type: ignore[override]
+        answer = self.answer_instead(exc)
+        return answer if answer is not None else super().handle_exception(exc)
+
+    def answer_instead(self, exc: Exception) -> HttpResponse | None:
+        """The answer that ``exc`` carries past DRF's error answers, if any: here the kept page."""
+        return exc.response if isinstance(exc, _Kept) else None
 
     def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        response = super().finalize_response(request, response, *args, **kwargs)
         if response.status_code == 200:
             patch_cache_control(response, public=True, max_age=CACHE_SECONDS)
             key = getattr(self, "page_key", None)
@@ -78,6 +84,11 @@ class PublicReadMixin:
                 response.render()
                 store_page(key, request._request, response)  # gives back the response itself: not streamed
         return response
+
+
+def invalid_query(errors: ErrorDict) -> ValidationError:
+    """A 400 naming each parameter a filter's form refused, with its messages (a form's errors read as texts)."""
+    return ValidationError({name: [str(message) for message in messages] for name, messages in errors.items()})
 
 
 class MergedPlayer(Exception):
@@ -100,11 +111,12 @@ def player_or_404(federation_id: str) -> Player:
 class PlayerMixin(PublicReadMixin):
     """A player's answers: a record merged into another redirects to the same answer about the kept player."""
 
-    def handle_exception(self, exc: Exception) -> HttpResponse:
+    def answer_instead(self, exc: Exception) -> HttpResponse | None:
         if isinstance(exc, MergedPlayer):
-            url = reverse(self.request.resolver_match.view_name, args=[exc.kept])  # type: ignore[attr-defined]
-            return HttpResponsePermanentRedirect(url)
-        return super().handle_exception(exc)
+            match = self.request.resolver_match
+            assert match is not None  # the request came through the API's URLs
+            return HttpResponsePermanentRedirect(reverse(match.view_name, args=[exc.kept]))
+        return super().answer_instead(exc)
 
 
 class PlayerListView(PublicReadMixin, generics.ListAPIView[Player]):
@@ -176,7 +188,7 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
         version = getattr(self.request._request, "data_version", None)
         choice = ApiRatingListFilter(self.request.query_params, queryset=Player.objects.none(), version=version)
         if not choice.form.is_valid():
-            raise ValidationError(choice.form.errors)
+            raise invalid_query(choice.form.errors)
         return filtered_rating_list(choice.form.cleaned_data, version)[0]
 
     def filter_queryset(self, queryset: Any) -> Any:

@@ -11,12 +11,12 @@ from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from ratings.api.pagination import ApiPagination
 from ratings.api.serializers_official import OfficialListEntrySerializer, OfficialListSerializer
-from ratings.api.views import PublicReadMixin
+from ratings.api.views import PublicReadMixin, invalid_query
 from ratings.models import OfficialList, OfficialListEntry
 from ratings.selectors import list_filter
 from ratings.selectors.clubs import club_member_ids
@@ -108,7 +108,7 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
             self.request.query_params, queryset=OfficialListEntry.objects.none(), version=version
         )
         if not choice.form.is_valid():
-            raise ValidationError(choice.form.errors)
+            raise invalid_query(choice.form.errors)
         data = choice.form.cleaned_data
         rows = list_filter(official_list_rows(self.official), q=data["q"] or "", country=data["country"] or "")
         if data["club"] is not None:
@@ -120,5 +120,7 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
         return queryset
 
     def paginate_queryset(self, queryset: Any) -> Any:
-        self.paginator.official = OfficialListSerializer(self.official).data  # type: ignore[union-attr]
+        paginator = self.paginator
+        assert isinstance(paginator, OfficialEntryPagination)  # the view's pagination_class
+        paginator.official = OfficialListSerializer(self.official).data
         return super().paginate_queryset(queryset)

@@ -122,7 +122,9 @@ def prediction_compare(
             all_systems(courier_refresh=refresh),
             progress=progress,
             every=PROGRESS_EVERY,
-            openings=prediction_openings(),
+            # Keyed as the engine keys players, by anything hashable: a mapping's key type cannot be widened in
+            # place, its pairs can.
+            openings=dict(prediction_openings().items()),
         )
     except Superseded:
         PredictionReport.objects.filter(pk=report.pk, status=PredictionReport.Status.RUNNING).delete()

@@ -163,7 +163,7 @@ class RatingListFilter(django_filters.FilterSet):
     class Meta:
         model = Player
         fields: list[str] = []
-        form = RatingListForm
+        form: type[forms.Form] = RatingListForm  # the API's list has a form of its own (ratings/api/filters.py)
 
     def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -198,7 +198,8 @@ def filtered_rating_list(cleaned: dict[str, Any], version: DataVersion | None = 
 
 
 class TournamentFilter(django_filters.FilterSet):
-    year = django_filters.ChoiceFilter(
+    # The years that have tournaments, to choose from; the API takes any year (ratings/api/filters.py).
+    year: django_filters.Filter = django_filters.ChoiceFilter(
         label=_("Year"),
         field_name="end_date",
         lookup_expr="year",

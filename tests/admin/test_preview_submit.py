@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
@@ -24,6 +25,7 @@ from ratings.models import (
     TableStatus,
 )
 from ratings.models.states import state_to_json
+from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_director, make_player, make_table, make_tournament, round_robin
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +255,27 @@ def test_preview_says_a_newcomers_grades_found_on_one_game_in_one_line(client: C
     [line] = lines
     assert line.first_grade_label == "20 Kyu" and line.grade > 5
     assert f"20 Kyu – {line.grade_label}" in response.content.decode()
+
+
+def test_submit_records_the_director_who_submitted(client: Client, director: Any) -> None:
+    a, b = make_player(), make_player()
+    table = make_table([a, b], tournament=make_tournament(directors=[director]))
+    add_game(table, 1, a, b)
+
+    client.post(url("submit", table))
+
+    table.refresh_from_db()
+    assert table.submitted_by == director
+
+
+@pytest.mark.parametrize("user", [None, AnonymousUser()])
+def test_submit_by_nobody_signed_in_records_no_submitter(user: AnonymousUser | None) -> None:
+    a, b = make_player(), make_player()
+    table = make_table([a, b])
+    add_game(table, 1, a, b)
+
+    table_submit(table=table, user=user)
+
+    table.refresh_from_db()
+    assert table.status == TableStatus.SUBMITTED
+    assert table.submitted_by is None

@@ -118,3 +118,19 @@ def test_a_list_corrected_after_its_confirmation_was_shown_is_not_published(
     fresh = re.findall(rf'name="{VERSION_FIELD}" value="([^"]*)"', again.content.decode())[0]
     assert client.post(ADD, {**shown, VERSION_FIELD: fresh}).status_code == 302
     assert OfficialList.objects.get().player_count == 4
+
+
+def test_the_publisher_is_a_name_to_an_officer_and_a_link_to_a_superuser(
+    client: Client, admin_client: Client, federation: Federation, published: OfficialList
+) -> None:
+    """Only who may see users gets the link to the publisher's account (ratings/admin/user_names.py)."""
+    change = reverse("admin:ratings_officiallist_change", args=[published.pk])
+    account = reverse("admin:auth_user_change", args=[federation.officer.pk])
+    shown = f'<div class="readonly">{federation.officer.get_username()}</div>'
+    client.force_login(federation.officer)
+    officer_page = client.get(change).content.decode()
+    assert shown in officer_page
+    assert account not in officer_page
+    superuser_page = admin_client.get(change).content.decode()
+    assert account in superuser_page
+    assert shown not in superuser_page

@@ -13,7 +13,7 @@ against the saved rows would refuse legitimate edits such as two players swappin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -45,7 +45,16 @@ class TableEdit:
         return table.sequence if self.sequence_from_form else None
 
 
-class TableForm(forms.ModelForm):
+class TableCheckedForm(forms.ModelForm):
+    """A form of the table or of one of its rows, some of whose fields the table-level check validates instead of
+    the model (see the module doc): each subclass names them in ``_get_validation_exclusions``."""
+
+    if TYPE_CHECKING:
+        # Django's ModelForm has this hook, private and so left out of django-stubs.
+        def _get_validation_exclusions(self) -> set[str]: ...
+
+
+class TableForm(TableCheckedForm):
     sequence = forms.IntegerField(
         label=gettext_lazy("Sequence"),
         required=False,
@@ -78,7 +87,7 @@ class TableForm(forms.ModelForm):
         return super()._get_validation_exclusions() | {"sequence"}
 
 
-class TableEntryForm(forms.ModelForm):
+class TableEntryForm(TableCheckedForm):
     seat = forms.IntegerField(
         label=gettext_lazy("Number"),
         required=False,
@@ -95,7 +104,7 @@ class TableEntryForm(forms.ModelForm):
         return super()._get_validation_exclusions() | {"seat", "player"}
 
 
-class GameForm(forms.ModelForm):
+class GameForm(TableCheckedForm):
     # Free text behind a list: an unknown code reaches table_problems, whose message names the round and
     # the players, instead of an anonymous "not a valid choice".
     handicap = forms.CharField(
@@ -225,7 +234,11 @@ class GameFormSet(TableRowsFormSet):
 
     def edits(self) -> list[GameEdit]:
         """The games as they will be saved, each with the saved game it replaces; call once the rows are clean."""
-        return [GameEdit(facts=form.facts(), id=form.instance.pk) for form in _kept_forms(self, "first")]
+        edits = []
+        for form in _kept_forms(self, "first"):
+            assert isinstance(form, GameForm)  # the games' inline builds its rows with it
+            edits.append(GameEdit(facts=form.facts(), id=form.instance.pk))
+        return edits
 
 
 class GridRowForm(forms.Form):

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -379,13 +379,13 @@ def _in_program_order(
             joined, position = OPENING, (0, order)
         elif arrival is not None and arrival.table_id is None:
             joined, position = 0, (0, arrival.position)  # with the opening balance: new at the first run
-        elif arrival is not None:
+        elif arrival is not None and arrival.table_id is not None:
             joined, position = run_of_table.get(arrival.table_id, len(positions)), (0, arrival.position)
         else:
             joined, position = (history[0][0] if history else 0), (1, pid)
         members.append(ListMember(pid, joined, position, start, history))
-    by_player = {e.player.pk: e for e in entries}
-    return [by_player[m.key] for m in program_order(members)]  # type: ignore[index]
+    by_player: dict[Hashable, StateEntry] = {e.player.pk: e for e in entries}  # ListMember's key: any hashable
+    return [by_player[m.key] for m in program_order(members)]
 
 
 def _list_order(opening: dict[str, Any] | None) -> int | None:

@@ -35,13 +35,14 @@ def table_replace_change(*, table: Table, wrong: Player, right: Player) -> Table
     if right.merged_into_id:
         raise ReplaceRefused(_("%(right)s is merged into another player; choose that one.") % names)
 
-    def swap(pid: int | None) -> int | None:
+    def swap(pid: int) -> int:
         return right.pk if pid == wrong.pk else pid
 
     games = []
     for g in table.games.order_by("round", "id"):
         facts = GameFacts.of(g)
-        facts = replace(facts, first_id=swap(facts.first_id), second_id=swap(facts.second_id))
+        second = None if facts.second_id is None else swap(facts.second_id)  # None: no opponent
+        facts = replace(facts, first_id=swap(facts.first_id), second_id=second)
         games.append(GameEdit(facts=facts, id=g.pk))
-    moved = [EntryFacts(player_id=swap(e.player_id) or e.player_id, seat=e.seat) for e in entries]
+    moved = [EntryFacts(player_id=swap(e.player_id), seat=e.seat) for e in entries]
     return TableChange.in_place(table, moved, games)

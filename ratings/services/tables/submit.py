@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -238,11 +239,18 @@ def table_preview(table: Table) -> engine.TableResult:
     try:
         return engine.rate_table(
             engine.TableInput(
-                name=str(table), date=table.date, players=player_ids, states=states, games=engine_games(games)
+                name=str(table),
+                date=table.date,
+                players=player_ids,
+                # Keyed as the engine keys players, by anything hashable: a mapping's key type cannot be widened
+                # in place, its pairs can.
+                states=dict(states.items()),
+                games=engine_games(games),
             )
         )
     except engine.RatingOffScale as exc:  # named, not by the engine's key (a player's id)
-        name = player_names({exc.player}).get(exc.player, str(exc.player))  # type: ignore[call-overload]
+        pid = exc.player
+        name = player_names({pid}).get(pid, str(pid)) if isinstance(pid, int) else str(pid)
         raise TableInvalid([off_scale_message(name=name, rating=exc.rating)]) from exc
     except engine.EngineError as exc:
         raise TableInvalid([str(exc)]) from exc
@@ -267,7 +275,7 @@ def table_submit(*, table: Table, user: object | None) -> None:
         table_validate(locked)
         locked.status = TableStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        locked.submitted_by = user if user is not None and getattr(user, "pk", None) else None  # type: ignore[assignment]
+        locked.submitted_by = user if isinstance(user, get_user_model()) and user.pk else None
         locked.rating_error = ""
         locked.save(update_fields=["status", "submitted_at", "submitted_by", "rating_error", "updated_at"])
         rerate_request(date=locked.date, sequence=locked.sequence, table_ids=[locked.pk])
