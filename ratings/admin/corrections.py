@@ -238,7 +238,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
     class Media:
         css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)
 
-    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         # The table's and the player's pages link here filtered to them.
         return lookup in {"table__id__exact", "player__id__exact"} or super().lookup_allowed(lookup, value, request)
 

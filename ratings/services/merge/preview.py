@@ -111,10 +111,10 @@ def _starting_states(facts: Mapping[str, Any], owner: int, other: int) -> dict[i
             grade = moved["prior_grade"]
             own = engine.PriorGrade(kind=grade["prior_grade_kind"], level=grade["prior_grade_level"])
             prior = own if pid == owner else None
-        opening = openings.get(pid)
-        if opening is None:
+        found = openings.get(pid)
+        if found is None:
             out[pid] = engine.PlayerState(prior_grade=prior)
             continue
-        state = state_from_json(opening.state)
+        state = state_from_json(found.state)
         out[pid] = state._replace(prior_grade=prior) if state.games == 0 else state
     return out

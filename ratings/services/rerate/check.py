@@ -43,8 +43,10 @@ def rerate_check() -> list[CheckDifference]:
     with gc_paused():
         for table, items in replay.run():
             for o, _before, _after, data in items:
-                want[(table.pk, o.key)] = data
-                peak[o.key] = max(peak[o.key], o.after.rating)
+                player_id = o.key
+                assert isinstance(player_id, int)  # the site's replay keys players by their ids
+                want[(table.pk, player_id)] = data
+                peak[player_id] = max(peak[player_id], o.after.rating)
     differences: list[CheckDifference] = []
     seen: set[tuple[int, int]] = set()
     for table_id, player_id, after in RatingRow.objects.values_list("table_id", "player_id", "state_after"):
