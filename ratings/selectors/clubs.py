@@ -2,7 +2,7 @@
 countries by their top ratings (as FIDE ranks federations by the average of their ten best).
 
 The rating list filters by club with ``club_members_q`` (a condition on the players' ids, read on the list's
-date), and shows the club of each row with ``clubs_on``.
+date), and shows the club of each row with ``clubs_on`` (its files with ``club_names_on``).
 """
 
 from __future__ import annotations
@@ -49,6 +49,12 @@ def clubs_on(player_ids: Iterable[int], on: dt.date) -> dict[int, Club]:
     """The club of each of ``player_ids`` on ``on`` (players in none are left out). One query."""
     rows = memberships_on(on).filter(player_id__in=list(player_ids), club__isnull=False).select_related("club")
     return {row.player_id: row.club for row in rows if row.club is not None}
+
+
+def club_names_on(on: dt.date) -> dict[int, str]:
+    """The name of each player's club on ``on``, by player id (players in none are left out): a list's files,
+    whose every row names it. One query, however long the list."""
+    return dict(memberships_on(on).filter(club__isnull=False).values_list("player_id", "club__name"))
 
 
 def player_club_on(player: Player, on: dt.date) -> Club | None:

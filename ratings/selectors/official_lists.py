@@ -18,6 +18,7 @@ from django_countries import countries
 
 from ratings.engine.categories import is_ranked
 from ratings.models import OfficialList, OfficialListEntry, Player, name_search_key
+from ratings.selectors.clubs import club_names_on
 from ratings.selectors.list_files import export_record
 from ratings.selectors.lists import ListRow, RowList, list_filter, rating_list, rating_list_of_rows
 from ratings.selectors.versions import DataVersion, version_cached
@@ -192,7 +193,9 @@ def player_official_lists(player: Player) -> list[OfficialListEntry]:
 
 def official_list_json(official: OfficialList, rows: RowList) -> bytes:
     """The published list as JSON: the rating list's JSON columns (ratings/selectors/list_files.py), with the
-    list's title and when it was published."""
+    list's title and when it was published. The club is not part of what was published: it is each player's club
+    on the list's date as the clubs are recorded now, as the list's page shows it."""
+    clubs = club_names_on(official.date)
     document = {
         "date": official.date.isoformat(),
         "title": official.title,
@@ -200,6 +203,6 @@ def official_list_json(official: OfficialList, rows: RowList) -> bytes:
         "official": True,
         "active_only": True,
         "grades": "public",
-        "players": [export_record(r) for r in rows],
+        "players": [export_record(r, club=clubs.get(r.pk, "")) for r in rows],
     }
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
