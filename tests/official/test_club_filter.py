@@ -96,7 +96,7 @@ def test_the_revised_list_filters_by_the_club_and_category_of_the_lists_date(
         assert refused.status_code == 400 and list(refused.context["form"].errors) == list(params)
 
 
-def test_an_official_list_and_its_files_filter_by_the_club_and_category_of_its_date(
+def test_an_official_list_its_files_and_the_api_filter_by_the_club_and_category_of_its_date(
     client: Client, published: OfficialList, grouped: dict[str, int]
 ) -> None:
     iso = published.date.isoformat()
@@ -110,5 +110,11 @@ def test_an_official_list_and_its_files_filter_by_the_club_and_category_of_its_d
     assert [p["family_name"] for p in document["players"]] == ["Claes"]
     refused = client.get(reverse("ratings:official_list_json", args=[iso]), {"club": "x"})
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["club"]
+    api = client.get(reverse("api-v1:official_list", args=[iso]), {"group": "S50", "club": grouped["lyon"]})
+    assert api.status_code == 200 and api.json()["results"] == []
+    api = client.get(reverse("api-v1:official_list", args=[iso]), {"group": "S50"})
+    assert [p["family_name"] for p in api.json()["results"]] == ["Claes"]
+    refused = client.get(reverse("api-v1:official_list", args=[iso]), {"group": "U99"})
+    assert refused.status_code == 400 and list(refused.json()["errors"]) == ["group"]
     whole = client.get(reverse("ratings:official_list_txt", args=[iso]), {"club": grouped["lyon"]})
     assert whole.content == bytes(OfficialList.objects.get().all_txt)  # all.txt stays the list as published
