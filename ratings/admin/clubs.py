@@ -1,6 +1,10 @@
 """Clubs in the admin: rating officers keep the clubs and who is in which from what date, import clubs in bulk
 from a CSV file (previewed: what is matched, what is new; nothing saved before the officer confirms), and keep
-the women's list, each player on it with the date of his consent."""
+the women's list, each player on it with the date of the consent.
+
+A club's page and a women's list entry's carry the version of what they showed (``VERSION_FIELD``): an edit
+saves only onto that (ratings/services/clubs/edits.py); a stale or version-less post is refused, nothing saved,
+and the page shown again as it is now."""
 
 from __future__ import annotations
 
@@ -18,8 +22,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ratings.admin.corrections import changed_meanwhile
 from ratings.models import Club, ClubMembership, Player, WomensListEntry
+from ratings.services.clubs.edits import club_edit_check, club_version, womens_list_set, womens_list_version
 from ratings.services.clubs.imports import ClubImportRejected, clubs_import
+from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -62,24 +69,50 @@ class ClubImportForm(forms.Form):
 
 class ClubForm(forms.ModelForm):
     website = forms.URLField(label=gettext_lazy("web site"), required=False, assume_scheme="https")
+    _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD
 
     class Meta:
         model = Club
         fields = ["name", "country", "city", "website"]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The club and its members as this page shows them: an edit made meanwhile is never overwritten.
+        self.fields[VERSION_FIELD].initial = club_version(self.instance) if self.instance.pk else ""
+
+
+class RefusesStaleEdits(admin.ModelAdmin):
+    """A change refused because its page was stale or carried no version shows only the refusal, over the object
+    as it is now: Django's change view neither says it was changed nor logs a change, and keeps nothing."""
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        try:
+            return super().change_view(request, object_id, form_url, extra_context)
+        except ChangedMeanwhile as exc:
+            return changed_meanwhile(request, exc, request.path)
+
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(RefusesStaleEdits):
     form = ClubForm
     list_display = ("name", "country", "city", "membership_count")
     list_filter = ("country",)
     search_fields = ("name", "city")
-    fields = ("name", "country", "city", "website")
+    fields = ("name", "country", "city", "website", VERSION_FIELD)
     inlines = (ClubMembershipInline,)
     change_list_template = "admin/ratings/club/change_list.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
         return super().get_queryset(request).annotate(membership_count=Count("memberships"))
+
+    def save_model(self, request: HttpRequest, obj: Club, form: Any, change: bool) -> None:
+        # Checked before the club and then its memberships are saved, in the change view's transaction: the
+        # club's row stays locked until both are.
+        if change:
+            club_edit_check(club=obj, expected=request.POST.get(VERSION_FIELD, ""))
+        super().save_model(request, obj, form, change)
 
     @admin.display(description=gettext_lazy("memberships"), ordering="membership_count")
     def membership_count(self, club: WithAnnotations[Club, MembershipCount]) -> int:
@@ -135,9 +168,15 @@ class ClubMembershipAdmin(admin.ModelAdmin):
 
 
 class WomensListForm(forms.ModelForm):
+    _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD
+
     class Meta:
         model = WomensListEntry
         fields = ["on_womens_list", "womens_list_consent"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[VERSION_FIELD].initial = womens_list_version(self.instance) if self.instance.pk else ""
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -152,14 +191,14 @@ class WomensListForm(forms.ModelForm):
 
 
 @admin.register(WomensListEntry)
-class WomensListAdmin(admin.ModelAdmin):
-    """Every player, the women's list's on top; an officer ticks a player on with the date of her consent."""
+class WomensListAdmin(RefusesStaleEdits):
+    """Every player, the women's list's on top; an officer ticks a player on with the date of the consent."""
 
     form = WomensListForm
     list_display = ("__str__", "nationality", "on_womens_list", "womens_list_consent")
     list_filter = ("on_womens_list",)
     search_fields = ("family_name", "given_name", "federation_id")
-    fields = ("on_womens_list", "womens_list_consent")
+    fields = ("on_womens_list", "womens_list_consent", VERSION_FIELD)
     ordering = ("-on_womens_list", "family_name", "given_name")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -169,5 +208,10 @@ class WomensListAdmin(admin.ModelAdmin):
         return False
 
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        # Only these two fields: a player's other facts change through corrections (ratings/admin/players.py).
-        obj.save(update_fields=["on_womens_list", "womens_list_consent"])
+        data = form.cleaned_data
+        womens_list_set(
+            player=obj,
+            on_list=data["on_womens_list"],
+            consent=data["womens_list_consent"],
+            expected=request.POST.get(VERSION_FIELD, ""),
+        )

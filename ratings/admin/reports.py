@@ -10,7 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -19,6 +19,11 @@ from django.utils.translation import gettext_lazy
 from ratings.models import MistakeReport, ReportStatus
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.reports import report_decide, report_version
+
+
+class DecisionRefused(Exception):
+    """The service refused the decision: raised out of ``save_model`` so that Django's change view neither says
+    it was changed successfully nor logs a change, and its transaction keeps nothing."""
 
 
 class ReportForm(forms.ModelForm):
@@ -83,6 +88,16 @@ class MistakeReportAdmin(admin.ModelAdmin):
     def what_short(self, report: MistakeReport) -> str:
         return report.what if len(report.what) <= 80 else report.what[:79] + "…"
 
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        """A refused decision shows only its refusal, over the report as it is now."""
+        try:
+            return super().change_view(request, object_id, form_url, extra_context)
+        except DecisionRefused as refused:
+            messages.error(request, str(refused))
+            return HttpResponseRedirect(request.path)
+
     def save_model(self, request: HttpRequest, obj: MistakeReport, form: Any, change: bool) -> None:
         data = form.cleaned_data
         try:
@@ -95,10 +110,8 @@ class MistakeReportAdmin(admin.ModelAdmin):
                 expected=request.POST.get(VERSION_FIELD, ""),
             )
         except ValidationError as error:
-            messages.error(request, "; ".join(error.messages))
-            return
+            raise DecisionRefused("; ".join(error.messages)) from error
         except ChangedMeanwhile as error:
-            messages.error(request, str(error))
-            return
+            raise DecisionRefused(str(error)) from error
         if data["status"] in (ReportStatus.CORRECTED, ReportStatus.REJECTED) and "status" in form.changed_data:
             messages.info(request, _("The reporter is told the outcome by e-mail."))

@@ -1,5 +1,5 @@
 """The API's reads of the official lists: the archive, and one list's entries as published (paged, filtered
-by country or name as the rating list is)."""
+by name, country, club and category as the rating list is)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,13 @@ from ratings.api.pagination import ApiPagination
 from ratings.api.serializers_official import OfficialListEntrySerializer, OfficialListSerializer
 from ratings.api.views import PublicReadMixin, invalid_query
 from ratings.models import OfficialList, OfficialListEntry
-from ratings.selectors import list_filter
-from ratings.selectors.clubs import club_member_ids
-from ratings.selectors.official_lists import official_list_for_page, official_list_rows, official_lists
+from ratings.selectors.categories import category_choices, category_codes
+from ratings.selectors.official_lists import (
+    official_list_filter,
+    official_list_for_page,
+    official_list_rows,
+    official_lists,
+)
 from ratings.selectors.search import MAX_QUERY
 from ratings.selectors.versions import DataVersion
 from ratings.web.filters import ClubFilter, country_choices, offer_clubs
@@ -41,6 +45,7 @@ class OfficialEntryFilter(django_filters.FilterSet):
     )
     country = django_filters.ChoiceFilter(field_name="nationality", choices=country_choices, help_text="ISO 3166 code.")
     club = ClubFilter(method="filter_nothing", choices=())
+    group = django_filters.ChoiceFilter(method="filter_nothing", choices=category_choices)
 
     class Meta:
         model = OfficialListEntry
@@ -81,6 +86,14 @@ class OfficialEntryPagination(ApiPagination):
                 int,
                 description="The players in this club on the list's date (a club's id, as clubs/ gives it).",
             ),
+            OpenApiParameter(
+                "group",
+                str,
+                enum=category_codes(),
+                description="The players in this category on the list's date, as categories/ names them: U<age> "
+                "under that age, S<age> that age and over, W the women's list. Only the category is published, "
+                "never an age.",
+            ),
         ],
     )
 )
@@ -110,11 +123,13 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
         if not choice.form.is_valid():
             raise invalid_query(choice.form.errors)
         data = choice.form.cleaned_data
-        rows = list_filter(official_list_rows(self.official), q=data["q"] or "", country=data["country"] or "")
-        if data["club"] is not None:
-            members = club_member_ids(data["club"], self.official.date)
-            rows = rows.filter(lambda row: row.pk in members)
-        return rows
+        return official_list_filter(
+            official_list_rows(self.official),
+            q=data["q"] or "",
+            country=data["country"] or "",
+            club=data["club"],
+            group=data["group"] or "",
+        )
 
     def filter_queryset(self, queryset: Any) -> Any:
         return queryset

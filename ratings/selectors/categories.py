@@ -3,8 +3,9 @@
 the players a rating officer put on it with their consent. Only the category is published, never the date of
 birth (docs/privacy.md).
 
-The rating list filters by category with ``category_q`` (a condition on ``Player``, read on the list's date),
-and shows a player's category with ``age_categories_of``.
+The rating list filters by category with ``category_q`` (a condition on ``Player``, read on the list's date; an
+official list, whose rows are read elsewhere, with ``category_member_ids``), and shows a player's category with
+``age_categories_of``.
 """
 
 from __future__ import annotations
@@ -66,6 +67,12 @@ def category_q(code: str, on: dt.date) -> Q:
             after, on_or_before = birth_range(band, on)
             return Q(date_of_birth__gt=after) if after else Q(date_of_birth__lte=on_or_before)
     raise ValueError(f"no category {code!r}")
+
+
+def category_member_ids(code: str, on: dt.date) -> set[int]:
+    """The ids of the players in category ``code`` on ``on`` (a list read elsewhere filters with it). One query;
+    the dates of birth stay in the database."""
+    return set(Player.objects.filter(category_q(code, on)).values_list("pk", flat=True))
 
 
 def player_age_category(player: Player, on: dt.date) -> str:

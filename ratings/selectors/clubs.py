@@ -2,7 +2,7 @@
 countries by their top ratings (as FIDE ranks federations by the average of their ten best).
 
 The rating list filters by club with ``club_members_q`` (a condition on the players' ids, read on the list's
-date), and shows the club of each row with ``clubs_on``.
+date), and shows the club of each row with ``clubs_on`` (its files with ``club_names_on``).
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django_countries import countries
 
 from ratings.engine.categories import TOP_CATEGORIES
-from ratings.models import Club, ClubMembership, Player, Tournament
+from ratings.models import Club, ClubMembership, Player, Table, TableEntry, Tournament
+from ratings.selectors.api import rated_tables
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 from ratings.selectors.versions import DataVersion, version_cached
@@ -49,6 +50,25 @@ def clubs_on(player_ids: Iterable[int], on: dt.date) -> dict[int, Club]:
     """The club of each of ``player_ids`` on ``on`` (players in none are left out). One query."""
     rows = memberships_on(on).filter(player_id__in=list(player_ids), club__isnull=False).select_related("club")
     return {row.player_id: row.club for row in rows if row.club is not None}
+
+
+def club_names_on(on: dt.date) -> dict[int, str]:
+    """The name of each player's club on ``on``, by player id (players in none are left out): a list's files,
+    whose every row names it. One query, however long the list."""
+    return dict(memberships_on(on).filter(club__isnull=False).values_list("player_id", "club__name"))
+
+
+def club_rated_tables(club: Club) -> QuerySet[Table]:
+    """The rated tables a club's secretary follows, the latest first, each once: those of the tournaments it
+    hosted, and those a player played while a member (the membership in force on the table's date), wherever
+    they were played. With ``player_count`` (``rated_tables``). One query."""
+    club_then = (
+        ClubMembership.objects.filter(player=OuterRef("player"), since__lte=OuterRef("table__date"))
+        .order_by("-since")
+        .values("club_id")[:1]
+    )
+    members_played = TableEntry.objects.filter(table=OuterRef("pk")).annotate(club_then=Subquery(club_then))
+    return rated_tables().filter(Q(tournament__host_club=club) | Exists(members_played.filter(club_then=club.pk)))
 
 
 def player_club_on(player: Player, on: dt.date) -> Club | None:

@@ -15,7 +15,7 @@ import csv
 import datetime as dt
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from django.conf import settings
@@ -27,7 +27,8 @@ from ratings.fesa_files.alltxt import write_all_txt
 from ratings.fesa_files.encoding import latin1_text
 from ratings.fesa_files.ratingliste import Home, ListRecord
 from ratings.models import OpeningState
-from ratings.selectors.lists import ListRow, RatingList, rating_list
+from ratings.selectors.clubs import club_names_on
+from ratings.selectors.lists import ListRow, RatingList, RowList, rating_list
 from ratings.selectors.spreadsheet import csv_cell
 
 Format = Literal["all.txt", "csv", "json"]
@@ -54,13 +55,16 @@ EXPORT_FIELDS = (
     "games",
     "category",
     "last_played",
+    "club",
 )
 """The columns of the CSV and JSON files, the page's and the downloads' alike. ``latin_*``: the name in Latin
-letters as FESA's files write it: the Latin form of a name in another script, else the name transliterated."""
+letters as FESA's files write it: the Latin form of a name in another script, else the name transliterated.
+``club``: the name of the player's club on the list's date, as the page shows it; empty for none. Last, so
+that a reader of the columns by position before it came reads them as before."""
 
 
-def export_record(row: ListRow, grades: Grades = "public") -> dict[str, Any]:
-    """One row of the CSV and JSON files."""
+def export_record(row: ListRow, grades: Grades = "public", club: str = "") -> dict[str, Any]:
+    """One row of the CSV and JSON files; ``club``: the name of the player's club on the list's date."""
     grade = row.list_grade if grades == "public" else row.list_fesa_grade
     latin_family, latin_given = row.file_name
     return {
@@ -79,11 +83,13 @@ def export_record(row: ListRow, grades: Grades = "public") -> dict[str, Any]:
         "games": row.list_games,
         "category": row.list_category,
         "last_played": row.list_last_played.isoformat() if row.list_last_played else None,
+        "club": club,
     }
 
 
-def csv_lines(rows: Iterable[ListRow], grades: Grades = "public", *, for_excel: bool = False) -> Iterator[str]:
-    """The CSV file, a header row and one line per row, line by line (for a streaming response).
+def csv_lines(rows: RatingList | RowList, grades: Grades = "public", *, for_excel: bool = False) -> Iterator[str]:
+    """The CSV file, a header row and one line per row, line by line (for a streaming response); each row's club
+    that of the list's date.
 
     ``for_excel``: the dialect Excel opens by a double click where the decimal separator is a comma (French,
     German): semicolons, CRLF and a byte order mark, without which it reads UTF-8 as Windows-1252."""
@@ -91,22 +97,26 @@ def csv_lines(rows: Iterable[ListRow], grades: Grades = "public", *, for_excel: 
     writer = csv.writer(out, delimiter=";" if for_excel else ",", lineterminator="\r\n" if for_excel else "\n")
     writer.writerow(EXPORT_FIELDS)
     yield ("\ufeff" if for_excel else "") + out.getvalue()
+    clubs = club_names_on(rows.date)
     for row in rows:
         out.seek(0)
         out.truncate()
-        record = export_record(row, grades)
+        record = export_record(row, grades, clubs.get(row.pk, ""))
         # csv_cell: a name cannot start a formula in a spreadsheet
         writer.writerow(["" if record[name] is None else csv_cell(record[name]) for name in EXPORT_FIELDS])
         yield out.getvalue()
 
 
 def json_document(rows: RatingList, *, active: bool, grades: Grades = "public") -> bytes:
+    """The JSON file: the licence, the list's date and what it holds, and one record a row (its club that of the
+    list's date)."""
+    clubs = club_names_on(rows.date)
     document = {
         "licence": {"name": settings.DATA_LICENCE_NAME, "url": settings.DATA_LICENCE_URL},
         "date": rows.date.isoformat(),
         "active_only": active,
         "grades": grades,
-        "players": [export_record(r, grades) for r in rows],
+        "players": [export_record(r, grades, clubs.get(r.pk, "")) for r in rows],
     }
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
 

@@ -20,6 +20,7 @@ from openpyxl.cell.cell import Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from ratings.selectors.clubs import club_names_on
 from ratings.selectors.list_files import EXPORT_FIELDS, Grades, export_record
 from ratings.selectors.lists import ListRow
 
@@ -33,6 +34,7 @@ WIDTHS = {
     "federation_id": 14,
     "prior_grade": 14,
     "last_played": 12,
+    "club": 22,
 }
 
 
@@ -55,8 +57,9 @@ def xlsx_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "publ
         cell.font = Font(bold=True)
     sheet.append(header)
     count = 0
+    clubs = club_names_on(date)
     for row in rows:
-        record = export_record(row, grades)
+        record = export_record(row, grades, clubs.get(row.pk, ""))
         values = [row.list_last_played if name == "last_played" else record[name] for name in EXPORT_FIELDS]
         sheet.append([_text(sheet, v) if isinstance(v, str) else v for v in values])
         count += 1
@@ -99,8 +102,9 @@ def ods_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "publi
     for name in EXPORT_FIELDS:
         header.addElement(_ods_cell(name, bold))
     sheet.addElement(header)
+    clubs = club_names_on(date)
     for row in rows:
-        record = export_record(row, grades)
+        record = export_record(row, grades, clubs.get(row.pk, ""))
         line = TableRow()
         for name in EXPORT_FIELDS:
             line.addElement(_ods_cell(row.list_last_played if name == "last_played" else record[name]))

@@ -18,6 +18,8 @@ from django_countries import countries
 
 from ratings.engine.categories import is_ranked
 from ratings.models import OfficialList, OfficialListEntry, Player, name_search_key
+from ratings.selectors.categories import category_member_ids
+from ratings.selectors.clubs import club_member_ids, club_names_on
 from ratings.selectors.list_files import export_record
 from ratings.selectors.lists import ListRow, RowList, list_filter, rating_list, rating_list_of_rows
 from ratings.selectors.versions import DataVersion, version_cached
@@ -80,6 +82,28 @@ def official_list_rows(official: OfficialList, version: DataVersion | None = Non
     which changes the version)."""
     rows = version_cached(f"official-list:{official.pk}", version, lambda: _rows(official))
     return rating_list_of_rows(official.date, rows)
+
+
+def group_member_ids(*, club: int | None, group: str, on: dt.date) -> set[int] | None:
+    """The ids of the players in club ``club`` and in category ``group`` on ``on``, the date of an official list
+    (None, the empty group: no condition); None when neither is asked for. A query for each one asked for."""
+    kept: set[int] | None = None
+    if club is not None:
+        kept = club_member_ids(club, on)
+    if group:
+        members = category_member_ids(group, on)
+        kept = members if kept is None else kept & members
+    return kept
+
+
+def official_list_filter(
+    rows: RowList, *, q: str = "", country: str = "", club: int | None = None, group: str = ""
+) -> RowList:
+    """The published rows matching the rating list's filters: name and country (``list_filter``), and the club and
+    the category of the list's date, as the rating list of that date reads them."""
+    filtered: RowList = list_filter(rows, q=q, country=country)
+    members = group_member_ids(club=club, group=group, on=rows.date)
+    return filtered if members is None else filtered.filter(lambda row: row.pk in members)
 
 
 def list_countries_of(rows: Iterable[ListRow]) -> list[tuple[str, str]]:
@@ -166,16 +190,26 @@ def official_list_revision(official: OfficialList, version: DataVersion | None =
 
 
 def revised_filter(
-    revision: Revision, *, q: str = "", country: str = "", changed_only: bool = False
+    revision: Revision,
+    *,
+    q: str = "",
+    country: str = "",
+    club: int | None = None,
+    group: str = "",
+    changed_only: bool = False,
 ) -> list[RevisedRow]:
     """The revised rows whose player matches the rating list's name and country filters (``list_filter``,
-    on today's row or a dropped player's published one); only those that changed if ``changed_only``."""
+    on today's row or a dropped player's published one) and is in ``club`` and in category ``group`` on the
+    list's date (a row whose player was removed since is in none); only those that changed if ``changed_only``."""
     rows = revision.changed if changed_only else revision.rows
-    if not (q.strip() or country):
+    if not (q.strip() or country or club is not None or group):
         return rows
+    date = revision.official.date
     kept = {
         id(r)
-        for r in list_filter(rating_list_of_rows(revision.official.date, [r.row for r in rows]), q=q, country=country)
+        for r in official_list_filter(
+            rating_list_of_rows(date, [r.row for r in rows]), q=q, country=country, club=club, group=group
+        )
     }
     return [r for r in rows if id(r.row) in kept]
 
@@ -192,7 +226,9 @@ def player_official_lists(player: Player) -> list[OfficialListEntry]:
 
 def official_list_json(official: OfficialList, rows: RowList) -> bytes:
     """The published list as JSON: the rating list's JSON columns (ratings/selectors/list_files.py), with the
-    list's title and when it was published."""
+    list's title and when it was published. The club is not part of what was published: it is each player's club
+    on the list's date as the clubs are recorded now, as the list's page shows it."""
+    clubs = club_names_on(official.date)
     document = {
         "date": official.date.isoformat(),
         "title": official.title,
@@ -200,6 +236,6 @@ def official_list_json(official: OfficialList, rows: RowList) -> bytes:
         "official": True,
         "active_only": True,
         "grades": "public",
-        "players": [export_record(r) for r in rows],
+        "players": [export_record(r, club=clubs.get(r.pk, "")) for r in rows],
     }
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"

@@ -1,6 +1,6 @@
 """Atom feeds of the latest rated tables and promotions (django.contrib.syndication), linked from every page's
-<head> (templates/base.html), and of each club's tables, linked from its page: thin interfaces over
-ratings/selectors/."""
+<head> (templates/base.html), and of each club's tables (hosted, or played by its members), linked from its page:
+thin interfaces over ratings/selectors/."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ratings import selectors
 from ratings.engine import grade_label
 from ratings.models import Club, Table, Tournament
 from ratings.selectors.api import rated_tables
+from ratings.selectors.clubs import club_rated_tables
 from ratings.selectors.crosstable import TablePromotion
 from ratings.selectors.season import announced_tournaments
 
@@ -62,9 +63,10 @@ class RatedTablesFeed(_TablesFeed):
 
 
 class ClubTablesFeed(_TablesFeed):
-    """A club's tournaments and their results: the latest rated tables of the tournaments it hosted."""
+    """What a club's secretary follows: the latest rated tables of the tournaments it hosted and those its
+    members played (members on the table's date), each once."""
 
-    subtitle = gettext_lazy("The latest rated tables of the tournaments this club hosted.")
+    subtitle = gettext_lazy("The latest rated tables of the tournaments this club hosted and of its members.")
 
     def get_object(self, request: HttpRequest, pk: int) -> Club:
         try:
@@ -79,7 +81,7 @@ class ClubTablesFeed(_TablesFeed):
         return reverse("ratings:club", args=[club.pk])
 
     def items(self, club: Club) -> list[Table]:
-        return list(rated_tables().filter(tournament__host_club=club)[:ITEMS])
+        return list(club_rated_tables(club)[:ITEMS])
 
 
 def promotion_line(line: TablePromotion) -> str:

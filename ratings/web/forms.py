@@ -16,6 +16,7 @@ from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.constants import HANDICAP_CODES
 from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
+from ratings.selectors.categories import category_choices
 from ratings.selectors.search import MAX_QUERY
 from ratings.selectors.versions import DataVersion
 from ratings.web.filters import ClubField, club_choices_of, country_choices
@@ -121,6 +122,10 @@ def _country_choices() -> list[tuple[str, str]]:
     return [("", ""), *country_choices()]
 
 
+def _group_choices() -> list[tuple[str, Any]]:
+    return [("", _("Everyone")), *category_choices()]
+
+
 class _PublishedListForm(forms.Form):
     q = forms.CharField(
         label=_("Name"),
@@ -132,8 +137,9 @@ class _PublishedListForm(forms.Form):
 
 
 class OfficialListForm(_PublishedListForm):
-    """An official list's filters; ``club``: the players in the club on the list's date. ``version``: the data
-    version the request has read, whose club choices the shared cache keeps."""
+    """An official list's filters, the rating list's own: ``club`` and ``group``, the players in the club and in
+    the category on the list's date. ``version``: the data version the request has read, whose club choices the
+    shared cache keeps."""
 
     club = ClubField(
         label=_("Club"),
@@ -141,6 +147,12 @@ class OfficialListForm(_PublishedListForm):
         empty_label=_("All clubs"),
         null_label=None,  # no "no club" choice: django-filter's defaults, which its field's stubs ask for by name
         null_value="null",
+        widget=QuickSelect,
+    )
+    group = forms.ChoiceField(
+        label=_("Juniors, seniors, women"),
+        required=False,
+        choices=_group_choices,
         widget=QuickSelect,
     )
 
@@ -151,7 +163,9 @@ class OfficialListForm(_PublishedListForm):
         club.choices = lambda: club_choices_of(version)  # "All clubs" is put first
 
 
-class RevisedListForm(_PublishedListForm):
+class RevisedListForm(OfficialListForm):
+    """The filters of an official list beside today's list of its date: the list's own, and the changed rows only."""
+
     changed = forms.BooleanField(label=_("Only changed rows"), required=False)
 
 

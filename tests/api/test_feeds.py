@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.models import Club, Table, TableStatus, Tournament
+from ratings.services.clubs.memberships import club_membership_set
 from tests.api.conftest import Federation, veteran
 from tests.factories import make_table, make_tournament, round_robin
 from tests.public.conftest import days_ago
@@ -128,3 +129,27 @@ def test_a_clubs_feed_holds_the_rated_tables_of_the_tournaments_it_hosted(
     assert client.get(reverse("feeds:club", args=[other.pk + 1])).status_code == 404
     head = client.get(reverse("ratings:club", args=[lyon.pk])).content.decode().split("</head>")[0]
     assert f'href="{reverse("feeds:club", args=[lyon.pk])}"' in head
+
+
+def test_a_clubs_feed_holds_the_rated_tables_its_members_played_while_members(
+    client: Client, federation: Federation, rated_round_robin: Callable[..., Table]
+) -> None:
+    """A secretary follows the members: a table counts when one of its players was in the club on its date;
+    a table both hosted and played by members is one entry."""
+    lyon = Club.objects.create(name="Shogi Club Lyon", country="FR", city="Lyon")
+    stays, joins, leaves, outsider = veteran(1600), veteran(1500), veteran(1400), veteran(1300)
+    club_membership_set(player=stays, club=lyon, since=days_ago(400))
+    club_membership_set(player=joins, club=lyon, since=days_ago(30))
+    club_membership_set(player=leaves, club=lyon, since=days_ago(400))
+    club_membership_set(player=leaves, club=None, since=days_ago(50))
+    before_leaving = rated_round_robin([leaves, outsider], days_ago(70))
+    while_member = rated_round_robin([stays, outsider], days_ago(60))
+    rated_round_robin([leaves, outsider], days_ago(45))  # left already
+    rated_round_robin([joins, outsider], days_ago(40))  # not a member yet
+    home = make_tournament("Lyon Cup", date=days_ago(20))
+    Tournament.objects.filter(pk=home.pk).update(host_club=lyon)
+    hosted = rated_round_robin([joins, stays], days_ago(20), tournament=home)
+    make_table([stays, outsider], date=days_ago(5), status=TableStatus.SUBMITTED)  # not rated yet
+    feed = ElementTree.fromstring(client.get(reverse("feeds:club", args=[lyon.pk])).content)
+    links = [e.find(f"{ATOM}link").get("href") for e in feed.iter(f"{ATOM}entry")]  # type: ignore[union-attr]
+    assert links == [f"http://testserver/tables/{t.pk}/" for t in (hosted, while_member, before_leaving)]

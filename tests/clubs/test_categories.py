@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from ratings.models import Player, WomensListEntry
 from ratings.selectors.categories import age_categories_of, category_choices, category_q, top_per_category
+from ratings.services.fingerprints import VERSION_FIELD
 from tests.factories import make_player, make_rating_officer
 from tests.public.conftest import seasoned
 
@@ -75,12 +76,13 @@ def test_officer_puts_a_player_on_the_womens_list_only_with_a_consent_date(clien
     client.force_login(make_rating_officer())
     player = make_player()
     url = reverse("admin:ratings_womenslistentry_change", args=[player.pk])
-    refused = client.post(url, {"on_womens_list": "on", "womens_list_consent": ""})
+    version = client.get(url).context["adminform"].form[VERSION_FIELD].value()
+    refused = client.post(url, {"on_womens_list": "on", "womens_list_consent": "", VERSION_FIELD: version})
     assert refused.status_code == 200
     assert not WomensListEntry.objects.get(pk=player.pk).on_womens_list
-    future = client.post(url, {"on_womens_list": "on", "womens_list_consent": "2030-01-01"})
+    future = client.post(url, {"on_womens_list": "on", "womens_list_consent": "2030-01-01", VERSION_FIELD: version})
     assert future.status_code == 200
-    done = client.post(url, {"on_womens_list": "on", "womens_list_consent": "2026-06-01"})
+    done = client.post(url, {"on_womens_list": "on", "womens_list_consent": "2026-06-01", VERSION_FIELD: version})
     assert done.status_code == 302
     player.refresh_from_db()
     assert player.on_womens_list and player.womens_list_consent == dt.date(2026, 6, 1)

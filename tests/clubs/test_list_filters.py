@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from openpyxl import load_workbook
 
 from ratings.models import Club, Player, Table
 from ratings.services.clubs.memberships import club_membership_set
@@ -127,6 +128,26 @@ def test_rating_list_files_keep_the_club_and_category_filters(client: Client, mo
     assert [r["family_name"] for r in rows] == ["Stayed", "Moved"]
     document = client.get(reverse("ratings:rating_list_json"), {"club": str(moved["paris"].pk)}).json()
     assert [p["family_name"] for p in document["players"]] == ["Moved"]
+
+
+def test_rating_list_files_name_each_players_club_of_the_lists_date(client: Client, moved: dict[str, Any]) -> None:
+    """The files' club column is the page's: the club of the list's date, empty for a player in none."""
+    today = client.get(reverse("ratings:rating_list_csv"))
+    rows = list(csv.DictReader(io.StringIO(b"".join(today.streaming_content).decode())))
+    assert {r["family_name"]: r["club"] for r in rows} == {
+        "Stayed": "Shogi Club Lyon",
+        "Moved": "Paris Shogi",
+        "Loner": "",
+    }
+    document = client.get(reverse("ratings:rating_list_json"), {"date": PAST.isoformat()}).json()
+    assert {p["family_name"]: p["club"] for p in document["players"]} == {
+        "Stayed": "Shogi Club Lyon",
+        "Moved": "Shogi Club Lyon",
+        "Loner": "",
+    }
+    sheet = load_workbook(io.BytesIO(client.get(reverse("ratings:rating_list_xlsx")).content)).active
+    assert sheet is not None
+    assert [row[-1] for row in sheet.iter_rows(values_only=True)] == ["club", "Shogi Club Lyon", "Paris Shogi", None]
 
 
 def test_rating_list_page_offers_the_clubs_and_keeps_them_in_its_links(client: Client, moved: dict[str, Any]) -> None:

@@ -174,3 +174,17 @@ def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(cli
         client.post(url, {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: version})
         assert MistakeReport.objects.get().status == ReportStatus.REJECTED
     assert OutgoingMail.objects.filter(event_key__contains=":outcome:").count() == 1
+
+
+def test_a_refused_decision_shows_only_its_refusal(client: Client) -> None:
+    officer = make_rating_officer()
+    report = confirmed(make_player())
+    client.force_login(officer)
+    url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
+    stale = client.get(url).context["adminform"].form[VERSION_FIELD].value()
+    report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=stale)
+    posted = {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: stale, "_save": "Save"}
+    answer = client.post(url, posted, follow=True)
+    said = [str(message) for message in answer.context["messages"]]
+    assert len(said) == 1 and "nothing was saved" in said[0], said
+    assert MistakeReport.objects.get().status == ReportStatus.REJECTED

@@ -38,16 +38,17 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
 
 # (url name, expected): the pages read the data version (ETag); then the list (1) and its entries (1), the list's
 # page also its rows' clubs of the list's date and the clubs its filter offers (2: publishing a list is a new
-# data version, whose clubs no re-rate has read yet), the revised page also today's list of the date (its order for
-# the ranks, its rows and their pending Dan grades: 3), the archive its count and its page. The API reads the data
-# version too (its answers are kept in the page cache by it), then the same.
+# data version, whose clubs no re-rate has read yet), the revised page the clubs its filter offers and today's list
+# of the date (its order for the ranks, its rows and their pending Dan grades: 3), the CSV and JSON their rows'
+# clubs of the list's date (1), the archive its count and its page. The API reads the data version too (its answers
+# are kept in the page cache by it), then the same.
 PAGES = [
     ("ratings:official_lists", 3),
     ("ratings:official_list", 5),
-    ("ratings:official_list_revised", 6),
+    ("ratings:official_list_revised", 7),
     ("ratings:official_list_txt", 3),
-    ("ratings:official_list_csv", 3),
-    ("ratings:official_list_json", 3),
+    ("ratings:official_list_csv", 4),
+    ("ratings:official_list_json", 4),
     ("ratings:official_list_pdf", 3),
     ("api-v1:official_lists", 3),
     ("api-v1:official_list", 3),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -118,3 +119,10 @@ def test_the_page_with_a_report_is_fully_translated(client, lang):
     english = texts_of(client.get(url, headers={"accept-language": "en"}).content.decode())
     page = client.get(url, headers={"accept-language": lang}).content.decode()
     assert untranslated(english, texts_of(page), lang, english_vocabulary()) == []
+
+
+def test_the_page_speaks_of_players_without_he_or_his(client):
+    stored()
+    page = client.get(reverse("ratings:predictions"), headers={"accept-language": "en"}).content.decode()
+    words = {word.lower() for text in texts_of(page) for word in re.findall(r"[A-Za-z]+", text)}
+    assert not words & {"he", "his", "him", "himself"}

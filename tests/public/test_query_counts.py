@@ -53,16 +53,16 @@ def rated_players(count: int, rated_round_robin: Callable[..., Table], first_day
 # players in list order, and how many it holds: ratings/selectors/list_head.py): 6. Filtered (an "as of" list the
 # same): the page's rows by the filters, and their count with and without the players the public list does not
 # rank (the note under the list counts those), instead of the rows by id; sorted only, the page's rows in that
-# order, counted by the list's order. An export: the version, every row and the pending Dan grades (all.txt: and
-# the FESA nationalities), and a past date's order. The same list asked for again costs only the version (the page
-# cache).
+# order, counted by the list's order. An export: the version, every row and the pending Dan grades, and the clubs
+# of the list's date (all.txt: the FESA nationalities instead), and a past date's order. The same list asked for
+# again costs only the version (the page cache).
 LIST_PAGES = [
     ("ratings:rating_list", {}, 4),
     ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
     ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 7),
     ("ratings:rating_list", {"sort": "-games", "active": "all"}, 4),
-    ("ratings:rating_list_csv", {"country": "FR"}, 3),
-    ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
+    ("ratings:rating_list_csv", {"country": "FR"}, 4),
+    ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 5),
     ("files:rating_list", {"format": "all.txt"}, 4),
 ]
 
