@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -68,7 +69,7 @@ class ClubImportForm(forms.Form):
 
 
 class ClubForm(forms.ModelForm):
-    website = forms.URLField(label=gettext_lazy("web site"), required=False, assume_scheme="https")
+    website = forms.URLField(label=capfirst(gettext_lazy("web site")), required=False, assume_scheme="https")
     _version = forms.CharField(widget=forms.HiddenInput, required=False)  # VERSION_FIELD
 
     class Meta:
