@@ -16,7 +16,7 @@ from ratings.engine.systems import all_systems
 from ratings.engine.systems.compare import compare
 from ratings.models import PredictionReport
 from ratings.selectors.versions import data_version
-from ratings.web.charts import calibration_chart
+from ratings.templatetags.ratings_charts import calibration_chart, calibration_chart_tag
 from tests.engine.systems.test_compare import _history
 from tests.public.test_translations import english_vocabulary, texts_of, untranslated
 
@@ -118,3 +118,14 @@ def test_the_page_with_a_report_is_fully_translated(client, lang):
     english = texts_of(client.get(url, headers={"accept-language": "en"}).content.decode())
     page = client.get(url, headers={"accept-language": lang}).content.decode()
     assert untranslated(english, texts_of(page), lang, english_vocabulary()) == []
+
+
+def test_the_calibration_tag_draws_the_stored_bins_and_leaves_out_the_empty_ones():
+    stored_bins = [
+        {"expected": 0.52, "actual": 0.5, "games": 40},
+        {"expected": 0.575, "actual": 0.0, "games": 0},
+        {"expected": 0.7, "actual": 0.8, "games": 10},
+    ]
+    drawn = calibration_chart_tag(stored_bins, title="T", chart_id="c")
+    assert drawn == calibration_chart([(0.52, 0.5, 40), (0.7, 0.8, 10)], title="T", chart_id="c")
+    assert calibration_chart_tag(stored_bins[1:2], title="T", chart_id="c") == ""

@@ -78,6 +78,11 @@ def test_a_rating_officer_asks_a_whatif_and_reads_its_page(
     assert page.context["even"][0]["games"] == page.context["even"][1]["games"] > 0
     text = page.content.decode()
     assert "FESA with these constants" in text and moved[0]["name"] in text
+    # The calibration drawn as on the public comparison, one chart a side, beside its table of numbers.
+    assert [chart["id"] for chart in page.context["charts"]] == ["calibration-actual", "calibration-whatif"]
+    assert text.count('<svg class="chart calibration"') == 2
+    assert 'aria-labelledby="calibration-whatif-t calibration-whatif-d"' in text
+    assert '<th scope="row">50–55 %</th>' in text
     assert list(RatingRow.objects.order_by("pk").values_list()) == rows
     listing = client.get(reverse("admin:ratings_whatifreport_changelist"))
     assert "[16, 20, 24, 28, 32, 36, 40] → [32, 40, 48, 56, 64, 72, 80]" in listing.content.decode()
