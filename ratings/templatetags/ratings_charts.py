@@ -73,9 +73,10 @@ def calibration_chart(
             f'<text class="xlabel" x="{x(value / 100):.1f}" y="{height - bottom + 16}" '
             f'text-anchor="middle">{value}%</text>'
         )
+    # The axis's name outside the f-string: the catalogues' extraction does not look inside one.
+    axis = escape(_("expected"))
     out.append(
-        f'<text class="xlabel" x="{left + inner_w / 2:.1f}" y="{height - 3}" text-anchor="middle">'
-        f"{escape(_('expected'))}</text></g>"
+        f'<text class="xlabel" x="{left + inner_w / 2:.1f}" y="{height - 3}" text-anchor="middle">{axis}</text></g>'
     )
     out.append(f'<line class="diagonal" x1="{x(0.5):.1f}" y1="{y(0.5):.1f}" x2="{x(1):.1f}" y2="{y(1):.1f}"/>')
     for (expected, actual, games), tip in zip(bins, tips, strict=True):
