@@ -1,5 +1,6 @@
 """A what-if's page and its form in headless Chromium, on a laptop (1366 px) and a phone (390 px), in English and
-French: the two calibration charts drawn beside the table of numbers, the page never wider than the window."""
+French: the two calibration charts drawn beside the table of numbers, the page never wider than the window, nothing
+axe objects to."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from ratings.engine.rules import FESA_RULES
 from ratings.models import WhatIfReport
 from ratings.services.whatif import whatif_compute, whatif_request
 from tests.factories import make_player
-from tests.public.test_browser import admin_login, browser, static_from_source
+from tests.public.test_axe import AXE, violations
+from tests.public.test_browser import admin_login, browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -42,6 +44,8 @@ def test_browser_whatif_page_draws_its_calibration_on_a_laptop_and_a_phone(
         FESA_RULES, k=tuple(2 * k for k in FESA_RULES.k), k_from=(2240, 1920, 1600, 1280, 1040, 720)
     )
     report = whatif_compute(report_id=whatif_request(rules=rules, queue=False).pk)
+    axe = AXE.read_text() if AXE.exists() else None
+    browser.set_script_timeout(60)
     User.objects.create_superuser("root", password="a-long-password-1")
     admin_login(browser, live_server, "root", "a-long-password-1")
     browser.add_cookie({"name": "django_language", "value": language})
@@ -52,6 +56,8 @@ def test_browser_whatif_page_draws_its_calibration_on_a_laptop_and_a_phone(
         shoot_at(browser, f"admin-whatif-{language}-{width}", width)
         assert len(charts) == 2 and all(drawn > 200 and points > 0 for drawn, points in charts), charts
         assert not overflows(browser)
+        if axe is not None:
+            assert violations(browser, axe) == [], width
         browser.get(live_server.url + reverse("admin:ratings_whatifreport_add"))
         shoot_at(browser, f"admin-whatif-form-{language}-{width}", width)
         assert not overflows(browser)
@@ -65,3 +71,4 @@ def test_browser_whatif_page_draws_its_calibration_on_a_laptop_and_a_phone(
     rows = browser.find_elements(By.CSS_SELECTOR, ".form-row.errors")
     assert len(rows) == 1 and rows[0].find_element(By.NAME, "k_from_2")
     assert WhatIfReport.objects.count() == 1
+    assert csp_violations(browser) == []
