@@ -19,11 +19,11 @@ from ratings.models.tables import HandicapCode
 
 MAX_K = 400
 MAX_RATING = 5000
+MAX_HANDICAP = 20.0  # grades: the whole scale from 20 Kyu to 7 Dan is 27
 
 MESSAGES = {"k_from": _("A band must start below the band above it.")}
 """The engine's problems a rating officer can meet through this form, in his language; the others (each field's
 own checks stop them first) keep the engine's words."""
-MAX_HANDICAP = 20.0  # grades: the whole scale from 20 Kyu to 7 Dan is 27
 
 
 def _k_label(i: int) -> Any:
