@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings import access
 from ratings.engine.rules import RuleConstants
+from ratings.engine.systems.compare import ALL, FESA
 from ratings.models import WhatIfReport
 from ratings.selectors.versions import data_version
 from ratings.selectors.whatif import whatif_calibration, whatif_players, whatif_rows, whatif_years
@@ -33,6 +34,21 @@ def changes_text(rules: dict[str, Any]) -> str:
     if not differences:
         return _("FESA's own constants")
     return "; ".join(f"{name}: {fesa} → {mine}" for name, (fesa, mine) in differences.items())
+
+
+def calibration_charts(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stored ratings' calibration and the what-if's, each named and titled as on the public comparison, for
+    the template's ``calibration_chart`` tag (ratings/templatetags/ratings_charts.py)."""
+    names = {"actual": _("FESA, the stored ratings"), "whatif": _("FESA with these constants")}
+    return [
+        {
+            "name": name,
+            "bins": result[side]["figures"][FESA][ALL]["even"]["calibration"],
+            "title": _("Calibration of %(system)s, even games") % {"system": name},
+            "id": f"calibration-{side}",
+        }
+        for side, name in names.items()
+    ]
 
 
 @admin.register(WhatIfReport)
@@ -95,6 +111,7 @@ class WhatIfReportAdmin(RatingOfficersOnly):
                 handicap=whatif_rows(result, "handicap"),
                 years=whatif_years(result),
                 calibration=whatif_calibration(result),
+                charts=calibration_charts(result),
                 moved=moved,
                 graded=graded,
             )

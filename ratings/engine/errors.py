@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 
 class EngineError(Exception):
@@ -58,6 +59,23 @@ class RatingOffScale(EngineError):
         self.rating = rating
 
 
+class RuleProblem(NamedTuple):
+    """One thing wrong in a set of rule constants: the constant's name (``k``, ``k_from``, ``bonus_divisor``,
+    ``handicaps``, ...), where in it (a position in a table, a handicap's code, or None for the whole constant)
+    and what is wrong, for a person."""
+
+    name: str
+    at: int | str | None
+    message: str
+
+
 class InvalidRules(EngineError):
     """Rule constants the engine cannot rate with: a K that is not positive, a K table out of order, a bonus
-    with a negative divisor, an unknown or negative handicap (rules.py)."""
+    with a negative divisor, an unknown or negative handicap (rules.py).
+
+    ``problems`` names every one found, so that a form can put each on its own field; the message is the first.
+    """
+
+    def __init__(self, message: str, *, problems: Sequence[RuleProblem] = ()) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .constants import HANDICAPS
-from .errors import InvalidRules
+from .errors import InvalidRules, RuleProblem
 from .literals import HandicapCode
 
 FESA_K_FROM: Final = (2240, 1920, 1560, 1280, 1040, 720)
@@ -45,21 +45,49 @@ class RuleConstants:
     handicaps: tuple[tuple[HandicapCode, float], ...] = field(default=tuple(HANDICAPS.items()))
 
     def __post_init__(self) -> None:
+        problems = self._problems()
+        if problems:
+            raise InvalidRules(problems[0].message, problems=problems)
+
+    def _problems(self) -> list[RuleProblem]:
+        """Everything that keeps the engine from rating with these constants, each where it is (InvalidRules
+        carries them all): a K that is not a positive whole number at its position, a band that does not start
+        below the band above it at the lower band's position, a negative handicap at its code."""
+        out: list[RuleProblem] = []
         if len(self.k) != len(self.k_from) + 1:
-            raise InvalidRules(f"the K table needs one K more than band starts ({len(self.k_from)} starts)")
-        if any(not isinstance(k, int) or k <= 0 for k in self.k):
-            raise InvalidRules("every K must be a positive whole number")
-        if any(a <= b for a, b in zip(self.k_from, self.k_from[1:], strict=False)):
-            raise InvalidRules("the K bands must start at ratings in strictly falling order")
-        if not math.isfinite(self.bonus_ceiling) or not math.isfinite(self.bonus_divisor) or self.bonus_divisor < 0:
-            raise InvalidRules("the bonus needs a finite ceiling and a divisor of 0 (no bonus) or more")
+            out.append(
+                RuleProblem("k", None, f"the K table needs one K more than band starts ({len(self.k_from)} starts)")
+            )
+        out += [
+            RuleProblem("k", i, "every K must be a positive whole number")
+            for i, k in enumerate(self.k)
+            if not isinstance(k, int) or k <= 0
+        ]
+        out += [
+            RuleProblem("k_from", i + 1, "the K bands must start at ratings in strictly falling order")
+            for i, (above, start) in enumerate(zip(self.k_from, self.k_from[1:], strict=False))
+            if above <= start
+        ]
+        bonus = "the bonus needs a finite ceiling and a divisor of 0 (no bonus) or more"
+        if not math.isfinite(self.bonus_ceiling):
+            out.append(RuleProblem("bonus_ceiling", None, bonus))
+        if not math.isfinite(self.bonus_divisor) or self.bonus_divisor < 0:
+            out.append(RuleProblem("bonus_divisor", None, bonus))
         if self.bonus_games < 0:
-            raise InvalidRules("the bonus's number of games cannot be negative")
+            out.append(RuleProblem("bonus_games", None, "the bonus's number of games cannot be negative"))
         codes = [code for code, _ in self.handicaps]
         if sorted(codes) != sorted(HANDICAPS):
-            raise InvalidRules(f"the handicaps must give a value to each of {', '.join(HANDICAPS)}, once")
-        if any(not math.isfinite(value) or value < 0 for _, value in self.handicaps):
-            raise InvalidRules("a handicap's value in grades must be 0 or more")
+            out.append(
+                RuleProblem(
+                    "handicaps", None, f"the handicaps must give a value to each of {', '.join(HANDICAPS)}, once"
+                )
+            )
+        out += [
+            RuleProblem("handicaps", code, "a handicap's value in grades must be 0 or more")
+            for code, value in self.handicaps
+            if not math.isfinite(value) or value < 0
+        ]
+        return out
 
     @functools.cached_property
     def handicap_values(self) -> Mapping[HandicapCode, float]:

@@ -106,3 +106,17 @@ def test_the_constants_read_back_and_key_by_value() -> None:
                                    "bonus_divisor": (200.0, 300.0)}  # fmt: skip
     with pytest.raises(InvalidRules):
         RuleConstants.from_json({"k": "16 x"})
+
+
+def test_every_problem_is_named_where_it_is() -> None:
+    with pytest.raises(InvalidRules) as refused:
+        dataclasses.replace(
+            FESA_RULES,
+            k=(16, 0, 24, 28, 32, -1, 40),
+            k_from=(2240, 2300, 1560, 1280, 1280, 720),
+            handicaps=tuple(dict(HANDICAPS, L=-1.0).items()),
+        )
+    assert [(problem.name, problem.at) for problem in refused.value.problems] == [
+        ("k", 1), ("k", 5), ("k_from", 1), ("k_from", 4), ("handicaps", "L"),
+    ]  # fmt: skip
+    assert str(refused.value) == refused.value.problems[0].message

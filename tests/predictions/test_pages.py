@@ -17,7 +17,7 @@ from ratings.engine.systems import all_systems
 from ratings.engine.systems.compare import compare
 from ratings.models import PredictionReport
 from ratings.selectors.versions import data_version
-from ratings.web.charts import calibration_chart
+from ratings.templatetags.ratings_charts import calibration_chart, calibration_chart_tag
 from tests.engine.systems.test_compare import _history
 from tests.public.test_translations import english_vocabulary, texts_of, untranslated
 
@@ -126,3 +126,14 @@ def test_the_page_speaks_of_players_without_he_or_his(client):
     page = client.get(reverse("ratings:predictions"), headers={"accept-language": "en"}).content.decode()
     words = {word.lower() for text in texts_of(page) for word in re.findall(r"[A-Za-z]+", text)}
     assert not words & {"he", "his", "him", "himself"}
+
+
+def test_the_calibration_tag_draws_the_stored_bins_and_leaves_out_the_empty_ones():
+    stored_bins = [
+        {"expected": 0.52, "actual": 0.5, "games": 40},
+        {"expected": 0.575, "actual": 0.0, "games": 0},
+        {"expected": 0.7, "actual": 0.8, "games": 10},
+    ]
+    drawn = calibration_chart_tag(stored_bins, title="T", chart_id="c")
+    assert drawn == calibration_chart([(0.52, 0.5, 40), (0.7, 0.8, 10)], title="T", chart_id="c")
+    assert calibration_chart_tag(stored_bins[1:2], title="T", chart_id="c") == ""

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ratings.admin.forms.whatif import WhatIfForm
 from ratings.engine.rules import FESA_RULES
@@ -34,6 +34,24 @@ def test_the_form_at_its_start_asks_fesas_own_constants() -> None:
     assert form.rules == FESA_RULES
 
 
+def test_the_form_moves_the_k_bands_starts() -> None:
+    form = WhatIfForm({**_fesas(), "k_from_0": 2400, "k_from_5": 600})
+    assert form.is_valid(), form.errors
+    assert form.rules.k_from == (2400, 1920, 1560, 1280, 1040, 600)
+    assert form.rules.k == FESA_RULES.k
+
+
+def test_each_band_out_of_order_is_named_on_its_own_start() -> None:
+    """A band that starts at or above the band before it is wrong where it starts: the engine's problem is put
+    on that band's field, one error for each such band, none on the form as a whole."""
+    form = WhatIfForm({**_fesas(), "k_from_2": 2000, "k_from_4": 1280})
+    with translation.override("en"):
+        assert not form.is_valid()
+        assert set(form.errors) == {"k_from_2", "k_from_4"}
+        assert form.errors["k_from_2"] == ["A band must start below the band above it."]
+        assert not form.non_field_errors()
+
+
 @pytest.mark.parametrize("page", ["changelist", "add"])
 def test_the_whatif_screens_are_for_rating_officers_only(client: Client, page: str) -> None:
     url = reverse(f"admin:ratings_whatifreport_{page}")
@@ -43,7 +61,16 @@ def test_the_whatif_screens_are_for_rating_officers_only(client: Client, page: s
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("k_0", "0"), ("k_6", "-8"), ("bonus_divisor", "-1"), ("handicap_L", "-0.5"), ("k_3", "x")]
+    ("field", "value"),
+    [
+        ("k_0", "0"),
+        ("k_6", "-8"),
+        ("bonus_divisor", "-1"),
+        ("handicap_L", "-0.5"),
+        ("k_3", "x"),
+        ("k_from_2", "2000"),
+        ("k_from_5", "-1"),
+    ],
 )
 def test_constants_the_rules_cannot_use_are_refused(client: Client, field: str, value: str) -> None:
     client.force_login(make_rating_officer())
@@ -78,6 +105,11 @@ def test_a_rating_officer_asks_a_whatif_and_reads_its_page(
     assert page.context["even"][0]["games"] == page.context["even"][1]["games"] > 0
     text = page.content.decode()
     assert "FESA with these constants" in text and moved[0]["name"] in text
+    # The calibration drawn as on the public comparison, one chart a side, beside its table of numbers.
+    assert [chart["id"] for chart in page.context["charts"]] == ["calibration-actual", "calibration-whatif"]
+    assert text.count('<svg class="chart calibration"') == 2
+    assert 'aria-labelledby="calibration-whatif-t calibration-whatif-d"' in text
+    assert '<th scope="row">50–55 %</th>' in text
     assert list(RatingRow.objects.order_by("pk").values_list()) == rows
     listing = client.get(reverse("admin:ratings_whatifreport_changelist"))
     assert "[16, 20, 24, 28, 32, 36, 40] → [32, 40, 48, 56, 64, 72, 80]" in listing.content.decode()

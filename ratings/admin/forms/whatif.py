@@ -1,8 +1,9 @@
 """The rating officer's form for a what-if: FESA's rules with other constants (ratings/engine/rules.py).
 
-Every field starts at FESA's value; the K bands keep FESA's boundaries and each gets its own K. The form
-checks each value on its own (a K is a positive whole number, a handicap is 0 or more grades) and then the
-whole set as the engine would (``RuleConstants``), so that a question the engine would refuse is never queued.
+Every field starts at FESA's value: each K band's start and its K, the bonus, the handicaps. The form checks
+each value on its own (a K is a positive whole number, a handicap is 0 or more grades) and then the whole set
+as the engine does (``RuleConstants``), so that a question the engine would refuse is never queued: each of the
+engine's problems is put on the field it names (a band that starts too high on that band's start).
 """
 
 from __future__ import annotations
@@ -12,21 +13,31 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ratings.engine.errors import InvalidRules
+from ratings.engine.errors import InvalidRules, RuleProblem
 from ratings.engine.rules import FESA_RULES, RuleConstants
 from ratings.models.tables import HandicapCode
 
 MAX_K = 400
+MAX_RATING = 5000
 MAX_HANDICAP = 20.0  # grades: the whole scale from 20 Kyu to 7 Dan is 27
+
+MESSAGES = {"k_from": _("A band must start below the band above it.")}
+"""The engine's problems a rating officer can meet through this form, in his language; the others (each field's
+own checks stop them first) keep the engine's words."""
 
 
 def _k_label(i: int) -> Any:
-    starts = FESA_RULES.k_from
-    if i == 0:
-        return _("K at %(rating)s and above") % {"rating": starts[0]}
-    if i == len(starts):
-        return _("K below %(rating)s") % {"rating": starts[-1]}
-    return _("K from %(low)s to below %(high)s") % {"low": starts[i], "high": starts[i - 1]}
+    if i == len(FESA_RULES.k_from):
+        return _("K below band %(band)s") % {"band": i}
+    return _("K in band %(band)s") % {"band": i + 1}
+
+
+def _field_of(problem: RuleProblem) -> str | None:
+    """The form's field that ``problem`` is about, None for one about the whole table."""
+    if problem.at is None:
+        return problem.name if problem.name.startswith("bonus_") else None
+    prefix = "handicap" if problem.name == "handicaps" else problem.name
+    return f"{prefix}_{problem.at}"
 
 
 class WhatIfForm(forms.Form):
@@ -34,7 +45,7 @@ class WhatIfForm(forms.Form):
         label=_("Bonus up to the rating"),
         initial=int(FESA_RULES.bonus_ceiling),
         min_value=0,
-        max_value=5000,
+        max_value=MAX_RATING,
         help_text=_("A player below this rating earns (this rating − his rating) / the divisor per game."),
     )
     bonus_divisor = forms.FloatField(
@@ -54,6 +65,13 @@ class WhatIfForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for i, start in enumerate(FESA_RULES.k_from):
+            self.fields[f"k_from_{i}"] = forms.IntegerField(
+                label=_("Band %(band)s starts at the rating") % {"band": i + 1},
+                initial=start,
+                min_value=0,
+                max_value=MAX_RATING,
+            )
         for i, k in enumerate(FESA_RULES.k):
             self.fields[f"k_{i}"] = forms.IntegerField(label=_k_label(i), initial=k, min_value=1, max_value=MAX_K)
         for code, value in FESA_RULES.handicaps:
@@ -63,8 +81,10 @@ class WhatIfForm(forms.Form):
                 min_value=0,
                 max_value=MAX_HANDICAP,
             )
-        # The K table first, as the rules list it (docs/rules.md §2), then the bonus, then the handicaps.
-        order = [f"k_{i}" for i in range(len(FESA_RULES.k))]
+        # The K table first, as the rules list it (docs/rules.md §2): each band's start, then its K, the lowest
+        # band's K last; then the bonus, then the handicaps.
+        order = [name for i in range(len(FESA_RULES.k_from)) for name in (f"k_from_{i}", f"k_{i}")]
+        order += [f"k_{len(FESA_RULES.k_from)}"]
         order += ["bonus_ceiling", "bonus_divisor", "bonus_games"]
         order += [f"handicap_{code}" for code, _value in FESA_RULES.handicaps]
         self.order_fields(order)
@@ -75,7 +95,7 @@ class WhatIfForm(forms.Form):
             return data
         try:
             self.rules = RuleConstants(
-                k_from=FESA_RULES.k_from,
+                k_from=tuple(data[f"k_from_{i}"] for i in range(len(FESA_RULES.k_from))),
                 k=tuple(data[f"k_{i}"] for i in range(len(FESA_RULES.k))),
                 bonus_ceiling=float(data["bonus_ceiling"]),
                 bonus_divisor=float(data["bonus_divisor"]),
@@ -83,5 +103,9 @@ class WhatIfForm(forms.Form):
                 handicaps=tuple((code, float(data[f"handicap_{code}"])) for code, _value in FESA_RULES.handicaps),
             )
         except InvalidRules as exc:
-            raise forms.ValidationError(str(exc)) from exc
+            for problem in exc.problems or (RuleProblem("", None, str(exc)),):
+                field = _field_of(problem)
+                if field not in self.fields:
+                    field = None
+                self.add_error(field, MESSAGES.get(problem.name, problem.message))
         return data

@@ -3,21 +3,16 @@ stored report (ratings/services/predictions.py); the page never computes it, it 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 
 from ratings.selectors.predictions import prediction_reports
 from ratings.selectors.versions import data_version
-from ratings.web.charts import calibration_chart
-
-if TYPE_CHECKING:
-    from django_stubs_ext import StrOrPromise
 
 SYSTEMS = {
     "fesa": (gettext_lazy("FESA (the site's ratings)"), gettext_lazy("the ratings stored before each table")),
@@ -52,17 +47,19 @@ def _year_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"year": year, "cells": system_rows(result, year, "even")} for year in reversed(result["years"])]
 
 
-def _charts(result: dict[str, Any]) -> list[tuple[StrOrPromise, SafeString]]:
+def _charts(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each system's calibration bins, named and titled, for the template's ``calibration_chart`` tag."""
     charts = []
     for key in result["systems"]:
         name = SYSTEMS.get(key, (key, ""))[0]
-        bins = [
-            (b["expected"], b["actual"], b["games"])
-            for b in result["figures"][key]["all"]["even"]["calibration"]
-            if b["games"]
-        ]
-        title = _("Calibration of %(system)s, even games") % {"system": name}
-        charts.append((name, calibration_chart(bins, title=title, chart_id=f"calibration-{key}")))
+        charts.append(
+            {
+                "name": name,
+                "bins": result["figures"][key]["all"]["even"]["calibration"],
+                "title": _("Calibration of %(system)s, even games") % {"system": name},
+                "id": f"calibration-{key}",
+            }
+        )
     return charts
 
 
