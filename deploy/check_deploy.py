@@ -94,6 +94,11 @@ class Places:
         return self.work / "etc" / "fesa-ratings.env"
 
     @property
+    def origin(self) -> Path:
+        """The repository the guide clones and later pulls from: this checkout's HEAD as its branch ``main``."""
+        return self.work / "origin.git"
+
+    @property
     def backups(self) -> Path:
         return self.work / "backups"
 
@@ -106,7 +111,7 @@ def replacements(places: Places) -> list[tuple[str, str]]:
     """What changes between the page's server and this machine: literal replacements, in this order."""
     dump = "fesa-$(date +%F).dump"
     out = [
-        ("https://github.com/your-federation/fesa-ratings.git", str(REPO)),
+        ("https://github.com/your-federation/fesa-ratings.git", str(places.origin)),
         ("/srv/fesa-ratings", str(places.site)),
         ("/etc/fesa-ratings.env", str(places.env_file)),
         ("/var/backups/fesa-ratings", str(places.backups)),
@@ -125,6 +130,15 @@ def replacements(places: Places) -> list[tuple[str, str]]:
     if places.venv is not None:
         out.append(("python3 -m venv .venv", f"ln -s {shlex.quote(str(places.venv))} .venv"))
     return out
+
+
+def origin_make(places: Places) -> None:
+    """The guide's repository: a bare one holding this checkout's HEAD as ``main``, so that the clone is on a
+    branch that ``git pull`` can follow, as a clone of the federation's repository is, however this checkout
+    stands (a CI run's checkout may be a detached commit, which a clone would copy)."""
+    git = ["git", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "--quiet", "--bare", str(places.origin)], check=True)
+    subprocess.run(["git", "-C", str(REPO), "push", "--quiet", str(places.origin), "HEAD:refs/heads/main"], check=True)
 
 
 def localise(line: str, places: Places) -> str:
@@ -460,6 +474,7 @@ def main() -> None:
         venv=Path(venv_env) if venv_env else None,
     )
     print(f"deploy check in {places.work}", flush=True)
+    origin_make(places)
     blocks = doc_blocks(DOC.read_text())
     for step in STEPS:
         if step not in blocks:
