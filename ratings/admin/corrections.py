@@ -38,7 +38,7 @@ from ratings.services.corrections.apply import (
 from ratings.services.corrections.facts import Change, TableChange, describe
 from ratings.services.corrections.fingerprints import undo_version
 from ratings.services.corrections.preview import CorrectionPreview
-from ratings.services.corrections.submit import CorrectionsMade, PreviewWanted, correction_lines, correction_submit
+from ratings.services.corrections.submit import CorrectionsMade, PreviewWanted, correction_submit
 from ratings.services.corrections.words import correction_text
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.save import TableRefused
@@ -197,18 +197,11 @@ class CorrectionViews(admin.ModelAdmin):
 
 
 class TableCorrectionViews(CorrectionViews):
-    """A submitted or rated table's change form, as a rating officer posts it, is a correction."""
-
-    def correction_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
-        """The change the validated form and formsets ask for (the table's admin knows its inlines)."""
-        raise NotImplementedError
+    """A submitted or rated table's change form, as a rating officer posts it, is a correction (the table's admin
+    reads the change from its inlines: ``correction_changes``)."""
 
     def correction_wanted_for(self, request: HttpRequest, obj: Any) -> bool:
         return correction_wanted(request, obj)
-
-    def correction_changes(self, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> list[Change]:
-        change = self.correction_change(request, obj, formsets)
-        return [change] if correction_lines([change]) else []
 
     def correction_title(self, obj: Any) -> str:
         return _("Correct %(table)s") % {"table": obj}

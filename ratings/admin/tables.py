@@ -42,8 +42,9 @@ from ratings.admin.table_replace import TableReplaceViews
 from ratings.admin.upload import TableUploadViews
 from ratings.admin.user_names import UserNamesAsText
 from ratings.models import Game, Promotion, RatingRow, Table, TableEntry, TableStatus, Tournament
-from ratings.services.corrections.facts import TableChange
+from ratings.services.corrections.facts import Change, TableChange
 from ratings.services.corrections.fingerprints import loaded_version
+from ratings.services.corrections.submit import correction_lines
 from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.tables.save import EntryFacts, GameEdit, RowChanges, table_save
 from ratings.services.tables.submit import GameFacts, table_delete
@@ -278,7 +279,12 @@ class TableAdmin(
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         """Nothing yet: the table is saved with its entries and games by ``save_related``."""
 
-    def correction_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
+    def correction_changes(self, request: HttpRequest, obj: Any, form: Any, formsets: list[Any]) -> list[Change]:
+        """The table as the validated form and formsets give it, if that changes a fact of the saved one."""
+        change = self._table_change(request, obj, formsets)
+        return [change] if correction_lines([change]) else []
+
+    def _table_change(self, request: HttpRequest, table: Table, formsets: list[Any]) -> TableChange:
         entries = next((f for f in formsets if isinstance(f, TableEntryFormSet)), None)
         games = next((f for f in formsets if isinstance(f, GameFormSet)), None)
         return TableChange(
