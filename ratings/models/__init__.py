@@ -41,7 +41,7 @@ from ratings.models.history import (
     RerateChange,
     RerateRun,
 )
-from ratings.models.official import OfficialList, OfficialListEntry
+from ratings.models.official import ListEntry, OfficialList, StoredList
 from ratings.models.players import (
     LEFT_OUT_OF_LISTS,
     OpeningState,
@@ -93,10 +93,10 @@ __all__ = [
     "HandicapGiver",
     "HistoricalRow",
     "ListArrival",
+    "ListEntry",
     "MailStatus",
     "MistakeReport",
     "OfficialList",
-    "OfficialListEntry",
     "OpeningState",
     "OutgoingMail",
     "PendingRerate",
@@ -115,6 +115,7 @@ __all__ = [
     "ReportStatus",
     "RerateChange",
     "RerateRun",
+    "StoredList",
     "Subscription",
     "Table",
     "TableEntry",

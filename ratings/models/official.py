@@ -1,9 +1,14 @@
-"""Official rating lists: a list as the federation published it on a date, frozen.
+"""Rating lists as stored rows: today's list, a past date's list, and the official lists, one row per player.
 
-The rating list of a date (ratings/selectors/lists.py) is computed from the rating history, so it moves when
-a later correction changes the past. An ``OfficialList`` keeps what was published: one ``OfficialListEntry``
-per player with his figures as they stood (rank, country rank, name, country, rating, grade, category, games),
-and the all.txt file byte for byte. Written once by ratings/services/official_lists.py; nothing updates them.
+The rating list of a date (docs/rules.md §8) follows from the rating history. It is written out as a
+``StoredList`` and its ``ListEntry`` rows (ratings/services/lists.py): today's after every re-rate and every
+morning (the two-year window moves), a past date's when it is first asked for. Both are keyed by the data
+version they were made of, so a change of the history is never read through an older list; lists of older
+versions are deleted after a while.
+
+An ``OfficialList`` keeps what the federation published: its own ``StoredList`` of entries with the figures as
+they stood, and the all.txt file byte for byte. Written once by ratings/services/official_lists.py; nothing
+updates them.
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import Country
 
-from ratings.models.common import GRADE_CHOICES, Category, PriorGradeKind
+from ratings.engine.prior_grades import prior_grade_label
+from ratings.models.common import GRADE_CHOICES, Category, PriorGradeKind, latin_name
 from ratings.models.players import Player
 
 
@@ -44,30 +51,71 @@ class OfficialList(models.Model):
         return self.title or f"{self.date.isoformat()}"
 
 
-class OfficialListEntry(models.Model):
-    """A player on a published list, with the figures the list showed for him (never updated).
+class StoredList(models.Model):
+    """One rating list written out: of ``date``, the FESA list (``active``) or every rated player, made of the
+    data ``version``; or an official list as published (``official``, version empty)."""
 
-    ``player`` links the line to the player's page; it is emptied if the player row ever goes, and the line
-    keeps his name, federation id and figures as published.
+    class Kind(models.TextChoices):
+        COMPUTED = "computed", _("computed from the history")
+        OFFICIAL = "official", _("official, as published")
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    date = models.DateField(_("list date"))
+    active = models.BooleanField(default=True)
+    version = models.CharField(max_length=40, blank=True)
+    official = models.OneToOneField(
+        OfficialList, null=True, blank=True, on_delete=models.CASCADE, related_name="stored_list"
+    )
+    built_at = models.DateTimeField(auto_now_add=True)
+    player_count = models.PositiveIntegerField(default=0)
+    ranked_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("stored rating list")
+        verbose_name_plural = _("stored rating lists")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["date", "active", "version"],
+                condition=models.Q(kind="computed"),
+                name="stored_list_once_per_version",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date.isoformat()} ({self.kind})"
+
+
+class ListEntry(models.Model):
+    """A player on a stored list, with his figures on it.
+
+    ``position`` numbers every line in list order (highest rating first, then the FESA program's state order),
+    as FESA's all.txt does, and ``country_position`` within the player's country; ``rank`` and ``country_rank``
+    number only the players whose rating rests on enough games (docs/rules.md §8), the ranks the pages show, and
+    are empty for the others. ``player`` links the line to the player's page; on an official list it is emptied if
+    the player row ever goes, and the line keeps his name, federation id and figures as published.
     """
 
-    official_list = models.ForeignKey(
-        OfficialList, on_delete=models.CASCADE, related_name="entries", verbose_name=_("official list")
-    )
+    stored_list = models.ForeignKey(StoredList, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(
         Player,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
-        related_name="official_list_entries",
+        related_name="list_entries",
         verbose_name=_("player"),
     )
-    rank = models.PositiveIntegerField(_("rank"))
-    country_rank = models.PositiveIntegerField(_("country rank"))
+    position = models.PositiveIntegerField(_("line"))
+    country_position = models.PositiveIntegerField(_("line in country"))
+    rank = models.PositiveIntegerField(_("rank"), null=True, blank=True)
+    country_rank = models.PositiveIntegerField(_("country rank"), null=True, blank=True)
     federation_id = models.CharField(_("federation id"), max_length=12)
     family_name = models.CharField(_("family name"), max_length=100)
     given_name = models.CharField(_("given name"), max_length=100, blank=True)
+    latin_family_name = models.CharField(max_length=100, blank=True)
+    latin_given_name = models.CharField(max_length=100, blank=True)
+    search_name = models.CharField(max_length=606, blank=True)
     nationality = models.CharField(_("nationality"), max_length=2, blank=True)
+    list_order = models.PositiveIntegerField(default=0, editable=False)
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("games"))
     grade = models.PositiveSmallIntegerField(_("FESA grade"), choices=GRADE_CHOICES)
@@ -77,16 +125,43 @@ class OfficialListEntry(models.Model):
     prior_grade_level = models.PositiveSmallIntegerField(_("prior grade level"), null=True, blank=True)
     category = models.CharField(_("category"), max_length=12, choices=Category.choices)
     last_played = models.DateField(_("last played"), null=True, blank=True)
-    list_order = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
-        ordering = ["official_list", "rank"]
-        verbose_name = _("official list entry")
-        verbose_name_plural = _("official list entries")
+        ordering = ["stored_list", "position"]
+        verbose_name = _("list entry")
+        verbose_name_plural = _("list entries")
         constraints = [
-            models.UniqueConstraint(fields=["official_list", "rank"], name="official_entry_rank_once"),
+            models.UniqueConstraint(fields=["stored_list", "position"], name="list_entry_position_once"),
         ]
-        indexes = [models.Index(fields=["player", "official_list"], name="official_entry_player_idx")]
+        indexes = [
+            models.Index(fields=["player", "stored_list"], name="list_entry_player_idx"),
+            models.Index(fields=["stored_list", "rank"], name="list_entry_rank_idx"),
+            models.Index(fields=["stored_list", "nationality", "position"], name="list_entry_country_idx"),
+            models.Index(fields=["stored_list", "family_name", "given_name"], name="list_entry_name_idx"),
+            models.Index(fields=["stored_list", "rating"], name="list_entry_rating_idx"),
+            models.Index(fields=["stored_list", "games"], name="list_entry_games_idx"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.rank}. {self.family_name} {self.given_name}".strip()
+        return f"{self.position}. {self.family_name} {self.given_name}".strip()
+
+    @property
+    def file_name(self) -> tuple[str, str]:
+        """(family, given) as FESA's files and the exports write them (``Player.file_name``)."""
+        return latin_name(self.family_name, self.given_name, self.latin_family_name, self.latin_given_name)
+
+    @property
+    def country(self) -> Country:
+        return Country(self.nationality)
+
+    @property
+    def prior_grade_label(self) -> str:
+        """As ``Player.prior_grade_label``."""
+        if not self.prior_grade_kind or self.prior_grade_level is None:
+            return ""
+        return prior_grade_label(self.prior_grade_kind, self.prior_grade_level)
+
+    @property
+    def shown_pending_grade(self) -> int | None:
+        """The pending Dan grade, where it is above the grade held (what "1 Kyu (1 Dan pending)" shows)."""
+        return self.pending_grade if self.pending_grade and self.pending_grade > self.grade else None

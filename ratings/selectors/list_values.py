@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
 ACTIVE_YEARS = 2
+MEMBERS_ORDER = ("-list_rating", "list_order", "pk")
+"""The list's order: highest rating first; among equal ratings the FESA program's state list's order, then id."""
 
 
 def active_cutoff(date: dt.date) -> dt.date:
@@ -146,3 +148,32 @@ def _list_as_of(date: dt.date) -> QuerySet[WithAnnotations[Player, ListValues]]:
             ),
         )
     )
+
+
+def list_members(date: dt.date, active: bool) -> QuerySet[WithAnnotations[Player, ListValues]]:
+    """The players on the list of ``date`` with their ``list_*`` values, in list order: ``active``, those who
+    played a rated table within the two years before it (the FESA list); otherwise every player rated by then."""
+    qs = list_values(date)
+    qs = qs.filter(list_last_played__gte=active_cutoff(date)) if active else qs.filter(list_games__gt=0)
+    return qs.order_by(*MEMBERS_ORDER)
+
+
+def pending_dan_grades(date: dt.date) -> dict[int, list[int]]:
+    """The Dan grades that wait for approval on ``date`` (today: pending now; a past date: found by then and
+    approved only later, or still pending), by player: one query over the Dan promotions, sorted out here."""
+    today = date >= timezone.localdate()
+    end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+    grades: dict[int, list[int]] = {}
+    promotions = Promotion.objects.filter(grade__gte=FIRST_DAN).values_list(
+        "player_id", "grade", "status", "decided_at", "table__date"
+    )
+    for player_id, grade, status, decided_at, table_date in promotions:
+        if today:
+            waiting = status == PromotionStatus.PENDING
+        else:
+            found_by_then = table_date is not None and table_date <= date
+            approved_later = status == PromotionStatus.APPROVED and decided_at is not None and decided_at >= end_of_day
+            waiting = found_by_then and (status == PromotionStatus.PENDING or approved_later)
+        if waiting:
+            grades.setdefault(player_id, []).append(grade)
+    return grades

@@ -21,25 +21,35 @@ SEARCH_LIMIT = 50
 _Rows = TypeVar("_Rows", bound=Model)  # players, or rows that reach a player through ``prefix``
 
 
-def name_matches(queryset: QuerySet[_Rows], value: str, prefix: str = "") -> QuerySet[_Rows]:
-    """The players of ``queryset`` whose name holds every word of ``value`` (see the module), or whose
-    federation id is ``value``; ``prefix`` reaches the player through a relation ("player__").
+def name_condition(value: str) -> Q | None:
+    """The rows (players, or the lines of a stored list, which carry the same name fields) whose name holds every
+    word of ``value`` (see the module), or whose federation id is ``value``; None for a value without words.
 
-    Rows written without save() have no search key yet and are matched on their names as typed. The players
-    are matched in a subquery: in one query with the page's order, SQLite (without statistics) reads the players
-    in that order through its index, a lookup of the row for each, and a name that few players bear reads all
-    of them that way: several times slower than reading the keys once.
-    """
+    Rows written without save() have no search key yet and are matched on their names as typed."""
     text = value[:MAX_QUERY]
     words = name_fold_key(text).split()
     if not words:
-        return queryset
+        return None
     by_name = Q()
     # Typed as is for the rows without a key: their stored names still carry the accents.
     for folded, typed_word in zip(words, text.split(), strict=False):
         typed = Q(family_name__icontains=typed_word) | Q(given_name__icontains=typed_word)
         by_name &= Q(search_name__contains=folded) | (Q(search_name="") & typed)
-    matching = Player.objects.filter(by_name | Q(federation_id=text.strip().upper())).values("pk")
+    return by_name | Q(federation_id=text.strip().upper())
+
+
+def name_matches(queryset: QuerySet[_Rows], value: str, prefix: str = "") -> QuerySet[_Rows]:
+    """The players of ``queryset`` whose name holds every word of ``value`` or whose federation id is ``value``
+    (``name_condition``); ``prefix`` reaches the player through a relation ("player__").
+
+    The players are matched in a subquery: in one query with the page's order, SQLite (without statistics) reads
+    the players in that order through its index, a lookup of the row for each, and a name that few players bear
+    reads all of them that way: several times slower than reading the keys once.
+    """
+    condition = name_condition(value)
+    if condition is None:
+        return queryset
+    matching = Player.objects.filter(condition).values("pk")
     return queryset.filter(**{f"{prefix}pk__in": matching})
 
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from ratings.engine import grade_label
 from ratings.engine.grades import is_dan
 from ratings.engine.performance import NO_PERFORMANCE
-from ratings.web.tables import CATEGORY_LABELS, grade_text
+from ratings.web.tables import grade_text
 
 register = template.Library()
 
@@ -75,50 +75,6 @@ def points(value: float | None) -> str:
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"
-
-
-@register.simple_tag
-def rating_list_rows(table: Any) -> SafeString:
-    """The rating list's rows (``table.paginated_rows``), in the columns of ratings.web.tables.RatingListTable.
-
-    Written in Python rather than in the template: fifty rows through the template engine cost about as much
-    as the rest of the page together, and the rating list is the page everyone opens. Every text is escaped
-    once; a country's name and a category's label are looked up (translated) once per page, not per row.
-    """
-    player_url = reverse("ratings:player", args=["_"])[:-2]
-    club_url = reverse("ratings:club", args=[0])[:-2]
-    countries: dict[str, str] = {}
-    categories: dict[str, str] = {}
-    rows = []
-    for row in table.paginated_rows:
-        p = row.record
-        code = p.nationality_code
-        if code not in countries:
-            countries[code] = escape(str(p.nationality.name))
-        category = p.list_category
-        if category not in categories:
-            categories[category] = escape(str(CATEGORY_LABELS.get(category, category)))
-        grade: str = escape(grade_label(p.list_grade or 0))
-        pending = p.list_pending_grade
-        if pending and pending > (p.list_grade or 0):
-            note = escape(_("%(grade)s pending") % {"grade": grade_label(pending)})
-            grade = f'{grade} <span class="pending">({note})</span>'
-        last = p.list_last_played.isoformat() if p.list_last_played else ""
-        club = table.clubs.get(p.pk)
-        club_link = f'<a href="{club_url}{club.pk}/">{escape(club.name)}</a>' if club else ""
-        rows.append(
-            f'<tr><td class="num">{p.public_rank or "–"}</td><td class="num extra">{p.public_country_rank or "–"}</td>'
-            f'<td><a href="{player_url}{escape(p.federation_id)}/">{escape(p.family_name.upper())}</a>'
-            f" {escape(p.given_name)}</td>"
-            f'<td><abbr title="{countries[code]}">{escape(code)}</abbr></td><td class="extra club">{club_link}</td>'
-            f'<td class="num rating">{int(p.list_rating)}</td><td>{grade}</td>'
-            f'<td class="minor">{escape(p.prior_grade_label or "—")}</td><td class="num extra">{int(p.list_games)}</td>'
-            f'<td class="extra"><span class="cat cat-{escape(category)}">{categories[category]}</span></td>'
-            f'<td class="minor">{last}</td></tr>'
-        )
-    if not rows:
-        return format_html('<tr><td colspan="{}">{}</td></tr>', len(table.columns), table.empty_text)
-    return mark_safe("\n".join(rows))  # noqa: S308 - every value in the rows is escaped above
 
 
 class _Names:

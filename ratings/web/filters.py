@@ -17,11 +17,12 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 from django_filters.fields import ChoiceField
 
-from ratings.models import GRADE_CHOICES, Category, Player, Tournament
-from ratings.selectors import DataVersion, RatingList, list_clubs, list_filter, rating_list, tournament_years
+from ratings.models import GRADE_CHOICES, Category, ListEntry, Player, StoredList, Tournament
+from ratings.selectors import DataVersion, entries_named, list_clubs, list_entries, tournament_years
 from ratings.selectors.categories import category_choices, category_q
 from ratings.selectors.clubs import club_members_q
 from ratings.selectors.search import MAX_QUERY, name_matches
+from ratings.services.lists import ListKey
 from ratings.web.widgets import QuickInput, QuickSelect, QuickTextInput
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
@@ -47,6 +48,12 @@ class DateInput(QuickInput, forms.DateInput):
 
 
 class RatingListForm(forms.Form):
+    """The rating list's form: which list (``active``, ``date``), then the filters of its entries, which the
+    filter set adds."""
+
+    active = forms.ChoiceField(label=_("Players"), choices=ACTIVE_CHOICES, required=False, widget=QuickSelect)
+    date = forms.DateField(label=_("List as of"), required=False, widget=DateInput())
+
     def clean_date(self) -> dt.date | None:
         date: dt.date | None = self.cleaned_data.get("date")
         if date is not None and date > timezone.localdate():
@@ -98,10 +105,9 @@ class ClubFilter(django_filters.ChoiceFilter):
     field_class = ClubField
 
 
-class RatingListFilter(django_filters.FilterSet):
-    """The rating list's filters. ``date`` and ``active`` choose the list itself (the view reads them before
-    it builds the queryset); the others narrow it down. ``club`` and ``group`` are read on the list's date: the
-    club a player was in then, the age he had then (``filtered_rating_list``).
+class ListEntryFilter(django_filters.FilterSet):
+    """The filters of a stored list's entries (the rating list of a date, an official list), in SQL. ``club`` and
+    ``group`` are read on the list's date (``list_date``): the club a player was in then, the age he had then.
 
     ``version``: the data version the request has read, whose club choices the shared cache keeps."""
 
@@ -120,7 +126,7 @@ class RatingListFilter(django_filters.FilterSet):
     )
     grade_min = django_filters.ChoiceFilter(
         label=_("Grade from"),
-        field_name="list_grade",
+        field_name="grade",
         lookup_expr="gte",
         choices=GRADES,
         empty_label=_("any"),
@@ -128,7 +134,7 @@ class RatingListFilter(django_filters.FilterSet):
     )
     grade_max = django_filters.ChoiceFilter(
         label=_("Grade up to"),
-        field_name="list_grade",
+        field_name="grade",
         lookup_expr="lte",
         choices=GRADES,
         empty_label=_("any"),
@@ -136,65 +142,73 @@ class RatingListFilter(django_filters.FilterSet):
     )
     category = django_filters.ChoiceFilter(
         label=_("Category"),
-        field_name="list_category",
+        field_name="category",
         choices=Category.choices,
         empty_label=_("All categories"),
         widget=QuickSelect,
     )
     club = ClubFilter(
         label=_("Club"),
-        method="filter_nothing",
+        method="filter_club",
         choices=(),  # the clubs of the data version: set per filter (__init__)
         empty_label=_("All clubs"),
         widget=QuickSelect,
     )
     group = django_filters.ChoiceFilter(
         label=_("Juniors, seniors, women"),
-        method="filter_nothing",
+        method="filter_group",
         choices=category_choices,
         empty_label=_("Everyone"),
         widget=QuickSelect,
     )
-    active = django_filters.ChoiceFilter(
-        label=_("Players"), choices=ACTIVE_CHOICES, method="filter_nothing", empty_label=None, widget=QuickSelect
-    )
-    date = django_filters.DateFilter(label=_("List as of"), method="filter_nothing", widget=DateInput())
 
     class Meta:
-        model = Player
+        model = ListEntry
         fields: list[str] = []
+
+    def __init__(
+        self,
+        data: Any = None,
+        queryset: QuerySet[ListEntry] | None = None,
+        *,
+        version: DataVersion | None = None,
+        list_date: dt.date | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(data, queryset=ListEntry.objects.none() if queryset is None else queryset, **kwargs)
+        offer_clubs(self.filters, version)
+        self.list_date = list_date
+
+    def filter_name(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return entries_named(queryset, value)
+
+    def filter_club(self, queryset: QuerySet[ListEntry], name: str, value: int) -> QuerySet[ListEntry]:
+        return queryset.filter(player__in=Player.objects.filter(club_members_q(value, self._date())).values("pk"))
+
+    def filter_group(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return queryset.filter(player__in=Player.objects.filter(category_q(value, self._date())).values("pk"))
+
+    def _date(self) -> dt.date:
+        return self.list_date or timezone.localdate()
+
+
+class RatingListFilter(ListEntryFilter):
+    """The rating list's filters: its form chooses the list (``active``, ``date``: ``list_key``), whose entries
+    the view then hands to ``entries`` to be filtered."""
+
+    class Meta(ListEntryFilter.Meta):
         form: type[forms.Form] = RatingListForm  # the API's list has a form of its own (ratings/api/filters.py)
 
-    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        offer_clubs(self.filters, version)
+    def list_key(self) -> ListKey:
+        """The list a valid form asks for: of its date (today's if none), active players only unless ``all``."""
+        data = self.form.cleaned_data
+        return ListKey.of(data.get("date"), active=data.get("active") != "all")
 
-    def filter_name(self, queryset: QuerySet[Player], name: str, value: str) -> QuerySet[Player]:
-        return name_search(queryset, value)
-
-    def filter_nothing(self, queryset: QuerySet[Any], name: str, value: Any) -> QuerySet[Any]:
-        return queryset  # read by the view to choose the list, not a condition on it
-
-
-def filtered_rating_list(cleaned: dict[str, Any], version: DataVersion | None = None) -> tuple[RatingList, bool]:
-    """(the rating list a valid RatingListFilter's ``cleaned`` data asks for, narrowed by its filters; active
-    only): the site's one rating list, with the ranks of the whole list (ratings/selectors/lists.py)."""
-    active = cleaned.get("active") != "all"
-    rows = rating_list(date=cleaned.get("date"), active=active, version=version)
-    grade_min, grade_max = cleaned.get("grade_min"), cleaned.get("grade_max")
-    filtered = list_filter(
-        rows,
-        q=cleaned.get("q") or "",
-        country=cleaned.get("country") or "",
-        grade_min=int(grade_min) if grade_min else None,
-        grade_max=int(grade_max) if grade_max else None,
-        category=cleaned.get("category") or "",
-    )
-    if cleaned.get("club") is not None:
-        filtered = filtered.filter(club_members_q(cleaned["club"], filtered.date))
-    if cleaned.get("group"):
-        filtered = filtered.filter(category_q(cleaned["group"], filtered.date))
-    return filtered, active
+    def entries(self, stored: StoredList) -> QuerySet[ListEntry]:
+        """The entries of ``stored``, the list ``list_key`` named, that the filters keep."""
+        self.queryset = list_entries(stored)
+        self.list_date = stored.date
+        return self.qs
 
 
 class TournamentFilter(django_filters.FilterSet):

@@ -6,6 +6,7 @@ of ratings/selectors/), and every sort ends on a unique key so that pages never 
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import django_tables2 as tables
@@ -16,8 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings.engine import grade_label
-from ratings.models import Category, Club, Player, Promotion
+from ratings.models import Category, Player, Promotion
 from ratings.selectors import LIST_ORDER
+from ratings.selectors.clubs import clubs_on
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 EXTRA = {"th": {"class": "extra"}, "td": {"class": "extra"}}  # left out on a phone, with the "minor" columns
@@ -40,42 +42,27 @@ def player_link(player: Player) -> SafeString:
 
 
 class RatingListTable(tables.Table):
-    """The rating list: rows are the ranked rows of ``selectors.rating_list`` (sorted and paged in memory).
+    """A rating list: its rows are a stored list's entries (``selectors.list_entries``), filtered, sorted and paged
+    in SQL. The columns give the headers, the sorting and the pagination; ratings/_rating_list_table.html writes
+    the rows. Every sort ends on the list's order, so that pages never overlap."""
 
-    The columns give the headers, the sorting and the pagination; the rows themselves are written in the same
-    order by the ``rating_list_rows`` template tag (ratings/templatetags/ratings_public.py), straight from the
-    records: fifty rows rendered cell by cell through the column machinery cost more than the rest of the page.
-    """
-
-    rank = tables.Column(
-        verbose_name=_("Rank"),
-        accessor="public_rank",
-        order_by=LIST_ORDER,
-        attrs=NUM,
+    rank = tables.Column(verbose_name=_("Rank"), order_by=LIST_ORDER, attrs=NUM)
+    country_rank = tables.Column(verbose_name=_("In country"), order_by=("nationality", *LIST_ORDER), attrs=EXTRA_NUM)
+    name = tables.Column(
+        verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "position")
     )
-    country_rank = tables.Column(
-        verbose_name=_("In country"),
-        accessor="public_country_rank",
-        order_by=("nationality_code", *LIST_ORDER),
-        attrs=EXTRA_NUM,
-    )
-    name = tables.Column(verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "pk"))
-    nationality = tables.Column(
-        verbose_name=_("Country"), accessor="nationality_code", order_by=("nationality_code", *LIST_ORDER)
-    )
-    # Each player's club on the list's date (``clubs``, set by the view); left out on a phone.
-    club = tables.Column(verbose_name=_("Club"), accessor="pk", orderable=False, attrs=CLUB)
+    nationality = tables.Column(verbose_name=_("Country"), order_by=("nationality", *LIST_ORDER))
+    # Each player's club on the list's date (``clubs_show``); left out on a phone.
+    club = tables.Column(verbose_name=_("Club"), accessor="player_id", orderable=False, attrs=CLUB)
     rating = tables.Column(
         verbose_name=_("Rating"),
-        accessor="list_rating",
-        order_by=("list_rating", "pk"),
+        order_by=("rating", "-position"),
         initial_sort_descending=True,
         attrs={"th": {"class": "num"}, "td": {"class": "num rating"}},
     )
     grade = tables.Column(
         verbose_name=_("FESA grade"),
-        accessor="list_grade",
-        order_by=("list_grade", "list_rating", "pk"),
+        order_by=("grade", "rating", "-position"),
         initial_sort_descending=True,
         empty_values=(),
     )
@@ -86,19 +73,12 @@ class RatingListTable(tables.Table):
         attrs={"td": {"class": "minor"}, "th": {"class": "minor"}},
     )
     games = tables.Column(
-        verbose_name=_("Games"),
-        accessor="list_games",
-        order_by=("list_games", "pk"),
-        initial_sort_descending=True,
-        attrs=EXTRA_NUM,
+        verbose_name=_("Games"), order_by=("games", "-position"), initial_sort_descending=True, attrs=EXTRA_NUM
     )
-    category = tables.Column(
-        verbose_name=_("Category"), accessor="list_category", order_by=("list_category", "pk"), attrs=EXTRA
-    )
+    category = tables.Column(verbose_name=_("Category"), order_by=("category", *LIST_ORDER), attrs=EXTRA)
     last_played = tables.DateColumn(
         verbose_name=_("Last played"),
-        accessor="list_last_played",
-        order_by=("list_last_played", "pk"),
+        order_by=("last_played", "-position"),
         initial_sort_descending=True,
         format="Y-m-d",
         attrs={"td": {"class": "minor"}, "th": {"class": "minor"}},
@@ -109,9 +89,12 @@ class RatingListTable(tables.Table):
         attrs = {"class": "data rating-list"}
         empty_text = _("No player matches these filters.")
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.clubs: dict[int, Club] = {}  # each row's player's club on the list's date
+    def clubs_show(self, on: dt.date) -> None:
+        """Give each entry of the page its player's club on ``on``, the list's date (``entry.club``): one query."""
+        entries = [row.record for row in self.paginated_rows]
+        clubs = clubs_on([e.player_id for e in entries if e.player_id], on)
+        for entry in entries:
+            entry.club = clubs.get(entry.player_id)
 
 
 class PendingPromotionTable(tables.Table):

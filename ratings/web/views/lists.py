@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 from urllib.parse import urlencode
 
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -14,11 +15,11 @@ from django.utils.translation import gettext as _
 
 from ratings import selectors
 from ratings.engine.categories import ESTABLISHED_FROM, PROVISIONAL_FROM
-from ratings.models import Player
-from ratings.selectors.clubs import clubs_on
+from ratings.models import ListEntry, StoredList
 from ratings.selectors.list_spreadsheets import ODS_CONTENT_TYPE, XLSX_CONTENT_TYPE, ods_bytes, xlsx_bytes
+from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
-from ratings.web.filters import RatingListFilter, filtered_rating_list
+from ratings.web.filters import RatingListFilter
 from ratings.web.tables import RatingListTable
 from ratings.web.views.paging import PER_PAGE_CHOICES, int_param, paginate_table
 
@@ -39,12 +40,15 @@ def _rating_list_filter(request: HttpRequest, list_date: str | None) -> RatingLi
     data.setdefault("active", "active")
     if list_date is not None:
         data["date"] = _parse_list_date(list_date).isoformat()
-    return RatingListFilter(data, queryset=Player.objects.none(), version=getattr(request, "data_version", None))
+    return RatingListFilter(data, version=getattr(request, "data_version", None))
 
 
-def _filtered_list(request: HttpRequest, filterset: RatingListFilter) -> tuple[selectors.RatingList, bool]:
-    """(the filtered list, active only) of a valid filterset, of the data version the validators read."""
-    return filtered_rating_list(filterset.form.cleaned_data, getattr(request, "data_version", None))
+def _entries(request: HttpRequest, filterset: RatingListFilter) -> tuple[StoredList, QuerySet[ListEntry]]:
+    """(the stored list a valid filterset names, its entries the filters keep), of the data version the
+    validators read."""
+    key = filterset.list_key()
+    stored = list_stored(key.date, active=key.active, version=getattr(request, "data_version", None))
+    return stored, filterset.entries(stored)
 
 
 @public_page
@@ -71,25 +75,29 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     if not filterset.form.is_valid():
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
-    filtered, active = _filtered_list(request, filterset)
+    stored, entries = _entries(request, filterset)
     if not filterset.form.cleaned_data.get("category"):
         # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
         # filter, so that the list read from the top is the ranked list.
-        ranked = filtered.ranked_only()
-        context["unranked"] = filtered.count() - ranked.count()
-        filtered = ranked
-    date = None if filtered.date == timezone.localdate() else filtered.date
-    table = RatingListTable(filtered)
-    per_page = int_param(request, "per_page", 50, PER_PAGE_CHOICES)
-    paginate_table(table, request, per_page=per_page)
-    table.clubs = clubs_on([row.record.pk for row in table.paginated_rows], filtered.date)
+        ranked = entries.filter(rank__isnull=False)
+        context["unranked"] = entries.count() - ranked.count()
+        entries = ranked
+    table = RatingListTable(entries)
+    paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
+    table.clubs_show(stored.date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
     if list_date is not None:
         export["date"] = list_date
-    all_txt = reverse("files:rating_list") + "?" + urlencode({"format": "all.txt", "date": filtered.date.isoformat()})
-    context.update(table=table, list_date=date, active=active, export_query=export.urlencode(), all_txt_url=all_txt)
+    all_txt = reverse("files:rating_list") + "?" + urlencode({"format": "all.txt", "date": stored.date.isoformat()})
+    context.update(
+        table=table,
+        list_date=None if stored.date == timezone.localdate() else stored.date,
+        active=stored.active,
+        export_query=export.urlencode(),
+        all_txt_url=all_txt,
+    )
     return render(request, "ratings/rating_list.html", context)
 
 
@@ -102,16 +110,16 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
     if not filterset.form.is_valid():
         errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
-    filtered, active = _filtered_list(request, filterset)
-    name = f"fesa-rating-list-{filtered.date.isoformat()}"
+    stored, filtered = _entries(request, filterset)
+    name = f"fesa-rating-list-{stored.date.isoformat()}"
     response: HttpResponse
     if fmt == "json":
-        body = selectors.json_document(filtered, active=active)
+        body = selectors.json_document(filtered, stored)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
     elif fmt == "xlsx":
-        response = HttpResponse(xlsx_bytes(filtered, date=filtered.date), content_type=XLSX_CONTENT_TYPE)
+        response = HttpResponse(xlsx_bytes(filtered, date=stored.date), content_type=XLSX_CONTENT_TYPE)
     elif fmt == "ods":
-        response = HttpResponse(ods_bytes(filtered, date=filtered.date), content_type=ODS_CONTENT_TYPE)
+        response = HttpResponse(ods_bytes(filtered, date=stored.date), content_type=ODS_CONTENT_TYPE)
     elif fmt == "excel.csv":
         lines = selectors.csv_lines(filtered, for_excel=True)
         response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")

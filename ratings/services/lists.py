@@ -1,0 +1,182 @@
+"""The rating list written out as rows (``StoredList``, ``ListEntry``): made once per date and data version, read by
+every page, file and API answer of the list as a plain QuerySet (ratings/selectors/lists.py).
+
+The rating list of a date (docs/rules.md §8, docs/fesa-files.md all.txt): the players who played a rated table
+on or after the same day two years before the list's date ("active", as ratings/fesa_files/alltxt.py
+``is_active`` decides it), professionals left out, highest rating first; among equal ratings in the order of the
+FESA program's state list (``Player.list_order``, then id). Each row carries its line on the whole list and in
+its country, and the public ranks: those count only the players whose rating rests on enough games
+(``ratings.engine.categories.is_ranked``), so that a filtered list shows the ranks of the whole list.
+
+Today's lists are written after every re-rate and every morning, when the two-year window moves; any other list
+the first time it is asked for. A list is keyed by the data version it was made of: a change of the history,
+of a player or of a decision makes a new version, and the lists of older versions are deleted a while later
+(a page that began with one still reads it whole).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, router, transaction
+from django.utils import timezone
+
+from ratings.db import date_param, rows_insert
+from ratings.engine.categories import is_ranked
+from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
+from ratings.selectors.list_values import list_members, pending_dan_grades
+from ratings.selectors.versions import DataVersion, data_version
+
+log = logging.getLogger(__name__)
+
+KEEP_OLD_VERSIONS = dt.timedelta(minutes=10)
+"""How long the lists of an older data version stay: a request that began with one still reads it whole."""
+KEEP_PAST_LISTS = 60
+"""How many past dates' lists of the current version stay (the most recently made): past dates are asked for
+one by one, by visitors and crawlers, and each is made again when it is asked for after it went."""
+
+_READ = (
+    "pk", "federation_id", "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name",
+    "nationality", "list_order", "prior_grade_kind", "prior_grade_level", "list_rating", "list_games",
+    "list_grade", "list_fesa_grade", "list_category", "list_last_played",
+)  # fmt: skip
+_WRITTEN = (
+    "stored_list_id", "player_id", "position", "country_position", "rank", "country_rank", "federation_id",
+    "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name", "nationality",
+    "list_order", "prior_grade_kind", "prior_grade_level", "rating", "games", "grade", "fesa_grade",
+    "category", "last_played", "pending_grade",
+)  # fmt: skip
+_COPIED = _WRITTEN[1:]  # an official list's rows: a stored list's, under the official list's own
+
+
+@dataclass(frozen=True)
+class ListKey:
+    """Which list: of ``date`` (today's for today or later), active players only or every rated player."""
+
+    date: dt.date
+    active: bool
+
+    @classmethod
+    def of(cls, date: dt.date | None, active: bool = True) -> ListKey:
+        today = timezone.localdate()
+        return cls(today if date is None or date >= today else date, active)
+
+
+def list_stored(date: dt.date | None = None, *, active: bool = True, version: DataVersion | None = None) -> StoredList:
+    """The stored rating list of ``date`` (None or today or later: today's) as of the data ``version`` (the
+    current one if None), made now if it is not there yet. ``stored._state.db`` is where its rows are to be read:
+    a list made by this call is read from the primary, which a replica may not have reached yet."""
+    key = ListKey.of(date, active)
+    version = version or data_version()
+    found = _stored(key, version, using=router.db_for_read(StoredList))
+    if found is not None:
+        return found
+    return list_build(key, version)
+
+
+def _stored(key: ListKey, version: DataVersion, *, using: str) -> StoredList | None:
+    return (
+        StoredList.objects.using(using)
+        .filter(kind=StoredList.Kind.COMPUTED, date=key.date, active=key.active, version=version.key)
+        .first()
+    )
+
+
+def list_build(key: ListKey, version: DataVersion) -> StoredList:
+    """Write the list of ``key`` as of ``version`` (the one there already if another process wrote it first)."""
+    using = router.db_for_write(StoredList)
+    rows = _rows(key)
+    try:
+        with transaction.atomic(using=using):
+            stored = StoredList.objects.using(using).create(
+                kind=StoredList.Kind.COMPUTED,
+                date=key.date,
+                active=key.active,
+                version=version.key,
+                player_count=len(rows),
+                ranked_count=sum(1 for r in rows if r[3] is not None),
+            )
+            rows_insert(ListEntry, _WRITTEN, [(stored.pk, *row) for row in rows])
+    except IntegrityError:  # made meanwhile by another request or the worker: read that one
+        made = _stored(key, version, using=using)
+        if made is None:
+            raise
+        return made
+    _prune(version, using=using)
+    return stored
+
+
+def _rows(key: ListKey) -> list[tuple[Any, ...]]:
+    """The list's rows in list order, as ``_WRITTEN`` names their values after the stored list's id."""
+    pending = pending_dan_grades(key.date)
+    lines: dict[str, int] = {}
+    ranked, ranked_in = 0, dict[str, int]()
+    rows = []
+    players = list_members(key.date, key.active).values_list(*_READ)
+    for position, values in enumerate(players, start=1):
+        pk, fid, family, given, latin_family, latin_given, search, country, *rest = values
+        *_, grade, _fesa_grade, category, last_played = rest
+        lines[country] = lines.get(country, 0) + 1
+        rank = country_rank = None
+        if is_ranked(category):  # players still rated by performance are passed over (docs/rules.md §8)
+            ranked += 1
+            ranked_in[country] = ranked_in.get(country, 0) + 1
+            rank, country_rank = ranked, ranked_in[country]
+        if not search:  # a player written without save(): the key is made here
+            search = player_search_key(family, given, latin_family, latin_given)
+        waiting = min((g for g in pending.get(pk, ()) if g > grade), default=None)
+        rest[-1] = date_param(last_played) if last_played is not None else None
+        rows.append(
+            (pk, position, lines[country], rank, country_rank, fid, family, given, latin_family, latin_given,
+             search, country, *rest, waiting)
+        )  # fmt: skip
+    return rows
+
+
+def _prune(version: DataVersion, *, using: str) -> None:
+    """Delete the computed lists of older versions made more than ``KEEP_OLD_VERSIONS`` ago, and this version's
+    past lists beyond the ``KEEP_PAST_LISTS`` most recently made."""
+    computed = StoredList.objects.using(using).filter(kind=StoredList.Kind.COMPUTED)
+    old = computed.exclude(version=version.key).filter(built_at__lt=timezone.now() - KEEP_OLD_VERSIONS)
+    past = computed.filter(version=version.key, date__lt=timezone.localdate()).order_by("-built_at", "-pk")
+    extra = list(past.values_list("pk", flat=True)[KEEP_PAST_LISTS:])
+    gone = list(old.values_list("pk", flat=True)) + extra
+    if gone:
+        with transaction.atomic(using=using):
+            ListEntry.objects.using(using).filter(stored_list_id__in=gone)._raw_delete(using)
+            StoredList.objects.using(using).filter(pk__in=gone).delete()
+
+
+def lists_prepare() -> None:
+    """Today's two lists (the FESA list and every rated player's) for the current data version, so that the first
+    visitors after a re-rate or at the start of a day read rows, not the history: a re-rate's follow-ups
+    (ratings/services/rerate/after.py) and the daily task call it."""
+    version = data_version()
+    for active in (True, False):
+        list_stored(None, active=active, version=version)
+
+
+def official_list_store(official: OfficialList, source: StoredList) -> StoredList:
+    """The rows of ``source`` copied under ``official``, as published: in the caller's transaction."""
+    stored = StoredList.objects.create(
+        kind=StoredList.Kind.OFFICIAL,
+        date=official.date,
+        active=True,
+        version="",
+        official=official,
+        player_count=source.player_count,
+        ranked_count=source.ranked_count,
+    )
+    rows = ListEntry.objects.using(source._state.db or "default").filter(stored_list=source).order_by("position")
+    copied = [(stored.pk, *values) for values in rows.values_list(*_COPIED)]
+    rows_insert(ListEntry, _WRITTEN, [_as_written(row) for row in copied])
+    return stored
+
+
+def _as_written(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    last_played = _WRITTEN.index("last_played")
+    value = row[last_played]
+    return (*row[:last_played], date_param(value) if value is not None else None, *row[last_played + 1 :])
