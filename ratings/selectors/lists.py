@@ -14,10 +14,12 @@ import datetime as dt
 from django.db.models import QuerySet
 from django_countries import countries
 
-from ratings.models import Club, ListEntry, Player, StoredList, Table, TableStatus
+from ratings.models import Club, ListEntry, Player, PromotionStatus, StoredList, Table, TableStatus
 from ratings.selectors.search import name_condition
 from ratings.selectors.versions import DataVersion, version_cached
 
+PUBLIC_TABLE_STATUSES = [TableStatus.SUBMITTED, TableStatus.RATED]
+SHOWN_PROMOTION_STATUSES = [PromotionStatus.EFFECTIVE, PromotionStatus.APPROVED]
 LIST_ORDER = ("position",)
 """The list's order, as its lines are numbered: highest rating first, then the FESA program's state order."""
 
