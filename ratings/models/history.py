@@ -70,20 +70,12 @@ class RatingRow(models.Model):
                 include=["table", "player", "valid_until"],
                 name="rating_row_date_links_idx",
             ),
-            # The row valid on a date, with the values a past date's list reads of it: the list is read from
+            # The row valid on a date, with the values a past date's list reads of it: the list is written from
             # this index alone, not from the wide rows (their states and games) it points to.
             models.Index(
                 fields=["player", "valid_until", "date", "rating_after", "games_after", "grade_after", "method"],
                 name="rating_row_valid_idx",
             ),
-            # A past date's list from its top (ratings/selectors/list_head.py): the rows by rating, those valid on
-            # the date and dated within the two years before it picked out of the index, highest first, so that
-            # its first page stops after a thousand or two entries; and how many they are, by their date.
-            models.Index(
-                fields=["rating_after", "date", "valid_until", "player", "method", "games_after"],
-                name="rating_row_rating_idx",
-            ),
-            models.Index(fields=["date", "valid_until", "method", "player"], name="rating_row_date_valid_idx"),
         ]
 
     def __str__(self) -> str:

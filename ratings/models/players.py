@@ -143,8 +143,7 @@ class Player(models.Model):
                 fields=["last_played", "is_professional", "prior_grade_kind", "merged_into", "category"],
                 name="player_active_idx",
             ),
-            # The few players the public lists leave out, which the raw SQL of a past date's list asks for
-            # (ratings/selectors/list_head.py): a few entries, not a scan of every player.
+            # The few players the public lists leave out (``LEFT_OUT_OF_LISTS``): a few entries, not a scan of every player.
             models.Index(fields=["id"], condition=LEFT_OUT_OF_LISTS, name="player_left_out_idx"),
             # The age categories (ratings/selectors/categories.py) are ranges of dates of birth.
             models.Index(fields=["date_of_birth"], name="player_birth_idx"),
@@ -240,17 +239,6 @@ class OpeningState(models.Model):
     class Meta:
         verbose_name = _("opening state")
         verbose_name_plural = _("opening states")
-        # A past date's list from its top (ratings/selectors/list_head.py): the players on it by their opening
-        # state, by date (none, once the two years after the migrated list are over) and by rating.
-        indexes = [
-            models.Index(
-                fields=["last_played", "player", "rated_by_performance", "first_rated"], name="opening_state_list_idx"
-            ),
-            models.Index(
-                fields=["rating", "last_played", "player", "rated_by_performance", "games", "first_rated"],
-                name="opening_state_rating_idx",
-            ),
-        ]
 
     def __str__(self) -> str:
         return gettext("opening state of %(player)s") % {"player": self.player}

@@ -179,6 +179,13 @@ class ListEntryFilter(django_filters.FilterSet):
         offer_clubs(self.filters, version)
         self.list_date = list_date
 
+    def filter_queryset(self, queryset: QuerySet[ListEntry]) -> QuerySet[ListEntry]:
+        """The entries the filters keep. The form's other fields (which list, ``RatingListForm``) are not filters."""
+        for name, value in self.form.cleaned_data.items():
+            if name in self.filters:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
+
     def filter_name(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
         return entries_named(queryset, value)
 
@@ -232,3 +239,6 @@ class TournamentFilter(django_filters.FilterSet):
     class Meta:
         model = Tournament
         fields: list[str] = []
+
+
+def filtered_rating_list(*a, **kw):

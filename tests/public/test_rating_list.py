@@ -9,21 +9,24 @@ import json
 from collections.abc import Callable
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ratings.models import Player, Promotion, RatingRow, Table
-from ratings.selectors import active_cutoff, rating_list
+from ratings.models import ListEntry, Player, Promotion, RatingRow, StoredList, Table
+from ratings.selectors import active_cutoff, list_entries
 from ratings.selectors.list_values import _current_list, _list_as_of
-from ratings.selectors.lists import list_order
-from ratings.selectors.versions import CACHE, data_version
+from ratings.selectors.versions import data_version
+from ratings.services.lists import list_stored
 from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.histories import submit
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
+
+
+def rating_list(date: dt.date | None = None, active: bool = True) -> list[ListEntry]:
+    return list(list_entries(list_stored(date, active=active)))
 
 
 def names(response: object) -> list[str]:
@@ -167,17 +170,17 @@ def test_rating_list_as_of_a_date_reads_the_history(client: Client, rated_round_
     second = rated_round_robin([a, b, c], days_ago(100))
     url = reverse("ratings:rating_list")
     before = client.get(url, {"date": days_ago(300).isoformat()}).context["table"]
-    assert [(r.record.family_name, r.record.list_rating) for r in before.paginated_rows] == [
+    assert [(r.record.family_name, r.record.rating) for r in before.paginated_rows] == [
         ("A", 1600),
         ("B", 1500),
         ("C", 1400),
     ]
     between = client.get(url, {"date": days_ago(150).isoformat()}).context["table"]
     after_first = {row.player.family_name: row.rating_after for row in RatingRow.objects.filter(table=first)}
-    assert {r.record.family_name: r.record.list_rating for r in between.paginated_rows} == after_first
+    assert {r.record.family_name: r.record.rating for r in between.paginated_rows} == after_first
     now = client.get(url).context["table"]
     after_second = {row.player.family_name: row.rating_after for row in RatingRow.objects.filter(table=second)}
-    assert {r.record.family_name: r.record.list_rating for r in now.paginated_rows} == after_second
+    assert {r.record.family_name: r.record.rating for r in now.paginated_rows} == after_second
 
 
 def test_rating_list_as_of_a_date_drops_players_inactive_by_then(
@@ -280,7 +283,7 @@ def test_rating_list_of_a_past_date_shows_dan_grades_as_approved_by_then(
             "table"
         ]
         (row,) = table.paginated_rows
-        return row.record.list_grade, row.record.list_pending_grade
+        return row.record.grade, row.record.pending_grade
 
     assert grade_of(days_ago(120)) == (20, None)  # before the table: nothing found yet
     assert grade_of(days_ago(70)) == (20, 21)  # found, not yet approved: 1 Kyu (1 Dan pending)
@@ -296,21 +299,21 @@ def test_rating_list_ranks_only_players_whose_rating_rests_on_enough_games(clien
     url = reverse("ratings:rating_list")
     response = client.get(url)
     rows = [r.record for r in response.context["table"].paginated_rows]
-    assert [(r.family_name, r.public_rank, r.public_country_rank) for r in rows] == [("Old", 1, 1), ("Young", 2, 2)]
+    assert [(r.family_name, r.rank, r.country_rank) for r in rows] == [("Old", 1, 1), ("Young", 2, 2)]
     assert response.context["unranked"] == 1
     assert "category=unrated" in response.content.decode()
     unrated = client.get(url, {"category": "unrated"})
     rows = [r.record for r in unrated.context["table"].paginated_rows]
-    assert [(r.family_name, r.public_rank) for r in rows] == [("Newcomer", None)]
+    assert [(r.family_name, r.rank) for r in rows] == [("Newcomer", None)]
     assert '<td class="num">–</td>' in unrated.content.decode()
-    assert [(r.family_name, r.rank) for r in rating_list()] == [("Newcomer", 1), ("Old", 2), ("Young", 3)]
+    assert [(r.family_name, r.position) for r in rating_list()] == [("Newcomer", 1), ("Old", 2), ("Young", 3)]
     searched = client.get(url, {"q": "newcomer"})  # the default list ranks him not: it says where he is
     assert not searched.context["table"].paginated_rows.data
     assert "No ranked player matches, but 1 unrated player does" in searched.content.decode()
     assert "q=newcomer&amp;category=unrated" in searched.content.decode()
 
 
-def test_the_rerate_task_builds_todays_list_orders_before_the_first_visitor(
+def test_the_rerate_task_writes_todays_lists_before_the_first_visitor(
     django_capture_on_commit_callbacks: Callable[..., object],
 ) -> None:
     players = [make_player() for _ in range(4)]
@@ -320,7 +323,6 @@ def test_the_rerate_task_builds_todays_list_orders_before_the_first_visitor(
         submit(table)
     today, version = timezone.localdate(), data_version()
     for active in (True, False):
-        prepared = caches[CACHE].get(f"version:{version.key}:list-order:{today.isoformat()}:{int(active)}")
-        assert prepared is not None
-        assert list(prepared.pks) == list(list_order(today, active, None).pks)  # None: made afresh
-        assert sorted(prepared.pks) == sorted(p.pk for p in players)
+        stored = StoredList.objects.get(kind="computed", date=today, active=active, version=version.key)
+        assert sorted(stored.entries.values_list("player_id", flat=True)) == sorted(p.pk for p in players)
+        assert list_stored(today, active=active, version=version) == stored  # read, not made again

@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -79,9 +79,9 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
     if not filterset.form.cleaned_data.get("category"):
         # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
         # filter, so that the list read from the top is the ranked list.
-        ranked = entries.filter(rank__isnull=False)
-        context["unranked"] = entries.count() - ranked.count()
-        entries = ranked
+        counts = entries.aggregate(players=Count("pk"), ranked=Count("rank"))
+        context["unranked"] = counts["players"] - counts["ranked"]
+        entries = entries.filter(rank__isnull=False)
     table = RatingListTable(entries)
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
     table.clubs_show(stored.date)
