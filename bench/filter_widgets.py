@@ -25,6 +25,7 @@ import django
 django.setup()
 
 from django import forms  # noqa: E402
+from django.forms.renderers import Jinja2  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from ratings.web import filters, widgets  # noqa: E402
@@ -33,13 +34,20 @@ QUICK = {widgets.QuickSelect: widgets.QuickSelect.render, widgets.QuickInput: wi
 DJANGO = {widgets.QuickSelect: forms.Select.render, widgets.QuickInput: forms.Widget.render}
 
 
-def render_ms(form_class: type, renders: dict[type, object], repeat: int) -> float:
+def render_ms(form_class: type, renders: dict[type, object], repeat: int, renderer: object = None) -> float:
     for widget, render in renders.items():
         widget.render = render  # type: ignore[attr-defined]
-    str(form_class(data={}).form)  # templates loaded, translations read
+
+    def form() -> forms.Form:
+        made = form_class(data={}).form
+        if renderer is not None:
+            made.renderer = renderer
+        return made
+
+    str(form())  # templates loaded, translations read
     began = time.process_time()
     for _ in range(repeat):
-        str(form_class(data={}).form)
+        str(form())
     return (time.process_time() - began) / repeat * 1000
 
 
@@ -51,13 +59,15 @@ def main() -> None:
     translation.activate("en")
     print(f"load average {os.getloadavg()[0]:.1f}")
     for form_class in (filters.RatingListFilter, filters.TournamentFilter):
-        quick, plain = [], []
+        quick, plain, jinja = [], [], []
         for _ in range(args.rounds):
             quick.append(render_ms(form_class, QUICK, args.repeat))
             plain.append(render_ms(form_class, DJANGO, args.repeat))
+            jinja.append(render_ms(form_class, DJANGO, args.repeat, Jinja2()))
         print(
             f"{form_class.__name__}: widgets.py {statistics.median(quick):.1f} ms, "
-            f"Django's templates {statistics.median(plain):.1f} ms (median of {args.rounds})"
+            f"Django's templates {statistics.median(plain):.1f} ms, "
+            f"Django's widgets through Jinja2 {statistics.median(jinja):.1f} ms (median of {args.rounds})"
         )
 
 

@@ -53,6 +53,12 @@ def main() -> None:
         help="after emptying the caches, do (untimed) what the re-rate's task does before the first visitor: "
         "build today's list orders (code without that step: nothing)",
     )
+    parser.add_argument(
+        "--lists-kept",
+        action="store_true",
+        help="keep the stored lists between requests (a later visitor's view of a list someone asked for before); "
+        "by default they are deleted with the caches, so a past date's first view writes its list",
+    )
     parser.add_argument("--profile", metavar="KIND", help="cProfile the first views of this kind's pages instead")
     parser.add_argument("--filters", action="store_true", help="the club and category filters' kinds of pages")
     args = parser.parse_args()
@@ -80,6 +86,8 @@ def main() -> None:
 
     call_command("collectstatic", "--noinput", "-v", "0")  # DEBUG off: the pages name the manifest's files
     forget = _private_memos()
+    if not args.lists_kept:
+        forget.append(_stored_lists_forget())
     prepare = _rerate_preparation() if args.after_rerate else None
     client = Client()
     spent: list[float] = []
@@ -167,10 +175,25 @@ def filter_urls(facts: dict, per_kind: int, seed: int) -> dict[str, list[str]]:
 
 
 def _rerate_preparation():  # type: ignore[no-untyped-def]
-    """What the re-rate's task builds for the first visitors (ratings/tasks.py), or nothing in older code."""
-    import importlib  # here: the function exists only in newer code
+    """What the re-rate's task builds for the first visitors (ratings/services/rerate/after.py): today's stored
+    lists, or in older code today's list orders."""
+    import importlib  # here: each function exists only in some versions of the code
 
-    return getattr(importlib.import_module("ratings.selectors.lists"), "list_orders_prepare", lambda: None)
+    try:
+        return importlib.import_module("ratings.services.lists").lists_prepare
+    except ImportError:
+        return getattr(importlib.import_module("ratings.selectors.lists"), "list_orders_prepare", lambda: None)
+
+
+def _stored_lists_forget():  # type: ignore[no-untyped-def]
+    """The deletion of every computed stored list (as after a change of the data: a new version), or nothing in
+    code from before the stored lists."""
+    import importlib  # here: the model exists only in newer code
+
+    stored = getattr(importlib.import_module("ratings.models"), "StoredList", None)
+    if stored is None:
+        return lambda: None
+    return lambda: stored.objects.filter(kind="computed").delete()
 
 
 def _private_memos() -> list:  # type: ignore[type-arg]

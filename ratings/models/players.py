@@ -143,7 +143,7 @@ class Player(models.Model):
                 fields=["last_played", "is_professional", "prior_grade_kind", "merged_into", "category"],
                 name="player_active_idx",
             ),
-            # The few players the public lists leave out (``LEFT_OUT_OF_LISTS``): a few entries, not a scan of every player.
+            # The few players the public lists leave out (``LEFT_OUT_OF_LISTS``): a few entries, not every player.
             models.Index(fields=["id"], condition=LEFT_OUT_OF_LISTS, name="player_left_out_idx"),
             # The age categories (ratings/selectors/categories.py) are ranges of dates of birth.
             models.Index(fields=["date_of_birth"], name="player_birth_idx"),

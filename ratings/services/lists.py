@@ -150,6 +150,16 @@ def _prune(version: DataVersion, *, using: str) -> None:
             StoredList.objects.using(using).filter(pk__in=gone).delete()
 
 
+def computed_lists_delete() -> None:
+    """Delete every computed list, of every version (an erasure: no list may still name the player); the lists
+    are written again as they are asked for."""
+    using = router.db_for_write(StoredList)
+    with transaction.atomic(using=using):
+        computed = StoredList.objects.using(using).filter(kind=StoredList.Kind.COMPUTED)
+        ListEntry.objects.using(using).filter(stored_list__in=computed.values("pk"))._raw_delete(using)
+        computed.delete()
+
+
 def lists_prepare() -> None:
     """Today's two lists (the FESA list and every rated player's) for the current data version, so that the first
     visitors after a re-rate or at the start of a day read rows, not the history: a re-rate's follow-ups

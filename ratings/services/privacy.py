@@ -5,7 +5,7 @@ games, rating rows and promotions, so every other player's rating stays what the
 name him goes. That is his name (now "Erased player <id>"), date of birth, country of residence and the
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
-all.txt), in the admin's log of changes and in the corrections (what they changed, and their words); the
+all.txt), in the rating lists stored before (deleted, written again when asked for), in the admin's log of changes and in the corrections (what they changed, and their words); the
 e-mail subscriptions to him are deleted with their messages, and his clubs by date; the women's list and his
 consent to it are cleared (his age category goes with the date of birth), and the mistakes reported
 about him are deleted with their messages. Both actions are
@@ -38,6 +38,7 @@ from ratings.selectors.fesa_records import FESA_KEY
 from ratings.selectors.privacy import player_personal_data
 from ratings.services.corrections.facts import IDENTITY_FIELDS, describe
 from ratings.services.history_files import history_files_refresh
+from ratings.services.lists import computed_lists_delete
 from ratings.services.official_lists import official_lists_erase
 from ratings.services.reports import reports_delete
 from ratings.services.season.subscriptions import subscriptions_erase
@@ -85,6 +86,7 @@ def player_erase(*, player: Player, user: Any) -> PrivacyAction:
     _scrub_opening_state(player)
     _scrub_admin_log(player, old_names)
     official_lists_erase(player=player, latin_name=latin_name)  # the published lists name him too
+    computed_lists_delete()  # so do the lists computed before, of older data versions: written again when asked for
     _scrub_corrections(player, old_names)
     subscriptions_erase(player=player)  # the addresses told about him, and their messages
     _erase_clubs(player)

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Game, OpeningState, Player, PrivacyAction, Promotion, RatingRow, Table, player_search_key
+from ratings.models import Game, ListEntry, OpeningState, Player, PrivacyAction, Promotion, RatingRow, Table, player_search_key
 from ratings.services.privacy import player_erase, player_export
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_rating_officer, make_table, make_tournament, round_robin
@@ -103,6 +103,16 @@ def test_erasure_shows_the_pseudonym_on_the_public_pages(client: Client, rated: 
         html = client.get(url).content.decode()
         assert "Tanaka" not in html, url
     assert f"Erased player {tanaka.pk}" in client.get(f"/players/{tanaka.federation_id}/").content.decode()
+
+
+def test_erasure_leaves_no_stored_list_naming_him(client: Client, rated: tuple[Player, Table]) -> None:
+    tanaka, table = rated
+    for params in ({"date": table.date.isoformat()}, {"active": "all"}):
+        assert client.get("/", params).status_code == 200  # each list written
+    assert ListEntry.objects.filter(family_name__contains="Tanaka").count() == 2
+    player_erase(player=tanaka, user=None)
+    assert not ListEntry.objects.filter(family_name__contains="Tanaka").exists()
+    assert "Tanaka" not in client.get("/", {"date": table.date.isoformat()}).content.decode()
 
 
 def test_erasure_is_recorded_without_the_erased_data(rated: tuple[Player, Table]) -> None:
