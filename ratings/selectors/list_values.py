@@ -3,8 +3,8 @@ rows valid on that date (``RatingRow.valid_until``) or the opening states.
 
 The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who played a rated table on or after
 the same day two years before the list's date ("active"), professionals left out. Both functions give lazy querysets of
-Players annotated with the ``list_*`` values of the date; ratings/selectors/lists.py reads them once per date
-and version of the data.
+Players annotated with the ``list_*`` values of the date; ratings/services/lists.py writes a list from them once
+per date and version of the data, and the pages read what it wrote.
 """
 
 from __future__ import annotations

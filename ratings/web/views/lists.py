@@ -112,7 +112,7 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
         return JsonResponse({"errors": errors}, status=400)
     stored, filtered = _entries(request, filterset)
     name = f"fesa-rating-list-{stored.date.isoformat()}"
-    response: HttpResponse
+    response: HttpResponse | StreamingHttpResponse
     if fmt == "json":
         body = selectors.json_document(filtered, stored)
         response = HttpResponse(body, content_type="application/json; charset=utf-8")
