@@ -1,13 +1,11 @@
 """Template filters of the public pages (grades, signed changes, scores), and the tables' rows written by hand.
 
-The rows of the rating list (``rating_list_rows``), of the search (``search_rows``) and of the django-tables2
-tables with ``render_<column>`` methods (``table_rows``) are written here in Python, the one place the public site
-writes rows by hand (ratings/web/widgets.py writes the filters' fields): those pages are made afresh after every
-change of the data, nearly every request of the site is such a first view, and the rows cost more through the
-template engine than the rest of the page: through django-tables2's cells (the same markup, from
-``render_<column>`` methods) the front page's rows alone take more than the whole page's first-view budget
-(bench/README.md, ``first_view.py``). The search's and the tables' rows are the markup the templates wrote
-(tests/public/test_fast_rows.py).
+The rows of the search (``search_rows``), of a tournament's standings (``standings_rows``) and of the
+django-tables2 tables with ``render_<column>`` methods (``table_rows``) are written here in Python, the one place
+the public site writes rows by hand (ratings/web/widgets.py writes the filters' fields): those pages are made
+afresh after every change of the data, and the rows cost more through the template engine than the rest of the
+page (bench/README.md, ``first_view.py``). They are the markup the templates wrote (tests/public/test_fast_rows.py).
+The rating list's rows are a plain template loop (ratings/_rating_list_table.html).
 """
 
 from __future__ import annotations
