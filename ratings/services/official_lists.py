@@ -143,11 +143,13 @@ def official_lists_erase(*, player: Player, latin_name: tuple[str, str] = ("", "
     entries = list(
         ListEntry.objects.select_for_update()
         .filter(player=player, stored_list__kind=StoredList.Kind.OFFICIAL)
-        .select_related("stored_list__official")
+        .select_related("stored_list")
     )
+    # Read apart: an official list through its stored list's nullable link would be an outer join, which
+    # PostgreSQL does not lock.
+    officials = OfficialList.objects.select_for_update().in_bulk({e.stored_list.official_id for e in entries})
     for entry in entries:
-        official = entry.stored_list.official
-        assert official is not None  # an official stored list belongs to its official list
+        official = officials[entry.stored_list.official_id]
         olds = [_all_txt_names(entry.position, entry.family_name, entry.given_name)]
         if latin_name[0]:
             olds.insert(0, _all_txt_names(entry.position, *latin_name))
