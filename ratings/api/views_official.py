@@ -43,7 +43,7 @@ class OfficialEntryFilter(ListEntryFilter):
         help_text="Every word of the name, accents and case ignored, or a federation id.",
     )
     country = django_filters.ChoiceFilter(field_name="nationality", choices=country_choices, help_text="ISO 3166 code.")
-    grade_min = grade_max = category = None  # not filters of an official list
+    grade_min = grade_max = category = None  # type: ignore[assignment]  # none: not filters of an official list
 
 
 class OfficialEntryFilterBackend(DjangoFilterBackend):

@@ -179,6 +179,6 @@ def official_list_json(official: OfficialList, entries: Iterable[ListEntry]) -> 
         "official": True,
         "active_only": True,
         "grades": "public",
-        "players": [export_record(e, club=clubs.get(e.player_id, "")) for e in entries],
+        "players": [export_record(e, club=clubs.get(e.player_id or 0, "")) for e in entries],
     }
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8") + b"\n"

@@ -119,7 +119,7 @@ class OfficialListFilter(ListEntryFilter):
     """An official list's filters, the rating list's own: the name, the country, and ``club`` and ``group``, the
     players in the club and in the category on the list's date (``list_date``)."""
 
-    grade_min = grade_max = category = None  # not filters of an official list
+    grade_min = grade_max = category = None  # type: ignore[assignment]  # none: not filters of an official list
 
 
 class RevisedListForm(forms.Form):
