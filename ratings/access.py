@@ -42,7 +42,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "view_pendingrerate", "view_reraterun",
         "view_unsettledtable", "view_tableresolution",
         "view_priorgradeproposal", "change_priorgradeproposal", "view_promotionrevision",
-        "add_officiallist", "view_officiallist", "view_officiallistentry",
+        "add_officiallist", "view_officiallist",  # and the published lists' entries (ratings/admin/official_lists.py)
         "add_accesstoken", "change_accesstoken", "view_accesstoken",
         "add_club", "change_club", "delete_club", "view_club",
         "add_clubmembership", "change_clubmembership", "delete_clubmembership", "view_clubmembership",

@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from ratings.access import can_publish
 from ratings.admin.forms.official import PublishListForm
 from ratings.admin.user_names import UserNamesAsText
-from ratings.models import OfficialList, OfficialListEntry
-from ratings.selectors.lists import rating_list
+from ratings.models import ListEntry, OfficialList, StoredList
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
+from ratings.services.lists import list_stored
 from ratings.services.official_lists import (
     ListRefused,
     official_list_check,
@@ -90,23 +90,59 @@ class OfficialListAdmin(UserNamesAsText, admin.ModelAdmin):
             except (ListRefused, ChangedMeanwhile) as exc:  # changed: shown again as it stands now
                 form.add_error("date", str(exc))
             else:
-                context["confirm"] = {"date": date, "count": len(rating_list(date=date, active=True))}
+                context["confirm"] = {"date": date, "count": list_stored(date, active=True).player_count}
                 context["version_field"] = VERSION_FIELD
                 context["version"] = official_list_version(date=date)
         return TemplateResponse(request, "admin/ratings/officiallist/publish.html", context)
 
 
-@admin.register(OfficialListEntry)
+class OfficialListFilter(admin.SimpleListFilter):
+    """The entries of one published list."""
+
+    title = gettext_lazy("official list")
+    parameter_name = "official_list"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(o.pk), str(o)) for o in OfficialList.objects.defer("all_txt", "note").order_by("-date")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        return queryset.filter(stored_list__official_id=self.value()) if self.value() else queryset
+
+
+@admin.register(ListEntry)
 class OfficialListEntryAdmin(ReadOnlyAdmin):
-    list_display = ("official_list", "rank", "country_rank", "family_name", "given_name", "nationality", "rating")
+    """The lines of the published lists, as published (the computed lists' rows are the site's own working
+    copies, made again at will: not shown). Seen by those who may see the official lists."""
+
+    list_display = (
+        "official_list",
+        "position",
+        "country_position",
+        "family_name",
+        "given_name",
+        "nationality",
+        "rating",
+    )
     list_display_links = None
-    list_filter = ("official_list",)
-    list_select_related = ("official_list",)
+    list_filter = (OfficialListFilter,)
+    list_select_related = ("stored_list__official",)
     search_fields = ("federation_id", "family_name", "given_name")
-    ordering = ("-official_list__date", "rank")
+    ordering = ("-stored_list__date", "position")
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).defer("official_list__all_txt")
+        return (
+            super()
+            .get_queryset(request)
+            .filter(stored_list__kind=StoredList.Kind.OFFICIAL)
+            .defer("stored_list__official__all_txt", "stored_list__official__note")
+        )
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return False  # reached from the lists; not a menu entry of its own
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("ratings.view_officiallist")
+
+    @admin.display(description=gettext_lazy("official list"), ordering="stored_list__date")
+    def official_list(self, entry: ListEntry) -> OfficialList | None:
+        return entry.stored_list.official

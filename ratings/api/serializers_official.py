@@ -3,14 +3,12 @@ the lists he was on (the figures as published; never who published them)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.urls import reverse
 from rest_framework import serializers
 
 from ratings.api.serializers import GradeField, PlayerSerializer, label_of
 from ratings.api.serializers_clubs import AgeCategoryField, ClubMembershipSerializer, ClubRefField
-from ratings.models import OfficialList, OfficialListEntry
+from ratings.models import ListEntry, OfficialList
 
 
 class OfficialListSerializer(serializers.Serializer[OfficialList]):
@@ -35,44 +33,45 @@ class OfficialListSerializer(serializers.Serializer[OfficialList]):
         return reverse("ratings:official_list_txt", args=[official.date.isoformat()])
 
 
-class OfficialListEntrySerializer(serializers.Serializer[Any]):
-    """A line of an official list, as published (a ``ListRow`` of ratings/selectors/official_lists.py)."""
+class OfficialListEntrySerializer(serializers.Serializer[ListEntry]):
+    """A line of an official list, as published. ``rank`` and ``country_rank``: the lines as all.txt numbers them
+    (``ListEntry.position``, ``country_position``)."""
 
-    rank = serializers.IntegerField()
-    country_rank = serializers.IntegerField()
+    rank = serializers.IntegerField(source="position")
+    country_rank = serializers.IntegerField(source="country_position")
     federation_id = serializers.CharField()
     family_name = serializers.CharField()
     given_name = serializers.CharField()
-    nationality = serializers.CharField(source="nationality_code", help_text="ISO 3166 code, or empty.")
-    rating = serializers.IntegerField(source="list_rating")
-    games = serializers.IntegerField(source="list_games")
-    category = serializers.CharField(source="list_category")
-    grade = GradeField(source="list_grade", help_text="The public grade as published.")
+    nationality = serializers.CharField(help_text="ISO 3166 code, or empty.")
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    category = serializers.CharField()
+    grade = GradeField(help_text="The public grade as published.")
     grade_label = serializers.SerializerMethodField()
-    pending_grade = serializers.IntegerField(source="list_pending_grade", allow_null=True)
-    last_played = serializers.DateField(source="list_last_played", allow_null=True)
+    pending_grade = serializers.IntegerField(source="shown_pending_grade", allow_null=True)
+    last_played = serializers.DateField(allow_null=True)
 
-    def get_grade_label(self, row: Any) -> str | None:
-        return label_of(row.list_grade)
+    def get_grade_label(self, entry: ListEntry) -> str | None:
+        return label_of(entry.grade)
 
 
-class PlayerOfficialEntrySerializer(serializers.Serializer[OfficialListEntry]):
+class PlayerOfficialEntrySerializer(serializers.Serializer[ListEntry]):
     """The player's line on one official list, as published."""
 
-    date = serializers.DateField(source="official_list.date")
-    title = serializers.CharField(source="official_list.title")
-    rank = serializers.IntegerField()
-    country_rank = serializers.IntegerField()
+    date = serializers.DateField(source="stored_list.official.date")
+    title = serializers.CharField(source="stored_list.official.title")
+    rank = serializers.IntegerField(source="position")
+    country_rank = serializers.IntegerField(source="country_position")
     rating = serializers.IntegerField()
     grade = GradeField()
     grade_label = serializers.SerializerMethodField()
     api = serializers.SerializerMethodField()
 
-    def get_grade_label(self, entry: OfficialListEntry) -> str | None:
+    def get_grade_label(self, entry: ListEntry) -> str | None:
         return label_of(entry.grade)
 
-    def get_api(self, entry: OfficialListEntry) -> str:
-        return reverse("api-v1:official_list", args=[entry.official_list.date.isoformat()])
+    def get_api(self, entry: ListEntry) -> str:
+        return reverse("api-v1:official_list", args=[entry.stored_list.date.isoformat()])
 
 
 class PlayerDetailSerializer(PlayerSerializer):

@@ -16,18 +16,12 @@ from rest_framework.response import Response
 
 from ratings.api.pagination import ApiPagination
 from ratings.api.serializers_official import OfficialListEntrySerializer, OfficialListSerializer
-from ratings.api.views import PublicReadMixin, invalid_query
-from ratings.models import OfficialList, OfficialListEntry
-from ratings.selectors.categories import category_choices, category_codes
-from ratings.selectors.official_lists import (
-    official_list_filter,
-    official_list_for_page,
-    official_list_rows,
-    official_lists,
-)
+from ratings.api.views import PublicReadMixin
+from ratings.models import ListEntry, OfficialList
+from ratings.selectors.categories import category_codes
+from ratings.selectors.official_lists import official_list_entries, official_list_for_page, official_lists
 from ratings.selectors.search import MAX_QUERY
-from ratings.selectors.versions import DataVersion
-from ratings.web.filters import ClubFilter, country_choices, offer_clubs
+from ratings.web.filters import ListEntryFilter, country_choices
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
@@ -39,24 +33,30 @@ class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
         return official_lists()
 
 
-class OfficialEntryFilter(django_filters.FilterSet):
+class OfficialEntryFilter(ListEntryFilter):
+    """An official list's filters in the API: the name, the country, and the club and category of the list's date
+    (``list_date``), as on its page."""
+
     q = django_filters.CharFilter(
-        max_length=MAX_QUERY, help_text="Every word of the name, accents and case ignored, or a federation id."
+        method="filter_name",
+        max_length=MAX_QUERY,
+        help_text="Every word of the name, accents and case ignored, or a federation id.",
     )
     country = django_filters.ChoiceFilter(field_name="nationality", choices=country_choices, help_text="ISO 3166 code.")
-    club = ClubFilter(method="filter_nothing", choices=())
-    group = django_filters.ChoiceFilter(method="filter_nothing", choices=category_choices)
+    grade_min = grade_max = category = None  # type: ignore[assignment]  # none: not filters of an official list
 
-    class Meta:
-        model = OfficialListEntry
-        fields: list[str] = []
 
-    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        offer_clubs(self.filters, version)
+class OfficialEntryFilterBackend(DjangoFilterBackend):
+    """The filter set of the view's official list: its clubs of the request's data version, its date's clubs and
+    categories. A malformed value is a 400 naming the parameter (ratings/api/errors.py)."""
 
-    def filter_nothing(self, queryset: Any, name: str, value: Any) -> Any:
-        return queryset  # the rows are filtered by the view
+    def get_filterset_kwargs(self, request: Any, queryset: Any, view: Any) -> dict[str, Any]:
+        official = getattr(view, "official", None)
+        return {
+            **super().get_filterset_kwargs(request, queryset, view),
+            "version": getattr(request._request, "data_version", None),
+            "list_date": official.date if official is not None else None,
+        }
 
 
 class OfficialEntryPagination(ApiPagination):
@@ -97,13 +97,13 @@ class OfficialEntryPagination(ApiPagination):
         ],
     )
 )
-class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
+class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[ListEntry]):
     """An official list's entries as published, in rank order, ``rank`` and ``country_rank`` those of the whole
     list whatever the filters. The list's heading is in ``list``."""
 
     serializer_class = OfficialListEntrySerializer
     pagination_class = OfficialEntryPagination
-    filter_backends = [DjangoFilterBackend]  # for the schema's parameters; the rows are filtered here
+    filter_backends = [OfficialEntryFilterBackend]
     filterset_class = OfficialEntryFilter
 
     def _official(self) -> OfficialList:
@@ -112,27 +112,11 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[Any]):
         except OfficialList.DoesNotExist:
             raise NotFound("No official list was published for that date.") from None
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[ListEntry]:
         if getattr(self, "swagger_fake_view", False):
-            return OfficialListEntry.objects.none()
+            return ListEntry.objects.none()
         self.official = self._official()
-        version = getattr(self.request._request, "data_version", None)
-        choice = OfficialEntryFilter(
-            self.request.query_params, queryset=OfficialListEntry.objects.none(), version=version
-        )
-        if not choice.form.is_valid():
-            raise invalid_query(choice.form.errors)
-        data = choice.form.cleaned_data
-        return official_list_filter(
-            official_list_rows(self.official),
-            q=data["q"] or "",
-            country=data["country"] or "",
-            club=data["club"],
-            group=data["group"] or "",
-        )
-
-    def filter_queryset(self, queryset: Any) -> Any:
-        return queryset
+        return official_list_entries(self.official)
 
     def paginate_queryset(self, queryset: Any) -> Any:
         paginator = self.paginator

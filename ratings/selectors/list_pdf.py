@@ -1,5 +1,6 @@
 """A published official list as PDF, to print: one page per hundred players, each page headed by the
-federation's name, the list's title and date, the players by rank (reportlab).
+federation's name, the list's title and date, the players in list order, numbered as all.txt numbers them
+(reportlab).
 
 Set in the TrueType font ``PDF_FONT`` (DejaVu Sans: Latin, Greek and Cyrillic letters); a name the font cannot
 write (Japanese, say) is written in Latin letters (``anyascii``), as FESA's own files do. Without the font file
@@ -23,7 +24,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ratings.engine import grade_label
-from ratings.models import OfficialList, OfficialListEntry
+from ratings.models import ListEntry, OfficialList
+from ratings.selectors.lists import LIST_ORDER
 
 PER_PAGE = 100
 MARGIN = 36.0  # half an inch
@@ -58,24 +60,16 @@ def _writable(text: str, chars: frozenset[int] | None) -> str:
     return text if ok else anyascii(text)
 
 
-def _entries(official: OfficialList) -> list[OfficialListEntry]:
+def _entries(official: OfficialList) -> list[ListEntry]:
     return list(
-        official.entries.order_by("rank").only(
-            "official_list_id",
-            "rank",
-            "family_name",
-            "given_name",
-            "nationality",
-            "grade",
-            "rating",
-            "games",
-            "country_rank",
-        )
+        ListEntry.objects.filter(stored_list__official=official)
+        .order_by(*LIST_ORDER)
+        .only("position", "family_name", "given_name", "nationality", "grade", "rating", "games", "country_position")
     )
 
 
 def official_list_pdf(official: OfficialList) -> bytes:
-    """The PDF of ``official``: its entries by rank, a hundred a page. One query."""
+    """The PDF of ``official``: its entries in list order, a hundred a page. One query."""
     regular, bold, chars = _fonts(settings.PDF_FONT, settings.PDF_FONT_BOLD)
     entries = _entries(official)
     pages = [entries[i : i + PER_PAGE] for i in range(0, len(entries), PER_PAGE)] or [[]]
@@ -95,7 +89,7 @@ def _page(
     canvas: Canvas,
     official: OfficialList,
     title: str,
-    entries: Sequence[OfficialListEntry],
+    entries: Sequence[ListEntry],
     numbers: tuple[int, int],
     fonts: tuple[str, str, frozenset[int] | None],
 ) -> None:
@@ -134,13 +128,13 @@ def _page(
             canvas.rect(MARGIN - 8, y - 1.9, width - 2 * MARGIN + 8, ROW, stroke=0, fill=1)
             canvas.setFillGray(0)
         values = {
-            "rank": str(entry.rank),
+            "rank": str(entry.position),
             "name": _writable(f"{entry.family_name.upper()} {entry.given_name}".strip(), chars)[:60],
             "nationality": entry.nationality,
             "grade": grade_label(entry.grade) if entry.grade else "",
             "rating": str(entry.rating),
             "games": str(entry.games),
-            "country_rank": str(entry.country_rank),
+            "country_rank": str(entry.country_position),
         }
         for key, x, right in COLUMNS:
             (canvas.drawRightString if right else canvas.drawString)(x, y, values[key])

@@ -12,7 +12,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from ratings.engine.categories import RANKED_CATEGORIES
-from ratings.models import Game, GameResult, OfficialListEntry, Player, RatingRow, Table
+from ratings.models import Game, GameResult, ListEntry, Player, RatingRow, Table
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 
@@ -79,9 +79,10 @@ def percentiles(player: Player) -> Percentiles | None:
     return Percentiles(federation, country)
 
 
-def peak_rank(entries: Iterable[OfficialListEntry]) -> OfficialListEntry | None:
-    """His best rank on the published official lists (the entries the page reads already), the earliest on a tie."""
-    return min(entries, key=lambda e: (e.rank, e.official_list.date), default=None)
+def peak_rank(entries: Iterable[ListEntry]) -> ListEntry | None:
+    """His best line on the published official lists (``position``, as all.txt numbers it; the entries the page
+    reads already, each with its list), the earliest on a tie."""
+    return min(entries, key=lambda e: (e.position, e.stored_list.date), default=None)
 
 
 @dataclass(frozen=True)

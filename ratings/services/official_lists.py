@@ -1,11 +1,12 @@
 """Publishing an official rating list: the list of a date, frozen as it stands, with its all.txt.
 
-The rating list of a date is computed from the rating history (ratings/selectors/lists.py), so a later
-correction of the past moves it. ``official_list_publish`` writes what the list shows now — one entry per
-player with his ranks and figures, and the all.txt file from the same rows — in one transaction; nothing
-updates them afterwards (docs/official-lists.md), but for one thing: erasing a player's personal data
-(ratings/services/privacy.py) puts his pseudonym in place of his name on the lists he was on
-(``official_lists_erase``), in the entries and in each stored all.txt, every figure staying as published.
+The rating list of a date is computed from the rating history (ratings/services/lists.py), so a later
+correction of the past moves it. ``official_list_publish`` copies the stored list of the date as it stands —
+one entry per player with his ranks and figures — under the official list, with the all.txt file written from
+the same entries, in one transaction; nothing updates them afterwards (docs/official-lists.md), but for one
+thing: erasing a player's personal data (ratings/services/privacy.py) puts his pseudonym in place of his name on
+the lists he was on (``official_lists_erase``), in the entries and in each stored all.txt, every figure staying
+as published.
 """
 
 from __future__ import annotations
@@ -21,11 +22,28 @@ from django.utils.translation import gettext as _
 from ratings.access import can_publish
 from ratings.fesa_files.encoding import ENCODING, latin1_text
 from ratings.fesa_files.errors import FesaFileError
-from ratings.models import Correction, OfficialList, OfficialListEntry, PendingRerate, Player, Table
+from ratings.models import (
+    Correction,
+    ListEntry,
+    OfficialList,
+    PendingRerate,
+    Player,
+    StoredList,
+    Table,
+    player_search_key,
+)
 from ratings.selectors.list_files import all_txt
-from ratings.selectors.lists import ListRow, rating_list
+from ratings.selectors.lists import list_entries
 from ratings.services.corrections.words import correction_text
 from ratings.services.fingerprints import by, history_lines, version_check, version_of, when
+from ratings.services.lists import list_stored, official_list_store
+
+_FACTS = (
+    "player_id", "position", "country_position", "rank", "country_rank", "federation_id", "family_name",
+    "given_name", "latin_family_name", "latin_given_name", "nationality", "rating", "games", "grade", "fesa_grade",
+    "pending_grade", "prior_grade_kind", "prior_grade_level", "category", "last_played",
+)  # fmt: skip
+"""What a list's version is made of: every figure of every line that the official list would freeze."""
 
 
 class ListRefused(ValueError):
@@ -50,33 +68,14 @@ def official_list_check(*, date: dt.date) -> None:
         )
 
 
-def _entry(official: OfficialList, row: ListRow) -> OfficialListEntry:
-    return OfficialListEntry(
-        official_list=official,
-        player_id=row.pk,
-        rank=row.rank,
-        country_rank=row.country_rank,
-        federation_id=row.federation_id,
-        family_name=row.family_name,
-        given_name=row.given_name,
-        nationality=row.nationality_code,
-        rating=row.list_rating,
-        games=row.list_games,
-        grade=row.list_grade,
-        fesa_grade=row.list_fesa_grade,
-        pending_grade=row.list_pending_grade,
-        prior_grade_kind=row.prior_grade_kind,
-        prior_grade_level=row.prior_grade_level,
-        category=row.list_category,
-        last_played=row.list_last_played,
-        list_order=row.list_order,
-    )
-
-
 def official_list_version(*, date: dt.date) -> str:
     """The version of the list of ``date`` as it stands (every row: ranks, figures, names), for the page that
     asks to publish it to carry (ratings/services/fingerprints.py)."""
-    return version_of(list(rating_list(date=date, active=True)))
+    return version_of(_facts(list_stored(date, active=True)))
+
+
+def _facts(stored: StoredList) -> list[tuple[object, ...]]:
+    return list(list_entries(stored).values_list(*_FACTS))
 
 
 def _changes_since(since: dt.datetime | None) -> list[str]:
@@ -104,10 +103,10 @@ def official_list_publish(
         raise PermissionDenied(_("Only rating officers publish official lists."))
     with transaction.atomic():
         official_list_check(date=date)
-        rows = rating_list(date=date, active=True)
-        version_check(expected, list(rows), changes=_changes_since)
+        source = list_stored(date, active=True)
+        version_check(expected, _facts(source), changes=_changes_since)
         try:
-            data = all_txt(rows, grades="public")
+            data = all_txt(list_entries(source), grades="public", date=date)
         except FesaFileError as exc:
             raise ListRefused(_("The list's all.txt cannot be written: %(error)s") % {"error": exc}) from None
         official = OfficialList(
@@ -117,8 +116,8 @@ def official_list_publish(
             published_at=timezone.now(),
             published_by=user,
             all_txt=data,
-            player_count=len(rows),
-            country_count=len({r.nationality_code for r in rows}),
+            player_count=source.player_count,
+            country_count=list_entries(source).order_by().values("nationality").distinct().count(),
         )
         try:
             with transaction.atomic():
@@ -127,7 +126,7 @@ def official_list_publish(
             raise ListRefused(
                 _("The list of %(date)s has been published already.") % {"date": date.isoformat()}
             ) from None
-        OfficialListEntry.objects.bulk_create((_entry(official, row) for row in rows), batch_size=1000)
+        official_list_store(official, source)
     return official
 
 
@@ -141,13 +140,20 @@ def official_lists_erase(*, player: Player, latin_name: tuple[str, str] = ("", "
     entries and in each list's all.txt; nothing else of the lists changes. Called by ``player_erase`` in its
     transaction. ``latin_name``: the Latin form he had, which all.txt wrote in place of his name. Returns the
     number of lists changed."""
-    entries = list(OfficialListEntry.objects.select_for_update().filter(player=player).select_related("official_list"))
+    entries = list(
+        ListEntry.objects.select_for_update()
+        .filter(player=player, stored_list__kind=StoredList.Kind.OFFICIAL)
+        .select_related("stored_list")
+    )
+    # Read apart: an official list through its stored list's nullable link would be an outer join, which
+    # PostgreSQL does not lock.
+    officials = OfficialList.objects.select_for_update().in_bulk({e.stored_list.official_id for e in entries})
     for entry in entries:
-        official = entry.official_list
-        olds = [_all_txt_names(entry.rank, entry.family_name, entry.given_name)]
+        official = officials[entry.stored_list.official_id]
+        olds = [_all_txt_names(entry.position, entry.family_name, entry.given_name)]
         if latin_name[0]:
-            olds.insert(0, _all_txt_names(entry.rank, *latin_name))
-        new = _all_txt_names(entry.rank, player.family_name, player.given_name)
+            olds.insert(0, _all_txt_names(entry.position, *latin_name))
+        new = _all_txt_names(entry.position, player.family_name, player.given_name)
         lines = bytes(official.all_txt).decode(ENCODING).split("\n")
         for i, line in enumerate(lines):
             old = next((o for o in olds if line.startswith(o)), None)
@@ -157,5 +163,9 @@ def official_lists_erase(*, player: Player, latin_name: tuple[str, str] = ("", "
         official.all_txt = "\n".join(lines).encode(ENCODING)
         official.save(update_fields=["all_txt"])
         entry.family_name, entry.given_name = player.family_name, player.given_name
-        entry.save(update_fields=["family_name", "given_name"])
+        entry.latin_family_name, entry.latin_given_name = player.latin_family_name, player.latin_given_name
+        entry.search_name = player_search_key(
+            player.family_name, player.given_name, player.latin_family_name, player.latin_given_name
+        )  # the old name no longer finds the line
+        entry.save(update_fields=["family_name", "given_name", "latin_family_name", "latin_given_name", "search_name"])
     return len(entries)

@@ -9,19 +9,19 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from ratings.selectors.lists import ListRow
+from ratings.models import ListEntry
 from ratings.selectors.official_lists import RevisedRow
 from ratings.web.tables import CATEGORY_LABELS, grade_text
 
 register = template.Library()
 
-_SHOWN: dict[str, Callable[[ListRow], Any]] = {
-    "rank": lambda r: r.rank,
-    "country": lambda r: r.nationality_code or "–",
-    "rating": lambda r: r.list_rating,
-    "grade": lambda r: grade_text(r.list_grade, r.list_pending_grade) or "–",
-    "games": lambda r: r.list_games,
-    "category": lambda r: CATEGORY_LABELS.get(r.list_category, r.list_category),
+_SHOWN: dict[str, Callable[[ListEntry], Any]] = {
+    "rank": lambda e: e.position,  # the line, as the "rank" change compares it (ratings/selectors/official_lists.py)
+    "country": lambda e: e.nationality or "–",
+    "rating": lambda e: e.rating,
+    "grade": lambda e: grade_text(e.grade, e.shown_pending_grade) or "–",
+    "games": lambda e: e.games,
+    "category": lambda e: CATEGORY_LABELS.get(e.category, e.category),
 }
 
 

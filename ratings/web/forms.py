@@ -1,5 +1,5 @@
 """Forms of the public pages: the rating calculator (who starts, a player or a rating and a game count, and the
-planned games) and the choice of a top list.
+planned games), the choice of a top list, and the official lists' filters.
 
 Only the shape of the input is checked here; the rating itself is the engine's (ratings/selectors/calculator.py).
 """
@@ -10,17 +10,14 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.constants import HANDICAP_CODES
-from ratings.models import GRADE_CHOICES, HandicapCode, Player
+from ratings.models import GRADE_CHOICES, HandicapCode, ListEntry, Player
 from ratings.selectors.calculator import PlannedGame
-from ratings.selectors.categories import category_choices
-from ratings.selectors.search import MAX_QUERY
-from ratings.selectors.versions import DataVersion
-from ratings.web.filters import ClubField, club_choices_of, country_choices
-from ratings.web.widgets import QuickSelect
+from ratings.web.filters import ListEntryFilter
 
 GAME_ROWS = 10
 GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
@@ -118,55 +115,32 @@ class TopListForm(forms.Form):
         country.choices = [("", _("All countries")), *countries]
 
 
-def _country_choices() -> list[tuple[str, str]]:
-    return [("", ""), *country_choices()]
+class OfficialListFilter(ListEntryFilter):
+    """An official list's filters, the rating list's own: the name, the country, and ``club`` and ``group``, the
+    players in the club and in the category on the list's date (``list_date``)."""
+
+    grade_min = grade_max = category = None  # type: ignore[assignment]  # none: not filters of an official list
 
 
-def _group_choices() -> list[tuple[str, Any]]:
-    return [("", _("Everyone")), *category_choices()]
-
-
-class _PublishedListForm(forms.Form):
-    q = forms.CharField(
-        label=_("Name"),
-        required=False,
-        max_length=MAX_QUERY,
-        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
-    )
-    country = forms.ChoiceField(label=_("Country"), required=False, choices=_country_choices)
-
-
-class OfficialListForm(_PublishedListForm):
-    """An official list's filters, the rating list's own: ``club`` and ``group``, the players in the club and in
-    the category on the list's date. ``version``: the data version the request has read, whose club choices the
-    shared cache keeps."""
-
-    club = ClubField(
-        label=_("Club"),
-        required=False,
-        empty_label=_("All clubs"),
-        null_label=None,  # no "no club" choice: django-filter's defaults, which its field's stubs ask for by name
-        null_value="null",
-        widget=QuickSelect,
-    )
-    group = forms.ChoiceField(
-        label=_("Juniors, seniors, women"),
-        required=False,
-        choices=_group_choices,
-        widget=QuickSelect,
-    )
-
-    def __init__(self, *args: Any, version: DataVersion | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        club = self.fields["club"]
-        assert isinstance(club, ClubField)
-        club.choices = lambda: club_choices_of(version)  # "All clubs" is put first
-
-
-class RevisedListForm(OfficialListForm):
-    """The filters of an official list beside today's list of its date: the list's own, and the changed rows only."""
+class RevisedListForm(forms.Form):
+    """Beside the filters of the list: whether to show the changed rows only, which the view reads."""
 
     changed = forms.BooleanField(label=_("Only changed rows"), required=False)
+
+
+class RevisedListFilter(OfficialListFilter):
+    """The filters of an official list beside today's list of its date: the list's own, and the changed rows only
+    (a field of its form: ``changed`` is no condition on either list's entries)."""
+
+    class Meta(OfficialListFilter.Meta):
+        form = RevisedListForm
+
+    def filter_queryset(self, queryset: QuerySet[ListEntry]) -> QuerySet[ListEntry]:
+        """The list's filters alone: django-filter would look for a filter of every field of the form."""
+        for name, value in self.form.cleaned_data.items():
+            if name in self.filters:
+                queryset = self.filters[name].filter(queryset, value)
+        return queryset
 
 
 class SubscribeForm(forms.Form):

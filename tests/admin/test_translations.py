@@ -81,7 +81,7 @@ def admin_pages() -> Iterator[tuple[str, str]]:
     yield "publish an official list", reverse("admin:ratings_officiallist_add")
     yield "official lists", reverse("admin:ratings_officiallist_changelist")
     yield "official list", reverse("admin:ratings_officiallist_change", args=[official.pk])
-    yield "official list entries", reverse("admin:ratings_officiallistentry_changelist")
+    yield "official list entries", reverse("admin:ratings_listentry_changelist")
     token, _secret = access_token_create(
         user=make_rating_officer(username="kowalczyk"), name="PC-7", expires_at=timezone.now() + dt.timedelta(days=9)
     )

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from ratings.models import OfficialList, OfficialListEntry
+from ratings.models import ListEntry, OfficialList, StoredList
 from ratings.selectors.list_pdf import official_list_pdf
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +29,14 @@ def published(count: int) -> OfficialList:
         player_count=count,
         country_count=1,
     )
-    OfficialListEntry.objects.bulk_create(
-        OfficialListEntry(
-            official_list=official,
+    stored = StoredList.objects.create(
+        kind=StoredList.Kind.OFFICIAL, date=official.date, official=official, player_count=count, ranked_count=count
+    )
+    ListEntry.objects.bulk_create(
+        ListEntry(
+            stored_list=stored,
+            position=rank,
+            country_position=rank,
             rank=rank,
             country_rank=rank,
             federation_id=f"ID{rank}",
@@ -81,4 +86,4 @@ def test_the_pdf_is_served_and_linked_from_the_list(client: Client) -> None:
     assert response.content.startswith(b"%PDF")
     assert url in client.get(reverse("ratings:official_list", args=["2026-01-01"])).content.decode()
     assert client.get(reverse("ratings:official_list_pdf", args=["2025-01-01"])).status_code == 404
-    assert official.entries.count() == 5
+    assert official.stored_list.entries.count() == 5

@@ -55,13 +55,13 @@ def test_the_player_detail_has_his_official_lines(
 ) -> None:
     a = federation.players[0]
     body = client.get(reverse("api-v1:player", args=[a.federation_id])).json()
-    entry = published.entries.get(player=a)
+    entry = published.stored_list.entries.get(player=a)
     assert body["official_lists"] == [
         {
             "date": published.date.isoformat(),
             "title": "Spring list",
-            "rank": entry.rank,
-            "country_rank": entry.country_rank,
+            "rank": entry.position,
+            "country_rank": entry.country_position,
             "rating": entry.rating,
             "grade": entry.grade,
             "grade_label": "1 Kyu",

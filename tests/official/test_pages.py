@@ -67,7 +67,7 @@ def test_the_list_page_shows_the_published_ranks(
 ) -> None:
     page = client.get(urls(published)["list"]).content.decode()
     body = page[page.index("<tbody>") : page.index("</tbody>")]
-    for entry in published.entries.order_by("rank"):
+    for entry in published.stored_list.entries.order_by("position"):
         cells = f'<td class="num">{entry.rank}</td><td class="num extra">{entry.country_rank}</td>'
         assert cells in body, entry
     assert '<td class="num">–</td>' not in body
@@ -80,9 +80,9 @@ def test_the_files_are_the_published_ones(client: Client, federation: Federation
     assert txt.content == official_list_all_txt(published)
     body = b"".join(client.get(urls(published)["csv"]).streaming_content).decode()
     lines = list(csv.DictReader(io.StringIO(body)))
-    entries = published.entries.order_by("rank")
+    entries = published.stored_list.entries.order_by("position")
     assert [(int(r["rank"]), r["family_name"], int(r["rating"])) for r in lines] == [
-        (e.rank, e.family_name, e.rating) for e in entries
+        (e.position, e.family_name, e.rating) for e in entries
     ]
     document = json.loads(client.get(urls(published)["json"]).content)
     assert document["official"] and document["title"] == "Spring list"
@@ -116,7 +116,7 @@ def test_the_revised_page_marks_what_changed_since(
 def test_the_revised_page_shows_players_added_and_dropped(
     client: Client, federation: Federation, published: OfficialList
 ) -> None:
-    claes = published.entries.get(family_name="Claes")
+    claes = published.stored_list.entries.get(family_name="Claes")
     claes.player = None  # a player row gone (merged away): his published line cannot be matched any more
     claes.save()
     page = client.get(urls(published)["revised"]).content.decode()
@@ -131,9 +131,9 @@ def test_the_player_page_shows_the_lists_he_was_on(
     page = client.get(reverse("ratings:player", args=[a.federation_id])).content.decode()
     assert 'id="official-lists"' in page
     assert f"{urls(published)['list']}?q={a.federation_id}" in page
-    entry = published.entries.get(player=a)
+    entry = published.stored_list.entries.get(player=a)
     section = page[page.index('id="official-lists"') :]
-    assert f'<td class="num">{entry.rank}</td>' in section and f'<td class="num">{entry.rating}</td>' in section
+    assert f'<td class="num">{entry.position}</td>' in section and f'<td class="num">{entry.rating}</td>' in section
 
 
 def test_an_unknown_or_malformed_date_is_a_404(client: Client, federation: Federation, published: OfficialList) -> None:
@@ -178,7 +178,8 @@ def test_the_list_page_ranks_as_the_rating_list_did_passing_over_the_unranked(
     official = official_list_publish(
         date=federation.date, user=federation.officer, title="With a newcomer", expected=None
     )
-    assert official.entries.get(player=newcomer).rank == 1  # its all.txt numbers every line
+    line = official.stored_list.entries.get(player=newcomer)
+    assert (line.position, line.rank) == (1, None)  # its all.txt numbers every line; the page ranks the ranked
     page = client.get(urls(official)["list"]).content.decode()
     body = page[page.index("<tbody>") : page.index("</tbody>")]
     assert body.index("NEWCOMER") < body.index('<td class="num">1</td><td class="num extra">1</td>')

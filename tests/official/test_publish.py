@@ -9,9 +9,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from ratings.models import OfficialList, OfficialListEntry, PendingRerate
-from ratings.selectors import all_txt, rating_list
-from ratings.selectors.official_lists import official_list_all_txt, official_list_revision, official_list_rows
+from ratings.models import ListEntry, OfficialList, PendingRerate, StoredList
+from ratings.selectors import all_txt, list_entries
+from ratings.selectors.official_lists import official_list_all_txt, official_list_entries, official_list_revision
+from ratings.services.lists import list_stored
 from ratings.services.official_lists import ListRefused, official_list_publish
 from ratings.services.privacy import player_erase
 from ratings.services.tables.submit import table_submit
@@ -26,19 +27,21 @@ def test_publish_freezes_the_list_of_the_date_with_its_all_txt(federation: Feder
     official = official_list_publish(
         date=federation.date, user=federation.officer, title=" Spring list ", note="n", expected=None
     )
-    rows = rating_list(date=federation.date)
+    rows = list_entries(list_stored(federation.date))
     assert (official.title, official.published_by, official.player_count, official.country_count) == (
         "Spring list",
         federation.officer,
         4,
         2,
     )
-    entries = list(OfficialListEntry.objects.filter(official_list=official).order_by("rank"))
-    assert [(e.player_id, e.rank, e.country_rank, e.rating, e.grade, e.games) for e in entries] == [
-        (r.pk, r.rank, r.country_rank, r.list_rating, r.list_grade, r.list_games) for r in rows
+    entries = list(official_list_entries(official))
+    figures = ("player_id", "position", "country_position", "rank", "country_rank", "rating", "grade", "games")
+    assert [tuple(getattr(e, f) for f in figures) for e in entries] == [
+        tuple(getattr(r, f) for f in figures) for r in rows
     ]
     assert [e.family_name for e in entries] == ["Anders", "Berger", "Claes", "Dupont"]
-    assert [e.country_rank for e in entries] == [1, 2, 1, 3]
+    assert [e.country_position for e in entries] == [1, 2, 1, 3]
+    assert official.stored_list.player_count == 4
     assert official_list_all_txt(official) == all_txt(rows, grades="public")
     assert official_list_all_txt(official).decode("iso-8859-1").count("Anders") == 1
 
@@ -46,20 +49,21 @@ def test_publish_freezes_the_list_of_the_date_with_its_all_txt(federation: Feder
 def test_a_later_correction_leaves_the_published_list_and_its_all_txt_unchanged(
     federation: Federation, published: OfficialList
 ) -> None:
-    before_rows = [(r.pk, r.rank, r.list_rating) for r in official_list_rows(published)]
+    before_rows = [(r.player_id, r.position, r.rating) for r in official_list_entries(published)]
     before_txt = official_list_all_txt(published)
     correct_first_table(federation)
     assert not PendingRerate.objects.exists()
     # The list of the date computed now has moved: Berger won the first table after all.
-    now = {r.pk: r.list_rating for r in rating_list(date=federation.date)}
+    today = list_entries(list_stored(federation.date))
+    now = {r.player_id: r.rating for r in today}
     a, b, *_ = federation.players
     assert now[b.pk] > dict((pk, rating) for pk, _, rating in before_rows)[b.pk]
     # The published list has not.
-    assert [(r.pk, r.rank, r.list_rating) for r in official_list_rows(published)] == before_rows
+    assert [(r.player_id, r.position, r.rating) for r in official_list_entries(published)] == before_rows
     assert official_list_all_txt(published) == before_txt
-    revision = official_list_revision(published)
+    revision = official_list_revision(published, today)
     assert revision.counts["changed"] >= 2 and revision.counts["rating"] >= 2
-    changed = {r.row.pk: r for r in revision.changed}
+    changed = {r.row.player_id: r for r in revision.changed}
     assert {a.pk, b.pk} <= set(changed)
     assert "rating" in changed[a.pk].changes
 
@@ -86,7 +90,8 @@ def test_a_pending_rerate_that_reaches_the_date_is_refused(federation: Federatio
     correct_first_table(federation, rerate=False)  # a correction of 40 days ago, not re-rated yet
     with pytest.raises(ListRefused, match=r"re-rate from .* is waiting to be done"):
         official_list_publish(date=federation.date, user=federation.officer, expected=None)
-    assert not OfficialList.objects.exists() and not OfficialListEntry.objects.exists()
+    assert not OfficialList.objects.exists()
+    assert not ListEntry.objects.filter(stored_list__kind=StoredList.Kind.OFFICIAL).exists()
 
 
 def test_a_pending_rerate_after_the_date_does_not_block_it(federation: Federation) -> None:
@@ -115,7 +120,7 @@ def test_erasure_puts_the_pseudonym_on_the_published_lists_and_nothing_else_chan
 ) -> None:
     a = federation.players[0]
     before_txt = official_list_all_txt(published).decode("iso-8859-1").split("\n")
-    before = [(r.rank, r.list_rating, r.family_name) for r in official_list_rows(published)]
+    before = [(r.position, r.rating, r.family_name) for r in official_list_entries(published)]
     player_erase(player=a, user=federation.officer)
     a.refresh_from_db()
     after_txt = official_list_all_txt(published).decode("iso-8859-1").split("\n")
@@ -126,5 +131,5 @@ def test_erasure_puts_the_pseudonym_on_the_published_lists_and_nothing_else_chan
     # The grade, rating, games and country as published, after the names (their columns are 3+1+17+1+15+1
     # wide; a pseudonym longer than its column pushes them on, as the program writes a long name).
     assert was[38:].strip() and now.endswith(was[38:])
-    after = [(r.rank, r.list_rating, r.family_name) for r in official_list_rows(published)]
+    after = [(r.position, r.rating, r.family_name) for r in official_list_entries(published)]
     assert after == [(rank, rating, a.family_name if name == "Anders" else name) for rank, rating, name in before]

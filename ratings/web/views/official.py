@@ -9,28 +9,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from ratings.models import OfficialList
-from ratings.selectors import csv_lines
-from ratings.selectors.clubs import clubs_on
+from ratings.models import ListEntry, OfficialList
+from ratings.selectors import csv_lines, list_entries
 from ratings.selectors.list_pdf import official_list_pdf
-from ratings.selectors.lists import RowList
 from ratings.selectors.official_lists import (
     list_countries_of,
     official_list_all_txt,
-    official_list_filter,
+    official_list_entries,
     official_list_for_page,
     official_list_json,
     official_list_revision,
-    official_list_rows,
     official_lists,
     revised_filter,
 )
+from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
-from ratings.web.forms import OfficialListForm, RevisedListForm
+from ratings.web.forms import OfficialListFilter, RevisedListFilter
 from ratings.web.tables import RatingListTable
 from ratings.web.views.paging import PER_PAGE_CHOICES, int_param, paginate_table
 
@@ -38,10 +37,20 @@ ARCHIVE_PER_PAGE = 50
 REVISED_PER_PAGE = 100
 
 
-def _filtered(rows: RowList, form: OfficialListForm) -> RowList:
-    """The published rows a valid form's filters keep."""
-    data = form.cleaned_data
-    return official_list_filter(rows, q=data["q"], country=data["country"], club=data["club"], group=data["group"])
+def _filter(
+    request: HttpRequest,
+    official: OfficialList,
+    entries: QuerySet[ListEntry] | None = None,
+    kind: type[OfficialListFilter] = OfficialListFilter,
+) -> OfficialListFilter:
+    """The page's filters of ``entries`` (by default the published list's), the club and the category read on the
+    list's date."""
+    return kind(
+        request.GET,
+        queryset=official_list_entries(official) if entries is None else entries,
+        version=getattr(request, "data_version", None),
+        list_date=official.date,
+    )
 
 
 def _export_query(request: HttpRequest) -> str:
@@ -70,20 +79,19 @@ def official_list_archive(request: HttpRequest) -> HttpResponse:
 def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     """A published list with its figures as published, filtered, sorted and paged as the rating list."""
     official = _official_or_404(list_date)
-    rows = official_list_rows(official, getattr(request, "data_version", None))
-    form = OfficialListForm(request.GET, version=getattr(request, "data_version", None))
+    filterset = _filter(request, official)
     context: dict[str, Any] = {
         "official": official,
-        "form": form,
-        "countries": list_countries_of(rows),
+        "form": filterset.form,
+        "countries": list_countries_of(filterset.queryset),
         "export_query": _export_query(request),
         "section": "official",
     }
-    if not form.is_valid():
+    if not filterset.is_valid():
         return render(request, "ratings/official_list.html", context, status=400)
-    table = RatingListTable(_filtered(rows, form))
+    table = RatingListTable(filterset.qs)
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
-    table.clubs = clubs_on([row.record.pk for row in table.paginated_rows], official.date)
+    table.clubs_show(official.date)
     context["table"] = table
     return render(request, "ratings/official_list.html", context)
 
@@ -105,16 +113,15 @@ def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpRe
         )
         response["Content-Disposition"] = f'inline; filename="all-{official.date.isoformat()}.txt"'
         return response
-    version = getattr(request, "data_version", None)
-    form = OfficialListForm(request.GET, version=version)
-    if not form.is_valid():
-        errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
+    filterset = _filter(request, official)
+    if not filterset.is_valid():
+        errors = {name: [str(e) for e in errs] for name, errs in filterset.form.errors.items()}
         return JsonResponse({"errors": errors}, status=400)
-    rows = _filtered(official_list_rows(official, version), form)
+    entries = filterset.qs
     if fmt == "json":
-        response = HttpResponse(official_list_json(official, rows), content_type="application/json; charset=utf-8")
+        response = HttpResponse(official_list_json(official, entries), content_type="application/json; charset=utf-8")
     else:
-        response = StreamingHttpResponse(csv_lines(rows), content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(csv_lines(entries), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.{fmt}"'
     return response
 
@@ -123,25 +130,25 @@ def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpRe
 def official_list_revised(request: HttpRequest, list_date: str) -> HttpResponse:
     """The published list beside the list of its date as the history gives it today, the differences marked."""
     official = _official_or_404(list_date)
-    form = RevisedListForm(request.GET, version=getattr(request, "data_version", None))
-    revision = official_list_revision(official, getattr(request, "data_version", None))
+    version = getattr(request, "data_version", None)
+    today = list_entries(list_stored(official.date, active=True, version=version))
+    revision = official_list_revision(official, today)
+    published = _filter(request, official, kind=RevisedListFilter)
     context: dict[str, Any] = {
         "official": official,
-        "form": form,
+        "form": published.form,
         "revision": revision,
-        "countries": list_countries_of(r.row for r in revision.rows),
+        "countries": revision.countries,
         "section": "official",
     }
-    if not form.is_valid():
+    if not published.is_valid():
         return render(request, "ratings/official_list_revised.html", context, status=400)
-    data = form.cleaned_data
-    rows = revised_filter(
-        revision,
-        q=data["q"],
-        country=data["country"],
-        club=data["club"],
-        group=data["group"],
-        changed_only=data["changed"],
-    )
+    kept: set[int] | None = None
+    if any(published.form.cleaned_data.get(name) not in (None, "") for name in published.filters):
+        # The filters read on both lists, and a row kept by the entry that names its player (today's, or a
+        # dropped player's published one).
+        now = _filter(request, official, today, kind=RevisedListFilter)
+        kept = {*published.qs.values_list("pk", flat=True), *now.qs.values_list("pk", flat=True)}
+    rows = revised_filter(revision, kept=kept, changed_only=published.form.cleaned_data["changed"])
     context.update(page=Paginator(rows, REVISED_PER_PAGE).get_page(request.GET.get("page")))
     return render(request, "ratings/official_list_revised.html", context)
