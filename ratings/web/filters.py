@@ -240,5 +240,3 @@ class TournamentFilter(django_filters.FilterSet):
         model = Tournament
         fields: list[str] = []
 
-
-def filtered_rating_list(*a, **kw):

@@ -10,12 +10,11 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.constants import HANDICAP_CODES
-from ratings.models import GRADE_CHOICES, HandicapCode, ListEntry, Player
+from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
 from ratings.web.filters import ListEntryFilter
 
@@ -134,13 +133,6 @@ class RevisedListFilter(OfficialListFilter):
 
     class Meta(OfficialListFilter.Meta):
         form = RevisedListForm
-
-    def filter_queryset(self, queryset: QuerySet[ListEntry]) -> QuerySet[ListEntry]:
-        """The list's filters alone: django-filter would look for a filter of every field of the form."""
-        for name, value in self.form.cleaned_data.items():
-            if name in self.filters:
-                queryset = self.filters[name].filter(queryset, value)
-        return queryset
 
 
 class SubscribeForm(forms.Form):
