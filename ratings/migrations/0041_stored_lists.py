@@ -110,26 +110,6 @@ class Migration(migrations.Migration):
             model_name='listentry',
             index=models.Index(fields=['player', 'stored_list'], name='list_entry_player_idx'),
         ),
-        migrations.AddIndex(
-            model_name='listentry',
-            index=models.Index(fields=['stored_list', 'rank'], name='list_entry_rank_idx'),
-        ),
-        migrations.AddIndex(
-            model_name='listentry',
-            index=models.Index(fields=['stored_list', 'nationality', 'position'], name='list_entry_country_idx'),
-        ),
-        migrations.AddIndex(
-            model_name='listentry',
-            index=models.Index(fields=['stored_list', 'family_name', 'given_name'], name='list_entry_name_idx'),
-        ),
-        migrations.AddIndex(
-            model_name='listentry',
-            index=models.Index(fields=['stored_list', 'rating'], name='list_entry_rating_idx'),
-        ),
-        migrations.AddIndex(
-            model_name='listentry',
-            index=models.Index(fields=['stored_list', 'games'], name='list_entry_games_idx'),
-        ),
         migrations.AddConstraint(
             model_name='listentry',
             constraint=models.UniqueConstraint(fields=('stored_list', 'position'), name='list_entry_position_once'),

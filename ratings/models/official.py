@@ -133,14 +133,10 @@ class ListEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["stored_list", "position"], name="list_entry_position_once"),
         ]
-        indexes = [
-            models.Index(fields=["player", "stored_list"], name="list_entry_player_idx"),
-            models.Index(fields=["stored_list", "rank"], name="list_entry_rank_idx"),
-            models.Index(fields=["stored_list", "nationality", "position"], name="list_entry_country_idx"),
-            models.Index(fields=["stored_list", "family_name", "given_name"], name="list_entry_name_idx"),
-            models.Index(fields=["stored_list", "rating"], name="list_entry_rating_idx"),
-            models.Index(fields=["stored_list", "games"], name="list_entry_games_idx"),
-        ]
+        # A list is read by its position (the unique constraint's index) and sorted otherwise whole: a few thousand
+        # rows sort in a few milliseconds, where an index per sort would cost every list written (a past date's
+        # on its first view) more than its sorts save (bench/README.md).
+        indexes = [models.Index(fields=["player", "stored_list"], name="list_entry_player_idx")]
 
     def __str__(self) -> str:
         return f"{self.position}. {self.family_name} {self.given_name}".strip()
