@@ -93,8 +93,8 @@ class Migration(migrations.Migration):
                 ('prior_grade_level', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='prior grade level')),
                 ('category', models.CharField(choices=[('unrated', 'unrated'), ('provisional', 'provisional'), ('established', 'established')], max_length=12, verbose_name='category')),
                 ('last_played', models.DateField(blank=True, null=True, verbose_name='last played')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='list_entries', to='ratings.player', verbose_name='player')),
-                ('stored_list', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='ratings.storedlist')),
+                ('player', models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='list_entries', to='ratings.player', verbose_name='player')),
+                ('stored_list', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='ratings.storedlist')),
             ],
             options={
                 'verbose_name': 'list entry',

@@ -95,7 +95,8 @@ class ListEntry(models.Model):
     the player row ever goes, and the line keeps his name, federation id and figures as published.
     """
 
-    stored_list = models.ForeignKey(StoredList, on_delete=models.CASCADE, related_name="entries")
+    # Both are indexed by the Meta's indexes below, which lead with them.
+    stored_list = models.ForeignKey(StoredList, on_delete=models.CASCADE, related_name="entries", db_index=False)
     player = models.ForeignKey(
         Player,
         null=True,
@@ -103,6 +104,7 @@ class ListEntry(models.Model):
         on_delete=models.SET_NULL,
         related_name="list_entries",
         verbose_name=_("player"),
+        db_index=False,
     )
     position = models.PositiveIntegerField(_("line"))
     country_position = models.PositiveIntegerField(_("line in country"))
