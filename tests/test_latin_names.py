@@ -21,9 +21,10 @@ from ratings.selectors.fesa_match import PlayerIndex
 from ratings.selectors.fesa_records import table_result_txt, table_turnering
 from ratings.selectors.list_files import rating_list_file
 from ratings.selectors.list_spreadsheets import xlsx_bytes
-from ratings.selectors.lists import rating_list
+from ratings.selectors.lists import list_entries
 from ratings.selectors.name_forms import japanese_reading, players_without_latin_form
 from ratings.selectors.search import name_matches
+from ratings.services.lists import list_stored
 from ratings.services.rerate import rerate_from
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_director, make_player, make_rating_officer, make_table, round_robin
@@ -55,7 +56,7 @@ def test_the_files_write_the_latin_form_and_the_transliteration_only_without_one
     yamada, _fujii, _novak = rated
     table = _table(yamada)
     result = table_result_txt(table).decode("iso-8859-1")
-    all_txt = rating_list_file(date=LIST_DATE, format="all.txt")[0].decode("iso-8859-1")
+    all_txt = rating_list_file(list_stored(LIST_DATE), format="all.txt")[0].decode("iso-8859-1")
     turnering = write_turnering(table_turnering(table)[0]).decode("iso-8859-1")
     for text in (result, all_txt, turnering):
         assert "Yamada" in text and "Taro" in text
@@ -65,7 +66,8 @@ def test_the_files_write_the_latin_form_and_the_transliteration_only_without_one
 
 
 def test_the_exports_carry_the_name_in_latin_letters_beside_the_name(rated: tuple) -> None:
-    content, _type = rating_list_file(date=LIST_DATE, format="json")
+    stored = list_stored(LIST_DATE)
+    content, _type = rating_list_file(stored, format="json")
     players = {p["federation_id"]: p for p in json.loads(content)["players"]}
     yamada, fujii, novak = rated
     assert players[yamada.federation_id]["family_name"] == "山田"
@@ -76,9 +78,9 @@ def test_the_exports_carry_the_name_in_latin_letters_beside_the_name(rated: tupl
     assert players[fujii.federation_id]["latin_family_name"] == "TengJing"
     assert players[novak.federation_id]["given_name"] == "Tomáš"
     assert players[novak.federation_id]["latin_given_name"] == "Tomás"  # as all.txt writes it: š is not ISO-8859-1
-    csv_text = rating_list_file(date=LIST_DATE, format="csv")[0].decode("utf-8")
+    csv_text = rating_list_file(stored, format="csv")[0].decode("utf-8")
     assert "山田,太郎,Yamada,Taro," in csv_text
-    sheet = load_workbook(io.BytesIO(xlsx_bytes(rating_list(date=LIST_DATE, active=True), date=LIST_DATE))).active
+    sheet = load_workbook(io.BytesIO(xlsx_bytes(list_entries(stored), date=LIST_DATE))).active
     rows = [[c.value for c in row] for row in sheet.iter_rows()]
     header = rows[0]
     yamada_row = next(r for r in rows if r[header.index("federation_id")] == yamada.federation_id)

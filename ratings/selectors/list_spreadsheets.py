@@ -20,9 +20,9 @@ from openpyxl.cell.cell import Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from ratings.models import ListEntry
 from ratings.selectors.clubs import club_names_on
-from ratings.selectors.list_files import EXPORT_FIELDS, Grades, export_record
-from ratings.selectors.lists import ListRow
+from ratings.selectors.list_files import EXPORT_FIELDS, Grades, entries_read, export_record
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 ODS_CONTENT_TYPE = "application/vnd.oasis.opendocument.spreadsheet"
@@ -45,8 +45,9 @@ def _text(sheet: Any, value: str) -> Cell:
     return cell
 
 
-def xlsx_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "public") -> bytes:
-    """The workbook: one sheet named after the list's date, numbers as numbers and the last game as a date."""
+def xlsx_bytes(entries: Iterable[ListEntry], *, date: dt.date, grades: Grades = "public") -> bytes:
+    """The workbook of a stored list's ``entries`` (of ``date``): one sheet named after the date, numbers as
+    numbers and the last game as a date."""
     book = Workbook(write_only=True)
     sheet = book.create_sheet(date.isoformat())
     sheet.freeze_panes = "A2"
@@ -58,9 +59,9 @@ def xlsx_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "publ
     sheet.append(header)
     count = 0
     clubs = club_names_on(date)
-    for row in rows:
-        record = export_record(row, grades, clubs.get(row.pk, ""))
-        values = [row.list_last_played if name == "last_played" else record[name] for name in EXPORT_FIELDS]
+    for entry in entries_read(entries):
+        record = export_record(entry, grades, clubs.get(entry.player_id or 0, ""))
+        values = [entry.last_played if name == "last_played" else record[name] for name in EXPORT_FIELDS]
         sheet.append([_text(sheet, v) if isinstance(v, str) else v for v in values])
         count += 1
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(EXPORT_FIELDS))}{count + 1}"
@@ -86,8 +87,9 @@ def _ods_cell(value: Any, style: Style | None = None) -> TableCell:
     return cell
 
 
-def ods_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "public") -> bytes:
-    """The spreadsheet: one sheet named after the list's date, a bold header, the columns of the XLSX."""
+def ods_bytes(entries: Iterable[ListEntry], *, date: dt.date, grades: Grades = "public") -> bytes:
+    """The spreadsheet of a stored list's ``entries`` (of ``date``): one sheet named after the date, a bold
+    header, the columns of the XLSX."""
     document = OpenDocumentSpreadsheet()
     bold = Style(name="header", family="table-cell")
     bold.addElement(TextProperties(fontweight="bold"))
@@ -103,11 +105,11 @@ def ods_bytes(rows: Iterable[ListRow], *, date: dt.date, grades: Grades = "publi
         header.addElement(_ods_cell(name, bold))
     sheet.addElement(header)
     clubs = club_names_on(date)
-    for row in rows:
-        record = export_record(row, grades, clubs.get(row.pk, ""))
+    for entry in entries_read(entries):
+        record = export_record(entry, grades, clubs.get(entry.player_id or 0, ""))
         line = TableRow()
         for name in EXPORT_FIELDS:
-            line.addElement(_ods_cell(row.list_last_played if name == "last_played" else record[name]))
+            line.addElement(_ods_cell(entry.last_played if name == "last_played" else record[name]))
         sheet.addElement(line)
     document.spreadsheet.addElement(sheet)
     out = io.BytesIO()

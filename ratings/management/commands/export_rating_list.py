@@ -1,12 +1,12 @@
 """``manage.py export_rating_list --format all.txt|csv|json [--date D] [--grades fesa|public] [--output FILE]``.
 
 The rating list of a date (default today): ``all.txt`` exactly as the FESA program writes it
-(ISO-8859-1), or CSV/JSON (UTF-8), all from the site's one rating list (ratings/selectors/list_files.py: the
-page's players, order and ranks). Grades are the computed FESA grades by default, as the program prints them;
-``--grades public`` shows Dan grades only once approved, as the site does. Written to standard output
-unless ``--output`` is given. all.txt holds Latin letters only: the players who have a name in another script and no
-Latin form are listed on standard error as a warning (the files write them transliterated), each with a Japanese
-reading to check where the name has one.
+(ISO-8859-1), or CSV/JSON (UTF-8), all from the stored rating list (ratings/services/lists.py, made now if it
+is not there yet; ratings/selectors/list_files.py: the page's players, order and ranks). Grades are the computed
+FESA grades by default, as the program prints them; ``--grades public`` shows Dan grades only once approved, as the
+site does. Written to standard output unless ``--output`` is given. all.txt holds Latin letters only: the players
+who have a name in another script and no Latin form are listed on standard error as a warning (the files write them
+transliterated), each with a Japanese reading to check where the name has one.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.management.commands.export_fesa_state import parse_date, write_output
 from ratings.selectors import FORMATS, rating_list_file
 from ratings.selectors.name_forms import names_transliterated
+from ratings.services.lists import list_stored
 
 
 class Command(BaseCommand):
@@ -34,7 +35,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         date = options["date"] or timezone.localdate()
         try:
-            data, _content_type = rating_list_file(date=date, format=options["format"], grades=options["grades"])
+            stored = list_stored(date, active=True)
+            data, _content_type = rating_list_file(stored, format=options["format"], grades=options["grades"])
         except FesaFileError as exc:
             raise CommandError(str(exc)) from exc
         write_output(self, options["output"], data)

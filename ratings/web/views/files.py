@@ -1,6 +1,7 @@
 """Downloads of the FESA program's files: a table's result table and the rating list (all.txt, CSV, JSON).
 
-Thin views over ratings/selectors/list_files.py (the site's one rating list) and ratings/selectors/fesa_records.py.
+Thin views over ratings/selectors/list_files.py (the stored rating list, ratings/services/lists.py) and
+ratings/selectors/fesa_records.py.
 Bad input never gives a 500: an unknown or unrated table is a 404, a malformed date or format a 400, a file
 that cannot be written a 409; each is an HTML page saying why, with a way back, so that a download link never
 fails silently.
@@ -21,6 +22,7 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
 from ratings.selectors import FORMATS, rating_list_file
 from ratings.selectors.fesa_records import table_has_result, table_result_txt
+from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
 
 _EXTENSIONS = {"all.txt": "txt", "csv": "csv", "json": "json"}
@@ -71,7 +73,8 @@ def rating_list_view(request: HttpRequest) -> HttpResponse:
         except ValueError:
             return _back_to_list(request, _("The date must be YYYY-MM-DD."), 400)
     try:
-        data, content_type = rating_list_file(date=date, format=format, grades="public")  # type: ignore[arg-type]
+        stored = list_stored(date, active=True, version=getattr(request, "data_version", None))
+        data, content_type = rating_list_file(stored, format=format, grades="public")  # type: ignore[arg-type]
     except FesaFileError as exc:
         return _back_to_list(request, str(exc), 409)
     response = HttpResponse(data, content_type=content_type)
