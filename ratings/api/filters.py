@@ -11,12 +11,13 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from ratings.models import Player, Table
+from ratings.models import ListEntry, Player, Table
 from ratings.selectors.search import MAX_QUERY
-from ratings.web.filters import RatingListFilter, TournamentFilter, country_choices, name_search
+from ratings.web.filters import ACTIVE_CHOICES, GRADES, RatingListFilter, TournamentFilter, country_choices, name_search
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")
@@ -85,18 +86,32 @@ class RatedTableFilter(django_filters.FilterSet):
 
 
 class RatingListChoice(forms.Form):
-    """The API takes any day of the calendar (a day before the first table: an empty list; a day after today:
-    today's list, nothing later being known) and any two grades (``grade_min`` above ``grade_max``: no one)."""
+    """Which list the API gives (``date``, ``active``), laxer than the page's form: any day of the calendar
+    written ``YYYY-MM-DD`` (a day before the first table: an empty list; a day after today: today's list,
+    nothing later being known) and any two grades (``grade_min`` above ``grade_max``: no one)."""
+
+    active = forms.ChoiceField(choices=ACTIVE_CHOICES, required=False)
+    date = IsoDateField(required=False)
 
 
 class ApiRatingListFilter(RatingListFilter):
-    date = IsoDateFilter(
-        method="filter_nothing",
-        help_text="The list as of this day (YYYY-MM-DD); today's if left out or later than today.",
-    )
+    """The rating list's filters with the API's form; ``date`` and ``active`` are stated in the view's schema
+    (ratings/api/views.py), being the form's fields, not filters.
+
+    The grades are chosen by their codes, strings in the schema as they always were: a filter on the stored
+    grade column by its lookup alone would be published as an integer with a string's choices."""
+
+    grade_min = django_filters.ChoiceFilter(label=_("Grade from"), method="filter_grade_min", choices=GRADES)
+    grade_max = django_filters.ChoiceFilter(label=_("Grade up to"), method="filter_grade_max", choices=GRADES)
 
     class Meta(RatingListFilter.Meta):
         form = RatingListChoice
+
+    def filter_grade_min(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return queryset.filter(grade__gte=int(value))
+
+    def filter_grade_max(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return queryset.filter(grade__lte=int(value))
 
 
 class ApiTournamentFilter(TournamentFilter):

@@ -18,8 +18,10 @@ FREE_TEXT = frozenset({"q"})
 
 
 def known_parameters(view: Any) -> frozenset[str]:
+    """The filters of the view's filter set, the fields its form declares besides them (the rating list's
+    ``date`` and ``active``, which choose the list rather than filter it), and the paginator's."""
     filterset = getattr(view, "filterset_class", None)
-    names = set(filterset.base_filters) if filterset is not None else set()
+    names = set(filterset.base_filters) | set(filterset._meta.form.base_fields) if filterset is not None else set()
     if getattr(view, "pagination_class", None) is not None and hasattr(view, "list"):
         names |= {view.pagination_class.page_query_param, view.pagination_class.page_size_query_param}
     return frozenset(names)

@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from ratings.engine import grade_label
-from ratings.models import Player, Table, Tournament
+from ratings.models import ListEntry, Player, Table, Tournament
 
 
 class GradeField(serializers.IntegerField):
@@ -66,25 +66,38 @@ class PlayerSerializer(PlayerRefSerializer):
         return getattr(player, "list_pending_grade", None)
 
 
-class RatingListEntrySerializer(PlayerRefSerializer):
+class RatingListEntrySerializer(serializers.Serializer[ListEntry]):
     """A line of the rating list of a date."""
 
-    rank = serializers.IntegerField(help_text="The rank on the whole list, whatever the filters.")
-    country_rank = serializers.IntegerField(help_text="The rank among the list's players of the same country.")
-    rating = serializers.IntegerField(source="list_rating")
-    games = serializers.IntegerField(source="list_games")
-    category = serializers.CharField(source="list_category")
-    grade = GradeField(source="list_grade")
+    # An entry of the stored list (ratings/models/official.py): the player as PlayerRefSerializer names him, then
+    # his figures on the list.
+
+    federation_id = serializers.CharField()
+    family_name = serializers.CharField()
+    given_name = serializers.CharField()
+    nationality = serializers.CharField(help_text="ISO 3166 code, or empty.")
+    page = serializers.SerializerMethodField(help_text="The player's public page.")
+    rank = serializers.IntegerField(source="position", help_text="The rank on the whole list, whatever the filters.")
+    country_rank = serializers.IntegerField(
+        source="country_position", help_text="The rank among the list's players of the same country."
+    )
+    rating = serializers.IntegerField()
+    games = serializers.IntegerField()
+    category = serializers.CharField()
+    grade = GradeField()
     grade_label = serializers.SerializerMethodField()
     pending_grade = serializers.SerializerMethodField()
-    last_played = serializers.DateField(source="list_last_played", allow_null=True)
+    last_played = serializers.DateField(allow_null=True)
 
-    def get_grade_label(self, player: Player) -> str | None:
-        return label_of(player.list_grade)  # type: ignore[attr-defined]
+    def get_page(self, entry: ListEntry) -> str:
+        return reverse("ratings:player", args=[entry.federation_id])
+
+    def get_grade_label(self, entry: ListEntry) -> str | None:
+        return label_of(entry.grade)
 
     @extend_schema_field({"type": "integer", "nullable": True})
-    def get_pending_grade(self, player: Player) -> int | None:
-        return getattr(player, "list_pending_grade", None)
+    def get_pending_grade(self, entry: ListEntry) -> int | None:
+        return entry.shown_pending_grade
 
 
 class TournamentRefSerializer(serializers.Serializer[Tournament]):

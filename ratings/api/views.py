@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import NotFound, ValidationError
@@ -30,13 +31,14 @@ from ratings.api import serializers
 from ratings.api.filters import ApiRatingListFilter, ApiTournamentFilter, PlayerSearchFilter, RatedTableFilter
 from ratings.api.params import check_query
 from ratings.api.serializers_official import PlayerDetailSerializer
-from ratings.models import Player, Promotion, Table, Tournament
+from ratings.models import ListEntry, Player, Promotion, StoredList, Table, Tournament
 from ratings.selectors.api import players_search, rated_tables
 from ratings.selectors.categories import category_codes, player_groups
 from ratings.selectors.duplicates import merged_into_id_of
+from ratings.selectors.lists import list_entries
 from ratings.selectors.official_lists import player_official_lists
+from ratings.services.lists import list_stored
 from ratings.web.caching import cached_page, page_cache_key, store_page
-from ratings.web.filters import filtered_rating_list
 
 MOVED = OpenApiResponse(description="A record merged into another player: Location is the kept player's answer.")
 CACHE_SECONDS = 300  # the data change when a table is rated; a few minutes' delay is harmless
@@ -154,9 +156,27 @@ class PlayerHistoryView(PlayerMixin, APIView):
         return Response(serializers.PlayerHistorySerializer(history).data)
 
 
+class RatingListFilterBackend(DjangoFilterBackend):
+    """The rating list's filters, given what they read on the list's day: the club choices of the data version
+    the request read, and the list's date (``club`` and ``group`` are a player's on that day)."""
+
+    def get_filterset_kwargs(self, request: Request, queryset: QuerySet[Any], view: APIView) -> dict[str, Any]:
+        stored = getattr(view, "stored", None)
+        return {
+            **super().get_filterset_kwargs(request, queryset, view),
+            "version": getattr(request._request, "data_version", None),
+            "list_date": stored.date if stored is not None else None,
+        }
+
+
 @extend_schema(
     parameters=[
         OpenApiParameter("active", str, enum=["active", "all"], description="active: the FESA list (default)."),
+        OpenApiParameter(
+            "date",
+            OpenApiTypes.DATE,
+            description="The list as of this day (YYYY-MM-DD); today's if left out or later than today.",
+        ),
         OpenApiParameter(
             "club", int, description="The players in this club on the list's day (a club's id, as clubs/ gives it)."
         ),
@@ -169,30 +189,31 @@ class PlayerHistoryView(PlayerMixin, APIView):
         ),
     ]
 )
-class RatingListView(PublicReadMixin, generics.ListAPIView[Player]):
+class RatingListView(PublicReadMixin, generics.ListAPIView[ListEntry]):
     """The rating list of today or of a past day, highest rating first, filtered as on the front page.
 
     The FESA list (``active``) holds the players who played a rated table in the two years before the day;
     professionals are never on it. ``rank`` is the rank on the whole list and ``country_rank`` the rank within
-    the player's country, whatever the filters: the site's one rating list (ratings/selectors/lists.py).
+    the player's country, whatever the filters: the site's one rating list (ratings/services/lists.py).
     """
 
     serializer_class = serializers.RatingListEntrySerializer
-    filter_backends = [DjangoFilterBackend]  # for the schema's parameters; the list filters itself
+    filter_backends = [RatingListFilterBackend]
     filterset_class = ApiRatingListFilter
+    stored: StoredList | None = None
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[ListEntry]:
         if getattr(self, "swagger_fake_view", False):
-            return Player.objects.none()
+            return ListEntry.objects.none()
         # the data version the page cache's key was made of (one query fewer)
         version = getattr(self.request._request, "data_version", None)
-        choice = ApiRatingListFilter(self.request.query_params, queryset=Player.objects.none(), version=version)
-        if not choice.form.is_valid():
+        # Every parameter is checked before the list is read, so that a 400 names all the wrong ones at once.
+        choice = ApiRatingListFilter(self.request.query_params, version=version)
+        if not choice.is_valid():
             raise invalid_query(choice.form.errors)
-        return filtered_rating_list(choice.form.cleaned_data, version)[0]
-
-    def filter_queryset(self, queryset: Any) -> Any:
-        return queryset
+        key = choice.list_key()
+        self.stored = list_stored(key.date, active=key.active, version=version)
+        return list_entries(self.stored)
 
 
 class TournamentListView(PublicReadMixin, generics.ListAPIView[Tournament]):

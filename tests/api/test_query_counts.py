@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.models import Player, Promotion, Table
+from ratings.services.lists import list_stored
 from tests.api.conftest import veteran
 from tests.factories import make_tournament
 from tests.public.conftest import days_ago
@@ -39,14 +41,14 @@ def promoted_table(rated_round_robin: Callable[..., Table], days: int) -> tuple[
 
 
 # (endpoint, parameters, queries). Every answer: the data version (the page cache's key). Lists: the count and the
-# page, plus: the rating list the pending Dan grades of the page's players and the list's order (the ranks, once
-# per date and data version; unfiltered, its count is the order's length); tournaments their tables; promotions
-# the lines. (The year filter is a number: no query for the years with tournaments.)
+# page, plus: the rating list its stored list (made beforehand here, as a re-rate's follow-ups and the daily task
+# make today's: ``list_made``); tournaments their tables; promotions the lines. (The year filter is a number: no
+# query for the years with tournaments.)
 LISTS = [
     ("api-v1:players", {}, 3),
     ("api-v1:players", {"q": "player", "country": "FR"}, 3),
     ("api-v1:rating_list", {"active": "all"}, 4),
-    ("api-v1:rating_list", {"date": days_ago(1).isoformat(), "active": "all", "country": "FR"}, 5),
+    ("api-v1:rating_list", {"date": days_ago(1).isoformat(), "active": "all", "country": "FR"}, 4),
     ("api-v1:tournaments", {}, 4),
     ("api-v1:tournaments", {"year": str(days_ago(80).year)}, 4),
     ("api-v1:tables", {}, 3),
@@ -60,13 +62,36 @@ def test_list_queries_do_not_grow_with_items(
     client: Client, rated_round_robin: Callable[..., Table], name: str, params: dict[str, str], expected: int
 ) -> None:
     promoted_table(rated_round_robin, 90)
+    list_made(name, params)
     one = queries(client, reverse(name), params)
     promoted_table(rated_round_robin, 80)
     promoted_table(rated_round_robin, 70)
+    list_made(name, params)
     three = queries(client, reverse(name), params)
     assert (one, three) == (expected, expected)
     # Asked again, the data unchanged: the answer the page cache keeps, after the data version alone.
     assert queries(client, reverse(name), params) == 1
+
+
+def list_made(name: str, params: dict[str, str]) -> None:
+    """The stored list a rating list answer reads, made for the current data (ratings/services/lists.py)."""
+    if name == "api-v1:rating_list":
+        date = dt.date.fromisoformat(params["date"]) if "date" in params else None
+        list_stored(date, active=params.get("active") != "all")
+
+
+def test_a_list_made_for_its_first_reader_costs_the_same_however_long(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    """A list not made yet (a past date's, asked for the first time) is made by the request: its cost does not
+    grow with the list either."""
+    params = {"date": days_ago(1).isoformat(), "active": "all"}
+    promoted_table(rated_round_robin, 90)
+    one = queries(client, reverse("api-v1:rating_list"), params)
+    promoted_table(rated_round_robin, 80)
+    promoted_table(rated_round_robin, 70)
+    three = queries(client, reverse("api-v1:rating_list"), params)
+    assert one == three > 4
 
 
 def test_player_and_history_queries_do_not_grow_with_tables(

@@ -58,7 +58,7 @@ def test_rating_list_filters_by_the_club_of_the_lists_date(client: Client, moved
     in_paris = client.get(url, {"club": paris})
     assert names(in_paris) == ["Moved"]
     # the ranks stay those of the whole list
-    assert [row.record.public_rank for row in in_paris.context["table"].paginated_rows] == [2]
+    assert [row.record.rank for row in in_paris.context["table"].paginated_rows] == [2]
     assert names(client.get(url, {"club": lyon, "date": PAST.isoformat()})) == ["Stayed", "Moved"]
     assert names(client.get(url, {"club": paris, "date": PAST.isoformat()})) == []
 
