@@ -5,15 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.utils import timezone
-
 from ratings import engine
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.outlook import NextGrade, next_grade
-from ratings.models import Player
-from ratings.selectors.lists import list_order
+from ratings.models import Player, StoredList
+from ratings.selectors.lists import player_entry
 from ratings.selectors.states import states_before
-from ratings.selectors.versions import DataVersion
 
 
 @dataclass(frozen=True)
@@ -29,10 +26,10 @@ class Standing:
         return max(0, PROVISIONAL_FROM - self.state.games)
 
 
-def player_standing(player: Player, version: DataVersion | None = None) -> Standing:
-    """His public ranks on today's list (the list's order is shared with the list's pages) and, from his state
-    after his latest table, what his next grade takes."""
-    order = list_order(timezone.localdate(), True, version)
-    rank, country_rank = order.public_ranks_of(player.pk)
+def player_standing(player: Player, stored: StoredList) -> Standing:
+    """His public ranks on ``stored``, today's list (ratings/services/lists.py ``list_stored``: the list the list's
+    pages read), and, from his state after his latest table, what his next grade takes."""
+    entry = player_entry(stored, player)
+    rank, country_rank = (entry.rank, entry.country_rank) if entry is not None else (None, None)
     state = states_before(date=dt.date.max, sequence=1, player_ids=[player.pk])[player.pk]
     return Standing(rank, country_rank, next_grade(state), state)

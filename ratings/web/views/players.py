@@ -15,6 +15,7 @@ from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
 from ratings.selectors.player_stats import best_wins, longest_run, peak_rank, percentiles
 from ratings.selectors.standing import player_standing
+from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
 from ratings.web.charts import ChartPoint, rating_chart
 
@@ -41,6 +42,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     grade_steps = selectors.player_grade_history(player)
     today = timezone.localdate()
     groups = player_groups(player, today)
+    today_list = list_stored(None, active=True, version=getattr(request, "data_version", None))
     official = player_official_lists(player)
     tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
@@ -68,7 +70,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         # Only the category is published, never the date of birth (docs/privacy.md).
         "age_category": groups.age_category.label if groups.age_category else "",
         "womens_list": groups.womens_list,
-        "standing": player_standing(player, getattr(request, "data_version", None)),
+        "standing": player_standing(player, today_list),
     }
     return render(request, "ratings/player_detail.html", context)
 
