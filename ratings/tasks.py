@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from ratings.services.grades.digest import grade_digest_queue
 from ratings.services.history_files import DerivedFilesUnavailable, history_files_write
+from ratings.services.lists import lists_prepare
 from ratings.services.mail import mail_send
 from ratings.services.predictions import prediction_compare, prediction_compare_after_rerate
 from ratings.services.reports import reports_expire
@@ -39,7 +40,7 @@ def task_rerate_pending(self: Task[Any, Any]) -> dict[str, object] | None:
     On a worker it first waits for a quiet moment (RERATE_QUIET_SECONDS) so that a burst of edits is served
     by one run, and a lock held by another re-rate turns into a retry with backoff. Run in-process (no
     broker), it neither waits nor retries: the run holding the lock sees the request and runs again. Once the
-    run committed, its follow-ups (notices, downloads, list orders) run through ``rerate_after_run``.
+    run committed, its follow-ups (notices, downloads, today's lists) run through ``rerate_after_run``.
     """
     eager = bool(self.request.is_eager)
     began = timezone.now()
@@ -77,6 +78,13 @@ def task_history_files_write() -> list[str]:
             exc_info=True,
         )
         return []
+
+
+@shared_task(name="ratings.tasks.task_lists_prepare", acks_late=True)
+def task_lists_prepare() -> None:
+    """Write today's rating lists (ratings/services/lists.py) just after midnight (Celery beat): the two-year
+    window moved, and the day's first visitor should not wait while the list is made."""
+    lists_prepare()
 
 
 @shared_task(name="ratings.tasks.task_predictions_compare", acks_late=True)

@@ -35,7 +35,7 @@ def done(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(after_module, "enqueue", queued)
     monkeypatch.setattr(after_module, "run_directors_notify", directors)
     monkeypatch.setattr(after_module, "runs_subscribers_notify", recorder("subscribers"))
-    monkeypatch.setattr(after_module, "list_orders_prepare", recorder("list orders"))
+    monkeypatch.setattr(after_module, "lists_prepare", recorder("lists"))
     return out
 
 
@@ -46,7 +46,7 @@ def test_after_run_runs_every_follow_up_when_one_fails(done: list[str], caplog: 
         f"queued {HISTORY_TASK} now",
         "directors 7 12:00",
         "subscribers",
-        "list orders",
+        "lists",
         f"queued {PREDICTIONS_TASK} now",
     ]
     (failure,) = caplog.records
@@ -60,7 +60,7 @@ def test_after_run_queues_tasks_the_tasks_module_registers() -> None:
 
 def test_after_run_in_process_leaves_the_comparison_to_the_nightly_run(done: list[str]) -> None:
     rerate_after_run(outcome=RerateOutcome(start=None, run_id=7), began=BEGAN, eager=True)
-    assert f"queued {PREDICTIONS_TASK} now" not in done and "list orders" in done
+    assert f"queued {PREDICTIONS_TASK} now" not in done and "lists" in done
 
 
 def test_after_run_with_nothing_pending_tells_only_the_subscribers(done: list[str]) -> None:

@@ -14,8 +14,8 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 
-from ratings.selectors.lists import list_orders_prepare
 from ratings.services.history_files import HISTORY_TASK
+from ratings.services.lists import lists_prepare
 from ratings.services.queue import enqueue
 from ratings.services.season.notices import run_directors_notify
 from ratings.services.season.subscriptions import runs_subscribers_notify
@@ -43,7 +43,7 @@ def rerate_after_run(*, outcome: RerateOutcome | None, began: dt.datetime, eager
     if run_id is not None:
         _alone("tell the directors", lambda: run_directors_notify(run_id=run_id, since=began))
     _alone("tell the subscribers", runs_subscribers_notify)
-    _alone("prepare today's rating list orders", list_orders_prepare)  # else the first visitor builds them
+    _alone("prepare today's rating lists", lists_prepare)  # else the first visitor makes them
     if not eager:
         _alone("queue the comparison of rating systems", _predictions_queue)
 
