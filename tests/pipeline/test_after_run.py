@@ -7,6 +7,7 @@ import logging
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from ratings import tasks
 from ratings.services.history_files import HISTORY_TASK
@@ -66,3 +67,14 @@ def test_after_run_in_process_leaves_the_comparison_to_the_nightly_run(done: lis
 def test_after_run_with_nothing_pending_tells_only_the_subscribers(done: list[str]) -> None:
     rerate_after_run(outcome=None, began=BEGAN, eager=False)
     assert done == ["subscribers"]
+
+
+def test_the_beat_writes_todays_lists_after_midnight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The active list's two-year window moves at midnight: the beat writes the new day's lists soon after."""
+    (entry,) = (e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == tasks.task_lists_prepare.name)
+    schedule = entry["schedule"]
+    assert schedule.hour == {0} and max(schedule.minute) < 30
+    called: list[str] = []
+    monkeypatch.setattr(tasks, "lists_prepare", lambda: called.append("lists"))
+    tasks.task_lists_prepare()
+    assert called == ["lists"]
