@@ -1,0 +1,184 @@
+"""The rating list as stored rows (ratings/services/lists.py): made once per date, kind of list and data version,
+read again afterwards, the older versions' lists deleted a while later; its lines and ranks as the rules count
+them (docs/rules.md §8)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+import pytest
+from django.db import IntegrityError
+from django.utils import timezone
+
+from ratings.engine.grades import FIRST_DAN, grade_of
+from ratings.models import ListEntry, Player, Promotion, StoredList, Table
+from ratings.selectors.lists import list_entries
+from ratings.selectors.standing import player_standing
+from ratings.selectors.versions import data_version
+from ratings.services import lists as lists_module
+from ratings.services.lists import KEEP_OLD_VERSIONS, ListKey, list_build, list_stored, lists_prepare
+from tests.public.conftest import days_ago, seasoned
+
+pytestmark = pytest.mark.django_db
+
+PERFORMANCE = ((1800, 1.0),) * 4  # four games: still rated by performance, listed without a rank
+
+
+def lines(stored: StoredList) -> list[tuple[str, int, int, int | None, int | None]]:
+    """(family name, line, line in the country, rank, rank in the country) of each entry, in list order."""
+    fields = ("family_name", "position", "country_position", "rank", "country_rank")
+    return list(list_entries(stored).values_list(*fields))
+
+
+def names(stored: StoredList) -> list[str]:
+    return list(list_entries(stored).values_list("family_name", flat=True))
+
+
+def edited(player: Player) -> None:
+    """An edit of a player: a new version of the public data (its audit row)."""
+    player.given_name += "x"
+    player.save()
+
+
+def test_a_list_is_made_once_per_date_kind_and_data_version() -> None:
+    seasoned(1600, family_name="Alpha")
+    today = list_stored()
+    assert list_stored() == today and list_stored(timezone.localdate()) == today
+    assert list_stored(days_ago(-30)) == today  # a later day: today's list, nothing later being known
+    assert StoredList.objects.count() == 1 and ListEntry.objects.count() == 1
+    everyone = list_stored(active=False)
+    past = list_stored(days_ago(10))
+    assert len({today.pk, everyone.pk, past.pk}) == 3
+    list_stored(days_ago(10))
+    list_stored(active=False)
+    assert StoredList.objects.count() == 3
+    assert (today.date, today.active, today.version) == (timezone.localdate(), True, data_version().key)
+
+
+def test_lists_prepare_writes_todays_two_lists() -> None:
+    seasoned(1600, family_name="Alpha")
+    lists_prepare()
+    lists_prepare()
+    made = StoredList.objects.values_list("date", "active").order_by("active")
+    assert list(made) == [(timezone.localdate(), False), (timezone.localdate(), True)]
+
+
+def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = timezone.now()
+    moment = [start]
+    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+    player = seasoned(1600, family_name="Alpha")
+    first = list_stored()
+    assert names(first) == ["Alpha"]
+
+    moment[0] = start + dt.timedelta(minutes=2)
+    edited(player)
+    second = list_stored()
+    assert second.pk != first.pk and second.version != first.version
+    # a request that began with the first version still reads its list whole
+    assert set(StoredList.objects.values_list("pk", flat=True)) == {first.pk, second.pk}
+    assert names(first) == ["Alpha"]
+
+    moment[0] = start + KEEP_OLD_VERSIONS + dt.timedelta(minutes=1)
+    edited(player)
+    third = list_stored()
+    # the first list is older than KEEP_OLD_VERSIONS, the second not yet
+    assert set(StoredList.objects.values_list("pk", flat=True)) == {second.pk, third.pk}
+    assert not ListEntry.objects.filter(stored_list_id=first.pk).exists()
+    assert ListEntry.objects.filter(stored_list_id=second.pk).count() == 1
+
+
+def test_only_the_most_recently_made_past_lists_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lists_module, "KEEP_PAST_LISTS", 2)
+    seasoned(1600, family_name="Alpha", last_played=days_ago(100))
+    made = [list_stored(days_ago(days)) for days in (10, 20, 30)]
+    kept = set(StoredList.objects.values_list("pk", flat=True))
+    assert kept == {made[1].pk, made[2].pk}
+    today = list_stored()  # today's list is no past list: it stays whatever the count
+    list_stored(days_ago(40))
+    assert today.pk in set(StoredList.objects.values_list("pk", flat=True))
+
+
+def test_the_ranks_skip_players_rated_by_performance_while_the_lines_count_everyone() -> None:
+    seasoned(1700, family_name="Top")
+    seasoned(1650, family_name="Newcomer", games=4, result_list=PERFORMANCE)
+    seasoned(1600, family_name="German", nationality="DE")
+    seasoned(1500, family_name="Provisional", games=12)
+    stored = list_stored()
+    assert lines(stored) == [
+        ("Top", 1, 1, 1, 1),
+        ("Newcomer", 2, 2, None, None),
+        ("German", 3, 1, 2, 1),
+        ("Provisional", 4, 3, 3, 2),
+    ]
+    assert (stored.player_count, stored.ranked_count) == (4, 3)
+    categories = dict(list_entries(stored).values_list("family_name", "category"))
+    assert categories == {
+        "Top": "established",
+        "Newcomer": "unrated",
+        "German": "established",
+        "Provisional": "provisional",
+    }
+
+
+def test_a_players_standing_is_his_public_rank_on_todays_list() -> None:
+    seasoned(1700, family_name="Top")
+    seasoned(1650, family_name="Newcomer", games=4, result_list=PERFORMANCE)
+    me = seasoned(1600, family_name="Mine")
+    newcomer = Player.objects.get(family_name="Newcomer")
+    stored = list_stored()
+    standing = player_standing(me, stored)
+    assert (standing.rank, standing.country_rank) == (2, 2)
+    assert (player_standing(newcomer, stored).rank, player_standing(newcomer, stored).country_rank) == (None, None)
+    away = seasoned(1800, family_name="Away", last_played=days_ago(800))  # not on the active list
+    assert player_standing(away, list_stored()).rank is None
+
+
+def test_a_pending_dan_grade_is_stored_with_the_line(rated_round_robin: Callable[..., Table]) -> None:
+    waiting = seasoned(1900, family_name="Waiting", grade=grade_of(1, "Kyu"))
+    other = seasoned(1500, family_name="Other", grade=grade_of(3, "Kyu"))
+    table = rated_round_robin([waiting, other], days_ago(5))
+    # the table promotes him to 1 Dan (the re-rate records it), which waits for a grade officer's approval
+    promotion, _made = Promotion.objects.get_or_create(
+        player=waiting,
+        grade=FIRST_DAN,
+        defaults={"table": table, "game_number": 1, "route": "upper_bound", "rating": 1900, "status": "pending"},
+    )
+    assert promotion.status == "pending"
+    entries = {e.family_name: e for e in list_entries(list_stored())}
+    assert entries["Waiting"].pending_grade == FIRST_DAN
+    assert entries["Waiting"].shown_pending_grade == FIRST_DAN
+    assert entries["Waiting"].grade == grade_of(1, "Kyu")  # the public grade: the Dan grade waits for approval
+    assert entries["Other"].pending_grade is None
+
+
+def test_a_past_list_holds_the_players_active_within_two_years_before_its_date() -> None:
+    """On or after the same day two years before the list's date; for 29 February, from 1 March (as the FESA
+    program compares the dates, ratings/fesa_files/alltxt.py)."""
+    leap = dt.date(2024, 2, 29)
+    seasoned(1700, family_name="Last28Feb", last_played=dt.date(2022, 2, 28))
+    seasoned(1600, family_name="First1Mar", last_played=dt.date(2022, 3, 1))
+    seasoned(1500, family_name="Later", last_played=dt.date(2024, 3, 5))  # not rated yet on the list's date
+    assert names(list_stored(leap)) == ["First1Mar"]
+    assert names(list_stored(leap, active=False)) == ["Last28Feb", "First1Mar"]
+    assert names(list_stored(dt.date(2024, 2, 28))) == ["Last28Feb", "First1Mar"]
+    assert names(list_stored(dt.date(2024, 3, 1))) == ["First1Mar"]
+    assert names(list_stored(dt.date(2024, 3, 5))) == ["Later"]  # two years after 1 March: the window moved
+
+
+def test_a_list_made_meanwhile_by_another_process_is_the_one_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two requests that both found no list: the second one's insert breaks the uniqueness of (date, kind of
+    list, version) and it reads the list the first one made."""
+    seasoned(1600, family_name="Alpha")
+    made = list_stored()
+    version = data_version()
+    assert list_build(ListKey.of(None), version) == made
+    assert StoredList.objects.count() == 1 and ListEntry.objects.count() == 1
+
+    # The insert refused and still no list to read: the error is not swallowed.
+    monkeypatch.setattr(lists_module, "_stored", lambda key, version, *, using: None)
+    with pytest.raises(IntegrityError):
+        list_build(ListKey.of(None), version)
