@@ -160,11 +160,12 @@ class RatingListFilterBackend(DjangoFilterBackend):
     """The rating list's filters, given what they read on the list's day: the club choices of the data version
     the request read, and the list's date (``club`` and ``group`` are a player's on that day)."""
 
-    def get_filterset_kwargs(self, request: Request, queryset: QuerySet[Any], view: APIView) -> dict[str, Any]:
+    def get_filterset_kwargs(self, request: HttpRequest, queryset: QuerySet[Any], view: Any) -> dict[str, Any]:
         stored = getattr(view, "stored", None)
         return {
             **super().get_filterset_kwargs(request, queryset, view),
-            "version": getattr(request._request, "data_version", None),
+            # a DRF request answers what its Django request holds
+            "version": getattr(request, "data_version", None),
             "list_date": stored.date if stored is not None else None,
         }
 
