@@ -98,9 +98,12 @@ def entries_read(entries: Iterable[ListEntry]) -> Iterator[ListEntry]:
     return entries.iterator(chunk_size=2000) if isinstance(entries, QuerySet) else iter(entries)
 
 
-def csv_lines(entries: Iterable[ListEntry], grades: Grades = "public", *, for_excel: bool = False) -> Iterator[str]:
+def csv_lines(
+    entries: Iterable[ListEntry], grades: Grades = "public", *, for_excel: bool = False, date: dt.date | None = None
+) -> Iterator[str]:
     """The CSV file, a header row and one line per entry, line by line (for a streaming response); each row's
-    club that of the list's date (read with the first entry, one query for the whole file).
+    club that of the list's ``date`` (by default the date of the first entry's list, a query more), read once
+    for the whole file.
 
     ``for_excel``: the dialect Excel opens by a double click where the decimal separator is a comma (French,
     German): semicolons, CRLF and a byte order mark, without which it reads UTF-8 as Windows-1252."""
@@ -111,7 +114,7 @@ def csv_lines(entries: Iterable[ListEntry], grades: Grades = "public", *, for_ex
     clubs: dict[int, str] | None = None
     for entry in entries_read(entries):
         if clubs is None:
-            clubs = club_names_on(entry.stored_list.date)
+            clubs = club_names_on(date or entry.stored_list.date)
         out.seek(0)
         out.truncate()
         record = export_record(entry, grades, clubs.get(entry.player_id or 0, ""))
@@ -179,7 +182,7 @@ def rating_list_file(stored: StoredList, *, format: Format, grades: Grades = "fe
     if format == "all.txt":
         return all_txt(entries, grades, date=stored.date), CONTENT_TYPES[format]
     if format == "csv":
-        return "".join(csv_lines(entries, grades)).encode("utf-8"), CONTENT_TYPES[format]
+        return "".join(csv_lines(entries, grades, date=stored.date)).encode("utf-8"), CONTENT_TYPES[format]
     if format == "json":
         return json_document(entries, stored, grades=grades) + b"\n", CONTENT_TYPES[format]
     raise ValueError(f"unknown rating list format {format!r} (known: {', '.join(FORMATS)})")
