@@ -1,12 +1,12 @@
 """The rating list as files: all.txt as the FESA program writes it, and CSV and JSON, from the entries of a stored
-list (ratings/selectors/lists.py): the same players, in the same order, with the same ranks as the page.
+list (ratings/selectors/lists.py): the same players, in the same order as the page.
 
 Grades: ``grades="fesa"`` shows the grade the rules computed, as the FESA program prints it (what a federation
 compares while it runs both systems side by side); ``grades="public"`` the grade the public sees, Dan grades only
 once approved (ratings/services/grades/promotions.py). The site's pages and downloads show the latter.
 
 Ranks: the files number every line (``ListEntry.position`` and ``country_position``), as FESA's all.txt does,
-whatever the category.
+whatever the category; the page shows the public ranks, which pass over the players rated by performance.
 
 Nationality: the page's country code; in all.txt, for a player migrated from FESA whose list nationality is no
 country code the site knows, the code of his FESA record, as the program prints it.
