@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from ratings.engine.grades import grade_of
 from tests.api.conftest import Federation
-from tests.public.conftest import days_ago
+from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +82,23 @@ def test_rating_list_of_any_day_and_any_two_grades(client: Client, federation: F
     today = get(client, "rating_list")["results"]
     assert get(client, "rating_list", date="9999-12-31")["results"] == today
     assert get(client, "rating_list", grade_min="20", grade_max="15")["count"] == 0
+
+
+def test_rating_list_filters_by_grade_and_category_in_the_database(client: Client) -> None:
+    """The filter set narrows the stored list's entries; the ranks stay the lines of the whole list, as the
+    files number them, a player rated by performance included."""
+    seasoned(1700, family_name="Dan", grade=grade_of(1, "Dan"))
+    seasoned(1650, family_name="Newcomer", grade=grade_of(10, "Kyu"), games=4, result_list=((1800, 1.0),) * 4)
+    seasoned(1600, family_name="Kyu", grade=grade_of(3, "Kyu"))
+
+    def found(**params: str) -> list[tuple[str, int]]:
+        return [(p["family_name"], p["rank"]) for p in get(client, "rating_list", **params)["results"]]
+
+    assert found() == [("Dan", 1), ("Newcomer", 2), ("Kyu", 3)]
+    assert found(grade_min=str(grade_of(3, "Kyu"))) == [("Dan", 1), ("Kyu", 3)]
+    assert found(grade_max=str(grade_of(3, "Kyu"))) == [("Newcomer", 2), ("Kyu", 3)]
+    assert found(category="unrated") == [("Newcomer", 2)]
+    assert found(category="established", grade_max=str(grade_of(1, "Kyu"))) == [("Kyu", 3)]
 
 
 @pytest.mark.parametrize("page_size", ["201", "99999999999999999999"])
