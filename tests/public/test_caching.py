@@ -61,7 +61,7 @@ def test_a_rerate_changes_the_etag(client: Client, rated_round_robin: Callable[.
     # The page shows the new ratings: the list kept for the old version is not used.
     ranks = [(r.record.family_name, r.record.rank) for r in response.context["table"].paginated_rows]
     assert ranks == [("B", 1), ("A", 2)] or ranks == [("A", 1), ("B", 2)]
-    assert response.context["table"].paginated_rows[0].record.list_rating != 1600
+    assert response.context["table"].paginated_rows[0].record.rating != 1600
 
 
 def test_a_grade_decision_changes_the_etag(client: Client, rated_round_robin: Callable[..., Table]) -> None:
@@ -75,10 +75,10 @@ def test_a_grade_decision_changes_the_etag(client: Client, rated_round_robin: Ca
     assert promotion.status == PromotionStatus.PENDING
     url = reverse("ratings:rating_list")
     before = client.get(url)
-    assert before.context["table"].paginated_rows[0].record.list_pending_grade == 21
+    assert before.context["table"].paginated_rows[0].record.shown_pending_grade == 21
     promotion_approve(promotion=promotion, user=make_grade_officer(), expected=None)
     assert Promotion.objects.get(pk=promotion.pk).status == PromotionStatus.APPROVED
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200
     assert after["ETag"] != before["ETag"]
-    assert after.context["table"].paginated_rows[0].record.list_grade == 21
+    assert after.context["table"].paginated_rows[0].record.grade == 21
