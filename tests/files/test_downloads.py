@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -12,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from ratings.fesa_files.alltxt import write_all_txt
 from ratings.fesa_files.errors import FesaFileError
 from ratings.fesa_files.run import rate_files
 from ratings.models import Player, Promotion, PromotionStatus, Table
@@ -163,9 +165,13 @@ def test_result_table_that_cannot_be_written_is_a_page_with_the_reason(
 
 @pytest.mark.django_db
 def test_rating_list_far_dates_are_not_errors() -> None:
+    """A list of no one (a day before any table) is a file too: all.txt is headed by the list's day."""
     for date in ("0001-01-01", "9999-12-31"):
-        response = Client().get(reverse("files:rating_list"), {"format": "csv", "date": date})
-        assert response.status_code == 200
+        for format in ("csv", "json", "all.txt"):
+            response = Client().get(reverse("files:rating_list"), {"format": format, "date": date})
+            assert response.status_code == 200, (date, format)
+    empty = Client().get(reverse("files:rating_list"), {"format": "all.txt", "date": "1999-03-04"})
+    assert empty.content == write_all_txt([], dt.date(1999, 3, 4))
 
 
 @pytest.mark.django_db
