@@ -5,10 +5,10 @@ games, rating rows and promotions, so every other player's rating stays what the
 name him goes. That is his name (now "Erased player <id>"), date of birth, country of residence and the
 prior grade's note, in the player row and in every recorded version of it (django-simple-history), in the
 FESA list record his opening state was imported from, on the official lists he was on (their entries and
-all.txt), in the rating lists stored before (deleted, written again when asked for), in the admin's log of changes and in the corrections (what they changed, and their words); the
-e-mail subscriptions to him are deleted with their messages, and his clubs by date; the women's list and his
-consent to it are cleared (his age category goes with the date of birth), and the mistakes reported
-about him are deleted with their messages. Both actions are
+all.txt), in the rating lists stored before (deleted, written again when asked for), in the admin's log of
+changes and in the corrections (what they changed, and their words); the e-mail subscriptions to him are deleted
+with their messages, and his clubs by date; the women's list and his consent to it are cleared (his age category
+goes with the date of birth), and the mistakes reported about him are deleted with their messages. Both actions are
 recorded (``PrivacyAction``: whom, by whom, when), never with the data itself. docs/privacy.md has the policy.
 """
 

@@ -14,7 +14,17 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Game, ListEntry, OpeningState, Player, PrivacyAction, Promotion, RatingRow, Table, player_search_key
+from ratings.models import (
+    Game,
+    ListEntry,
+    OpeningState,
+    Player,
+    PrivacyAction,
+    Promotion,
+    RatingRow,
+    Table,
+    player_search_key,
+)
 from ratings.services.privacy import player_erase, player_export
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_rating_officer, make_table, make_tournament, round_robin

@@ -59,7 +59,7 @@ LIST_PAGES = [
     ("ratings:rating_list", {"date": days_ago(50).isoformat()}, 6),
     ("ratings:rating_list", {"date": days_ago(50).isoformat(), "country": "FR", "q": "player"}, 6),
     ("ratings:rating_list", {"sort": "-games", "active": "all"}, 6),
-    ("ratings:rating_list_csv", {"country": "FR"}, 5),
+    ("ratings:rating_list_csv", {"country": "FR"}, 4),
     ("ratings:rating_list_json", {"date": days_ago(50).isoformat()}, 4),
     ("files:rating_list", {"format": "all.txt"}, 3),
 ]

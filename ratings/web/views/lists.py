@@ -121,9 +121,11 @@ def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
     elif fmt == "ods":
         response = HttpResponse(ods_bytes(filtered, date=stored.date), content_type=ODS_CONTENT_TYPE)
     elif fmt == "excel.csv":
-        lines = selectors.csv_lines(filtered, for_excel=True)
+        lines = selectors.csv_lines(filtered, for_excel=True, date=stored.date)
         response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     else:
-        response = StreamingHttpResponse(selectors.csv_lines(filtered), content_type="text/csv; charset=utf-8")
+        response = StreamingHttpResponse(
+            selectors.csv_lines(filtered, date=stored.date), content_type="text/csv; charset=utf-8"
+        )
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'
     return response
