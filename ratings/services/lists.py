@@ -28,6 +28,7 @@ from ratings.db import date_param, rows_insert
 from ratings.engine.categories import is_ranked
 from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
 from ratings.selectors.list_values import list_members, pending_dan_grades
+from ratings.selectors.lists import list_clubs, list_countries, list_dates
 from ratings.selectors.versions import DataVersion, data_version
 
 log = logging.getLogger(__name__)
@@ -161,12 +162,16 @@ def computed_lists_delete() -> None:
 
 
 def lists_prepare() -> None:
-    """Today's two lists (the FESA list and every rated player's) for the current data version, so that the first
-    visitors after a re-rate or at the start of a day read rows, not the history: a re-rate's follow-ups
+    """Today's two lists (the FESA list and every rated player's) for the current data version, and the choices
+    the list pages offer (countries, clubs, the latest list dates) in the shared cache, so that the first visitors
+    after a re-rate or at the start of a day read rows, not the history: a re-rate's follow-ups
     (ratings/services/rerate/after.py) and the daily task call it."""
     version = data_version()
     for active in (True, False):
         list_stored(None, active=active, version=version)
+    list_countries(version)
+    list_clubs(version)
+    list_dates(version=version)
 
 
 def official_list_store(official: OfficialList, source: StoredList) -> StoredList:

@@ -37,7 +37,6 @@ def done(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(after_module, "run_directors_notify", directors)
     monkeypatch.setattr(after_module, "runs_subscribers_notify", recorder("subscribers"))
     monkeypatch.setattr(after_module, "lists_prepare", recorder("lists"))
-    monkeypatch.setattr(after_module, "list_choices_prepare", recorder("list choices"))
     return out
 
 
@@ -49,7 +48,6 @@ def test_after_run_runs_every_follow_up_when_one_fails(done: list[str], caplog: 
         "directors 7 12:00",
         "subscribers",
         "lists",
-        "list choices",
         f"queued {PREDICTIONS_TASK} now",
     ]
     (failure,) = caplog.records

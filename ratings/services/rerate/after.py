@@ -14,8 +14,6 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 
-from ratings.selectors.lists import list_clubs, list_countries, list_dates
-from ratings.selectors.versions import data_version
 from ratings.services.history_files import HISTORY_TASK
 from ratings.services.lists import lists_prepare
 from ratings.services.queue import enqueue
@@ -46,7 +44,6 @@ def rerate_after_run(*, outcome: RerateOutcome | None, began: dt.datetime, eager
         _alone("tell the directors", lambda: run_directors_notify(run_id=run_id, since=began))
     _alone("tell the subscribers", runs_subscribers_notify)
     _alone("prepare today's rating lists", lists_prepare)  # else the first visitor makes them
-    _alone("prepare the list pages' choices", list_choices_prepare)
     if not eager:
         _alone("queue the comparison of rating systems", _predictions_queue)
 
@@ -57,15 +54,6 @@ def _alone(what: str, step: Callable[[], object]) -> None:
         step()
     except Exception:  # the re-rate stands whatever a follow-up meets; the next run catches up
         log.warning("after a re-rate, could not %s", what, exc_info=True)
-
-
-def list_choices_prepare() -> None:
-    """The countries and clubs the list pages' filters offer and the latest list dates they show, kept in the
-    shared cache for the new data version, so that the first visitors after a re-rate do not read them."""
-    version = data_version()
-    list_countries(version)
-    list_clubs(version)
-    list_dates(version=version)
 
 
 def _history_files_queue() -> None:
