@@ -196,6 +196,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The few templates whose loops Django's engine renders too slowly for a page's budget (ratings/web/jinja2.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "ratings.web.jinja2.environment", "extensions": ["jinja2.ext.i18n"]},
+    },
 ]
 
 WSGI_APPLICATION = "federation.wsgi.application"

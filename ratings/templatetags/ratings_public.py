@@ -5,7 +5,7 @@ django-tables2 tables with ``render_<column>`` methods (``table_rows``) are writ
 the public site writes rows by hand (ratings/web/widgets.py writes the filters' fields): those pages are made
 afresh after every change of the data, and the rows cost more through the template engine than the rest of the
 page (bench/README.md, ``first_view.py``). They are the markup the templates wrote (tests/public/test_fast_rows.py).
-The rating list's rows are a plain template loop (ratings/_rating_list_table.html).
+The rating list's rows are a Jinja2 template (``rating_list_rows``: templates/jinja2/ratings/rating_list_rows.html).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import inspect
 from typing import Any
 
 from django import template
+from django.template import engines
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import conditional_escape, escape, format_html
@@ -73,6 +74,14 @@ def points(value: float | None) -> str:
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"
+
+
+@register.simple_tag
+def rating_list_rows(table: Any) -> SafeString:
+    """The rating list's rows (``table.paginated_rows``), from a Jinja2 template (ratings/web/jinja2.py): through
+    Django's engine the fifty rows cost twice as much, most of a list page's first-view budget (bench/README.md)."""
+    rows = engines["jinja2"].get_template("ratings/rating_list_rows.html").render({"table": table})
+    return mark_safe(rows)  # noqa: S308 - Jinja2 escaped every value (Django's backend turns autoescape on)
 
 
 class _Names:
