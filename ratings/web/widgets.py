@@ -2,10 +2,10 @@
 
 Django renders a ``<select>`` by including a template for every option: the grade filters' forty options each
 cost more than the rest of their field. These widgets write the same HTML (the same attributes, ``selected`` as
-a bare attribute, values and labels escaped) directly: through Django's templates the rating list's filter
-form alone takes more than half of a list page's first-view budget (bench/README.md; bench/filter_widgets.py
-compares the two). The other hand-written HTML, the lists' rows, is in ratings/templatetags/ratings_public.py,
-for the same reason.
+a bare attribute, values and labels escaped) directly: through Django's templates, or Django's widgets through
+its Jinja2 form renderer, the rating list's filter form alone takes more than half of a list page's first-view
+budget (bench/README.md; bench/filter_widgets.py compares the three). They are the site's only HTML written in
+Python.
 """
 
 from __future__ import annotations
