@@ -4,8 +4,7 @@ Django renders a ``<select>`` by including a template for every option: the grad
 cost more than the rest of their field. These widgets write the same HTML (the same attributes, ``selected`` as
 a bare attribute, values and labels escaped) directly: through Django's templates, or Django's widgets through
 its Jinja2 form renderer, the rating list's filter form alone takes more than half of a list page's first-view
-budget (bench/README.md; bench/filter_widgets.py compares the three). They are the site's only HTML written in
-Python.
+budget (bench/README.md; bench/filter_widgets.py compares the three).
 """
 
 from __future__ import annotations
