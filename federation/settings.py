@@ -196,6 +196,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The few partials whose loops cost too much through Django's engine (ratings_public.jinja_rows).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "ratings.templatetags.ratings_public.jinja_environment"},
+    },
 ]
 
 WSGI_APPLICATION = "federation.wsgi.application"
