@@ -5,6 +5,7 @@
     python bench/first_view.py --players 5000 --root /path/to/other/checkout   # the same pages on other code
     python bench/first_view.py --after-rerate --profile past      # cProfile of one kind's first views
     python bench/first_view.py --after-rerate --filters           # the club and category filters instead
+    python bench/first_view.py --rows --root /path/to/other/checkout  # the pages of tables of rows
 
 The URLs are ``bench/load_mix.py``'s (the same seed gives the same URLs), ``--per-kind`` of each kind. Before
 each request every cache of the site is emptied (the shared cache, and the private memos of code that still
@@ -19,6 +20,10 @@ page.
 With ``--filters``, the kinds are the rating list's club and category filters (``club``, ``group``: today's
 list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) or
 filtered by country, and the API's list with and without a club.
+
+With ``--rows``, the kinds are the pages made mostly of a table's rows: searches and tournaments (as in the
+mix), the list of tournaments (pages, years, countries) and the promotions (pages of the recent ones and of
+the pending ones).
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ def main() -> None:
     )
     parser.add_argument("--profile", metavar="KIND", help="cProfile the first views of this kind's pages instead")
     parser.add_argument("--filters", action="store_true", help="the club and category filters' kinds of pages")
+    parser.add_argument("--rows", action="store_true", help="the pages of tables of rows (search, tournaments)")
     args = parser.parse_args()
 
     env = bench_database(args.players, 2016)
@@ -71,6 +77,8 @@ def main() -> None:
             by_kind[kind].append(url)
     if args.filters:
         by_kind = filter_urls(facts, args.per_kind, args.seed)
+    if args.rows:
+        by_kind = {kind: by_kind[kind] for kind in ("search", "tournament")} | row_urls(facts, args.per_kind, args.seed)
     os.environ.update({**env, "ALLOWED_HOSTS": "testserver", "LOG_LEVEL": "WARNING"})
     os.environ.pop("PAGE_CACHE_URL", None)
     sys.path.insert(0, str(args.root))
@@ -172,6 +180,25 @@ def filter_urls(facts: dict, per_kind: int, seed: int) -> dict[str, list[str]]:
         "api-club": lambda: f"/api/v1/rating-list/?club={club()}",
     }
     return {kind: [make() for _ in range(per_kind)] for kind, make in makers.items()}
+
+
+def row_urls(facts: dict, per_kind: int, seed: int) -> dict[str, list[str]]:
+    """``per_kind`` URLs of the list of tournaments and of the promotions, drawn with ``seed``."""
+    rng = random.Random(seed)
+    years = range(dt.date.fromisoformat(facts["first"]).year, dt.date.fromisoformat(facts["last"]).year + 1)
+    tournaments = (
+        lambda: f"/tournaments/?page={rng.randint(1, 20)}",
+        lambda: f"/tournaments/?year={rng.choice(years)}&page={rng.randint(1, 5)}",
+        lambda: f"/tournaments/?country={rng.choice(facts['countries'])}",
+    )
+    promotions = (
+        lambda: f"/promotions/?page={rng.randint(1, 20)}",
+        lambda: f"/promotions/?pending-page={rng.randint(1, 20)}",
+    )
+    return {
+        "tournaments": [rng.choice(tournaments)() for _ in range(per_kind)],
+        "promotions": [rng.choice(promotions)() for _ in range(per_kind)],
+    }
 
 
 def _rerate_preparation():  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""CPU time of the rating list's fifty rows rendered by Jinja2 (what the site does: ratings/web/jinja2.py) and by
+"""CPU time of the rating list's fifty rows rendered by Jinja2 (what the site does: templates/jinja2/) and by
 Django's template engine (the same markup), on the benchmark's federation.
 
     DATABASE_URL=sqlite:///bench/out/load-demo-20000.sqlite3 python bench/list_rows.py   # load_rating_list.py's

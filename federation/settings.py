@@ -197,11 +197,13 @@ TEMPLATES = [
         },
     },
     {
-        # The few templates whose loops Django's engine renders too slowly for a page's budget (ratings/web/jinja2.py).
+        # The few partials whose loops cost too much through Django's engine (ratings_public.jinja_rows): the
+        # rating list's and a tournament's rows.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "NAME": "jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "ratings.web.jinja2.environment", "extensions": ["jinja2.ext.i18n"]},
+        "OPTIONS": {"environment": "ratings.templatetags.ratings_public.jinja_environment"},
     },
 ]
 

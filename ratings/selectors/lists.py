@@ -88,5 +88,3 @@ def list_clubs(version: DataVersion | None = None) -> list[tuple[int, str]]:
 
 def is_list_date(date: dt.date) -> bool:
     return Table.objects.filter(status=TableStatus.RATED, date=date).exists()
-
-

@@ -239,4 +239,3 @@ class TournamentFilter(django_filters.FilterSet):
     class Meta:
         model = Tournament
         fields: list[str] = []
-

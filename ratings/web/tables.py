@@ -7,17 +7,12 @@ of ratings/selectors/), and every sort ends on a unique key so that pages never 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import django_tables2 as tables
-from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from ratings.engine import grade_label
-from ratings.models import Category, Player, Promotion
+from ratings.models import Category
 from ratings.selectors import LIST_ORDER
 from ratings.selectors.clubs import clubs_on
 
@@ -34,11 +29,6 @@ def grade_text(grade: int | None, pending: int | None = None) -> str:
     if pending and pending > (grade or 0):
         return str(_("%(grade)s (%(pending)s pending)") % {"grade": shown or "–", "pending": grade_label(pending)})
     return shown
-
-
-def player_link(player: Player) -> SafeString:
-    url = reverse("ratings:player", args=[player.federation_id])
-    return format_html('<a href="{}">{}</a> {}', url, player.family_name.upper(), player.given_name)
 
 
 class RatingListTable(tables.Table):
@@ -98,11 +88,11 @@ class RatingListTable(tables.Table):
 
 
 class PendingPromotionTable(tables.Table):
-    """Dan promotions waiting for approval (rows: Promotions with player and table__tournament)."""
+    """Dan promotions waiting for approval (rows: Promotions with player and table__tournament, and
+    ``highest_pending``). The columns give the headers and the pagination; ratings/_pending_promotion_table.html
+    writes the rows."""
 
     player = tables.Column(verbose_name=_("Player"), orderable=False)
-    # Read through the Country object: a model field with choices would make django-tables2 look up the
-    # display name among 250 countries for every row.
     nationality = tables.Column(verbose_name=_("Country"), accessor="player__nationality__code", orderable=False)
     grade = tables.Column(verbose_name=_("Grade"), orderable=False)
     table = tables.Column(verbose_name=_("Table"), orderable=False, empty_values=())
@@ -112,43 +102,14 @@ class PendingPromotionTable(tables.Table):
     )
 
     class Meta:
-        template_name = "ratings/_quick_table.html"
+        template_name = "ratings/_pending_promotion_table.html"
         attrs = {"class": "data"}
         empty_text = _("No Dan promotion is waiting for approval.")
 
-    def render_player(self, record: Promotion) -> SafeString:
-        return player_link(record.player)
-
-    def render_nationality(self, record: Promotion) -> SafeString:
-        country = record.player.nationality
-        return format_html('<abbr title="{}">{}</abbr>', country.name, country.code)
-
-    def render_grade(self, record: Any) -> str:
-        highest = getattr(record, "highest_pending", None)
-        if highest and highest > record.grade:
-            return f"{grade_label(record.grade)} – {grade_label(highest)}"
-        return grade_label(record.grade)
-
-    def render_table(self, record: Promotion) -> SafeString | str:
-        if record.table is None:
-            return ""
-        table = record.table
-        tournament = format_html(
-            '<a href="{}#table-{}">{}</a>',
-            reverse("ratings:tournament", args=[table.tournament_id]),
-            table.pk,
-            table.tournament.name,
-        )
-        if not table.name:
-            return tournament
-        return format_html('{}, <a href="{}">{}</a>', tournament, reverse("ratings:table", args=[table.pk]), table.name)
-
-    def render_route(self, record: Promotion) -> str:
-        return str(record.get_route_display())
-
 
 class TournamentTable(tables.Table):
-    """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``)."""
+    """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``). The columns give the
+    headers, the sorting and the pagination; ratings/_tournament_table.html writes the rows."""
 
     end_date = tables.DateColumn(
         verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"), attrs={"td": {"class": "date"}}
@@ -163,31 +124,6 @@ class TournamentTable(tables.Table):
     tables_ = tables.Column(verbose_name=_("Tables"), accessor="public_tables", orderable=False, empty_values=())
 
     class Meta:
-        template_name = "ratings/_quick_table.html"
+        template_name = "ratings/_tournament_table.html"
         attrs = {"class": "data tournaments"}
         empty_text = _("No tournament matches these filters.")
-
-    def render_end_date(self, record: Any) -> str:
-        if record.start_date == record.end_date:
-            return record.end_date.isoformat()
-        return f"{record.start_date.isoformat()} – {record.end_date.isoformat()}"
-
-    def render_name(self, record: Any) -> SafeString:
-        return format_html('<a href="{}">{}</a>', reverse("ratings:tournament", args=[record.pk]), record.name)
-
-    def render_country(self, record: Any) -> SafeString | str:
-        if not record.country:
-            return ""
-        return format_html('<abbr title="{}">{}</abbr>', record.country.name, record.country.code)
-
-    def render_tables_(self, record: Any) -> SafeString:
-        items = [
-            format_html(
-                '<li><a href="{}">{}</a> <span class="minor">{}</span></li>',
-                reverse("ratings:table", args=[t.pk]),
-                t.name or _("Table of %(date)s") % {"date": t.date.isoformat()},
-                ngettext("%(count)s player", "%(count)s players", t.player_count) % {"count": t.player_count},
-            )
-            for t in record.public_tables
-        ]
-        return format_html('<ul class="plain">{}</ul>', SafeString("".join(items)))
