@@ -162,16 +162,17 @@ def computed_lists_delete() -> None:
 
 
 def lists_prepare() -> None:
-    """Today's two lists (the FESA list and every rated player's) for the current data version, and the choices
-    the list pages offer (countries, clubs, the latest list dates) in the shared cache, so that the first visitors
-    after a re-rate or at the start of a day read rows, not the history: a re-rate's follow-ups
-    (ratings/services/rerate/after.py) and the daily task call it."""
+    """Today's two lists (the FESA list and every rated player's) and the FESA lists of the latest list dates, which
+    every list page links, for the current data version, and the choices the list pages offer (countries, clubs,
+    those dates) in the shared cache: so that the first visitors after a re-rate or at the start of a day read
+    rows, not the history. A re-rate's follow-ups (ratings/services/rerate/after.py) and the daily task call it."""
     version = data_version()
     for active in (True, False):
         list_stored(None, active=active, version=version)
+    for date in list_dates(version=version):
+        list_stored(date, active=True, version=version)
     list_countries(version)
     list_clubs(version)
-    list_dates(version=version)
 
 
 def official_list_store(official: OfficialList, source: StoredList) -> StoredList:

@@ -185,9 +185,10 @@ def test_a_list_is_written_on_its_first_view_and_read_after(
     rated_players(2, rated_round_robin, first_day=100)
     url = reverse("ratings:rating_list")
     computed = StoredList.objects.filter(kind=StoredList.Kind.COMPUTED, version=data_version().key)
-    assert computed.count() == 2  # today's two lists, written by the re-rate's follow-ups
+    prepared = computed.count()  # today's two lists and the latest list dates', written by the re-rate's follow-ups
+    assert prepared >= 2
     assert queries(client, url) == 6  # read: no query over the players or their history
     past = days_ago(60).isoformat()
     assert queries(client, url, {"date": past, "sort": "name"}) > 6  # another date's list: written once
     assert queries(client, url, {"date": past, "sort": "games", "country": "FR"}) == 6
-    assert computed.count() == 3
+    assert computed.count() == prepared + 1

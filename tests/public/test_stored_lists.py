@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, grade_of
 from ratings.models import ListEntry, Player, Promotion, StoredList, Table
-from ratings.selectors.lists import list_entries
+from ratings.selectors.lists import list_dates, list_entries
 from ratings.selectors.standing import player_standing
 from ratings.selectors.versions import data_version
 from ratings.services import lists as lists_module
@@ -56,12 +56,17 @@ def test_a_list_is_made_once_per_date_kind_and_data_version() -> None:
     assert (today.date, today.active, today.version) == (timezone.localdate(), True, data_version().key)
 
 
-def test_lists_prepare_writes_todays_two_lists() -> None:
-    seasoned(1600, family_name="Alpha")
+def test_lists_prepare_writes_todays_two_lists_and_those_of_the_latest_list_dates(
+    rated_round_robin: Callable[..., Table],
+) -> None:
+    a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")
+    first, second = rated_round_robin([a, b], days_ago(20)), rated_round_robin([a, b], days_ago(10))
     lists_prepare()
-    lists_prepare()
-    made = StoredList.objects.values_list("date", "active").order_by("active")
-    assert list(made) == [(timezone.localdate(), False), (timezone.localdate(), True)]
+    lists_prepare()  # made once
+    made = list(StoredList.objects.filter(version=data_version().key).values_list("date", "active"))
+    today = timezone.localdate()
+    assert {first.date, second.date} <= set(list_dates())
+    assert sorted(made) == sorted([(today, False), (today, True), *((date, True) for date in list_dates())])
 
 
 def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(
