@@ -19,7 +19,7 @@ def official_entries_copy(apps, schema_editor):
         stored = StoredList.objects.create(
             kind="official", date=official.date, active=True, version="", official=official
         )
-        rows, ranked, by_country = [], 0, {}
+        rows, ranked, by_country = [], 0, dict[str, int]()
         for old in OldEntry.objects.filter(official_list=official).order_by("rank"):
             rank = country_rank = None
             if old.category in RANKED:

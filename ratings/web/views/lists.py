@@ -102,7 +102,7 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
 
 
 @public_page
-def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse:
+def rating_list_export(request: HttpRequest, fmt: str) -> HttpResponse | StreamingHttpResponse:
     """The filtered rating list, every row, as CSV, JSON, an Excel workbook, or the CSV that Excel opens in French
     or German (ratings/selectors/list_files.py: the columns of every file of the list); malformed filters give a
     400 with the messages."""

@@ -83,7 +83,7 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     context: dict[str, Any] = {
         "official": official,
         "form": filterset.form,
-        "countries": list_countries_of(filterset.queryset),
+        "countries": list_countries_of(official_list_entries(official)),
         "export_query": _export_query(request),
         "section": "official",
     }
@@ -97,20 +97,19 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
 
 
 @public_page
-def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpResponse:
+def official_list_file(request: HttpRequest, list_date: str, fmt: str) -> HttpResponse | StreamingHttpResponse:
     """The published list's files: all.txt byte for byte as published (ISO-8859-1), CSV and JSON from the
     published entries with the page's filters (malformed ones: a 400 with the messages), and the PDF to print (a
     hundred players a page). all.txt and the PDF are the whole list, as published."""
     official = _official_or_404(list_date)
     filename = f"fesa-official-list-{official.date.isoformat()}"
+    response: HttpResponse | StreamingHttpResponse
     if fmt == "pdf":
         response = HttpResponse(official_list_pdf(official), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{filename}.pdf"'
         return response
     if fmt == "all.txt":
-        response: HttpResponse = HttpResponse(
-            official_list_all_txt(official), content_type="text/plain; charset=iso-8859-1"
-        )
+        response = HttpResponse(official_list_all_txt(official), content_type="text/plain; charset=iso-8859-1")
         response["Content-Disposition"] = f'inline; filename="all-{official.date.isoformat()}.txt"'
         return response
     filterset = _filter(request, official)
