@@ -7,10 +7,10 @@ are committed) and the test database must be one other processes can open:
 * on PostgreSQL (``DATABASE_URL=postgres://...``, as ``make test-postgres`` runs) pytest-django's test
   database already is; the other processes get its name;
 * on SQLite (the default) pytest-django keeps the test database in memory, which no other process can open.
-  Importing this conftest therefore gives it a file (``DATABASES["default"]["TEST"]["NAME"]``) before the
-  session creates it. The session's other tests then run on that file too: a little slower, otherwise the
-  same, and pytest-django deletes it at the end. Writers wait for each other through SQLite's own locking
-  (IMMEDIATE transactions, federation/settings.py).
+  Importing this conftest therefore gives it a file (``DATABASES["default"]["TEST"]["NAME"]``, in /dev/shm
+  where there is one) before the session creates it. The session's other tests then run on that file too: a
+  little slower, otherwise the same, and pytest-django deletes it at the end. Writers wait for each other
+  through SQLite's own locking (IMMEDIATE transactions, federation/settings.py).
 
 **Redis.** The machine's Redis at 127.0.0.1:6379, or ``REDIS_URL``'s host; without one the tests that need it
 skip (fail on CI, ``REQUIRE_SERVICES=1``). The session (each pytest-xdist worker's) claims a database number
@@ -51,8 +51,11 @@ from tests.conftest import skip_or_fail
 REPO = Path(__file__).resolve().parents[2]
 _default = settings.DATABASES["default"]
 if _default["ENGINE"] == "django.db.backends.sqlite3" and not _default.get("TEST", {}).get("NAME"):
+    # In memory-backed /dev/shm where the machine has it: the transactional tests commit often, and a commit
+    # there waits for no disk.
+    _shm = Path("/dev/shm")
     _default.setdefault("TEST", {})["NAME"] = str(
-        Path(tempfile.mkdtemp(prefix="federation-tests-")) / "test_db.sqlite3"
+        Path(tempfile.mkdtemp(prefix="federation-tests-", dir=_shm if _shm.is_dir() else None)) / "test_db.sqlite3"
     )
 
 
