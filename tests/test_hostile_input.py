@@ -152,6 +152,7 @@ PUBLIC_PAGES = {
 }
 
 
+@pytest.mark.slow  # every public page, every parameter, every hostile value: over ten seconds, as the admin sweep
 def test_every_public_page_survives_hostile_parameters(client: Client, populated: None) -> None:
     player = make_player("Cole")
     sweep = Sweep(client)

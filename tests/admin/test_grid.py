@@ -130,13 +130,6 @@ def test_grid_enters_edits_and_previews_a_500_game_table(client: Client, many: l
 
 
 @pytest.fixture
-def director(client: Client) -> Any:
-    user = make_director()
-    client.force_login(user)
-    return user
-
-
-@pytest.fixture
 def four(director: Any) -> tuple[Table, list[Player]]:
     players = [
         make_player("Abe", "Ken"),

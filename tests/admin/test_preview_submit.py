@@ -47,13 +47,6 @@ def established(player: Player, rating: int, grade: int) -> Player:
     return player
 
 
-@pytest.fixture
-def director(client: Client) -> Any:
-    user = make_director()
-    client.force_login(user)
-    return user
-
-
 def url(view: str, table: Table) -> str:
     return reverse(f"admin:ratings_table_{view}", args=[table.pk])
 

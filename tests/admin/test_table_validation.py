@@ -13,7 +13,6 @@ from ratings.models import Game, GameResult, Player, RatingRow, Table, TableEntr
 from tests.admin.helpers import delete_row, errors_of, post_page, set_row
 from tests.factories import (
     add_game,
-    make_director,
     make_player,
     make_rating_officer,
     make_table,
@@ -23,13 +22,6 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db
 
 DAY = dt.date(2024, 5, 12)
-
-
-@pytest.fixture
-def director(client: Client) -> Any:
-    user = make_director()
-    client.force_login(user)
-    return user
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ from tests.admin.test_grid import grid_url
 from tests.corrections.helpers import result_flipped
 from tests.corrections.test_two_officers import confirm, crosstable, flip, officer
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
-from tests.grades.test_decisions import one_dan  # noqa: F401 - a fixture
+from tests.grades.conftest import one_dan  # noqa: F401 - a fixture
 from tests.grades.test_prior_grade_proposals import CHANGELIST, propose
 
 pytestmark = pytest.mark.django_db

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from ratings.engine.performance import performance
 
 getcontext().prec = 60
+BRACKET = Decimal("1e-12")  # the oracle's root is bisected to a millionth of the 1e-6 the test allows
 
 
 def exact_root(pairs: list[tuple[int, float]]) -> Decimal:
@@ -28,7 +29,7 @@ def exact_root(pairs: list[tuple[int, float]]) -> Decimal:
         return score - sum(1 / (1 + Decimal(10) ** ((Decimal(o) - x) / 400)) for o in opponents)
 
     lo, hi = Decimal(-20000), Decimal(40000)
-    for _ in range(120):
+    while hi - lo > BRACKET:
         mid = (lo + hi) / 2
         if excess(mid) > 0:
             lo = mid

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from ratings import engine
-from ratings.models import GameResult, OpeningState, Player, Table, TableStatus
+from ratings.models import GameResult, OpeningState, Player, Promotion, Table, TableStatus
 from ratings.models.states import state_to_json
 from ratings.selectors.list_values import pending_dan
 from ratings.services.players import players_refresh
@@ -22,6 +22,7 @@ from ratings.services.tables.submit import GameFacts, table_submit
 from tests.factories import add_game, make_player, make_table
 
 START = dt.date(2024, 1, 1)
+DAY = dt.date(2024, 5, 12)  # the day of the tables the promotions below come from
 TOP = 26  # 6 Dan: an opponent at the top grade is never promoted, so only the subject's promotions show
 
 
@@ -111,3 +112,20 @@ def correct(django_capture_on_commit_callbacks: Callable[..., object]) -> Callab
 
 
 WON, LOST, DRAW = GameResult.FIRST_WON, GameResult.SECOND_WON, GameResult.DRAW
+
+
+@pytest.fixture
+def one_dan(play: Callable[..., Table]) -> Promotion:
+    """A pending 1 Dan: 1 Kyu at 1795 beating an equal passes UB(1 Dan) = 1800 (see test_routes)."""
+    player = seasoned(1795, 20, family_name="Aoki", nationality="FR")
+    play(player, opponent(1795), WON, date=DAY)
+    return Promotion.objects.get(player=player, grade=21)
+
+
+@pytest.fixture
+def five_dan(play: Callable[..., Table]) -> Promotion:
+    """A pending 5 Dan: 4 Dan at 2435 beating an equal gains K/2 = 8 > 5 to UB(5 Dan) = 2440. The day's second
+    table, so that a test may ask for ``one_dan`` too."""
+    player = seasoned(2435, 24, family_name="Brandt", nationality="DE")
+    play(player, opponent(2435), WON, date=DAY, sequence=2)
+    return Promotion.objects.get(player=player, grade=25)

@@ -16,10 +16,9 @@ from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.grades.fingerprints import promotion_version
 from ratings.services.grades.promotions import promotion_approve
 from tests.factories import make_director, make_grade_officer, make_rating_officer
-from tests.grades.conftest import LOST, WON, opponent, seasoned
+from tests.grades.conftest import DAY, LOST, WON, opponent, seasoned
 
 pytestmark = pytest.mark.django_db
-DAY = dt.date(2024, 5, 12)
 CHANGELIST = "admin:ratings_promotion_changelist"
 
 
@@ -36,22 +35,6 @@ def shown(promotion: Promotion) -> dict[str, str]:
 def officer_client(client):
     client.force_login(make_grade_officer())
     return client
-
-
-@pytest.fixture
-def one_dan(play) -> Promotion:
-    """1 Kyu at 1795 beats an equal: 1 Dan pending (see test_routes)."""
-    player = seasoned(1795, 20, family_name="Aoki", nationality="FR")
-    play(player, opponent(1795), WON, date=DAY)
-    return Promotion.objects.get(player=player)
-
-
-@pytest.fixture
-def five_dan(play) -> Promotion:
-    """4 Dan at 2435 beats an equal: 5 Dan pending (see test_decisions)."""
-    player = seasoned(2435, 24, family_name="Brandt", nationality="DE")
-    play(player, opponent(2435), WON, date=DAY, sequence=2)
-    return Promotion.objects.get(player=player)
 
 
 def listed(response) -> set[str]:

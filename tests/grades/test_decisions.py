@@ -16,27 +16,10 @@ from ratings.services.grades.promotions import (
     promotion_reject,
 )
 from tests.factories import make_director, make_grade_officer, make_rating_officer, make_user
-from tests.grades.conftest import DRAW, WON, opponent, pending_grade, seasoned
+from tests.grades.conftest import DAY, DRAW, opponent, pending_grade, seasoned
 
 pytestmark = pytest.mark.django_db
-DAY = dt.date(2024, 5, 12)
 CONSENT = dt.date(2024, 6, 1)
-
-
-@pytest.fixture
-def one_dan(play) -> Promotion:
-    """A pending 1 Dan: 1795 beating an equal passes UB(1 Dan) = 1800 (see test_routes)."""
-    player = seasoned(1795, 20)
-    play(player, opponent(1795), WON, date=DAY)
-    return Promotion.objects.get(player=player, grade=21)
-
-
-@pytest.fixture
-def five_dan(play) -> Promotion:
-    """A pending 5 Dan: 4 Dan at 2435 beating an equal gains K/2 = 8 > 5 to UB(5 Dan) = 2440."""
-    player = seasoned(2435, 24)
-    play(player, opponent(2435), WON, date=DAY)
-    return Promotion.objects.get(player=player, grade=25)
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from ratings.services.grades.promotions import promotion_reject
 from ratings.services.grades.revisions import promotion_revise
 from tests.corrections.helpers import hidden
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
-from tests.grades.test_decisions import one_dan  # noqa: F401 - a fixture
 from tests.grades.test_prior_grade_proposals import CHANGELIST, propose
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +38,7 @@ def decide_url(promotion: Promotion, action: str) -> str:
     return reverse("admin:ratings_promotion_decide", args=[promotion.pk, action])
 
 
-def test_a_promotion_rejected_while_another_officer_had_it_open_is_not_approved(one_dan) -> None:  # noqa: F811
+def test_a_promotion_rejected_while_another_officer_had_it_open_is_not_approved(one_dan) -> None:
     a, b = logged_in(make_grade_officer(username="anna")), logged_in(make_grade_officer(username="bruno"))
     shown = hidden(a.get(decide_url(one_dan, "approve")), VERSION_FIELD)
     b_shown = hidden(b.get(decide_url(one_dan, "reject")), VERSION_FIELD)
@@ -54,7 +53,7 @@ def test_a_promotion_rejected_while_another_officer_had_it_open_is_not_approved(
     assert one_dan.status == PromotionStatus.REJECTED and one_dan.decided_by.username == "bruno"
 
 
-def test_a_decision_on_a_promotion_a_re_rate_changed_since_is_refused(one_dan) -> None:  # noqa: F811
+def test_a_decision_on_a_promotion_a_re_rate_changed_since_is_refused(one_dan) -> None:
     a = logged_in(make_grade_officer(username="anna"))
     shown = hidden(a.get(decide_url(one_dan, "approve")), VERSION_FIELD)
     Promotion.objects.filter(pk=one_dan.pk).update(supported=False)  # a correction took away its grounds
@@ -64,7 +63,7 @@ def test_a_decision_on_a_promotion_a_re_rate_changed_since_is_refused(one_dan) -
     assert one_dan.status == PromotionStatus.PENDING
 
 
-def test_a_decision_stands_when_a_re_rate_only_moved_the_rating_it_was_reached_at(one_dan) -> None:  # noqa: F811
+def test_a_decision_stands_when_a_re_rate_only_moved_the_rating_it_was_reached_at(one_dan) -> None:
     a = logged_in(make_grade_officer(username="anna"))
     shown = hidden(a.get(decide_url(one_dan, "approve")), VERSION_FIELD)
     Promotion.objects.filter(pk=one_dan.pk).update(rating=one_dan.rating + 3)  # a correction before it
@@ -96,7 +95,7 @@ def test_a_proposal_confirmed_over_a_prior_grade_set_meanwhile_is_refused() -> N
     assert Correction.objects.count() == 1
 
 
-def test_a_revision_over_a_decision_taken_since_the_page_was_shown_is_refused(one_dan) -> None:  # noqa: F811
+def test_a_revision_over_a_decision_taken_since_the_page_was_shown_is_refused(one_dan) -> None:
     """Rejected, then shown to A for revision; meanwhile B revises it to approved: A's revision, from the
     rejected record he saw, is refused and names B."""
     promotion_reject(

@@ -7,10 +7,10 @@ are committed) and the test database must be one other processes can open:
 * on PostgreSQL (``DATABASE_URL=postgres://...``, as ``make test-postgres`` runs) pytest-django's test
   database already is; the other processes get its name;
 * on SQLite (the default) pytest-django keeps the test database in memory, which no other process can open.
-  Importing this conftest therefore gives it a file (``DATABASES["default"]["TEST"]["NAME"]``) before the
-  session creates it. The session's other tests then run on that file too: a little slower, otherwise the
-  same, and pytest-django deletes it at the end. Writers wait for each other through SQLite's own locking
-  (IMMEDIATE transactions, federation/settings.py).
+  Importing this conftest therefore gives it a file (``DATABASES["default"]["TEST"]["NAME"]``, in /dev/shm
+  where there is one with room) before the session creates it. The session's other tests then run on that
+  file too: a little slower, otherwise the same, and pytest-django deletes it at the end. Writers wait for each other
+  through SQLite's own locking (IMMEDIATE transactions, federation/settings.py).
 
 **Redis.** The machine's Redis at 127.0.0.1:6379, or ``REDIS_URL``'s host; without one the tests that need it
 skip (fail on CI, ``REQUIRE_SERVICES=1``). The session (each pytest-xdist worker's) claims a database number
@@ -25,7 +25,9 @@ history quickly; inside, the Celery app publishes to the worker's Redis and queu
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -51,9 +53,13 @@ from tests.conftest import skip_or_fail
 REPO = Path(__file__).resolve().parents[2]
 _default = settings.DATABASES["default"]
 if _default["ENGINE"] == "django.db.backends.sqlite3" and not _default.get("TEST", {}).get("NAME"):
-    _default.setdefault("TEST", {})["NAME"] = str(
-        Path(tempfile.mkdtemp(prefix="federation-tests-")) / "test_db.sqlite3"
-    )
+    # In memory-backed /dev/shm where the machine has one with room (a container's is often 64 MB): the
+    # transactional tests commit often, and a commit there waits for no disk.
+    _shm = Path("/dev/shm")
+    _in_memory = _shm.is_dir() and shutil.disk_usage(_shm).free > 2**30
+    _folder = tempfile.mkdtemp(prefix="federation-tests-", dir=_shm if _in_memory else None)
+    atexit.register(shutil.rmtree, _folder, ignore_errors=True)  # pytest-django deletes the file, not its folder
+    _default.setdefault("TEST", {})["NAME"] = str(Path(_folder) / "test_db.sqlite3")
 
 
 def closed_port() -> int:

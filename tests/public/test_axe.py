@@ -3,7 +3,8 @@
 
 axe-core comes from the npm registry into tests/axe/node_modules (``npm ci --prefix tests/axe``; CI does it) and
 is injected from that file into each page: nothing is loaded from a CDN. Without it the test skips, and fails
-under REQUIRE_SERVICES=1.
+under REQUIRE_SERVICES=1. Each test walks dozens of pages at two widths (half a minute): marked slow, as the
+clubs' axe test is, so `make test-slow` and CI run them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tests.predictions.test_pages import stored as stored_report
 from tests.public.test_browser import admin_login, browser, static_from_source
 from tests.public.test_browser_pages import shoot_at, swiss
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
 
 AXE = Path(__file__).resolve().parents[1] / "axe" / "node_modules" / "axe-core" / "axe.min.js"
