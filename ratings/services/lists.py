@@ -145,20 +145,15 @@ def _prune(version: DataVersion, *, using: str) -> None:
     past = computed.filter(version=version.key, date__lt=timezone.localdate()).order_by("-built_at", "-pk")
     extra = list(past.values_list("pk", flat=True)[KEEP_PAST_LISTS:])
     gone = list(old.values_list("pk", flat=True)) + extra
-    if gone:
-        with transaction.atomic(using=using):
-            ListEntry.objects.using(using).filter(stored_list_id__in=gone)._raw_delete(using)
-            StoredList.objects.using(using).filter(pk__in=gone).delete()
+    if gone:  # their entries go with them, in one DELETE (nothing refers to an entry)
+        StoredList.objects.using(using).filter(pk__in=gone).delete()
 
 
 def computed_lists_delete() -> None:
     """Delete every computed list, of every version (an erasure: no list may still name the player); the lists
     are written again as they are asked for."""
     using = router.db_for_write(StoredList)
-    with transaction.atomic(using=using):
-        computed = StoredList.objects.using(using).filter(kind=StoredList.Kind.COMPUTED)
-        ListEntry.objects.using(using).filter(stored_list__in=computed.values("pk"))._raw_delete(using)
-        computed.delete()
+    StoredList.objects.using(using).filter(kind=StoredList.Kind.COMPUTED).delete()
 
 
 def lists_prepare() -> None:
