@@ -50,7 +50,6 @@ _WRITTEN = (
     "list_order", "prior_grade_kind", "prior_grade_level", "rating", "games", "grade", "fesa_grade",
     "category", "last_played", "pending_grade",
 )  # fmt: skip
-_COPIED = _WRITTEN[1:]  # an official list's rows: a stored list's, under the official list's own
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
         if not search:  # a player written without save(): the key is made here
             search = player_search_key(family, given, latin_family, latin_given)
         waiting = min((g for g in pending.get(pk, ()) if g > grade), default=None)
-        rest[-1] = date_param(last_played) if last_played is not None else None
+        rest[-1] = date_param(last_played)  # None stays None
         rows.append(
             (pk, position, lines[country], rank, country_rank, fid, family, given, latin_family, latin_given,
              search, country, *rest, waiting)
@@ -181,13 +180,9 @@ def official_list_store(official: OfficialList, source: StoredList) -> StoredLis
         player_count=source.player_count,
         ranked_count=source.ranked_count,
     )
-    rows = ListEntry.objects.using(source._state.db or "default").filter(stored_list=source).order_by("position")
-    copied = [(stored.pk, *values) for values in rows.values_list(*_COPIED)]
-    rows_insert(ListEntry, _WRITTEN, [_as_written(row) for row in copied])
+    copies = []
+    for entry in ListEntry.objects.using(source._state.db or "default").filter(stored_list=source):
+        entry.pk, entry.stored_list = None, stored
+        copies.append(entry)
+    ListEntry.objects.bulk_create(copies, batch_size=1000)
     return stored
-
-
-def _as_written(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    last_played = _WRITTEN.index("last_played")
-    value = row[last_played]
-    return (*row[:last_played], date_param(value) if value is not None else None, *row[last_played + 1 :])
