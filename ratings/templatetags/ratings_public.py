@@ -1,20 +1,23 @@
 """Template filters of the public pages (grades, signed changes, scores), and the tag of the Jinja2 partials.
 
-No row of the public tables is written in Python. The rows are template loops: Django's (ratings/search.html,
-_tournament_table.html, _pending_promotion_table.html), or Jinja2's through Django's Jinja2 backend where Django's
-engine would take the page past its first view's budget: the rating list's and a tournament's (templates/jinja2/,
-rendered by ``jinja_rows``; bench/README.md, bench/list_rows.py). Jinja2's environment (``jinja_environment``)
-has the filters below, ``url`` and Django's gettext.
+No row of the public tables is written in Python. The rows are template loops: Django's (_tournament_table.html,
+_pending_promotion_table.html), or Jinja2's through Django's Jinja2 backend where Django's engine would take the
+page past its first view's budget: the rating list's, a tournament's and the search's (templates/jinja2/, rendered
+by ``jinja_rows``; bench/README.md, bench/list_rows.py). Jinja2's environment (``jinja_environment``)
+has the filters below, ``url``, ``row_url`` and Django's gettext.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 from django import template
 from django.template import engines
 from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
 from markupsafe import Markup
@@ -86,6 +89,17 @@ def jinja_rows(name: str, **context: Any) -> Markup:
     return Markup(engines["jinja2"].get_template(name).render(context))  # noqa: S704 - the escaped output
 
 
+_STAND_IN = "9" * 12  # an argument every path converter accepts, and no path holds otherwise
+
+
+def row_url(name: str) -> Callable[[object], str]:
+    """``reverse(name, args=[argument])`` for the rows of a page. ``reverse`` looks up the language, the script
+    prefix and the URL conf on every call; the rows' function reverses once around a stand-in and puts each row's
+    argument in its place, quoted as ``reverse`` quotes it."""
+    head, _, tail = reverse(name, args=[_STAND_IN]).partition(_STAND_IN)
+    return lambda argument: f"{head}{quote(str(argument), safe=RFC3986_SUBDELIMS + '/~:@')}{tail}"
+
+
 def jinja_environment(**options: Any) -> Environment:
     """The environment of Django's Jinja2 backend (settings.TEMPLATES): ``url(name, *args)``, ``_``/``gettext``
     in the reader's language, and this module's filters."""
@@ -93,6 +107,7 @@ def jinja_environment(**options: Any) -> Environment:
     env = Environment(autoescape=True, extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["url"] = lambda name, *args: reverse(name, args=args)
+    env.globals["row_url"] = row_url
     env.filters.update(
         grade=grade, rating_or_dash=rating_or_dash, points=points, signed=signed, pending_note=pending_note
     )

@@ -7,9 +7,11 @@ of ratings/selectors/), and every sort ends on a unique key so that pages never 
 from __future__ import annotations
 
 import datetime as dt
+from functools import cached_property
 
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django_countries.fields import Country
 
 from ratings.engine import grade_label
 from ratings.models import Category
@@ -85,6 +87,15 @@ class RatingListTable(tables.Table):
         clubs = clubs_on([e.player_id for e in entries if e.player_id], on)
         for entry in entries:
             entry.club = clubs.get(entry.player_id)
+
+    # The rows' names of countries and categories, in the reader's language: translated once a page, not once a row.
+    @cached_property
+    def country_names(self) -> dict[str, str]:
+        return {code: Country(code).name for code in {row.record.nationality for row in self.paginated_rows}}
+
+    @cached_property
+    def category_labels(self) -> dict[str, str]:
+        return {value: str(label) for value, label in CATEGORY_LABELS.items()}
 
 
 class PendingPromotionTable(tables.Table):
