@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -79,30 +79,30 @@ def with_climb_steps(queryset: QuerySet[Promotion]) -> QuerySet[Promotion]:
     return queryset.annotate(climb_steps=Coalesce(Subquery(pending, output_field=IntegerField()), 0))
 
 
-class ClimbAdminMixin:
+class ClimbAdminMixin(admin.ModelAdmin):
     """Mixed into PromotionAdmin: the climb's page."""
 
     def get_urls(self) -> list[URLPattern]:
         own = [
             path(
                 "climb/<int:player_id>/",
-                self.admin_site.admin_view(self.climb_view),  # type: ignore[attr-defined]
+                self.admin_site.admin_view(self.climb_view),
                 name="ratings_promotion_climb",
             )
         ]
-        return own + super().get_urls()  # type: ignore[misc]
+        return own + super().get_urls()
 
     def climb_url(self, player_id: int) -> str:
-        return reverse(f"{self.admin_site.name}:ratings_promotion_climb", args=[player_id])  # type: ignore[attr-defined]
+        return reverse(f"{self.admin_site.name}:ratings_promotion_climb", args=[player_id])
 
     def climb_view(self, request: HttpRequest, player_id: int) -> HttpResponse:
         if not can_decide(request.user):
             raise PermissionDenied
         player = get_object_or_404(Player, pk=player_id)
         steps = climb_pending(player)
-        changelist = reverse(f"{self.admin_site.name}:ratings_promotion_changelist")  # type: ignore[attr-defined]
+        changelist = reverse(f"{self.admin_site.name}:ratings_promotion_changelist")
         if not steps:
-            self.message_user(request, _("No Dan promotion of %(player)s waits for a decision.") % {"player": player})  # type: ignore[attr-defined]
+            self.message_user(request, _("No Dan promotion of %(player)s waits for a decision.") % {"player": player})
             return HttpResponseRedirect(changelist)
         form = ClimbForm(request.POST or None, steps=steps)
         if request.method == "POST":
@@ -123,20 +123,20 @@ class ClimbAdminMixin:
                     expected=versions,
                 )
             except (PromotionConflict, ChangedMeanwhile) as exc:
-                self.message_user(request, str(exc), messages.ERROR)  # type: ignore[attr-defined]
+                self.message_user(request, str(exc), messages.ERROR)
                 return HttpResponseRedirect(self.climb_url(player.pk))
             except PromotionInvalid as exc:
                 form.add_error(None, str(exc))
             else:
                 grades = ", ".join(grade_label(p.grade) for p in approved)
-                self.message_user(  # type: ignore[attr-defined]
+                self.message_user(
                     request,
                     _("Approved for %(player)s: %(grades)s.") % {"player": player, "grades": grades},
                     messages.SUCCESS,
                 )
                 return HttpResponseRedirect(changelist)
         context = {
-            **self.admin_site.each_context(request),  # type: ignore[attr-defined]
+            **self.admin_site.each_context(request),
             "opts": Promotion._meta,
             "title": _("The climb of %(player)s: %(first)s to %(last)s")
             % {"player": player, "first": grade_label(steps[0].grade), "last": grade_label(steps[-1].grade)},

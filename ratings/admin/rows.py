@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.http import HttpRequest
 
 
-class RowPermissionsMixin:
+class RowPermissionsMixin(admin.ModelAdmin):
     r"""The model permissions of a ModelAdmin, narrowed to the rows ratings/access.py allows the user.
 
     Subclasses name the three row rules as ``staticmethod``\ s of ``(user, obj)``; with no object, the model
@@ -19,16 +20,10 @@ class RowPermissionsMixin:
     row_can_delete: Any
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_view_permission(request, obj) and (  # type: ignore[misc]
-            obj is None or self.row_can_view(request.user, obj)
-        )
+        return super().has_view_permission(request, obj) and (obj is None or self.row_can_view(request.user, obj))
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_change_permission(request, obj) and (  # type: ignore[misc]
-            obj is None or self.row_can_change(request.user, obj)
-        )
+        return super().has_change_permission(request, obj) and (obj is None or self.row_can_change(request.user, obj))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_delete_permission(request, obj) and (  # type: ignore[misc]
-            obj is None or self.row_can_delete(request.user, obj)
-        )
+        return super().has_delete_permission(request, obj) and (obj is None or self.row_can_delete(request.user, obj))

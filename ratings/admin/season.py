@@ -73,18 +73,18 @@ class ReviewForm(forms.Form):
     )
 
 
-class SeasonAdminMixin:
+class SeasonAdminMixin(admin.ModelAdmin):
     """Mixed into TournamentAdmin: the review screen and its link."""
 
     def get_urls(self) -> list[URLPattern]:
         own = [
             path(
                 "<int:object_id>/review/",
-                self.admin_site.admin_view(self.review_view),  # type: ignore[attr-defined]
+                self.admin_site.admin_view(self.review_view),
                 name="ratings_tournament_review",
             )
         ]
-        return own + super().get_urls()  # type: ignore[misc]
+        return own + super().get_urls()
 
     @admin.display(description=gettext_lazy("registration"))
     def registration(self, tournament: Tournament) -> str:
@@ -99,7 +99,7 @@ class SeasonAdminMixin:
             raise PermissionDenied
         if request.method == "POST" and not officer:
             raise PermissionDenied
-        site = self.admin_site.name  # type: ignore[attr-defined]
+        site = self.admin_site.name
         change_url = reverse(f"{site}:ratings_tournament_change", args=[tournament.pk])
         form = ReviewForm(request.POST or None) if officer else None
         if form is not None and request.method == "POST" and form.is_valid():
@@ -109,7 +109,7 @@ class SeasonAdminMixin:
             except ValidationError as exc:
                 form.add_error(None, exc.messages)
             else:
-                self.message_user(  # type: ignore[attr-defined]
+                self.message_user(
                     request,
                     _("%(tournament)s: %(status)s.")
                     % {"tournament": tournament, "status": tournament.get_announcement_display()},
@@ -117,7 +117,7 @@ class SeasonAdminMixin:
                 )
                 return HttpResponseRedirect(change_url)
         context = {
-            **self.admin_site.each_context(request),  # type: ignore[attr-defined]
+            **self.admin_site.each_context(request),
             "opts": Tournament._meta,
             "title": (
                 _("Review the registration of %(tournament)s") if officer else _("The registration of %(tournament)s")

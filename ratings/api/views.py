@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.forms.utils import ErrorDict
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
+from django.http import HttpRequest, HttpResponseBase, HttpResponsePermanentRedirect
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import reverse
 from django.utils import timezone
@@ -46,7 +46,7 @@ conditional_get = decorator_from_middleware(ConditionalGetMiddleware)
 
 
 class _Kept(Exception):  # not an error: carries the kept answer past the view's handler
-    def __init__(self, response: HttpResponse) -> None:
+    def __init__(self, response: HttpResponseBase) -> None:
         self.response = response
 
 
@@ -69,11 +69,11 @@ class PublicReadMixin(APIView):
 
     # DRF's dispatch hands whatever HttpResponse this gives to finalize_response, which asks no more; its stubs
     # narrow both to a Response.
-    def handle_exception(self, exc: Exception) -> HttpResponse:  # type: ignore[override]
+    def handle_exception(self, exc: Exception) -> HttpResponseBase:  # type: ignore[override]
         answer = self.answer_instead(exc)
         return answer if answer is not None else super().handle_exception(exc)
 
-    def answer_instead(self, exc: Exception) -> HttpResponse | None:
+    def answer_instead(self, exc: Exception) -> HttpResponseBase | None:
         """The answer that ``exc`` carries past DRF's error answers, if any: here the kept page."""
         return exc.response if isinstance(exc, _Kept) else None
 
@@ -113,7 +113,7 @@ def player_or_404(federation_id: str) -> Player:
 class PlayerMixin(PublicReadMixin):
     """A player's answers: a record merged into another redirects to the same answer about the kept player."""
 
-    def answer_instead(self, exc: Exception) -> HttpResponse | None:
+    def answer_instead(self, exc: Exception) -> HttpResponseBase | None:
         if isinstance(exc, MergedPlayer):
             match = self.request.resolver_match
             assert match is not None  # the request came through the API's URLs

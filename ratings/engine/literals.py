@@ -38,3 +38,7 @@ def is_method(word: str) -> TypeGuard[Method]:
 
 def is_promotion_route(word: str) -> TypeGuard[PromotionRoute]:
     return word in get_args(PromotionRoute)
+
+
+def is_grade_unit(word: str) -> TypeGuard[GradeUnit]:
+    return word in get_args(GradeUnit)

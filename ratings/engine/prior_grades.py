@@ -16,7 +16,7 @@ from typing import Final
 from .constants import midpoint
 from .errors import InvalidTable
 from .grades import grade_of
-from .literals import PriorGradeKind
+from .literals import PriorGradeKind, is_prior_grade_kind
 from .types import PriorGrade
 
 PRIOR_GRADE_LEVELS: Final[dict[PriorGradeKind, tuple[int, int]]] = {
@@ -34,8 +34,10 @@ _PRO_STEP: Final = 30
 
 def is_prior_grade(kind: str, level: int | None) -> bool:
     """Whether ``level`` ``kind`` is a prior grade that exists (unknown kinds and missing levels are not)."""
-    limits = PRIOR_GRADE_LEVELS.get(kind)  # type: ignore[call-overload]
-    return limits is not None and level is not None and limits[0] <= level <= limits[1]
+    if not is_prior_grade_kind(kind) or level is None:
+        return False
+    low, high = PRIOR_GRADE_LEVELS[kind]
+    return low <= level <= high
 
 
 def all_prior_grades() -> list[PriorGrade]:

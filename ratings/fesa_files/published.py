@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ratings.engine.literals import is_grade_unit
 from ratings.engine.types import grade_of
 
 from .encoding import decode_lenient
@@ -121,10 +122,12 @@ def _date(text: str, line: int, file: str) -> dt.date:
 
 
 def _grade(level: str, unit: str, line: int, file: str) -> int:
-    try:
-        return grade_of(int(level), unit)  # type: ignore[arg-type]
-    except ValueError:
-        raise FesaFileError(file, line, f"no such grade: {level} {unit}") from None
+    if is_grade_unit(unit):
+        try:
+            return grade_of(int(level), unit)
+        except ValueError:
+            pass
+    raise FesaFileError(file, line, f"no such grade: {level} {unit}")
 
 
 def _family_width(rests: list[tuple[int, str]], both: int, file: str) -> int:

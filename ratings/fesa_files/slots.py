@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ratings.engine.literals import is_grade_unit, is_prior_grade_kind
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
@@ -140,9 +141,9 @@ def as_grade(level: int, name: str) -> int:
     if level == 0 and name == "":
         return NO_GRADE
     unit = name.capitalize()
-    if unit in ("Kyu", "Dan"):
+    if is_grade_unit(unit):
         try:
-            return grade_of(level, unit)  # type: ignore[arg-type]
+            return grade_of(level, unit)
         except ValueError:
             pass
     raise SlotError(f"no such FESA grade: {level} {name!r}")
@@ -152,8 +153,8 @@ def as_prior(level: int, name: str) -> PriorGrade | None:
     if level == 0 and name == "":
         return None
     kind = name.lower()
-    if kind in ("kyu", "dan", "pro") and level > 0:
-        return PriorGrade(kind, level)  # type: ignore[arg-type]
+    if is_prior_grade_kind(kind) and level > 0:
+        return PriorGrade(kind, level)
     raise SlotError(f"no such prior grade: {level} {name!r}")
 
 

@@ -106,7 +106,7 @@ def _parse_date(text: str, line: int, file: str) -> dt.date:
     raise FesaFileError(file, line, f"the table's date must be YYYY-MM-DD, not {text!r}")
 
 
-def _parse_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+def _parse_cells(text: str, line: int | None, file: str) -> tuple[Cell, ...]:
     """The cells of a results text. Most texts are cells separated by spaces, each matched whole by
     :data:`_CELL`: then each is the cell the scan below would find there, every cell being followed by a
     space and a digit (never by another cell's blanks, sign or ``(``). Any other text (blanks inside a
@@ -136,7 +136,7 @@ def _word_cell(word: str) -> Cell | None:
         return None
 
 
-def _scan_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
+def _scan_cells(text: str, line: int | None, file: str) -> tuple[Cell, ...]:
     cells: list[Cell] = []
     pos = 0
     while True:
@@ -152,7 +152,7 @@ def _scan_cells(text: str, line: int, file: str) -> tuple[Cell, ...]:
         pos = m.end()
 
 
-def _read_cell(m: re.Match[str], round_: int, line: int, file: str) -> Cell:
+def _read_cell(m: re.Match[str], round_: int, line: int | None, file: str) -> Cell:
     digits, sign, handicap_text = m.groups()
     if len(digits) > _OPPONENT_DIGITS:
         raise FesaFileError(file, line, f"round {round_}: opponent number {digits[:12]}… is too large")
@@ -171,10 +171,10 @@ def read_cells(text: str, line: int | None = None, file: str = "turnering.txt") 
     """The cells of one player's results, ``12+ 7-(+2p) 0+``, read as a player line's are (the admin's
     crosstable entry and the reader of published result tables, whose cells are written the same way, read
     them here). Raises FesaFileError naming the round of the first bad cell."""
-    return _parse_cells(text, line, file)  # type: ignore[arg-type]
+    return _parse_cells(text, line, file)
 
 
-def _parse_handicap(text: str, round_: int, line: int, file: str) -> HandicapMark:
+def _parse_handicap(text: str, round_: int, line: int | None, file: str) -> HandicapMark:
     compact = "".join(text.split())
     side, code = compact[:1], compact[1:].upper()
     if side not in ("+", "-"):

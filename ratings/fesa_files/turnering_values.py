@@ -27,7 +27,7 @@ MAX_ROUNDS = 30
 """The most rounds a table may have: a double round robin of sixteen players; real tables have five to ten."""
 HALVES: dict[str, int] = {"+": 2, "-": 0, "=": 1, "#": 0}  # the scores in half points, summed as integers
 _SCORES: dict[str, float] = {sign: halves / 2 for sign, halves in HALVES.items()}
-_MIRROR: dict[str, str] = {"+": "-", "-": "+", "=": "="}
+_MIRROR: dict[Sign, Sign] = {"+": "-", "-": "+", "=": "="}
 
 
 class HandicapMark(NamedTuple):
@@ -75,7 +75,7 @@ class Cell(NamedTuple):
 
     def mirrored(self, player: int) -> Cell:
         """The opponent's cell for this game, ``player`` being this cell's owner."""
-        return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())  # type: ignore[arg-type]
+        return Cell(player, _MIRROR[self.sign], None if self.handicap is None else self.handicap.mirrored())
 
     def text(self) -> str:
         """The cell as written: ``12+``, ``16-(+R)``, ``0=``."""

@@ -3,10 +3,15 @@ player, and the rated tables newest first."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.db.models import Count, QuerySet
 
 from ratings.models import Player, Table, TableStatus
 from ratings.selectors.list_values import pending_dan
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 PLAYER_ORDER = ("family_name", "given_name", "pk")
 
@@ -24,7 +29,13 @@ def players_search() -> QuerySet[Player]:
     )
 
 
-def rated_tables() -> QuerySet[Table]:
+class PlayerCount(TypedDict):
+    """What ``rated_tables`` annotates each table with."""
+
+    player_count: int
+
+
+def rated_tables() -> QuerySet[WithAnnotations[Table, PlayerCount]]:
     """Rated tables, the latest first (by date and sequence), with their tournament and ``player_count``."""
     return (
         Table.objects.filter(status=TableStatus.RATED)

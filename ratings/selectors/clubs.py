@@ -11,6 +11,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -18,10 +19,13 @@ from django_countries import countries
 
 from ratings.engine.categories import TOP_CATEGORIES
 from ratings.models import Club, ClubMembership, Player, Table, TableEntry, Tournament
-from ratings.selectors.api import rated_tables
+from ratings.selectors.api import PlayerCount, rated_tables
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 from ratings.selectors.versions import DataVersion, version_cached
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 CLUB_TOP = 5
 """A club is ranked by the average rating of its best this many members."""
@@ -58,7 +62,7 @@ def club_names_on(on: dt.date) -> dict[int, str]:
     return dict(memberships_on(on).filter(club__isnull=False).values_list("player_id", "club__name"))
 
 
-def club_rated_tables(club: Club) -> QuerySet[Table]:
+def club_rated_tables(club: Club) -> QuerySet[WithAnnotations[Table, PlayerCount]]:
     """The rated tables a club's secretary follows, the latest first, each once: those of the tournaments it
     hosted, and those a player played while a member (the membership in force on the table's date), wherever
     they were played. With ``player_count`` (``rated_tables``). One query."""

@@ -38,8 +38,8 @@ _SIGN_OF_NO_GAME: dict[str, Sign] = {
     GameResult.HALF_BYE: "=",
     GameResult.NO_SHOW: "#",
 }
-_SIGN_OF_GAME = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
-_MIRROR = {"+": "-", "-": "+", "=": "="}
+_SIGN_OF_GAME: dict[GameResult, Sign] = {GameResult.FIRST_WON: "+", GameResult.SECOND_WON: "-", GameResult.DRAW: "="}
+_MIRROR: dict[Sign, Sign] = {"+": "-", "-": "+", "=": "="}
 
 
 def player_list_record(player: Player, opening: dict[str, Any] | None, state: engine.PlayerState) -> ListRecord:
@@ -93,8 +93,8 @@ def table_turnering(table: Table) -> tuple[Turnering, list[int]]:
         mark = None
         if g.handicap:
             mark = HandicapMark(received=g.handicap_giver == HandicapGiver.SECOND, code=g.handicap)  # type: ignore[arg-type]
-        cells[first].setdefault(g.round, Cell(second, sign, mark))  # type: ignore[arg-type]
-        cells[second].setdefault(g.round, Cell(first, _MIRROR[sign], None if mark is None else mark.mirrored()))  # type: ignore[arg-type]
+        cells[first].setdefault(g.round, Cell(second, sign, mark))
+        cells[second].setdefault(g.round, Cell(first, _MIRROR[sign], None if mark is None else mark.mirrored()))
     players = tuple(
         TablePlayer(
             number=n,

@@ -69,14 +69,14 @@ def with_results(queryset: QuerySet[Tournament]) -> QuerySet[WithAnnotations[Tou
     )
 
 
-def season_status(tournament: Tournament, *, today: dt.date) -> SeasonStatus:
+def season_status(tournament: WithAnnotations[Tournament, Results], *, today: dt.date) -> SeasonStatus:
     """The stage of a tournament annotated by ``with_results``."""
     received = getattr(tournament, "received_at", None)
     rated = getattr(tournament, "rated_at", None)
     deadline = results_deadline(tournament.end_date)
     received_on = timezone.localdate(received) if received else None
     rated_on = timezone.localdate(rated) if rated else None
-    if tournament.rated_total and not tournament.waiting_total:  # type: ignore[attr-defined]
+    if tournament.rated_total and not tournament.waiting_total:
         stage = "rated"
     elif received_on is not None:
         stage = "received"

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import http_date, quote_etag
@@ -53,7 +53,7 @@ def page_key(request: HttpRequest, etag: str) -> str | None:
     return "page:" + hashlib.sha256(parts.encode(), usedforsecurity=False).hexdigest()
 
 
-def _storable(request: HttpRequest, response: HttpResponse) -> bool:
+def _storable(request: HttpRequest, response: HttpResponseBase) -> bool:
     return (
         response.status_code in STORED_STATUSES
         and not response.cookies
@@ -62,7 +62,7 @@ def _storable(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
-def cached_page(key: str) -> HttpResponse | None:
+def cached_page(key: str) -> HttpResponseBase | None:
     """The page stored under ``key``, as a new response, or None."""
     try:
         stored: Any = caches[PAGE_CACHE].get(key)
@@ -77,26 +77,29 @@ def cached_page(key: str) -> HttpResponse | None:
     return _response(status, streamed, zlib.decompress(content) if compressed else content, headers)
 
 
-def _response(status: int, streamed: bool, content: bytes, headers: list[tuple[str, str]]) -> HttpResponse:
+def _response(status: int, streamed: bool, content: bytes, headers: list[tuple[str, str]]) -> HttpResponseBase:
     """A response of ``content``: streamed (in one piece) if the view streamed it, as the view's callers read."""
-    response: HttpResponse = (
-        StreamingHttpResponse([content], status=status) if streamed else HttpResponse(content, status=status)  # type: ignore[assignment]
+    response: HttpResponseBase = (
+        StreamingHttpResponse([content], status=status) if streamed else HttpResponse(content, status=status)
     )
     for name, value in headers:
         response[name] = value
     return response
 
 
-def store_page(key: str, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+def store_page(key: str, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
     """Keep ``response`` under ``key`` if it may be served to another anonymous visitor; the response to send
     (a streamed file is read whole to be kept, and sent from what was read)."""
     if not _storable(request, response):
         return response
-    streamed = isinstance(response, StreamingHttpResponse)
     headers = list(response.headers.items())
-    content = b"".join(response.streaming_content) if streamed else response.content  # type: ignore[attr-defined]
-    if streamed:
+    if isinstance(response, StreamingHttpResponse):
+        streamed, content = True, b"".join(response)
         response = _response(response.status_code, True, content, headers)
+    elif isinstance(response, HttpResponse):
+        streamed, content = False, response.content
+    else:  # Django makes no other kind of response: one whose body is not known is not kept
+        return response
     compressed = len(content) >= COMPRESS_FROM
     kept = zlib.compress(content, 1) if compressed else content
     if len(kept) > MAX_STORED:
@@ -108,7 +111,7 @@ def store_page(key: str, request: HttpRequest, response: HttpResponse) -> HttpRe
     return response
 
 
-def through_cache(key: str | None, request: HttpRequest, make: Callable[[], HttpResponse]) -> HttpResponse:
+def through_cache(key: str | None, request: HttpRequest, make: Callable[[], HttpResponseBase]) -> HttpResponseBase:
     """The page of ``key`` from the cache, or made by ``make`` and stored."""
     if key is None:
         return make()
@@ -139,12 +142,12 @@ def page_cache_key(request: HttpRequest) -> str | None:
     return page_key(request, _validators(request)[0])
 
 
-def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def public_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """Give the view's 200 answers their validators and a short max-age, and answer a GET whose validators
     match with 304 Not Modified, before the view runs; serve anonymous visitors from the page cache."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         etag, modified = _validators(request)
         last_modified = int(modified.timestamp())
         if request.method in ("GET", "HEAD"):
@@ -153,7 +156,7 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
                 patch_cache_control(answer, max_age=MAX_AGE)
                 return answer
 
-        def make() -> HttpResponse:
+        def make() -> HttpResponseBase:
             response = view(request, *args, **kwargs)
             if response.status_code == 200:
                 response["ETag"] = etag

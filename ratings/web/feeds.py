@@ -5,6 +5,7 @@ thin interfaces over ratings/selectors/."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpRequest
@@ -16,10 +17,13 @@ from django.utils.translation import gettext_lazy, ngettext
 from ratings import selectors
 from ratings.engine import grade_label
 from ratings.models import Club, Table, Tournament
-from ratings.selectors.api import rated_tables
+from ratings.selectors.api import PlayerCount, rated_tables
 from ratings.selectors.clubs import club_rated_tables
 from ratings.selectors.crosstable import TablePromotion
 from ratings.selectors.season import announced_tournaments
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 ITEMS = 30
 
@@ -37,9 +41,9 @@ class _TablesFeed(SiteFeed):
     def item_title(self, table: Table) -> str:
         return f"{table.label} ({table.date.isoformat()})"
 
-    def item_description(self, table: Table) -> str:
+    def item_description(self, table: WithAnnotations[Table, PlayerCount]) -> str:
         place = ", ".join(filter(None, [table.tournament.city, str(table.tournament.country.name or "")]))
-        count = table.player_count  # type: ignore[attr-defined]
+        count = table.player_count
         players = ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
         return f"{players}; {place}" if place else players
 

@@ -42,9 +42,7 @@ def rerate_check() -> list[CheckDifference]:
     peak: dict[int, int] = defaultdict(int)
     with gc_paused():
         for table, items in replay.run():
-            for o, _before, _after, data in items:
-                player_id = o.key
-                assert isinstance(player_id, int)  # the site's replay keys players by their ids
+            for player_id, o, _before, _after, data in items:
                 want[(table.pk, player_id)] = data
                 peak[player_id] = max(peak[player_id], o.after.rating)
     differences: list[CheckDifference] = []

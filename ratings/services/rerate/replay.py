@@ -13,7 +13,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Q
@@ -41,6 +41,7 @@ from ratings.models import (
     TableEntry,
     TableResolution,
     TableStatus,
+    db_column,
 )
 from ratings.models.states import state_from_json, state_to_json
 
@@ -173,13 +174,12 @@ def stored_rows(table_ids: Sequence[int], links: dict[tuple[int, int], dt.date] 
     ``valid_until`` by (table, player)."""
     out: StoredRows = defaultdict(dict)
     quote = connection.ops.quote_name
-    field = RatingRow._meta.get_field
-    columns = ", ".join(
-        [quote(field("table").column), quote(field("player").column), quote(field("valid_until").column)]
-        + [json_column(quote(field(name).column)) for name in ("state_before", "state_after")]
+    table, player, valid_until, state_before, state_after = (
+        quote(db_column(RatingRow, name)) for name in ("table", "player", "valid_until", "state_before", "state_after")
     )
+    columns = ", ".join([table, player, valid_until, json_column(state_before), json_column(state_after)])
     for batch in id_batches(table_ids, as_array=True):
-        condition, params = ids_condition(quote(field("table").column), batch)
+        condition, params = ids_condition(table, batch)
         rows = raw_rows(f"SELECT {columns} FROM {quote(RatingRow._meta.db_table)} WHERE {condition}", params)  # noqa: S608
         for table_id, player_id, valid, before, after in rows:
             out[table_id][player_id] = (json_value(before), json_value(after))
@@ -209,9 +209,9 @@ def links_broken(
     return broken
 
 
-Item = tuple[engine.PlayerOutcome, str | None, str | None, dict[str, Any]]
-"""A player's part in a redone table: the outcome, his states before and after as JSON text (None when the
-replay makes no texts), and the state after as JSON."""
+Item = tuple[int, engine.PlayerOutcome, str | None, str | None, dict[str, Any]]
+"""A player's part in a redone table: his id, the outcome, his states before and after as JSON text (None when
+the replay makes no texts), and the state after as JSON."""
 
 
 class Replay:
@@ -314,14 +314,15 @@ class Replay:
             self.engine_seconds += time.perf_counter() - started
             items: list[Item] = []
             for o in result.outcomes:
+                pid = cast(int, o.key)  # the engine keys the outcomes as it was given the players: by their ids
                 data = state_to_json(o.after)
                 before_text = after_text = None
                 if self.texts:
-                    before_text, after_text = self.text_of(o.before, o.key), json_text(data)
-                    self.text[o.key] = (o.after, after_text)
-                items.append((o, before_text, after_text, data))
-                self.state[o.key], self.data[o.key] = o.after, data
-                self.found.extend((o.key, table.pk, p) for p in o.promotions)
+                    before_text, after_text = self.text_of(o.before, pid), json_text(data)
+                    self.text[pid] = (o.after, after_text)
+                items.append((pid, o, before_text, after_text, data))
+                self.state[pid], self.data[pid] = o.after, data
+                self.found.extend((pid, table.pk, p) for p in o.promotions)
             yield table, items
 
     def rate(self, table: TableInfo, playing: set[int]) -> engine.TableResult:

@@ -127,21 +127,22 @@ class RowWriter:
         self.tables.append(table.pk)
         date = date_param(table.date)
         peaks = self.peaks
-        for o, before_text, after_text, _data in items:
+        for pid, o, before_text, after_text, _data in items:
             b, a = o.before, o.after
-            if a.rating > peaks.get(o.key, 0):
-                peaks[o.key] = a.rating
+            if a.rating > peaks.get(pid, 0):
+                peaks[pid] = a.rating
             detail = json_text([detail_json(g) for g in o.games])
             # In ROW_COLUMNS order.
-            row = (table.pk, o.key, date, table.sequence, o.method, b.rating, a.rating, o.change, o.performance,
-                   len(o.games), o.score, b.games, a.games, b.grade, a.grade, before_text, after_text,
-                   detail)  # fmt: skip
+            row: tuple[Any, ...] = (
+                table.pk, pid, date, table.sequence, o.method, b.rating, a.rating, o.change, o.performance,
+                len(o.games), o.score, b.games, a.games, b.grade, a.grade, before_text, after_text, detail,
+            )  # fmt: skip
             if self.replace_all:
-                self._link(o.key, date)
+                self._link(pid, date)
                 after = self._sums[1]
-                after[o.key] = (after.get(o.key, 0) + hash((table.pk, o.key, *row[FIGURES]))) & _MASK
+                after[pid] = (after.get(pid, 0) + hash((table.pk, pid, *row[FIGURES]))) & _MASK
             else:
-                valid = self.links.get((table.pk, o.key))
+                valid = self.links.get((table.pk, pid))
                 row = (*row, self._forever if valid is None else date_param(valid))
             self.rows.append(row)
         if len(self.rows) - self._held >= self.BATCH:

@@ -205,7 +205,7 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
             writer.add(table, items)
             if start is not None:
                 # A player whose row in this table came or went: his next and previous rows change.
-                relink.update({item[0].key for item in items}.symmetric_difference(stored.get(table.pk, ())))
+                relink.update({item[0] for item in items}.symmetric_difference(stored.get(table.pk, ())))
     name_off_scale(replay.errors, replay.off_scale)  # a query: not while the writer held the connection
     if start is not None:
         refresh |= _left_behind(start, replay)
@@ -305,8 +305,8 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
         peaks = {}
         for chunk in id_batches(sorted(states)):
             rows = RatingRow.objects.filter(player_id__in=chunk).order_by()
-            rows = rows.values("player_id").annotate(peak=Max("rating_after"))
-            peaks.update(rows.values_list("player_id", "peak"))
+            by_player = rows.values("player_id").annotate(peak=Max("rating_after"))
+            peaks.update(by_player.values_list("player_id", "peak"))
     # Those that differ are written from the replay's states, which their latest rows now hold; the others
     # (a draft's or a deleted table's players outside the range) are read again.
     differing = sorted(players_differing(states, peaks))
@@ -391,7 +391,9 @@ def _promotions_update(
         for table_id, *key, rating, pk in raw_values(subset, *fields, "rating", "pk"):
             # "supported" may be 1 for True: equal, and of equal hash
             have[table_id][tuple(key)] = (rating, pk)
-    changed, ratings, players = set(), [], set()
+    changed: set[int] = set()
+    ratings: list[tuple[int, float]] = []  # (record, its new rating)
+    players: set[int] = set()
     for pk in redone:
         wanted, held = want.get(pk, {}), have.get(pk, {})
         if wanted.keys() != held.keys():

@@ -27,8 +27,8 @@ import heapq
 import itertools
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from ratings import engine
 from ratings.db import arrays, as_date, batched_load, date_param, id_batches, ids_condition, json_value, raw_rows
@@ -40,6 +40,7 @@ from .replay import (
     History,
     Position,
     StoredRows,
+    TableInfo,
     cycle_json,
     failure_message,
     live_resolutions,
@@ -48,6 +49,8 @@ from .replay import (
 )
 
 AHEAD = 4  # tables after a dirty player's next one read with it: a change mostly goes on a few tables
+Entering = engine.PlayerState | dict[str, Any]
+"""A player's state as he enters a table: kept here as the engine's, or read from his stored row as JSON."""
 
 
 class SparseReplay:
@@ -64,7 +67,7 @@ class SparseReplay:
         self.history, self.start = history, start
         self.redone: list[int] = []
         self.errors: dict[int, str] = {}
-        self.off_scale: dict[int, tuple[Any, engine.RatingOffScale]] = {}  # their players named after the run
+        self.off_scale: dict[int, tuple[TableInfo, engine.RatingOffScale]] = {}  # their players named after the run
         self.found: list[tuple[int, int, engine.Promotion]] = []
         self.touched: set[int] = set()
         self.unchanged = 0
@@ -150,7 +153,7 @@ class SparseReplay:
             self._look(i, table)
         name_off_scale(self.errors, self.off_scale)
 
-    def _entering(self, pid: int, rows: dict[int, tuple[dict[str, Any], dict[str, Any]]], i: int) -> Any:
+    def _entering(self, pid: int, rows: dict[int, tuple[dict[str, Any], dict[str, Any]]], i: int) -> Entering:
         """The player's state as he enters the table: kept here, or his stored row's state before."""
         if pid in self.state:
             return self.state[pid]
@@ -159,7 +162,7 @@ class SparseReplay:
         table = self.history.tables[i]  # a clean player without a row here: his state as the rows leave it
         return states_before(date=table.date, sequence=table.sequence, player_ids=[pid])[pid]
 
-    def _look(self, i: int, table: Any) -> None:
+    def _look(self, i: int, table: TableInfo) -> None:
         rows = self.stored[table.pk]
         playing = self.history.playing(table.pk)
         players = playing | rows.keys()
@@ -173,7 +176,7 @@ class SparseReplay:
         )
         if unchanged:
             self.unchanged += 1
-            after = {pid: rows[pid][1] for pid in rows}
+            after: dict[int, Entering] = {pid: rows[pid][1] for pid in rows}
         else:
             self.redone.append(table.pk)
             self.touched.update(players)
@@ -197,14 +200,17 @@ class SparseReplay:
         k = places.index(i)
         return self.history.tables[places[k + 1]].date if k + 1 < len(places) else VALID_FOREVER
 
-    def _rate(self, table: Any, playing: set[int], entering: dict[int, Any]) -> dict[int, engine.PlayerState]:
+    def _rate(
+        self, table: TableInfo, playing: set[int], entering: dict[int, Entering]
+    ) -> dict[int, engine.PlayerState]:
         """The players' states after the table; none changed when it cannot be rated (as ``Replay``)."""
         states = {pid: _as_state(entering[pid]) for pid in playing}
         given = engine.TableInput(
             name=table.label,
             date=table.date,
             players=self.history.entries.get(table.pk, []),
-            states=states,
+            # The engine only reads it; a Mapping's keys are invariant to mypy, so ints are not Hashables there.
+            states=cast(Mapping[Hashable, engine.PlayerState], states),
             games=self.history.games.get(table.pk, []),
         )
         started = time.perf_counter()
@@ -223,8 +229,9 @@ class SparseReplay:
         finally:
             self.engine_seconds += time.perf_counter() - started
         for o in result.outcomes:
-            states[o.key] = o.after
-            self.found.extend((o.key, table.pk, p) for p in o.promotions)
+            pid = cast(int, o.key)  # the engine keys the outcomes as it was given the players: by their ids
+            states[pid] = o.after
+            self.found.extend((pid, table.pk, p) for p in o.promotions)
         return states
 
     def final_state(self, ids: Iterable[int]) -> dict[int, engine.PlayerState]:
@@ -251,15 +258,15 @@ class SparseReplay:
         return out
 
 
-def _as_json(state: Any) -> dict[str, Any]:
+def _as_json(state: Entering) -> dict[str, Any]:
     return state_to_json(state) if isinstance(state, engine.PlayerState) else state
 
 
-def _as_state(state: Any) -> engine.PlayerState:
+def _as_state(state: Entering) -> engine.PlayerState:
     return state if isinstance(state, engine.PlayerState) else state_from_json(state)
 
 
-def _row_links(tables: Sequence[Any], since: dt.date) -> dict[int, dict[int, dt.date]]:
+def _row_links(tables: Sequence[TableInfo], since: dt.date) -> dict[int, dict[int, dt.date]]:
     """table -> player -> valid_until of the stored rows of these tables (no states: those are read later).
 
     Read by the rows' date (one scan, where a list of 10^4 tables was as many index searches): a table's rows

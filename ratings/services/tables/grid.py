@@ -30,8 +30,8 @@ from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, Tab
 from ratings.services.tables.submit import GameFacts
 
 _FILE = "crosstable"
-_SWAPPED = {GameResult.FIRST_WON: GameResult.SECOND_WON, GameResult.SECOND_WON: GameResult.FIRST_WON}
-_OTHER_SIDE = {HandicapGiver.FIRST: HandicapGiver.SECOND, HandicapGiver.SECOND: HandicapGiver.FIRST}
+_SWAPPED: dict[str, str] = {GameResult.FIRST_WON: GameResult.SECOND_WON, GameResult.SECOND_WON: GameResult.FIRST_WON}
+_OTHER_SIDE: dict[str, str] = {HandicapGiver.FIRST: HandicapGiver.SECOND, HandicapGiver.SECOND: HandicapGiver.FIRST}
 _PLAYER_LINE = re.compile(r"\s*\d")
 
 
@@ -126,9 +126,9 @@ def grid_games(turnering: Turnering, ids: Sequence[int], saved: Sequence[Game]) 
                 row.round,
                 old.first_id,
                 old.second_id,
-                _SWAPPED.get(row.result, row.result),  # type: ignore[call-overload]
+                _SWAPPED.get(row.result, row.result),
                 row.handicap,
-                _OTHER_SIDE.get(row.handicap_giver, ""),  # type: ignore[call-overload]
+                _OTHER_SIDE.get(row.handicap_giver, ""),
             )
         facts = replace(facts, played=old.played, replay_draw=old.replay_draw)
         edits.append(GameEdit(facts=facts, id=old.pk))
