@@ -354,8 +354,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "inte
 CELERY_BEAT_SCHEDULE = {
     "rerate-pending": {"task": "ratings.tasks.task_rerate_pending", "schedule": 60.0},
     "season-daily": {"task": "ratings.tasks.task_season_daily", "schedule": crontab(hour=6, minute=0)},
-    # Today's rating lists once the day has begun: the two-year window of the active list moved at midnight.
-    "lists-daily": {"task": "ratings.tasks.task_lists_prepare", "schedule": crontab(hour=0, minute=5)},
+    # Today's rating lists kept current: after midnight (the active list's two-year window moved) and after an edit
+    # that changed the public data without a re-rate (a name, a club), within a minute rather than on a first view.
+    # A minute with nothing changed reads the data version and finds the lists there.
+    "lists-current": {"task": "ratings.tasks.task_lists_prepare", "schedule": 60.0, "options": {"expires": 60.0}},
     # How well the rating systems predict (ratings/services/predictions.py): after a worker's re-rates too;
     # nightly for a site whose re-rates run in-process.
     "predictions-nightly": {"task": "ratings.tasks.task_predictions_compare", "schedule": crontab(hour=3, minute=30)},

@@ -82,8 +82,9 @@ def task_history_files_write() -> list[str]:
 
 @shared_task(name="ratings.tasks.task_lists_prepare", acks_late=True)
 def task_lists_prepare() -> None:
-    """Write today's rating lists (ratings/services/lists.py) just after midnight (Celery beat): the two-year
-    window moved, and the day's first visitor should not wait while the list is made."""
+    """Write today's rating lists (ratings/services/lists.py) for the current data version, if not there yet (Celery
+    beat, every minute): after midnight the two-year window moved, and an edit without a re-rate (a name, a club)
+    made a new version. The first visitor after either should not wait while the list is made."""
     lists_prepare()
 
 

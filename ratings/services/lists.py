@@ -158,8 +158,9 @@ def computed_lists_delete() -> None:
 def lists_prepare() -> None:
     """Today's two lists (the FESA list and every rated player's) and the FESA lists of the latest list dates, which
     every list page links, for the current data version, and the choices the list pages offer (countries, clubs,
-    those dates) in the shared cache: so that the first visitors after a re-rate or at the start of a day read
-    rows, not the history. A re-rate's follow-ups (ratings/services/rerate/after.py) and the daily task call it."""
+    those dates) in the shared cache: so that the first visitors after a change or at the start of a day read
+    rows, not the history. A re-rate's follow-ups (ratings/services/rerate/after.py) and the beat, every minute,
+    call it; what is there already is read, not made again."""
     version = data_version()
     for active in (True, False):
         list_stored(None, active=active, version=version)

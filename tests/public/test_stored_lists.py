@@ -69,6 +69,15 @@ def test_lists_prepare_writes_todays_two_lists_and_those_of_the_latest_list_date
     assert sorted(made) == sorted([(today, False), (today, True), *((date, True) for date in list_dates())])
 
 
+def test_after_an_edit_without_a_rerate_lists_prepare_writes_the_new_versions_list() -> None:
+    player = seasoned(1600, family_name="Alpha")
+    lists_prepare()
+    edited(player)  # a new data version, no re-rate
+    lists_prepare()  # the beat's run
+    today = StoredList.objects.get(version=data_version().key, date=timezone.localdate(), active=True)
+    assert list_entries(today).get().given_name == player.given_name
+
+
 def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
