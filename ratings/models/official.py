@@ -127,6 +127,10 @@ class ListEntry(models.Model):
     prior_grade_level = models.PositiveSmallIntegerField(_("prior grade level"), null=True, blank=True)
     category = models.CharField(_("category"), max_length=12, choices=Category.choices)
     last_played = models.DateField(_("last played"), null=True, blank=True)
+    # The share of the list's ranked players rated below him, in percent, in the federation and among his
+    # nationality; empty for a player the list does not rank (and in the country for one without a nationality).
+    percentile = models.FloatField(_("percentile"), null=True, blank=True)
+    country_percentile = models.FloatField(_("percentile in country"), null=True, blank=True)
 
     class Meta:
         ordering = ["stored_list", "position"]

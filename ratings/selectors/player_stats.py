@@ -1,6 +1,6 @@
 """What a player's page answers beyond his history: his best wins (by the opponent's rating at the time), his
-peak rank on the published lists, his percentile on today's list in the federation and in his country, and his
-longest run of months with a rated table."""
+peak rank on the published lists and his longest run of months with a rated table. His percentiles are read with
+his ranks, from today's stored list (selectors/standing.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,9 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
-from django.utils import timezone
+from django.db.models import Q
 
-from ratings.engine.categories import RANKED_CATEGORIES
 from ratings.models import Game, GameResult, ListEntry, Player, RatingRow, Table
-from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 
 BEST_WINS = 5
@@ -48,35 +45,6 @@ def best_wins(player: Player, limit: int = BEST_WINS) -> list[BestWin]:
             wins.append(BestWin(opponent, rating, game.table))
     wins.sort(key=lambda w: (-w.rating, w.table.date))
     return wins[:limit]
-
-
-@dataclass(frozen=True)
-class Percentiles:
-    federation: float  # the share of today's ranked players rated below him, in percent
-    country: float | None
-
-
-def percentiles(player: Player) -> Percentiles | None:
-    """Where he stands on today's list: the share of its ranked players (active, provisional or established)
-    rated below him, in the whole federation and among his nationality; None when he is not ranked. One query."""
-    today = timezone.localdate()
-    if player.games == 0 or player.category not in RANKED_CATEGORIES or player.last_played is None:
-        return None
-    if player.last_played < active_cutoff(today):
-        return None
-    ranked = public_players().filter(games__gt=0, category__in=RANKED_CATEGORIES, last_played__gte=active_cutoff(today))
-    below, same_country = Q(rating__lt=player.rating), Q(nationality=player.nationality)
-    counts = ranked.aggregate(
-        total=Count("pk"),
-        below=Count("pk", filter=below),
-        country=Count("pk", filter=same_country),
-        country_below=Count("pk", filter=below & same_country),
-    )
-    if not counts["total"]:
-        return None
-    federation = 100.0 * counts["below"] / counts["total"]
-    country = 100.0 * counts["country_below"] / counts["country"] if player.nationality and counts["country"] else None
-    return Percentiles(federation, country)
 
 
 def peak_rank(entries: Iterable[ListEntry]) -> ListEntry | None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ratings import engine
 from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.outlook import NextGrade, next_grade
-from ratings.models import Player, StoredList
+from ratings.models import ListEntry, Player, StoredList
 from ratings.selectors.lists import player_entry
 from ratings.selectors.states import states_before
 
@@ -17,6 +17,9 @@ from ratings.selectors.states import states_before
 class Standing:
     rank: int | None  # on today's list; None when the list does not rank him (not active, or still unrated)
     country_rank: int | None
+    # The share of today's ranked players rated below him, in percent, in the federation and in his country.
+    percentile: float | None
+    country_percentile: float | None
     next_grade: NextGrade | None  # None at the top awarded grade
     state: engine.PlayerState
 
@@ -27,9 +30,10 @@ class Standing:
 
 
 def player_standing(player: Player, stored: StoredList) -> Standing:
-    """His public ranks on ``stored``, today's list (ratings/services/lists.py ``list_stored``: the list the list's
-    pages read), and, from his state after his latest table, what his next grade takes."""
-    entry = player_entry(stored, player)
-    rank, country_rank = (entry.rank, entry.country_rank) if entry is not None else (None, None)
+    """His public ranks and percentiles on ``stored``, today's list (ratings/services/lists.py ``list_stored``: the
+    list the list's pages read), and, from his state after his latest table, what his next grade takes."""
+    entry = player_entry(stored, player) or ListEntry()
     state = states_before(date=dt.date.max, sequence=1, player_ids=[player.pk])[player.pk]
-    return Standing(rank, country_rank, next_grade(state), state)
+    return Standing(
+        entry.rank, entry.country_rank, entry.percentile, entry.country_percentile, next_grade(state), state
+    )

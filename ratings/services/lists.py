@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,7 @@ _WRITTEN = (
     "stored_list_id", "player_id", "position", "country_position", "rank", "country_rank", "federation_id",
     "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name", "nationality",
     "list_order", "prior_grade_kind", "prior_grade_level", "rating", "games", "grade", "fesa_grade",
-    "category", "last_played", "pending_grade",
+    "category", "last_played", "pending_grade", "percentile", "country_percentile",
 )  # fmt: skip
 
 
@@ -115,7 +116,8 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
     lines: dict[str, int] = {}
     ranked, ranked_in = 0, dict[str, int]()
     rows = []
-    players = list_members(key.date, key.active).values_list(*_READ)
+    players = list(list_members(key.date, key.active).values_list(*_READ))
+    shares = _Shares(players)
     for position, values in enumerate(players, start=1):
         pk, fid, family, given, latin_family, latin_given, search, country, *rest = values
         *_, grade, _fesa_grade, category, last_played = rest
@@ -129,11 +131,37 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
             search = player_search_key(family, given, latin_family, latin_given)
         waiting = min((g for g in pending.get(pk, ()) if g > grade), default=None)
         rest[-1] = date_param(last_played)  # None stays None
+        below = shares.below(rest[_RATING], country) if rank is not None else (None, None)
         rows.append(
             (pk, position, lines[country], rank, country_rank, fid, family, given, latin_family, latin_given,
-             search, country, *rest, waiting)
+             search, country, *rest, waiting, *below)
         )  # fmt: skip
     return rows
+
+
+_RATING = _READ.index("list_rating") - _READ.index("list_order")  # its place in ``_rows``'s ``rest``
+
+
+class _Shares:
+    """The ranked players' ratings of a list, in the federation and in each country, for each one's percentile."""
+
+    def __init__(self, players: list[tuple[Any, ...]]) -> None:
+        rating, category, country = (_READ.index(name) for name in ("list_rating", "list_category", "nationality"))
+        ranked = [p for p in players if is_ranked(p[category])]
+        self.everyone = sorted(p[rating] for p in ranked)
+        self.by_country: dict[str, list[int]] = {}
+        for p in ranked:
+            self.by_country.setdefault(p[country], []).append(p[rating])
+        for ratings in self.by_country.values():
+            ratings.sort()
+
+    def below(self, rating: int, country: str) -> tuple[float, float | None]:
+        """The share of the ranked players rated below ``rating``, in percent: of all, and of ``country``'s."""
+        federation = 100.0 * bisect_left(self.everyone, rating) / len(self.everyone)
+        if not country:
+            return federation, None
+        same = self.by_country[country]
+        return federation, 100.0 * bisect_left(same, rating) / len(same)
 
 
 def _prune(version: DataVersion, *, using: str) -> None:

@@ -9,12 +9,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import GameResult, Table
-from ratings.selectors.player_stats import Run, best_wins, longest_run, percentiles
+from ratings.models import GameResult, Player, Table
+from ratings.selectors.player_stats import Run, best_wins, longest_run
+from ratings.selectors.standing import Standing, player_standing
+from ratings.services.lists import list_stored
 from tests.factories import add_game, make_table
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
+
+
+def standing(player: Player) -> Standing:
+    """His standing on today's list, as his page reads it."""
+    return player_standing(player, list_stored())
 
 
 def test_longest_run_counts_consecutive_months() -> None:
@@ -36,15 +43,24 @@ def test_best_wins_and_percentiles(rate: Callable[[Table], Table], client: Clien
     rate(table)
     me.refresh_from_db()
     assert [(w.opponent, w.rating) for w in best_wins(me)] == [(strong, 1900), (weak, 1200)]
-    shares = percentiles(me)
-    assert shares is not None
+    shares = standing(me)
     # ranked today: me, strong, weak, lost_to and the other German: two of the five rated below him
-    assert shares.federation == pytest.approx(40.0)
-    assert shares.country == pytest.approx(50.0)
+    assert shares.percentile == pytest.approx(40.0)
+    assert shares.country_percentile == pytest.approx(50.0)
     page = client.get(reverse("ratings:player", args=[me.federation_id])).content.decode()
     assert "Best wins" in page and "STRONG" in page.upper() and "above 40% of the federation" in page
     assert "Longest run" in page
 
 
 def test_an_inactive_player_has_no_percentile() -> None:
-    assert percentiles(seasoned(1700, last_played=days_ago(800))) is None
+    seasoned(1600)
+    away = standing(seasoned(1700, last_played=days_ago(800)))
+    assert (away.percentile, away.country_percentile) == (None, None)
+
+
+def test_equal_ratings_are_not_below_each_other_and_no_nationality_has_no_country_share() -> None:
+    first, second = seasoned(1700, nationality="FR"), seasoned(1700, nationality="")
+    seasoned(1500, nationality="FR")
+    seasoned(1800, nationality="FR")
+    assert (standing(first).percentile, standing(first).country_percentile) == (25.0, pytest.approx(100 / 3))
+    assert (standing(second).percentile, standing(second).country_percentile) == (25.0, None)

@@ -95,10 +95,10 @@ def test_player_page_queries_do_not_grow_with_tables_or_games(
     many = queries(client, url)
     # the data version (ETag), the player with his pending Dan grade, his promotions, his rating rows (without
     # the games' explanations, which the table's own page shows), his imported rows, his official list
-    # entries, his corrections, his clubs, his won games and their opponents' rows (best wins), the counts of
-    # today's list below him (percentiles), his standing today (today's stored list, made by the re-rate's
-    # follow-ups, his line on it, his latest state): no query per table, and none for the games or their opponents
-    assert (one, many) == (14, 14)
+    # entries, his corrections, his clubs, his won games and their opponents' rows (best wins), his standing today
+    # (today's stored list, made by the re-rate's follow-ups, his line on it with his ranks and percentiles, his
+    # latest state): no query per table, and none for the games or their opponents
+    assert (one, many) == (13, 13)
     with CaptureQueriesContext(connection) as captured:
         client.get(url, {"fresh": "1"})  # another URL: made afresh, not the page cache's copy
     rating_rows = [q["sql"] for q in captured.captured_queries if "ratings_ratingrow" in q["sql"]]

@@ -13,7 +13,7 @@ from ratings.models import Player
 from ratings.selectors.categories import player_groups
 from ratings.selectors.duplicates import merged_into_id_of
 from ratings.selectors.official_lists import player_official_lists
-from ratings.selectors.player_stats import best_wins, longest_run, peak_rank, percentiles
+from ratings.selectors.player_stats import best_wins, longest_run, peak_rank
 from ratings.selectors.standing import player_standing
 from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
@@ -62,7 +62,6 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "games_before_records": selectors.games_before_records(player),
         "official_lists": official,
         "best_wins": best_wins(player),
-        "percentiles": percentiles(player),
         "peak_rank": peak_rank(official),
         "longest_run": longest_run(t.row.date for t in tables),
         "clubs": groups.club_history,
