@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Promotion, Table
-from tests.factories import make_player
+from ratings.models import Promotion, PromotionRoute, PromotionStatus, Table, TableStatus
+from tests.factories import make_player, make_table
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -47,3 +48,21 @@ def test_crosstable_and_promotions_tell_namesakes_apart(
         html = client.get(url).content.decode()
         assert f"{b.federation_id} · BE" in html, url
         assert f"{other.federation_id} ·" not in html, url
+
+
+def test_recent_promotions_page_newer_and_older_without_counting_every_table(client: Client) -> None:
+    player = make_player("Abe", "Ken")
+    for day in range(12):
+        table = make_table([player], date=dt.date(2024, 5, 1) + dt.timedelta(days=day), status=TableStatus.RATED)
+        Promotion.objects.create(
+            player=player, grade=5 + day, table=table, route=PromotionRoute.UPPER_BOUND,
+            status=PromotionStatus.EFFECTIVE, game_number=1, rating=1500,
+        )  # fmt: skip
+    first = client.get("/promotions/").content.decode()
+    assert "2024-05-12" in first and "2024-05-03" in first and "2024-05-02" not in first  # ten a page, newest first
+    assert 'rel="next"' in first and 'rel="prev"' not in first
+    second = client.get("/promotions/", {"page": "2"}).content.decode()
+    assert "2024-05-02" in second and "2024-05-01" in second and "2024-05-03" not in second
+    assert 'rel="prev"' in second and 'rel="next"' not in second
+    beyond = client.get("/promotions/", {"page": "999"})  # a page past the end: the first
+    assert beyond.status_code == 200 and "2024-05-12" in beyond.content.decode()

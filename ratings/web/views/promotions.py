@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django_tables2.paginators import LazyPaginator
 
 from ratings import selectors
 from ratings.selectors.search import namesake_ids
@@ -17,8 +18,12 @@ from ratings.web.views.paging import paginate_table
 def promotion_list(request: HttpRequest) -> HttpResponse:
     """Recent promotions, table by table (as FESA prints them under each result table), and the Dan
     promotions waiting for approval."""
-    paginator = Paginator(selectors.promotion_tables(), 10)
-    page = paginator.get_page(request.GET.get("page"))
+    # Newer and older pages, without a count: counting every table that promoted someone reads nearly all tables.
+    paginator = LazyPaginator(selectors.promotion_tables(), 10)
+    try:
+        page = paginator.page(request.GET.get("page") or 1)
+    except (EmptyPage, PageNotAnInteger):
+        page = paginator.page(1)
     lines = selectors.table_promotions([t.pk for t in page.object_list])
     recent = [(t, lines.get(t.pk, [])) for t in page.object_list]
     namesakes = namesake_ids([line.player for table_lines in lines.values() for line in table_lines])
