@@ -157,16 +157,13 @@ class PlayerHistoryView(PlayerMixin, APIView):
 
 
 class RatingListFilterBackend(DjangoFilterBackend):
-    """The rating list's filters, given what they read on the list's day: the club choices of the data version
-    the request read, and the list's date (``club`` and ``group`` are a player's on that day)."""
+    """The rating list's filters, with the club choices of the data version the request read."""
 
     def get_filterset_kwargs(self, request: HttpRequest, queryset: QuerySet[Any], view: Any) -> dict[str, Any]:
-        stored = getattr(view, "stored", None)
         return {
             **super().get_filterset_kwargs(request, queryset, view),
             # a DRF request answers what its Django request holds
             "version": getattr(request, "data_version", None),
-            "list_date": stored.date if stored is not None else None,
         }
 
 

@@ -21,7 +21,7 @@ from ratings.models import ListEntry, OfficialList
 from ratings.selectors.categories import category_codes
 from ratings.selectors.official_lists import official_list_entries, official_list_for_page, official_lists
 from ratings.selectors.search import MAX_QUERY
-from ratings.web.filters import ListEntryFilter, country_choices
+from ratings.web.filters import PublishedListFilter, country_choices
 
 
 class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
@@ -33,7 +33,7 @@ class OfficialListListView(PublicReadMixin, generics.ListAPIView[OfficialList]):
         return official_lists()
 
 
-class OfficialEntryFilter(ListEntryFilter):
+class OfficialEntryFilter(PublishedListFilter):
     """An official list's filters in the API: the name, the country, and the club and category of the list's date
     (``list_date``), as on its page."""
 

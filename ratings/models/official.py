@@ -131,6 +131,14 @@ class ListEntry(models.Model):
     # nationality; empty for a player the list does not rank (and in the country for one without a nationality).
     percentile = models.FloatField(_("percentile"), null=True, blank=True)
     country_percentile = models.FloatField(_("percentile in country"), null=True, blank=True)
+    # What the club and category filters read, as of the list's date: his club then, his narrowest age category
+    # then (the category only, never the date of birth: docs/privacy.md), and whether he is on the women's list.
+    club = models.ForeignKey(
+        "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
+        verbose_name=_("club"),
+    )  # fmt: skip
+    age_group = models.CharField(_("Age category"), max_length=3, blank=True)
+    womens_list = models.BooleanField(_("women's list"), default=False)
 
     class Meta:
         ordering = ["stored_list", "position"]

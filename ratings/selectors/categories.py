@@ -3,9 +3,9 @@
 the players a rating officer put on it with their consent. Only the category is published, never the date of
 birth (docs/privacy.md).
 
-The rating list filters by category with ``category_q`` (a condition on ``Player``, read on the list's date; an
-official list, whose rows are read elsewhere, with ``category_member_ids``), and shows a player's category with
-``age_categories_of``.
+A computed list's entries hold each player's narrowest age category on the list's date, which its category filter
+reads (``category_entries_q``); an official list's filter, the club rankings and the top lists filter players
+with ``category_q``, and a player's category is shown with ``age_categories_of``.
 """
 
 from __future__ import annotations
@@ -69,10 +69,18 @@ def category_q(code: str, on: dt.date) -> Q:
     raise ValueError(f"no category {code!r}")
 
 
-def category_member_ids(code: str, on: dt.date) -> set[int]:
-    """The ids of the players in category ``code`` on ``on`` (a list read elsewhere filters with it). One query;
-    the dates of birth stay in the database."""
-    return set(Player.objects.filter(category_q(code, on)).values_list("pk", flat=True))
+def category_entries_q(code: str) -> Q:
+    """The entries of a stored list in category ``code`` on the list's date, as a condition on ``ListEntry``: each
+    entry holds its narrowest age category, so a junior band takes the entries of it and of every younger band, a
+    senior band of it and of every older one. Raises ``ValueError`` as ``category_q``."""
+    if code == WOMEN and settings.WOMENS_LIST:
+        return Q(womens_list=True)
+    for band in age_bands():
+        if band.code == code:
+            younger = [b.code for b in age_bands() if b.junior and b.age <= band.age]
+            older = [b.code for b in age_bands() if not b.junior and b.age >= band.age]
+            return Q(age_group__in=younger if band.junior else older)
+    raise ValueError(f"no category {code!r}")
 
 
 def player_age_category(player: Player, on: dt.date) -> str:

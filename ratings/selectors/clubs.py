@@ -1,8 +1,9 @@
 """Clubs: a player's club on a date, a club's members on a date, a club's page, and the rankings of clubs and of
 countries by their top ratings (as FIDE ranks federations by the average of their ten best).
 
-The rating list filters by club with ``club_members_q`` (a condition on the players' ids, read on the list's
-date), and shows the club of each row with ``clubs_on`` (its files with ``club_names_on``).
+A computed list's entries hold each player's club on the list's date, which its club filter reads; an official
+list's filter reads ``club_members_q`` on its date, as a club's page does. The pages show each row's club with
+``clubs_on``, the files with ``club_names_on``.
 """
 
 from __future__ import annotations
@@ -43,11 +44,6 @@ def club_members_q(club_id: int, on: dt.date) -> Q:
     """The players in club ``club_id`` on ``on``, as a condition on ``Player`` (``Player.objects.filter(q)``;
     a list's queryset of players filters with it)."""
     return Q(pk__in=memberships_on(on).filter(club_id=club_id).values("player_id"))
-
-
-def club_member_ids(club_id: int, on: dt.date) -> set[int]:
-    """The ids of the players in club ``club_id`` on ``on`` (a list read elsewhere filters with it). One query."""
-    return set(memberships_on(on).filter(club_id=club_id).values_list("player_id", flat=True))
 
 
 def clubs_on(player_ids: Iterable[int], on: dt.date) -> dict[int, Club]:

@@ -26,8 +26,11 @@ from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 
 from ratings.db import date_param, rows_insert
+from ratings.engine.age_categories import age_category
 from ratings.engine.categories import is_ranked
 from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
+from ratings.selectors.categories import age_bands
+from ratings.selectors.clubs import memberships_on
 from ratings.selectors.list_values import list_members, pending_dan_grades
 from ratings.selectors.lists import list_clubs, list_countries, list_dates
 from ratings.selectors.versions import DataVersion, data_version
@@ -42,14 +45,15 @@ one by one, by visitors and crawlers, and each is made again when it is asked fo
 
 _READ = (
     "pk", "federation_id", "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name",
-    "nationality", "list_order", "prior_grade_kind", "prior_grade_level", "list_rating", "list_games",
-    "list_grade", "list_fesa_grade", "list_category", "list_last_played",
+    "nationality", "date_of_birth", "on_womens_list", "list_order", "prior_grade_kind", "prior_grade_level",
+    "list_rating", "list_games", "list_grade", "list_fesa_grade", "list_category", "list_last_played",
 )  # fmt: skip
 _WRITTEN = (
     "stored_list_id", "player_id", "position", "country_position", "rank", "country_rank", "federation_id",
     "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name", "nationality",
     "list_order", "prior_grade_kind", "prior_grade_level", "rating", "games", "grade", "fesa_grade",
-    "category", "last_played", "pending_grade", "percentile", "country_percentile",
+    "category", "last_played", "pending_grade", "percentile", "country_percentile", "club_id", "age_group",
+    "womens_list",
 )  # fmt: skip
 
 
@@ -118,8 +122,10 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
     rows = []
     players = list(list_members(key.date, key.active).values_list(*_READ))
     shares = _Shares(players)
+    clubs = dict(memberships_on(key.date).values_list("player_id", "club_id"))
+    bands = age_bands()
     for position, values in enumerate(players, start=1):
-        pk, fid, family, given, latin_family, latin_given, search, country, *rest = values
+        pk, fid, family, given, latin_family, latin_given, search, country, born, womens, *rest = values
         *_, grade, _fesa_grade, category, last_played = rest
         lines[country] = lines.get(country, 0) + 1
         rank = country_rank = None
@@ -134,7 +140,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
         below = shares.below(rest[_RATING], country) if rank is not None else (None, None)
         rows.append(
             (pk, position, lines[country], rank, country_rank, fid, family, given, latin_family, latin_given,
-             search, country, *rest, waiting, *below)
+             search, country, *rest, waiting, *below, clubs.get(pk), age_category(born, key.date, bands), womens)
         )  # fmt: skip
     return rows
 
@@ -212,6 +218,9 @@ def official_list_store(official: OfficialList, source: StoredList) -> StoredLis
     copies = []
     for entry in ListEntry.objects.using(source._state.db or "default").filter(stored_list=source):
         entry.pk, entry.stored_list = None, stored
+        # Not published: an official list's club and category filters read them as recorded now (web/filters.py
+        # PublishedListFilter), and an erasure leaves nothing of them behind on a published list.
+        entry.club_id, entry.age_group, entry.womens_list = None, "", False
         copies.append(entry)
     ListEntry.objects.bulk_create(copies, batch_size=1000)
     return stored

@@ -19,7 +19,7 @@ from django_filters.fields import ChoiceField
 
 from ratings.models import GRADE_CHOICES, Category, ListEntry, Player, StoredList, Tournament
 from ratings.selectors import DataVersion, entries_named, list_clubs, list_entries, tournament_years
-from ratings.selectors.categories import category_choices, category_q
+from ratings.selectors.categories import category_choices, category_entries_q, category_q
 from ratings.selectors.clubs import club_members_q
 from ratings.selectors.search import MAX_QUERY, name_matches
 from ratings.services.lists import ListKey
@@ -106,8 +106,8 @@ class ClubFilter(django_filters.ChoiceFilter):
 
 
 class ListEntryFilter(django_filters.FilterSet):
-    """The filters of a stored list's entries (the rating list of a date, an official list), in SQL. ``club`` and
-    ``group`` are read on the list's date (``list_date``): the club a player was in then, the age he had then.
+    """The filters of a stored list's entries, in SQL. ``club`` and ``group`` are the entries' own: the club a
+    player was in on the list's date, the age category he had then (an official list's: ``PublishedListFilter``).
 
     ``version``: the data version the request has read, whose club choices the shared cache keeps."""
 
@@ -172,12 +172,10 @@ class ListEntryFilter(django_filters.FilterSet):
         queryset: QuerySet[ListEntry] | None = None,
         *,
         version: DataVersion | None = None,
-        list_date: dt.date | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(data, queryset=ListEntry.objects.none() if queryset is None else queryset, **kwargs)
         offer_clubs(self.filters, version)
-        self.list_date = list_date
 
     def filter_queryset(self, queryset: QuerySet[ListEntry]) -> QuerySet[ListEntry]:
         """The entries the filters keep. The form's other fields (which list, ``RatingListForm``) are not filters."""
@@ -190,13 +188,27 @@ class ListEntryFilter(django_filters.FilterSet):
         return entries_named(queryset, value)
 
     def filter_club(self, queryset: QuerySet[ListEntry], name: str, value: int) -> QuerySet[ListEntry]:
-        return queryset.filter(player__in=Player.objects.filter(club_members_q(value, self._date())).values("pk"))
+        return queryset.filter(club_id=value)
 
     def filter_group(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
-        return queryset.filter(player__in=Player.objects.filter(category_q(value, self._date())).values("pk"))
+        return queryset.filter(category_entries_q(value))
 
-    def _date(self) -> dt.date:
-        return self.list_date or timezone.localdate()
+
+class PublishedListFilter(ListEntryFilter):
+    """An official list's filters. The club and the category were not published with the list: they are read as
+    the clubs and the dates of birth are recorded now, on the list's date (``list_date``), as the list's page and
+    files show them. (A computed list is made again for every data version: its entries' own are as recorded
+    now.)"""
+
+    def __init__(self, *args: Any, list_date: dt.date, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.list_date = list_date
+
+    def filter_club(self, queryset: QuerySet[ListEntry], name: str, value: int) -> QuerySet[ListEntry]:
+        return queryset.filter(player__in=Player.objects.filter(club_members_q(value, self.list_date)).values("pk"))
+
+    def filter_group(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
+        return queryset.filter(player__in=Player.objects.filter(category_q(value, self.list_date)).values("pk"))
 
 
 class RatingListFilter(ListEntryFilter):
@@ -214,7 +226,6 @@ class RatingListFilter(ListEntryFilter):
     def entries(self, stored: StoredList) -> QuerySet[ListEntry]:
         """The entries of ``stored``, the list ``list_key`` named, that the filters keep."""
         self.queryset = list_entries(stored)
-        self.list_date = stored.date
         return self.qs
 
 

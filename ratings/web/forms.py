@@ -16,7 +16,7 @@ from ratings.engine.categories import PROVISIONAL_FROM
 from ratings.engine.constants import HANDICAP_CODES
 from ratings.models import GRADE_CHOICES, HandicapCode, Player
 from ratings.selectors.calculator import PlannedGame
-from ratings.web.filters import ListEntryFilter
+from ratings.web.filters import PublishedListFilter
 
 GAME_ROWS = 10
 GRADES = [(str(grade), label) for grade, label in GRADE_CHOICES if grade]
@@ -114,7 +114,7 @@ class TopListForm(forms.Form):
         country.choices = [("", _("All countries")), *countries]
 
 
-class OfficialListFilter(ListEntryFilter):
+class OfficialListFilter(PublishedListFilter):
     """An official list's filters, the rating list's own: the name, the country, and ``club`` and ``group``, the
     players in the club and in the category on the list's date (``list_date``)."""
 

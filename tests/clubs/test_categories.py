@@ -11,7 +11,13 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Player, WomensListEntry
-from ratings.selectors.categories import age_categories_of, category_choices, category_q, top_per_category
+from ratings.selectors.categories import (
+    age_categories_of,
+    category_choices,
+    category_entries_q,
+    category_q,
+    top_per_category,
+)
 from ratings.services.fingerprints import VERSION_FIELD
 from tests.factories import make_player, make_rating_officer
 from tests.public.conftest import seasoned
@@ -86,3 +92,17 @@ def test_officer_puts_a_player_on_the_womens_list_only_with_a_consent_date(clien
     assert done.status_code == 302
     player.refresh_from_db()
     assert player.on_womens_list and player.womens_list_consent == dt.date(2026, 6, 1)
+
+
+def test_a_list_entry_of_a_narrower_band_is_in_the_wider_ones() -> None:
+    """A list's entry holds its narrowest age category: U16 takes the U12 entries too, S50 the S65 ones."""
+
+    def codes(code: str) -> set[str]:
+        ((field, values),) = category_entries_q(code).children  # type: ignore[misc]
+        assert field == "age_group__in"
+        return set(values)
+
+    assert (codes("U12"), codes("U16"), codes("U20")) == ({"U12"}, {"U12", "U16"}, {"U12", "U16", "U20"})
+    assert (codes("S65"), codes("S50")) == ({"S65"}, {"S50", "S65"})
+    with pytest.raises(ValueError):
+        category_entries_q("U99")

@@ -12,8 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import Club, OfficialList, Player
+from ratings.models import Club, ListEntry, OfficialList, Player
+from ratings.selectors.lists import list_entries
 from ratings.services.clubs.memberships import club_membership_set
+from ratings.services.lists import list_stored
+from ratings.services.official_lists import official_list_publish
 from tests.official.conftest import Federation
 from tests.public.conftest import days_ago
 
@@ -118,3 +121,18 @@ def test_an_official_list_its_files_and_the_api_filter_by_the_club_and_category_
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["group"]
     whole = client.get(reverse("ratings:official_list_txt", args=[iso]), {"club": grouped["lyon"]})
     assert whole.content == bytes(OfficialList.objects.get().all_txt)  # all.txt stays the list as published
+
+
+def test_a_published_list_keeps_no_club_nor_category_of_its_own(federation: Federation) -> None:
+    """The computed list's lines hold the club and age category its filters read; the published copy does not
+    (they were not published, and its filters read them as recorded now)."""
+    lyon = Club.objects.create(name="Shogi Club Lyon", country="FR")
+    anders = federation.players[0]
+    club_membership_set(player=anders, club=lyon, since=days_ago(400))
+    Player.objects.filter(pk=anders.pk).update(date_of_birth=dt.date(1950, 1, 1))
+    computed = list_stored(federation.date)
+    assert list_entries(computed).filter(club=lyon, age_group__startswith="S").count() == 1
+    official = official_list_publish(date=federation.date, user=federation.officer, title="T", note="", expected=None)
+    entries = ListEntry.objects.filter(stored_list__official=official)
+    assert entries.count() == list_entries(computed).count()
+    assert not entries.filter(club__isnull=False).exists() and not entries.exclude(age_group="").exists()
