@@ -28,25 +28,13 @@ import argparse
 import cProfile
 import datetime as dt
 import json
-import os
 import pstats
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'bench' / 'out' / 'bench_rerate.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-os.environ.setdefault("DEBUG", "0")  # no query log
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
-os.environ.pop("REDIS_URL", None)
+from benchenv import OUT, django_setup
 
-import django  # noqa: E402
-
-django.setup()
+django_setup(OUT / "bench_rerate.sqlite3")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
