@@ -86,6 +86,21 @@ def build(players_target: int, games_target: int, seed: int) -> None:
 # --- Measurements ---------------------------------------------------------------------------------------
 
 
+def federation_ready(*, players: int, games: int, seed: int, rebuild: bool) -> None:
+    """The database migrated, the federation built (again with ``rebuild``) and rated, untimed."""
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
+    call_command("migrate", verbosity=0)
+    if rebuild:
+        call_command("flush", interactive=False, verbosity=0)
+    if not Player.objects.exists():
+        build(players, games, seed)
+    # Tasks go to an in-memory broker nobody reads: every re-rate after this is called and timed explicitly.
+    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
+    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
+        seconds, outcome = timed("first rating", rerate_from)
+        print(f"first rating (untimed setup; creates the promotions): {seconds:.1f} s, {outcome.rows_written} rows")
+
+
 def timed(label: str, fn: Any, profile: bool = False) -> tuple[float, Any]:
     profiler = cProfile.Profile() if profile else None
     started = time.perf_counter()
@@ -169,18 +184,7 @@ def main() -> None:
     parser.add_argument("--skip-orm-floor", action="store_true", help="skip the slow bulk_create comparison")
     args = parser.parse_args()
 
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
-    call_command("migrate", verbosity=0)
-    if args.rebuild:
-        call_command("flush", interactive=False, verbosity=0)
-    if not Player.objects.exists():
-        build(args.players, args.games, args.seed)
-    # Tasks go to an in-memory broker nobody reads: every re-rate below is called and timed explicitly.
-    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
-    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
-        seconds, outcome = timed("first rating", rerate_from)
-        print(f"first rating (untimed setup; creates the promotions): {seconds:.1f} s, {outcome.rows_written} rows")
-
+    federation_ready(players=args.players, games=args.games, seed=args.seed, rebuild=args.rebuild)
     games = Game.objects.filter(second__isnull=False, played=True).count()
     print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
 
