@@ -9,11 +9,9 @@ import pytest
 from django.utils import timezone
 
 from ratings import engine
-from ratings.models import OpeningState, Player, Table
-from ratings.models.states import state_to_json
-from ratings.services.players import players_refresh
+from ratings.models import Player, Table
 from ratings.services.tables.submit import table_submit
-from tests.factories import make_player, make_table, round_robin
+from tests.factories import make_player, make_table, round_robin, with_opening_state
 
 
 def days_ago(days: int) -> dt.date:
@@ -43,10 +41,7 @@ def seasoned(
         grade=grade,
         last_played=last_played or days_ago(30),
     )
-    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
-    players_refresh([player.pk])
-    player.refresh_from_db()
-    return player
+    return with_opening_state(player, state)
 
 
 @pytest.fixture
