@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from ratings import engine
-from ratings.models import Player, Table
+from ratings.models import Player, Promotion, Table
 from ratings.services.tables.submit import table_submit
 from tests.factories import make_player, make_table, round_robin, with_opening_state
 
@@ -67,3 +67,16 @@ def rated_round_robin(rate: Callable[[Table], Table]) -> Callable[..., Table]:
         return rate(table)
 
     return make
+
+
+@pytest.fixture
+def pending_first_dan(rated_round_robin: Callable[..., Table]) -> Promotion:
+    """Alpha's 1 Dan, won at a table ten days ago, waiting for a grade officer; Alpha tops the list."""
+    a, b = seasoned(1900, family_name="Alpha", grade=20), seasoned(1500, family_name="Beta")
+    table = rated_round_robin([a, b], days_ago(10))
+    promotion, _ = Promotion.objects.get_or_create(  # the engine may have found it already
+        player=a,
+        grade=21,
+        defaults={"table": table, "game_number": 41, "route": "upper_bound", "rating": 1900, "status": "pending"},
+    )
+    return promotion
