@@ -57,14 +57,11 @@ DATABASE = ROOT / "bench" / "out" / f"bench_correction-{ARGS.players}-{ARGS.game
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{DATABASE}")
 
 # bench_rerate sets up Django (on the DATABASE_URL above) and builds the federation.
-from bench_rerate import build, timed, vacuum  # noqa: E402
+from bench_rerate import federation_ready, timed, vacuum  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.db.models import Max, Min  # noqa: E402
 
-from federation.celery import app as celery_app  # noqa: E402
-from ratings.models import Game, PendingRerate, Player, Promotion, RatingRow, Table, TableEntry  # noqa: E402
+from ratings.models import Game, Player, Promotion, Table, TableEntry  # noqa: E402
 from ratings.services.corrections.apply import (  # noqa: E402
     correction_make,
     correction_preview,
@@ -73,7 +70,7 @@ from ratings.services.corrections.apply import (  # noqa: E402
 )
 from ratings.services.corrections.facts import TableChange  # noqa: E402
 from ratings.services.merge.moves import MergeChange, merge_refusal  # noqa: E402
-from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
+from ratings.services.rerate import rerate_check, rerate_pending  # noqa: E402
 from ratings.services.tables.save import EntryFacts, GameEdit  # noqa: E402
 from ratings.services.tables.submit import GameFacts  # noqa: E402
 
@@ -95,16 +92,7 @@ def columns() -> dict[int, tuple[int, str, int]]:
 
 
 def setup() -> Any:
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
-    call_command("migrate", verbosity=0)
-    if ARGS.rebuild:
-        call_command("flush", interactive=False, verbosity=0)
-    if not Player.objects.exists():
-        build(ARGS.players, ARGS.games, ARGS.seed)
-    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
-    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
-        seconds, _outcome = timed("first rating", rerate_from)
-        print(f"first rating (untimed setup): {seconds:.1f} s")
+    federation_ready(players=ARGS.players, games=ARGS.games, seed=ARGS.seed, rebuild=ARGS.rebuild)
     # Untimed, always: a fresh build, or bench_rerate.py's floor run on the same database, leaves every rating
     # row dead once, which a merge's preview and re-rate would read (a preview 13 s instead of 6; a re-rate 12.4 s
     # instead of 10.2); autovacuum would have reclaimed them on a running site.

@@ -16,33 +16,21 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
+from benchenv import OUT, django_setup
+
 ARGS = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ARGS.add_argument("--detect", type=int, default=20000)
 ARGS.add_argument("--merge", type=int, default=3000)
 ARGS.add_argument("--years", type=int, default=8)
 ARGS.add_argument("--only", choices=["detect", "merge"])
 OPTIONS = ARGS.parse_args()
-DB = ROOT / "bench" / "out" / f"bench_duplicates_{OPTIONS.only or 'all'}.sqlite3"
+DB = OUT / f"bench_duplicates_{OPTIONS.only or 'all'}.sqlite3"
 if DB.exists():
     DB.unlink()
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{DB}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-os.environ.setdefault("DEBUG", "0")
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
-os.environ.pop("REDIS_URL", None)
-
-import django  # noqa: E402
-
-django.setup()
+django_setup(DB)
 
 from django.core.management import call_command  # noqa: E402
 

@@ -25,26 +25,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
-import os
 import resource
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'bench' / 'out' / 'bench_predict.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-os.environ.setdefault("DEBUG", "0")  # no query log
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
-os.environ.pop("REDIS_URL", None)
+from benchenv import OUT, django_setup
 
-import django  # noqa: E402
-
-django.setup()
+django_setup(OUT / "bench_predict.sqlite3")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402

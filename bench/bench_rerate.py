@@ -28,25 +28,13 @@ import argparse
 import cProfile
 import datetime as dt
 import json
-import os
 import pstats
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'bench' / 'out' / 'bench_rerate.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-os.environ.setdefault("DEBUG", "0")  # no query log
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
-os.environ.pop("REDIS_URL", None)
+from benchenv import OUT, django_setup
 
-import django  # noqa: E402
-
-django.setup()
+django_setup(OUT / "bench_rerate.sqlite3")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
@@ -96,6 +84,21 @@ def build(players_target: int, games_target: int, seed: int) -> None:
 
 
 # --- Measurements ---------------------------------------------------------------------------------------
+
+
+def federation_ready(*, players: int, games: int, seed: int, rebuild: bool) -> None:
+    """The database migrated, the federation built (again with ``rebuild``) and rated, untimed."""
+    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
+    call_command("migrate", verbosity=0)
+    if rebuild:
+        call_command("flush", interactive=False, verbosity=0)
+    if not Player.objects.exists():
+        build(players, games, seed)
+    # Tasks go to an in-memory broker nobody reads: every re-rate after this is called and timed explicitly.
+    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
+    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
+        seconds, outcome = timed("first rating", rerate_from)
+        print(f"first rating (untimed setup; creates the promotions): {seconds:.1f} s, {outcome.rows_written} rows")
 
 
 def timed(label: str, fn: Any, profile: bool = False) -> tuple[float, Any]:
@@ -181,18 +184,7 @@ def main() -> None:
     parser.add_argument("--skip-orm-floor", action="store_true", help="skip the slow bulk_create comparison")
     args = parser.parse_args()
 
-    print(f"database: {connection.vendor} {connection.settings_dict['NAME']}")
-    call_command("migrate", verbosity=0)
-    if args.rebuild:
-        call_command("flush", interactive=False, verbosity=0)
-    if not Player.objects.exists():
-        build(args.players, args.games, args.seed)
-    # Tasks go to an in-memory broker nobody reads: every re-rate below is called and timed explicitly.
-    celery_app.conf.update(task_always_eager=False, broker_url="memory://")
-    if not RatingRow.objects.exists() or PendingRerate.objects.exists():
-        seconds, outcome = timed("first rating", rerate_from)
-        print(f"first rating (untimed setup; creates the promotions): {seconds:.1f} s, {outcome.rows_written} rows")
-
+    federation_ready(players=args.players, games=args.games, seed=args.seed, rebuild=args.rebuild)
     games = Game.objects.filter(second__isnull=False, played=True).count()
     print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
 

@@ -31,11 +31,9 @@ import random
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchenv import OUT, django_setup
 
 CASES = ["table-1000-known", "table-1000-half-new", "nye-max", "nye-over-max"]
 KNOWN = 2_000
@@ -52,18 +50,7 @@ def arguments() -> argparse.Namespace:
 
 
 ARGS = arguments()
-(ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{ROOT / 'bench' / 'out' / 'bench_upload.sqlite3'}")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "federation.settings")
-os.environ.setdefault("DEBUG", "0")  # no query log
-os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 20 + "-not-a-secret-used-anywhere-else")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
-os.environ.pop("REDIS_URL", None)
-
-import django  # noqa: E402
-
-django.setup()
+django_setup(OUT / "bench_upload.sqlite3", ALLOWED_HOSTS="testserver", SECURE_SSL_REDIRECT="0")
 
 from django.conf import settings  # noqa: E402
 

@@ -45,7 +45,7 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import quote
 
-from load_rating_list import ROOT, bench_database, percentile, served
+from load_rating_list import ROOT, bench_database, percentile, run_clients, served
 
 MIX = (
     ("front", 10),
@@ -171,14 +171,7 @@ def run_mix(port: int, urls: list[tuple[str, str]], clients: int, gzip: bool) ->
         conn.close()
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if failures:
-        raise SystemExit(failures[0])
-    return time.perf_counter() - started, latencies
+    return run_clients(threads, failures), latencies
 
 
 def process_cpu(pid: int | str) -> float:

@@ -8,8 +8,11 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import Group, User
 
+from ratings import engine
 from ratings.access import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
-from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
+from ratings.models import Game, GameResult, OpeningState, Player, Table, TableEntry, TableStatus, Tournament
+from ratings.models.states import state_to_json
+from ratings.services.players import players_refresh
 
 _counter = itertools.count(1)
 
@@ -56,6 +59,14 @@ def make_player(
         player.prior_grade_kind, player.prior_grade_level = prior
         player.prior_grade_source = "national"
     player.save()
+    return player
+
+
+def with_opening_state(player: Player, state: engine.PlayerState) -> Player:
+    """``player`` given ``state`` as his opening state (as if migrated from FESA), his columns read from it."""
+    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
+    players_refresh([player.pk])
+    player.refresh_from_db()
     return player
 
 

@@ -32,6 +32,7 @@ from ratings.engine import grade_label
 from ratings.models import Player
 from ratings.selectors.name_forms import players_without_latin_form
 from ratings.selectors.search import name_matches
+from ratings.services.corrections.facts import IDENTITY_FIELDS
 from ratings.services.grades.prior import player_set_prior_grade
 from ratings.services.grades.proposals import prior_grade_propose
 
@@ -113,16 +114,11 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
             (
                 None,
                 {
-                    "fields": (
-                        "family_name",
-                        "given_name",
-                        "latin_family_name",
-                        "latin_given_name",
-                        "nationality",
-                        "residence",
-                        "is_professional",
+                    "fields": tuple(
+                        name
+                        for name in IDENTITY_FIELDS
                         # Private (docs/privacy.md): nobody but a rating officer sees it, or enters it.
-                        *(("date_of_birth",) if access.can_handle_personal_data(request.user) else ()),
+                        if name != "date_of_birth" or access.can_handle_personal_data(request.user)
                     )
                 },
             ),

@@ -9,6 +9,8 @@ from django.db.models import Model
 from django.test import Client
 from django.test.utils import ContextList
 
+from tests.factories import make_director, make_grade_officer, make_rating_officer
+
 
 def _as_post_value(value: Any) -> Any:
     if value is None:
@@ -102,3 +104,16 @@ def errors_of(response: Any) -> list[str]:
             for messages in form_errors.values():
                 found.extend(messages)
     return [str(m) for m in found]
+
+
+def statuses_by_role(client: Client, url: str) -> dict[str, int]:
+    """The status of a GET of ``url`` by a rating officer, a director and a grade officer, each logged in."""
+    statuses = {}
+    for role, make in (
+        ("rating officer", make_rating_officer),
+        ("director", make_director),
+        ("grade officer", make_grade_officer),
+    ):
+        client.force_login(make())
+        statuses[role] = client.get(url).status_code
+    return statuses

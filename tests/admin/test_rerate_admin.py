@@ -9,11 +9,10 @@ from django.urls import reverse
 
 from ratings.models import PendingRerate, RerateRun, TableStatus
 from ratings.services.rerate import rerate_request
-from tests.admin.helpers import errors_of, post_page, set_row
+from tests.admin.helpers import errors_of, post_page, set_row, statuses_by_role
 from tests.factories import (
     add_game,
     make_director,
-    make_grade_officer,
     make_player,
     make_rating_officer,
     make_table,
@@ -26,9 +25,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize("page", ["pendingrerate", "reraterun"])
 def test_rerate_screens_are_for_rating_officers_only(client: Client, page: str) -> None:
     url = reverse(f"admin:ratings_{page}_changelist")
-    for user, status in ((make_rating_officer(), 200), (make_director(), 403), (make_grade_officer(), 403)):
-        client.force_login(user)
-        assert client.get(url).status_code == status
+    assert statuses_by_role(client, url) == {"rating officer": 200, "director": 403, "grade officer": 403}
 
 
 def test_rating_officer_runs_the_pending_rerate_from_the_admin(client: Client) -> None:

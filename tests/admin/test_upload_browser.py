@@ -9,16 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import Group, Permission
-from django.test import Client
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from ratings.access import ensure_roles
 from tests.factories import make_director, make_player, make_tournament
 from tests.files.test_import_turnering import FOUR
-from tests.public.test_browser import browser, csp_violations, static_from_source
+from tests.public.test_browser import browser, csp_violations, session_of, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,13 +37,8 @@ def test_browser_upload_preview_fits_the_window(
     make_player("Hébbert", "Pascal")  # a name a letter apart: the director chooses, in a select beside the names
     path = tmp_path / "turnering.txt"
     path.write_bytes(FOUR.encode("iso-8859-1"))
-    client = Client()
-    client.force_login(director)
     browser.set_window_size(width, 900)
-    browser.get(live_server.url + "/admin/login/")
-    browser.add_cookie(
-        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
-    )
+    session_of(browser, live_server, director)
     browser.get(f"{live_server.url}{UPLOAD}?tournament={tournament.pk}")
     browser.find_element(By.NAME, "file").send_keys(str(path))
     browser.find_element(By.CSS_SELECTOR, "#upload-form input[type=submit]").click()

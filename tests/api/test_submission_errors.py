@@ -19,12 +19,17 @@ from tests.factories import make_director, make_tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def preview() -> Any:
+def preview_url_and_secret() -> tuple[str, str]:
+    """The preview URL of an accepted tournament, and a token of its director."""
     director = make_director(username="dir")
     tournament = accepted(make_tournament("Nekomado-ken", date=DAY, directors=[director]))
     secret = access_token_create(user=director, name="laptop", expires_at=in_days(30))[1]
-    url = reverse("api-v1:tables_preview", args=[tournament.pk])
+    return reverse("api-v1:tables_preview", args=[tournament.pk]), secret
+
+
+@pytest.fixture
+def preview() -> Any:
+    url, secret = preview_url_and_secret()
 
     def post(body: Any) -> Any:
         return Client().post(url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {secret}")
@@ -34,10 +39,7 @@ def preview() -> Any:
 
 @pytest.fixture
 def preview_form() -> Any:
-    director = make_director(username="dir")
-    tournament = accepted(make_tournament("Nekomado-ken", date=DAY, directors=[director]))
-    secret = access_token_create(user=director, name="laptop", expires_at=in_days(30))[1]
-    url = reverse("api-v1:tables_preview", args=[tournament.pk])
+    url, secret = preview_url_and_secret()
     return lambda data: Client().post(url, data, HTTP_AUTHORIZATION=f"Bearer {secret}")
 
 

@@ -163,13 +163,20 @@ def test_privacy_export_holds_reports_without_addresses_and_erasure_deletes_them
     assert not OutgoingMail.objects.filter(recipient=ADDRESS).exists()
 
 
-def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(client: Client) -> None:
+def decided_behind_the_page(client: Client) -> tuple[str, str]:
+    """A report's change page opened by a rating officer, then the report rejected: the page's URL and the
+    version it was loaded with, now stale."""
     officer = make_rating_officer()
     report = confirmed(make_player())
     client.force_login(officer)
     url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
     stale = client.get(url).context["adminform"].form[VERSION_FIELD].value()
     report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=stale)
+    return url, stale
+
+
+def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(client: Client) -> None:
+    url, stale = decided_behind_the_page(client)
     for version in (stale, ""):  # a tab loaded before the decision; a client that posts no version
         client.post(url, {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: version})
         assert MistakeReport.objects.get().status == ReportStatus.REJECTED
@@ -177,12 +184,7 @@ def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(cli
 
 
 def test_a_refused_decision_shows_only_its_refusal(client: Client) -> None:
-    officer = make_rating_officer()
-    report = confirmed(make_player())
-    client.force_login(officer)
-    url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
-    stale = client.get(url).context["adminform"].form[VERSION_FIELD].value()
-    report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=stale)
+    url, stale = decided_behind_the_page(client)
     posted = {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: stale, "_save": "Save"}
     answer = client.post(url, posted, follow=True)
     said = [str(message) for message in answer.context["messages"]]

@@ -8,9 +8,8 @@ from django.test import Client
 
 from ratings.models import Club, Table
 from ratings.services.clubs.hosts import HostClubPlan, host_club_plan
-from tests.factories import make_director, make_tournament
 from tests.files.test_import_turnering import FOUR
-from tests.files.test_upload_admin import DAY, URL, login, payload_of, upload
+from tests.files.test_upload_admin import URL, director_with_tournament, payload_of, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +32,8 @@ def confirm(client: Client, payload: str, django_capture_on_commit_callbacks: ob
 
 @pytest.mark.slow
 def test_a_known_club_is_matched_and_shown(django_capture_on_commit_callbacks: object) -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
+    client, tournament = director_with_tournament()
     lyon = Club.objects.create(name="Shogi Club Lyon", country="FR")
-    client = login(director)
     preview = upload(client, FOUR, tournament, host_club="SHOGI CLUB LYON")
     assert "a club of the site" in preview.content.decode()  # type: ignore[attr-defined]
     table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks)
@@ -46,9 +43,7 @@ def test_a_known_club_is_matched_and_shown(django_capture_on_commit_callbacks: o
 
 @pytest.mark.slow
 def test_a_new_club_is_created_only_when_kept(django_capture_on_commit_callbacks: object) -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     preview = upload(client, FOUR, tournament, host_club="Kyoto Kai")
     page = preview.content.decode()  # type: ignore[attr-defined]
     assert 'name="create_club"' in page and "is no club of the site" in page
@@ -59,9 +54,7 @@ def test_a_new_club_is_created_only_when_kept(django_capture_on_commit_callbacks
 
 @pytest.mark.slow
 def test_a_new_club_kept_in_the_preview_is_created(django_capture_on_commit_callbacks: object) -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     preview = upload(client, FOUR, tournament, host_club="Kyoto Kai")
     table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks, create_club="on")
     club = Club.objects.get()

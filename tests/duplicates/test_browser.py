@@ -6,16 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import Group, Permission
-from django.test import Client
 from django.urls import reverse
 from selenium.webdriver.support.ui import WebDriverWait
 
 from ratings.access import ensure_roles
 from tests.duplicates.helpers import twice_entered
 from tests.factories import make_rating_officer
-from tests.public.test_browser import ARTIFACTS, browser, static_from_source  # noqa: F401 - fixtures
+from tests.public.test_browser import ARTIFACTS, browser, session_of, static_from_source  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,12 +21,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(trans
 def logged_in(driver: Any, live_server: Any) -> None:
     # A transactional test before this one may have flushed the groups the roles migration made.
     ensure_roles(Group, Permission)
-    client = Client()
-    client.force_login(make_rating_officer())
-    driver.get(live_server.url + "/admin/login/")
-    driver.add_cookie(
-        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
-    )
+    session_of(driver, live_server, make_rating_officer())
 
 
 def shots(driver: Any, name: str) -> None:

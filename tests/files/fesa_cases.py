@@ -7,10 +7,14 @@ comparisons: the program gives a newcomer with only byes the rating 1, which doc
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from django.core.management import call_command
 
 from ratings.fesa_files.ratingliste import ListRecord, read_ratingliste
 from ratings.fesa_files.turnering import read_turnering
+from ratings.models import Table
 from tests.fesa.data import CASES, case_dir, case_names
 
 __all__ = [
@@ -20,9 +24,23 @@ __all__ = [
     "case_names",
     "case_names_with_new_players",
     "comparable",
+    "load_case",
     "records_by_name",
     "without_rated_game",
 ]
+
+
+def load_case(case: Path, capture: object) -> Table:
+    """The case loaded as a federation moving over would load it: the program's state list as the opening
+    balance, then the director's turnering.txt submitted and rated in-process (``capture`` is pytest-django's
+    ``django_capture_on_commit_callbacks``, run so that the re-rate queued on commit happens)."""
+    args = [str(case / "ratingliste.pre")]
+    if (case / "nye-spillere").is_file():
+        args += ["--new-players", str(case / "nye-spillere")]
+    call_command("import_fesa_state", *args, stdout=io.StringIO())
+    with capture(execute=True):  # type: ignore[operator]
+        call_command("import_turnering", str(case / "turnering.txt"), "--submit", stdout=io.StringIO())
+    return Table.objects.get()
 
 
 def without_rated_game(case: Path) -> set[tuple[str, str]]:

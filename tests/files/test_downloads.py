@@ -19,18 +19,12 @@ from ratings.fesa_files.run import rate_files
 from ratings.models import Player, Promotion, PromotionStatus, Table
 from ratings.web.views import files as views_files
 from tests.factories import make_player, make_table
-from tests.files.fesa_cases import case_dir
+from tests.files.fesa_cases import case_dir, load_case
 
 
 def rated_case(name: str, capture: object) -> tuple[Path, Table]:
     case = case_dir(name)
-    args = [str(case / "ratingliste.pre")]
-    if (case / "nye-spillere").is_file():
-        args += ["--new-players", str(case / "nye-spillere")]
-    call_command("import_fesa_state", *args, stdout=io.StringIO())
-    with capture(execute=True):  # type: ignore[operator]
-        call_command("import_turnering", str(case / "turnering.txt"), "--submit", stdout=io.StringIO())
-    return case, Table.objects.get()
+    return case, load_case(case, capture)
 
 
 @pytest.mark.django_db

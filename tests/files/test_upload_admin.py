@@ -25,6 +25,12 @@ def login(user: object) -> Client:
     return client
 
 
+def director_with_tournament() -> tuple[Client, Tournament]:
+    """A director logged in, and a tournament of his on the table's date."""
+    director = make_director()
+    return login(director), make_tournament(date=DAY, directors=[director])
+
+
 def upload(client: Client, text: str, tournament: Tournament | None, **extra: str) -> object:
     data = {"file": SimpleUploadedFile("turnering.txt", text.encode("iso-8859-1")), **extra}
     if tournament is not None:
@@ -110,18 +116,14 @@ def test_upload_by_rating_officer_sets_new_players_prior_grades(django_capture_o
 @pytest.mark.django_db
 @pytest.mark.slow
 def test_upload_without_submit_leaves_a_draft() -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     client.post(URL, {"payload": payload_of(upload(client, FOUR, tournament)), "confirm": "1"})
     assert Table.objects.get().status == TableStatus.DRAFT
 
 
 @pytest.mark.django_db
 def test_upload_with_errors_cannot_be_confirmed() -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     bad = FOUR.replace("[1- 3+ 4+]", "[1+ 3+ 4+]")
     response = upload(client, bad, tournament)
     page = response.content.decode()  # type: ignore[attr-defined]
@@ -184,9 +186,7 @@ def test_upload_close_match_can_be_a_new_player() -> None:
 @pytest.mark.django_db
 @pytest.mark.slow
 def test_upload_altered_payload_is_refused() -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     payload = payload_of(upload(client, FOUR, tournament))
     response = client.post(URL, {"payload": payload[:-3] + "abc", "confirm": "1"})
     assert response.status_code == 403
@@ -196,9 +196,7 @@ def test_upload_altered_payload_is_refused() -> None:
 @pytest.mark.django_db
 @pytest.mark.slow
 def test_upload_confirmation_replayed_saves_one_table() -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    client = login(director)
+    client, tournament = director_with_tournament()
     payload = payload_of(upload(client, FOUR, tournament))
     first = client.post(URL, {"payload": payload, "confirm": "1"})
     table = Table.objects.get()

@@ -9,7 +9,7 @@ import pytest
 
 from ratings.models import Club, Table, Tournament, UploadConfirmation
 from ratings.services.fesa.turnering import TurneringRequest
-from ratings.services.tables.uploads import upload_confirm, upload_token_new
+from ratings.services.tables.uploads import UploadOutcome, upload_confirm, upload_token_new
 from tests.factories import make_director, make_tournament
 from tests.files.test_import_turnering import FOUR, four_players
 
@@ -46,16 +46,21 @@ def test_upload_confirm_refused_returns_the_problems_and_keeps_the_token_free() 
     assert not Table.objects.exists() and not UploadConfirmation.objects.exists()
 
 
-def test_upload_confirm_sets_the_host_club_it_may_create() -> None:
-    director = make_director()
-    tournament = make_tournament(date=DAY, directors=[director])
-    outcome = upload_confirm(
+def confirmed_with_new_club(director: Any, tournament: Tournament) -> UploadOutcome:
+    """The upload confirmed with the host club "Kai", which the site does not have, to be created."""
+    return upload_confirm(
         request=request_for(director, tournament),
         token=upload_token_new(),
         submit=False,
         host_club="Kai",
         create_club=True,
     )
+
+
+def test_upload_confirm_sets_the_host_club_it_may_create() -> None:
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    outcome = confirmed_with_new_club(director, tournament)
     tournament.refresh_from_db()
     assert not outcome.club_not_created and tournament.host_club == Club.objects.get(name="Kai")
 
@@ -65,11 +70,5 @@ def test_upload_confirm_says_a_club_could_not_be_created_without_a_country() -> 
     tournament = make_tournament(date=DAY, directors=[director])
     Tournament.objects.filter(pk=tournament.pk).update(country="")
     tournament.refresh_from_db()
-    outcome = upload_confirm(
-        request=request_for(director, tournament),
-        token=upload_token_new(),
-        submit=False,
-        host_club="Kai",
-        create_club=True,
-    )
+    outcome = confirmed_with_new_club(director, tournament)
     assert outcome.club_not_created and not Club.objects.exists() and Table.objects.count() == 1

@@ -13,13 +13,11 @@ from dataclasses import replace
 import pytest
 
 from ratings import engine
-from ratings.models import GameResult, OpeningState, Player, Promotion, Table, TableStatus
-from ratings.models.states import state_to_json
+from ratings.models import GameResult, Player, Promotion, Table, TableStatus
 from ratings.selectors.list_values import pending_dan
-from ratings.services.players import players_refresh
 from ratings.services.tables.save import GameEdit, table_save
 from ratings.services.tables.submit import GameFacts, table_submit
-from tests.factories import add_game, make_player, make_table
+from tests.factories import add_game, make_player, make_table, with_opening_state
 
 START = dt.date(2024, 1, 1)
 DAY = dt.date(2024, 5, 12)  # the day of the tables the promotions below come from
@@ -38,7 +36,6 @@ def seasoned(
     family_name: str | None = None,
 ) -> Player:
     """A player rated normally before the site's first table (bonus used up, so no weak-player bonus)."""
-    player = make_player(family_name, nationality=nationality)
     state = engine.PlayerState(
         rating=rating,
         result_list=None,
@@ -50,10 +47,7 @@ def seasoned(
         mp_run=mp_run,
         last_played=START,
     )
-    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
-    players_refresh([player.pk])
-    player.refresh_from_db()
-    return player
+    return with_opening_state(make_player(family_name, nationality=nationality), state)
 
 
 def pending_grade(player_id: int) -> int | None:

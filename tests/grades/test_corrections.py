@@ -8,7 +8,7 @@ import pytest
 from django.db import transaction
 
 from ratings import engine
-from ratings.models import Promotion, PromotionStatus
+from ratings.models import Player, Promotion, PromotionStatus, Table
 from ratings.services.grades.promotions import (
     PromotionConflict,
     PromotionInvalid,
@@ -35,6 +35,16 @@ LATER = dt.date(2024, 6, 9)
 @pytest.fixture
 def officer():
     return make_grade_officer()
+
+
+def approved_then_unsupported(play, correct, officer) -> tuple[Player, Table]:
+    """A 1 Dan won at 1795 and approved, then the promoting win corrected to a loss: the approved grade is no
+    longer supported by the history."""
+    player = seasoned(1795, 20)
+    table = play(player, opponent(1795), WON, date=DAY)
+    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
+    correct(table, LOST)
+    return player, table
 
 
 def records(player) -> list[tuple[int, str, bool]]:
@@ -80,10 +90,7 @@ def test_correction_removing_a_kyu_promotion_withdraws_it_and_lowers_the_grade(p
 
 
 def test_correction_removing_an_approved_grade_flags_it_and_keeps_it_public(play, correct, officer) -> None:
-    player = seasoned(1795, 20)
-    table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
-    correct(table, LOST)
+    player, _table = approved_then_unsupported(play, correct, officer)
     record = Promotion.objects.get(player=player)
     assert (record.status, record.supported) == (PromotionStatus.APPROVED, False)
     assert "no longer reaches 1 Dan" in record.flag_reason
@@ -93,10 +100,7 @@ def test_correction_removing_an_approved_grade_flags_it_and_keeps_it_public(play
 
 
 def test_flagged_grade_kept_by_the_officer_stays_with_who_and_why(play, correct, officer) -> None:
-    player = seasoned(1795, 20)
-    table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
-    correct(table, LOST)
+    player, _table = approved_then_unsupported(play, correct, officer)
     reviewer = make_grade_officer()
     record = Promotion.objects.get(player=player)
     with pytest.raises(PromotionInvalid):
@@ -116,10 +120,7 @@ def test_flagged_grade_kept_by_the_officer_stays_with_who_and_why(play, correct,
 
 
 def test_flagged_grade_revoked_by_the_officer_lowers_the_public_grade(play, correct, officer) -> None:
-    player = seasoned(1795, 20)
-    table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
-    correct(table, LOST)
+    player, _table = approved_then_unsupported(play, correct, officer)
     record = Promotion.objects.get(player=player)
     promotion_revoke(promotion=record, user=officer, reason="the promoting game was a forfeit", expected=None)
     record.refresh_from_db()
@@ -141,20 +142,14 @@ def test_revoke_a_supported_approved_grade_conflicts(play, officer) -> None:
 
 
 def test_revoked_grade_reached_again_comes_back_pending(play, correct, officer) -> None:
-    player = seasoned(1795, 20)
-    table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
-    correct(table, LOST)
+    player, table = approved_then_unsupported(play, correct, officer)
     promotion_revoke(promotion=Promotion.objects.get(player=player), user=officer, reason="gone", expected=None)
     correct(table, WON)
     assert records(player) == [(21, PromotionStatus.PENDING, True), (21, PromotionStatus.REVOKED, False)]
 
 
 def test_flagged_grade_supported_again_loses_its_flag(play, correct, officer) -> None:
-    player = seasoned(1795, 20)
-    table = play(player, opponent(1795), WON, date=DAY)
-    promotion_approve(promotion=Promotion.objects.get(player=player), user=officer, expected=None)
-    correct(table, LOST)
+    player, table = approved_then_unsupported(play, correct, officer)
     promotion_confirm_flagged(
         promotion=Promotion.objects.get(player=player), user=officer, reason="kept", expected=None
     )

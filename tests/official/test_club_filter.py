@@ -24,22 +24,17 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_official_list_filters_by_the_club_of_its_date(
-    client: Client, federation: Federation, published: OfficialList
+    client: Client, grouped: dict[str, int], published: OfficialList
 ) -> None:
-    lyon = Club.objects.create(name="Shogi Club Lyon", country="FR")
-    paris = Club.objects.create(name="Paris Shogi", country="FR")
-    anders, berger, *_ = federation.players
-    club_membership_set(player=anders, club=lyon, since=days_ago(400))
-    club_membership_set(player=berger, club=lyon, since=days_ago(400))
-    club_membership_set(player=berger, club=paris, since=days_ago(10))  # after the list's date
+    lyon, paris = grouped["lyon"], grouped["paris"]
     iso = published.date.isoformat()
-    page = client.get(reverse("ratings:official_list", args=[iso]), {"club": lyon.pk})
+    page = client.get(reverse("ratings:official_list", args=[iso]), {"club": lyon})
     assert [row.record.family_name for row in page.context["table"].paginated_rows] == ["Anders", "Berger"]
-    assert page.content.decode().count(f'<td class="extra club"><a href="/clubs/{lyon.pk}/">') == 2
-    api = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris.pk})
+    assert page.content.decode().count(f'<td class="extra club"><a href="/clubs/{lyon}/">') == 2
+    api = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris})
     assert api.status_code == 200, api.content
     assert api.json()["results"] == []
-    refused = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris.pk + 100})
+    refused = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris + 100})
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["club"]
     assert client.get(reverse("ratings:official_list", args=[iso]), {"club": "x"}).status_code == 400
 

@@ -15,8 +15,9 @@ from django.utils import timezone, translation
 from ratings.admin.forms.whatif import WhatIfForm
 from ratings.engine.rules import FESA_RULES
 from ratings.models import RatingRow, WhatIfReport
+from tests.admin.helpers import statuses_by_role
 from tests.admin.test_lists import queries_for
-from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer
+from tests.factories import make_player, make_rating_officer
 
 pytestmark = pytest.mark.django_db
 
@@ -55,9 +56,7 @@ def test_each_band_out_of_order_is_named_on_its_own_start() -> None:
 @pytest.mark.parametrize("page", ["changelist", "add"])
 def test_the_whatif_screens_are_for_rating_officers_only(client: Client, page: str) -> None:
     url = reverse(f"admin:ratings_whatifreport_{page}")
-    for user, status in ((make_rating_officer(), 200), (make_director(), 403), (make_grade_officer(), 403)):
-        client.force_login(user)
-        assert client.get(url).status_code == status
+    assert statuses_by_role(client, url) == {"rating officer": 200, "director": 403, "grade officer": 403}
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,9 @@ import pytest
 from django.utils import timezone
 
 from ratings import engine
-from ratings.models import OpeningState, Player, Table
-from ratings.models.states import state_to_json
-from ratings.services.players import players_refresh
+from ratings.models import Player, Promotion, Table
 from ratings.services.tables.submit import table_submit
-from tests.factories import make_player, make_table, round_robin
+from tests.factories import make_player, make_table, round_robin, with_opening_state
 
 
 def days_ago(days: int) -> dt.date:
@@ -43,10 +41,7 @@ def seasoned(
         grade=grade,
         last_played=last_played or days_ago(30),
     )
-    OpeningState.objects.create(player=player, state=state_to_json(state), source="test")
-    players_refresh([player.pk])
-    player.refresh_from_db()
-    return player
+    return with_opening_state(player, state)
 
 
 @pytest.fixture
@@ -72,3 +67,16 @@ def rated_round_robin(rate: Callable[[Table], Table]) -> Callable[..., Table]:
         return rate(table)
 
     return make
+
+
+@pytest.fixture
+def pending_first_dan(rated_round_robin: Callable[..., Table]) -> Promotion:
+    """Alpha's 1 Dan, won at a table ten days ago, waiting for a grade officer; Alpha tops the list."""
+    a, b = seasoned(1900, family_name="Alpha", grade=20), seasoned(1500, family_name="Beta")
+    table = rated_round_robin([a, b], days_ago(10))
+    promotion, _ = Promotion.objects.get_or_create(  # the engine may have found it already
+        player=a,
+        grade=21,
+        defaults={"table": table, "game_number": 41, "route": "upper_bound", "rating": 1900, "status": "pending"},
+    )
+    return promotion

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 from ratings.models import Player
 from ratings.services.tables.grid import GridRow, table_grid_save
@@ -174,6 +176,16 @@ def test_browser_pages_satisfy_the_content_security_policy(
         assert csp_violations(browser) == [], url
         if "/change/" in url:
             shoot(browser, "06-admin-table-change")
+
+
+def session_of(browser: Any, live_server: Any, user: Any) -> None:
+    """Give the browser a session of ``user``, made by the test client: no login form, no second factor."""
+    client = Client()
+    client.force_login(user)
+    browser.get(live_server.url + "/admin/login/")
+    browser.add_cookie(
+        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
+    )
 
 
 def admin_login(browser: Any, live_server: Any, username: str, password: str) -> None:

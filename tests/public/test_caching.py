@@ -64,14 +64,8 @@ def test_a_rerate_changes_the_etag(client: Client, rated_round_robin: Callable[.
     assert response.context["table"].paginated_rows[0].record.rating != 1600
 
 
-def test_a_grade_decision_changes_the_etag(client: Client, rated_round_robin: Callable[..., Table]) -> None:
-    a, b = seasoned(1900, family_name="A", grade=20), seasoned(1500, family_name="B")
-    table = rated_round_robin([a, b], days_ago(10))
-    promotion, _ = Promotion.objects.get_or_create(  # the engine may have found it already
-        player=a,
-        grade=21,
-        defaults={"table": table, "game_number": 41, "route": "upper_bound", "rating": 1900, "status": "pending"},
-    )
+def test_a_grade_decision_changes_the_etag(client: Client, pending_first_dan: Promotion) -> None:
+    promotion = pending_first_dan
     assert promotion.status == PromotionStatus.PENDING
     url = reverse("ratings:rating_list")
     before = client.get(url)

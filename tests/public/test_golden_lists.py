@@ -10,31 +10,19 @@ opening states alone, must match ``ratingliste.pre``. Every expected value comes
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from ratings.fesa_files.alltxt import is_active
 from ratings.fesa_files.ratingliste import read_ratingliste
-from ratings.models import Player, Table
-from tests.files.fesa_cases import case_dir, without_rated_game
+from ratings.models import Player
+from tests.files.fesa_cases import case_dir, load_case, without_rated_game
 
 CASES = ["sample-2016-01-07", "nekomadoken-13"]
-
-
-def load_case(case: Path, capture: object) -> Table:
-    args = [str(case / "ratingliste.pre")]
-    if (case / "nye-spillere").is_file():
-        args += ["--new-players", str(case / "nye-spillere")]
-    call_command("import_fesa_state", *args, stdout=io.StringIO())
-    with capture(execute=True):  # type: ignore[operator]
-        call_command("import_turnering", str(case / "turnering.txt"), "--submit", stdout=io.StringIO())
-    return Table.objects.get()
 
 
 def all_txt(case: Path) -> list[dict[str, object]]:

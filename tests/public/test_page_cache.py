@@ -110,14 +110,8 @@ def test_a_rerate_shows_at_once(client: Client, rated_round_robin: Callable[...,
     assert after["ETag"] != before["ETag"]
 
 
-def test_a_grade_decision_shows_at_once(client: Client, rated_round_robin: Callable[..., Table]) -> None:
-    a, b = seasoned(1900, family_name="Alpha", grade=20), seasoned(1500, family_name="Beta")
-    table = rated_round_robin([a, b], days_ago(10))
-    promotion, _ = Promotion.objects.get_or_create(  # the engine may have found it already
-        player=a,
-        grade=21,
-        defaults={"table": table, "game_number": 41, "route": "upper_bound", "rating": 1900, "status": "pending"},
-    )
+def test_a_grade_decision_shows_at_once(client: Client, pending_first_dan: Promotion) -> None:
+    promotion = pending_first_dan
     url = reverse("ratings:rating_list")
     client.get(url)
     cached = client.get(url)

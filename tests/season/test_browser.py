@@ -8,9 +8,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import Group, Permission
-from django.test import Client
 from django.urls import reverse
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -18,7 +16,13 @@ from ratings.access import ensure_roles
 from ratings.models import AnnouncementStatus, Tournament
 from ratings.services.season import tournament_accept, tournament_register
 from tests.factories import make_director, make_rating_officer
-from tests.public.test_browser import ARTIFACTS, browser, csp_violations, static_from_source  # noqa: F401 - fixtures
+from tests.public.test_browser import (  # noqa: F401 - fixtures
+    ARTIFACTS,
+    browser,
+    csp_violations,
+    session_of,
+    static_from_source,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTHS = (1366, 390)
@@ -64,12 +68,7 @@ def test_browser_calendar(static_from_source: None, live_server: Any, browser: A
 
 def test_browser_registration_form(static_from_source: None, live_server: Any, browser: Any) -> None:  # noqa: F811
     ensure_roles(Group, Permission)
-    client = Client()
-    client.force_login(make_director())
-    browser.get(live_server.url + "/admin/login/")
-    browser.add_cookie(
-        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value}
-    )
+    session_of(browser, live_server, make_director())
     browser.get(live_server.url + reverse("admin:ratings_tournament_add"))
     start = dt.date.today() + dt.timedelta(days=30)
     fill = {"name": "Open de Nice", "city": "Nice", "contact": "td@example.org", "main_time_minutes": "30"}

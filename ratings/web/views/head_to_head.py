@@ -6,23 +6,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from ratings import selectors
-from ratings.models import Player
 from ratings.selectors.head_to_head import head_to_head, opponents_of
 from ratings.web.caching import public_page
-
-
-def _player(federation_id: str) -> Player:
-    try:
-        return selectors.player_for_page(federation_id)
-    except Player.DoesNotExist:
-        raise Http404(_("No player has that federation id.")) from None
+from ratings.web.views.players import player_or_404
 
 
 @public_page
 def head_to_head_page(request: HttpRequest, federation_id: str, other_id: str) -> HttpResponse:
     """The score between two players, each game with its table and date, and what their ratings expected."""
-    a, b = _player(federation_id), _player(other_id)
+    a, b = player_or_404(federation_id), player_or_404(other_id)
     if a.pk == b.pk:
         raise Http404(_("A player has no games against himself."))
     return render(request, "ratings/head_to_head.html", {"h2h": head_to_head(a, b), "section": "list"})
@@ -31,7 +23,7 @@ def head_to_head_page(request: HttpRequest, federation_id: str, other_id: str) -
 @public_page
 def opponents(request: HttpRequest, federation_id: str) -> HttpResponse:
     """Everyone the player met in a public table, each leading to their head-to-head."""
-    player = _player(federation_id)
+    player = player_or_404(federation_id)
     return render(
         request, "ratings/opponents.html", {"player": player, "opponents": opponents_of(player), "section": "list"}
     )

@@ -20,7 +20,8 @@ from ratings.web.caching import public_page
 from ratings.web.charts import ChartPoint, rating_chart
 
 
-def _player_or_404(federation_id: str) -> Player:
+def player_or_404(federation_id: str) -> Player:
+    """The player the public pages show under ``federation_id``, or a 404."""
     try:
         return selectors.player_for_page(federation_id)
     except Player.DoesNotExist:
@@ -77,7 +78,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
 @public_page
 def player_table(request: HttpRequest, federation_id: str, table_id: int) -> HttpResponse:
     """How one table moved one player, game by game, with the way to his tables before and after it."""
-    player = _player_or_404(federation_id)
+    player = player_or_404(federation_id)
     entry = selectors.player_table_entry(player, table_id)
     if entry is None:
         raise Http404(_("The player has no rated game in that table."))

@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from ratings import selectors
-from ratings.models import Game, Player, Table
+from ratings.models import Game, Table
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 from ratings.services.reports import report_confirm, report_request, report_token_id
 from ratings.web.forms import ReportForm
 from ratings.web.throttling import ReportThrottle
+from ratings.web.views.players import player_or_404
 
 
 def _game_label(game: Game) -> str:
@@ -37,10 +37,7 @@ def report(request: HttpRequest, federation_id: str = "", pk: int | None = None)
     a player in a table (his games in it)."""
     player = None
     if federation_id:
-        try:
-            player = selectors.player_for_page(federation_id)
-        except Player.DoesNotExist:
-            raise Http404(_("No player has that federation id.")) from None
+        player = player_or_404(federation_id)
     wanted = pk if pk is not None else request.GET.get("table", "")
     table = None
     if str(wanted).isdigit():

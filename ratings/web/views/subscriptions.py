@@ -8,7 +8,7 @@ address. The answer to the form is the same whether the address was new, waiting
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -16,8 +16,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from ratings import selectors
-from ratings.models import Player
 from ratings.services.season.subscriptions import (
     confirm_payload,
     subscription_cancel,
@@ -27,20 +25,14 @@ from ratings.services.season.subscriptions import (
 )
 from ratings.web.forms import SubscribeForm
 from ratings.web.throttling import SubscribeThrottle
-
-
-def _player_or_404(federation_id: str) -> Player:
-    try:
-        return selectors.player_for_page(federation_id)
-    except Player.DoesNotExist:
-        raise Http404(_("No player has that federation id.")) from None
+from ratings.web.views.players import player_or_404
 
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def subscribe(request: HttpRequest, federation_id: str) -> HttpResponse:
     """The form: an address, a language (the page's by default) and the events; then the same answer for all."""
-    player = _player_or_404(federation_id)
+    player = player_or_404(federation_id)
     status = 200
     if request.method == "POST":
         form = SubscribeForm(request.POST)
@@ -66,7 +58,7 @@ def subscribe(request: HttpRequest, federation_id: str) -> HttpResponse:
 
 @never_cache
 def subscribe_sent(request: HttpRequest, federation_id: str) -> HttpResponse:
-    player = _player_or_404(federation_id)
+    player = player_or_404(federation_id)
     return render(request, "ratings/subscribe_sent.html", {"player": player})
 
 
