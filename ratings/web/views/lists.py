@@ -76,14 +76,22 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         context["more_filters"] = True
         return render(request, "ratings/rating_list.html", context, status=400)
     stored, entries = _entries(request, filterset)
+    ranked = None
     if not filterset.form.cleaned_data.get("category"):
         # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
-        # filter, so that the list read from the top is the ranked list.
-        counts = entries.aggregate(players=Count("pk"), ranked=Count("rank"))
+        # filter, so that the list read from the top is the ranked list. The whole list's counts are the stored
+        # list's own; a filtered list's are counted once, and the pages are the ranked lines.
+        filtered = any(filterset.form.cleaned_data.get(name) not in (None, "") for name in filterset.filters)
+        counts = (
+            entries.aggregate(players=Count("pk"), ranked=Count("rank"))
+            if filtered
+            else {"players": stored.player_count, "ranked": stored.ranked_count}
+        )
         context["unranked"] = counts["players"] - counts["ranked"]
+        ranked = counts["ranked"]
         entries = entries.filter(rank__isnull=False)
     table = RatingListTable(entries)
-    paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
+    paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES), count=ranked)
     table.clubs_show(stored.date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
