@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from ratings.api.serializers import GradeField, PlayerSerializer, label_of
+from ratings.api.serializers import GradeField, PlayerSerializer, RatingListEntrySerializer, label_of
 from ratings.api.serializers_clubs import AgeCategoryField, ClubMembershipSerializer, ClubRefField
 from ratings.models import ListEntry, OfficialList
 
@@ -33,26 +33,10 @@ class OfficialListSerializer(serializers.Serializer[OfficialList]):
         return reverse("ratings:official_list_txt", args=[official.date.isoformat()])
 
 
-class OfficialListEntrySerializer(serializers.Serializer[ListEntry]):
-    """A line of an official list, as published. ``rank`` and ``country_rank``: the lines as all.txt numbers them
-    (``ListEntry.position``, ``country_position``)."""
+class OfficialListEntrySerializer(RatingListEntrySerializer):
+    """A line of an official list, as published: the rating list's line, with the figures the list published."""
 
-    rank = serializers.IntegerField(source="position")
-    country_rank = serializers.IntegerField(source="country_position")
-    federation_id = serializers.CharField()
-    family_name = serializers.CharField()
-    given_name = serializers.CharField()
-    nationality = serializers.CharField(help_text="ISO 3166 code, or empty.")
-    rating = serializers.IntegerField()
-    games = serializers.IntegerField()
-    category = serializers.CharField()
     grade = GradeField(help_text="The public grade as published.")
-    grade_label = serializers.SerializerMethodField()
-    pending_grade = serializers.IntegerField(source="shown_pending_grade", allow_null=True)
-    last_played = serializers.DateField(allow_null=True)
-
-    def get_grade_label(self, entry: ListEntry) -> str | None:
-        return label_of(entry.grade)
 
 
 class PlayerOfficialEntrySerializer(serializers.Serializer[ListEntry]):
