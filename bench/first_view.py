@@ -15,7 +15,8 @@ With ``--after-rerate``, what the re-rate's task builds once for every process b
 after an edit without one. Printed per kind: the median and p95 of the worker's CPU milliseconds
 (``time.process_time``: on SQLite the database's work is in it too) and of the milliseconds spent in database
 queries (wall clock around each query: on a loaded machine it holds waiting for the CPU), and the queries per
-page.
+page. On PostgreSQL, also the mean CPU of the connection's server process per view (read from /proc in clock
+ticks, 10 ms: a mean over many views, not a median): what the database itself spent.
 
 With ``--filters``, the kinds are the rating list's club and category filters (``club``, ``group``: today's
 list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) or
@@ -42,7 +43,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from load_mix import MIX, federation_facts, mix_urls  # noqa: E402
+from load_mix import MIX, federation_facts, mix_urls, process_cpu  # noqa: E402
 from load_rating_list import ROOT, bench_database, percentile  # noqa: E402
 
 
@@ -107,7 +108,9 @@ def main() -> None:
         finally:
             spent.append((time.perf_counter() - started) * 1000)
 
-    def first_view(url: str, profile: cProfile.Profile | None = None) -> tuple[float, float, int]:
+    server: list[int] = []  # PostgreSQL: the pid of the connection's server process, whose CPU a view costs
+
+    def first_view(url: str, profile: cProfile.Profile | None = None) -> tuple[float, float, int, float]:
         for alias in settings.CACHES:
             caches[alias].clear()
         for reset in forget:
@@ -115,6 +118,7 @@ def main() -> None:
         if prepare is not None:
             prepare()
         spent.clear()
+        server_before = process_cpu(server[0]) if server else 0.0
         with connection.execute_wrapper(timed):
             started = time.process_time()
             if profile is not None:
@@ -125,16 +129,25 @@ def main() -> None:
             if profile is not None:
                 profile.disable()
             cpu = (time.process_time() - started) * 1000
+        server_cpu = (process_cpu(server[0]) - server_before) * 1000 if server else 0.0
         if response.status_code not in (200, 302, 404):
             raise SystemExit(f"{url}: HTTP {response.status_code}")
-        return cpu, sum(spent), len(spent)
+        return cpu, sum(spent), len(spent), server_cpu
 
     first_view("/")  # the templates, the URL resolver, the connection
+    if connection.vendor == "postgresql":  # the connection is kept between views (DB_CONN_MAX_AGE)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            server.append(cursor.fetchone()[0])
     print(
         f"{args.root.name}: {len(facts['players'])} players who played, {connection.vendor}, {args.per_kind} per kind"
     )
     print(f"load average {os.getloadavg()[0]:.2f}" + (", caches as the re-rate's task leaves them" if prepare else ""))
-    print(f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}   (ms)")
+    print(
+        f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}"
+        + (f" {'server CPU mean':>16}" if server else "")
+        + "   (ms)"
+    )
     if args.profile:
         profile = cProfile.Profile()
         for url in by_kind[args.profile]:
@@ -145,10 +158,11 @@ def main() -> None:
         return
     for kind, urls in by_kind.items():
         runs = [first_view(url) for url in urls]
-        cpu, db, count = (list(x) for x in zip(*runs, strict=True))
+        cpu, db, count, server_cpu = (list(x) for x in zip(*runs, strict=True))
         print(
             f"{kind:12} {statistics.median(cpu):8.1f} {percentile(cpu, 95):7.1f} "
-            f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}",
+            f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}"
+            + (f" {statistics.mean(server_cpu):16.1f}" if server else ""),
             flush=True,
         )
 

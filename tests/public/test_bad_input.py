@@ -96,7 +96,9 @@ def test_tournament_list_rejects_a_malformed_filter_with_400(client: Client, par
     assert client.get("/tournaments/", params).status_code == 400
 
 
-@pytest.mark.parametrize("params", [{"page": "x"}, {"page": "999"}, {"pending-page": "-1"}, {"pending-sort": "x"}])
+@pytest.mark.parametrize(
+    "params", [{"page": "x"}, {"page": "999"}, {"page": "9" * 40}, {"pending-page": "-1"}, {"pending-sort": "x"}]
+)
 def test_promotion_list_ignores_bad_page_numbers(client: Client, params: dict[str, str]) -> None:
     assert client.get("/promotions/", params).status_code == 200
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.paginator import EmptyPage, PageNotAnInteger
+from django.core.paginator import EmptyPage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_tables2.paginators import LazyPaginator
@@ -11,7 +11,9 @@ from ratings import selectors
 from ratings.selectors.search import namesake_ids
 from ratings.web.caching import public_page
 from ratings.web.tables import PendingPromotionTable
-from ratings.web.views.paging import paginate_table
+from ratings.web.views.paging import int_param, paginate_table
+
+MAX_PAGE = 2**31  # a page's offset must stay within the databases' integers
 
 
 @public_page
@@ -20,9 +22,10 @@ def promotion_list(request: HttpRequest) -> HttpResponse:
     promotions waiting for approval."""
     # Newer and older pages, without a count: counting every table that promoted someone reads nearly all tables.
     paginator = LazyPaginator(selectors.promotion_tables(), 10)
+    number = int_param(request, "page", 1)
     try:
-        page = paginator.page(request.GET.get("page") or 1)
-    except (EmptyPage, PageNotAnInteger):
+        page = paginator.page(number if number < MAX_PAGE else 0)  # past the end, or past what SQL can offset
+    except EmptyPage:
         page = paginator.page(1)
     lines = selectors.table_promotions([t.pk for t in page.object_list])
     recent = [(t, lines.get(t.pk, [])) for t in page.object_list]
