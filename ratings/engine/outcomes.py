@@ -2,8 +2,9 @@
 
 The new state, the game details that explain the number, the promotions. Built once per player after the
 sweeps, from the settled values. The engine's most numerous values, GameDetail (two per game), are built in
-the loops below straight from a tuple of every field in order (``_new``: a named tuple's own ``__new__`` is
-one more Python call per value; tests/engine/test_values.py compares the two).
+the loops below straight from a tuple of every field in order, and so is each player's new state and outcome
+(``_new``: a named tuple's own ``__new__`` is one more Python call per value; tests/engine/test_values.py
+compares each value with what its constructor builds).
 """
 
 from __future__ import annotations
@@ -58,19 +59,12 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, 
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
         before, rating, new_rating, table.rounds[i], games_after, solver.k_factor
     )
-    after = PlayerState(
-        new_rating,
-        None,
-        games_after,
-        min(solver.rules.bonus_games, before.bonus_count + g),
-        grade,
-        before.prior_grade,
-        lb_run,
-        lb_mp_seen,
-        mp_run,
-        date,
+    bonus_count = min(solver.rules.bonus_games, before.bonus_count + g)
+    after = _new(
+        PlayerState,
+        (new_rating, None, games_after, bonus_count, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date),
     )
-    return PlayerOutcome(table.keys[i], "normal", before, after, change, None, details, promotions)
+    return _new(PlayerOutcome, (table.keys[i], "normal", before, after, change, None, details, promotions))
 
 
 def _performance_outcome(
@@ -85,9 +79,12 @@ def _performance_outcome(
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
         before, new_rating, new_rating, rounds, len(pairs), solver.k_factor
     )
-    after = PlayerState(new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
+    after = _new(
+        PlayerState, (new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
+    )
     details = _performance_details(table, solver, i, effective)
-    return PlayerOutcome(table.keys[i], "performance", before, after, None, performance(pairs), details, promotions)
+    exact = performance(pairs)
+    return _new(PlayerOutcome, (table.keys[i], "performance", before, after, None, exact, details, promotions))
 
 
 def _walk(
