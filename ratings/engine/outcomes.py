@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
+from collections.abc import Callable, Sequence
 
 from .categories import ESTABLISHED_FROM
 from .constants import k_factor
@@ -106,11 +105,11 @@ def _walk(
 
 
 def _handicap_columns(
-    handicaps: Sequence[SideHandicap | None] | None,
-) -> tuple[Iterable[HandicapCode | None], Iterable[bool]]:
-    """Per game: the handicap's code and whether the player gave it (endless None/False without handicap)."""
+    handicaps: Sequence[SideHandicap | None] | None, games: int
+) -> tuple[Sequence[HandicapCode | None], Sequence[bool]]:
+    """Per game of the ``games``: the handicap's code and whether the player gave it."""
     if handicaps is None:
-        return repeat(None), repeat(False)
+        return (None,) * games, (False,) * games
     return [None if h is None else h[2] for h in handicaps], [h is not None and h[0] == GAVE for h in handicaps]
 
 
@@ -128,7 +127,8 @@ def _normal_details(
     before_table = table.states[i]
     post = solver.post
     keys = table.keys
-    codes, given = _handicap_columns(table.handicaps[i])
+    rounds, opponents, scores = table.rounds[i], table.opponents[i], table.scores[i]
+    codes, given = _handicap_columns(table.handicaps[i], len(rounds))
     details: list[GameDetail] = []
     append = details.append
     r = float(before_table.rating)
@@ -138,10 +138,11 @@ def _normal_details(
     k_of = None if rules is FESA_RULES else rules.k_factor
     ceiling = rules.bonus_ceiling if rules.bonus_divisor else -math.inf  # a divisor of 0: no bonus
     divisor, bonus_games = rules.bonus_divisor, rules.bonus_games
-    # Not strict: repeat() is endless; every other sequence holds one entry per game.
-    for rnd, j, s, o, code, gave in zip(
-        table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
-    ):
+    # Every column holds one entry per game, read by the game's position: a zip would be given ``strict``,
+    # whose keyword takes the interpreter's slow call path for each player.
+    for n, o in enumerate(effective):
+        j = opponents[n]
+        s = scores[n]
         if k_of is not None:
             k = k_of(r)
         elif r >= 1560.0:
@@ -161,7 +162,7 @@ def _normal_details(
                 change = gain
                 upset = True
         bonus = (ceiling - r) / divisor if r < ceiling and b < bonus_games else 0.0
-        append(_new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus)))
+        append(_new(GameDetail, (rounds[n], keys[j], s, post[j], o, codes[n], given[n], r, e, k, change, upset, bonus)))
         r += change + bonus
         b += 1
     return r, tuple(details)
@@ -173,8 +174,8 @@ def _performance_details(
     """The GameDetails of a performance-rated player ``i``: no Elo parts."""
     post = solver.post
     keys = table.keys
-    codes, given = _handicap_columns(table.handicaps[i])
-    # Not strict: repeat() is endless; every other sequence holds one entry per game.
+    codes, given = _handicap_columns(table.handicaps[i], len(effective))
+    # Not strict: every column holds one entry per game.
     return tuple(
         _new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, None, None, None, None, False, None))
         for rnd, j, s, o, code, gave in zip(
