@@ -28,12 +28,15 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
     −0.0, which it never is: ``s − E`` is never −0.0 as ``E > 0``, and an upset gain is positive). A player past
     his 100 bonus games, most of them, takes a second loop without the bonus's bookkeeping. An opponent so far
     above that ``10^(d/400)`` passes the largest float has the expectation's float limit, 0.0 (a ``try`` costs
-    nothing until it catches).
+    nothing until it catches). ``scores`` holds one score per opponent; each is read by the opponent's position
+    rather than zipped: a ``zip`` given ``strict`` (the one form the linter allows) takes the interpreter's slow
+    path for keyword arguments, a cost paid on every evaluation of every sweep.
     """
     r = float(rating)
     b = bonus_count
     if b >= BONUS_GAMES:
-        for o, s in zip(opponents, scores, strict=True):
+        for n, o in enumerate(opponents):
+            s = scores[n]
             if r >= 1560.0:
                 k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
             else:
@@ -49,7 +52,8 @@ def final_rating(rating: float, bonus_count: int, opponents: Sequence[float], sc
                     change = gain
             r += change
         return r
-    for o, s in zip(opponents, scores, strict=True):
+    for n, o in enumerate(opponents):
+        s = scores[n]
         if r >= 1560.0:
             k = 16 if r >= 2240.0 else 20 if r >= 1920.0 else 24
         else:

@@ -2,16 +2,16 @@
 
 The new state, the game details that explain the number, the promotions. Built once per player after the
 sweeps, from the settled values. The engine's most numerous values, GameDetail (two per game), are built in
-the loops below straight from a tuple of every field in order (``_new``: a named tuple's own ``__new__`` is
-one more Python call per value; tests/engine/test_values.py compares the two).
+the loops below straight from a tuple of every field in order, and so is each player's new state and outcome
+(``_new``: a named tuple's own ``__new__`` is one more Python call per value; tests/engine/test_values.py
+compares each value with what its constructor builds).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Iterable, Sequence
-from itertools import repeat
+from collections.abc import Callable, Sequence
 
 from .categories import ESTABLISHED_FROM
 from .constants import k_factor
@@ -58,19 +58,12 @@ def _normal_outcome(table: Participants, solver: Solver, i: int, date: dt.date, 
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
         before, rating, new_rating, table.rounds[i], games_after, solver.k_factor
     )
-    after = PlayerState(
-        new_rating,
-        None,
-        games_after,
-        min(solver.rules.bonus_games, before.bonus_count + g),
-        grade,
-        before.prior_grade,
-        lb_run,
-        lb_mp_seen,
-        mp_run,
-        date,
+    bonus_count = min(solver.rules.bonus_games, before.bonus_count + g)
+    after = _new(
+        PlayerState,
+        (new_rating, None, games_after, bonus_count, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date),
     )
-    return PlayerOutcome(table.keys[i], "normal", before, after, change, None, details, promotions)
+    return _new(PlayerOutcome, (table.keys[i], "normal", before, after, change, None, details, promotions))
 
 
 def _performance_outcome(
@@ -85,9 +78,12 @@ def _performance_outcome(
     promotions, grade, lb_run, lb_mp_seen, mp_run = _walk(
         before, new_rating, new_rating, rounds, len(pairs), solver.k_factor
     )
-    after = PlayerState(new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
+    after = _new(
+        PlayerState, (new_rating, tuple(pairs), 0, 0, grade, before.prior_grade, lb_run, lb_mp_seen, mp_run, date)
+    )
     details = _performance_details(table, solver, i, effective)
-    return PlayerOutcome(table.keys[i], "performance", before, after, None, performance(pairs), details, promotions)
+    exact = performance(pairs)
+    return _new(PlayerOutcome, (table.keys[i], "performance", before, after, None, exact, details, promotions))
 
 
 def _walk(
@@ -109,11 +105,11 @@ def _walk(
 
 
 def _handicap_columns(
-    handicaps: Sequence[SideHandicap | None] | None,
-) -> tuple[Iterable[HandicapCode | None], Iterable[bool]]:
-    """Per game: the handicap's code and whether the player gave it (endless None/False without handicap)."""
+    handicaps: Sequence[SideHandicap | None] | None, games: int
+) -> tuple[Sequence[HandicapCode | None], Sequence[bool]]:
+    """Per game of the ``games``: the handicap's code and whether the player gave it."""
     if handicaps is None:
-        return repeat(None), repeat(False)
+        return (None,) * games, (False,) * games
     return [None if h is None else h[2] for h in handicaps], [h is not None and h[0] == GAVE for h in handicaps]
 
 
@@ -131,7 +127,8 @@ def _normal_details(
     before_table = table.states[i]
     post = solver.post
     keys = table.keys
-    codes, given = _handicap_columns(table.handicaps[i])
+    rounds, opponents, scores = table.rounds[i], table.opponents[i], table.scores[i]
+    codes, given = _handicap_columns(table.handicaps[i], len(rounds))
     details: list[GameDetail] = []
     append = details.append
     r = float(before_table.rating)
@@ -141,10 +138,11 @@ def _normal_details(
     k_of = None if rules is FESA_RULES else rules.k_factor
     ceiling = rules.bonus_ceiling if rules.bonus_divisor else -math.inf  # a divisor of 0: no bonus
     divisor, bonus_games = rules.bonus_divisor, rules.bonus_games
-    # Not strict: repeat() is endless; every other sequence holds one entry per game.
-    for rnd, j, s, o, code, gave in zip(
-        table.rounds[i], table.opponents[i], table.scores[i], effective, codes, given, strict=False
-    ):
+    # Every column holds one entry per game, read by the game's position: a zip would be given ``strict``,
+    # whose keyword takes the interpreter's slow call path for each player.
+    for n, o in enumerate(effective):
+        j = opponents[n]
+        s = scores[n]
         if k_of is not None:
             k = k_of(r)
         elif r >= 1560.0:
@@ -164,7 +162,7 @@ def _normal_details(
                 change = gain
                 upset = True
         bonus = (ceiling - r) / divisor if r < ceiling and b < bonus_games else 0.0
-        append(_new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, r, e, k, change, upset, bonus)))
+        append(_new(GameDetail, (rounds[n], keys[j], s, post[j], o, codes[n], given[n], r, e, k, change, upset, bonus)))
         r += change + bonus
         b += 1
     return r, tuple(details)
@@ -176,8 +174,8 @@ def _performance_details(
     """The GameDetails of a performance-rated player ``i``: no Elo parts."""
     post = solver.post
     keys = table.keys
-    codes, given = _handicap_columns(table.handicaps[i])
-    # Not strict: repeat() is endless; every other sequence holds one entry per game.
+    codes, given = _handicap_columns(table.handicaps[i], len(effective))
+    # Not strict: every column holds one entry per game.
     return tuple(
         _new(GameDetail, (rnd, keys[j], s, post[j], o, code, gave, None, None, None, None, False, None))
         for rnd, j, s, o, code, gave in zip(

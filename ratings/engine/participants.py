@@ -31,8 +31,8 @@ SideHandicap = tuple[int, float, "HandicapCode"]
 _SCORES = frozenset((0.0, 0.5, 1.0))
 _round_of = attrgetter("round")
 
-_Side = tuple[int, PlayerKey, Score, SideHandicap | None]
-"""One player's side of a game: (round, opponent, his score, his side of the handicap)."""
+_Sides = tuple[list[int], list[PlayerKey], list[Score], list[SideHandicap | None]]
+"""One player's sides of his games, by column: the rounds, the opponents, his scores, his sides of the handicaps."""
 
 
 class Participants(NamedTuple):
@@ -70,9 +70,10 @@ def read_participants(table: TableInput, handicap_values: Mapping[HandicapCode, 
         return InvalidTable(f"table {table.name!r}, round {game.round}, {game.first!r} v {game.second!r}: {problem}")
 
     states = table.states
-    sides: dict[PlayerKey, list[_Side]] = {}
+    # Filed by column as they come, so that each player's columns need no transposing after.
+    sides: dict[PlayerKey, _Sides] = {}
     for game in sorted(table.games, key=_round_of):
-        first, second, rnd, score, handicap = game.first, game.second, game.round, game.score, game.handicap
+        rnd, first, second, score, handicap = game  # a Game's fields in order: unpacked at once, not by name
         if first == second:
             raise invalid(game, "a game against oneself")
         if score not in _SCORES:
@@ -94,18 +95,26 @@ def read_participants(table: TableInput, handicap_values: Mapping[HandicapCode, 
         if own is None:
             if first not in order or first not in states:
                 raise invalid(game, f"{first!r} is not a player of the table")
-            own = sides[first] = []
-        elif own[-1][0] == rnd:  # the games come sorted by round
+            own = sides[first] = ([], [], [], [])
+        elif own[0][-1] == rnd:  # the games come sorted by round
             raise invalid(game, f"{first!r} plays twice in round {rnd}")
-        own.append((rnd, second, float(score), mine))
+        rounds, others, scores, handicaps = own
+        rounds.append(rnd)
+        others.append(second)
+        scores.append(float(score))
+        handicaps.append(mine)
         own = sides.get(second)
         if own is None:
             if second not in order or second not in states:
                 raise invalid(game, f"{second!r} is not a player of the table")
-            own = sides[second] = []
-        elif own[-1][0] == rnd:
+            own = sides[second] = ([], [], [], [])
+        elif own[0][-1] == rnd:
             raise invalid(game, f"{second!r} plays twice in round {rnd}")
-        own.append((rnd, first, 1.0 - score, theirs))
+        rounds, others, scores, handicaps = own
+        rounds.append(rnd)
+        others.append(first)
+        scores.append(1.0 - score)
+        handicaps.append(theirs)
 
     # The keys as the games name them (a dict keeps the first key object it was given), in table order.
     keys = sorted(sides, key=order.__getitem__)
@@ -117,17 +126,16 @@ def read_participants(table: TableInput, handicap_values: Mapping[HandicapCode, 
     add_state, add_rounds, add_opponents = layout.states.append, layout.rounds.append, layout.opponents.append
     add_scores, add_handicaps, add_fixed = layout.scores.append, layout.handicaps.append, layout.fixed.append
     for key in keys:
-        # Not strict: every side is a 4-tuple by construction, and the check costs a quarter of this line.
-        rounds, others, scores, handicaps = zip(*sides[key], strict=False)
+        rounds, others, scores, handicaps = sides[key]
         state = states[key]
         last_played = state.last_played
         if last_played is not None and date < last_played:
             raise InvalidTable(f"table {table.name!r} of {date} is dated before {key!r}'s last table of {last_played}")
         add_state(state)
-        add_rounds(rounds)
+        add_rounds(tuple(rounds))
         add_opponents(tuple(map(at, others)))
-        add_scores(scores)
-        add_handicaps(handicaps if any(handicaps) else None)
+        add_scores(tuple(scores))
+        add_handicaps(tuple(handicaps) if any(handicaps) else None)
         # A game count of one game or more: rated normally (fixed_pairs' first answer, the common one).
         add_fixed(None if state.result_list is None and state.game_count > 0 else fixed_pairs(state, len(scores)))
     return layout

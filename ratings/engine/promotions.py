@@ -147,7 +147,7 @@ def bound_to_get_it(
 ) -> Promotion | None:
     """Play 20 imaginary games on a copy, each losing the full K (``k_factor``: FESA's K table unless a what-if
     gives another, rules.py); the promotion the copy gets first, if any."""
-    if rating - k_factor(rating) < lower_bound(state.grade + 1):
+    if rating - k_factor(rating) < _NEXT_LOWER_BOUND[state.grade]:
         return None  # the first imaginary game already stops every run
     copy = GradeState(state.grade, state.lb_run, state.lb_mp_seen, state.mp_run)
     out: list[Promotion] = []
