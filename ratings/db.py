@@ -14,6 +14,7 @@ PostgreSQL (production) and SQLite (development, most tests) differ in it.
   open and fed by psycopg's queued writer. They use the driver's own cursor: Django's wrapper would check and convert
   every parameter of 10^5 rows again.
 - **Around big work.** ``gc_paused``, ``advisory_xact_lock``, ``locked_transaction``, ``statistics_refresh``.
+- **Each new connection** (``session_prepare``): PostgreSQL's JIT compilation off.
 """
 
 from __future__ import annotations
@@ -412,3 +413,13 @@ def statistics_refresh(model: type[models.Model]) -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
         elif connection.vendor == "sqlite":
             cursor.execute("ANALYZE")
+
+
+def session_prepare(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """Set up each new database connection (Django's ``connection_created``). On PostgreSQL, JIT compilation is
+    turned off: it compiles a plan's expressions when its estimated cost is high, which here are a past date's
+    list and the re-rate's reads, and compiling took longer than it saved on them (bench/README.md). A ``SET``,
+    not a connection option, so that it passes through a connection pooler too."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET jit = off")

@@ -7,7 +7,7 @@ import datetime as dt
 import gc
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 
 from ratings import db
 from ratings.db import rows_update
@@ -139,3 +139,14 @@ def test_advisory_xact_lock_holds_the_keys_on_postgresql() -> None:
         db.advisory_xact_lock(7, 9)  # SQLite: nothing to hold, and no error
         if connection.vendor == "postgresql":
             assert db.raw_rows(held, []) == [(7, 9)]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="JIT compilation is PostgreSQL's")
+def test_a_new_postgresql_connection_compiles_no_plan() -> None:
+    fresh = connections.create_connection("default")
+    try:
+        with fresh.cursor() as cursor:
+            cursor.execute("SHOW jit")
+            assert cursor.fetchone() == ("off",)
+    finally:
+        fresh.close()
