@@ -419,7 +419,8 @@ def session_prepare(sender: Any, connection: Any, **kwargs: Any) -> None:
     """Set up each new database connection (Django's ``connection_created``). On PostgreSQL, JIT compilation is
     turned off: it compiles a plan's expressions when its estimated cost is high, which here are a past date's
     list and the re-rate's reads, and compiling took longer than it saved on them (bench/README.md). A ``SET``,
-    not a connection option, so that it passes through a connection pooler too."""
+    not a connection option, so that it passes through a connection pooler too; sent on the driver's connection
+    (in autocommit, as Django leaves it here), not as one of the site's queries, which the query counts and
+    the replica's routing read."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET jit = off")
+        connection.connection.execute("SET jit = off")
