@@ -13,7 +13,8 @@ games, deterministic by ``--seed``, with no drafts. Written with bulk inserts, t
 It prints, measured in the same run:
 
 1. a full re-rate from scratch, end to end with the database (``rerate_from()``: load, rate every table,
-   replace every row, players' columns, promotions, commit);
+   replace every row, players' columns, promotions, commit), and the process's peak memory after it (the
+   full re-rate's own peak when the federation was built by an earlier run);
 2. the re-rate after correcting a game in the latest table (``rerate_pending()`` after the edit);
 3. the same after correcting a game in a table one year back;
 4. the floor: replacing the same number of rating rows without any rating (delete all, write the rows the
@@ -29,6 +30,7 @@ import cProfile
 import datetime as dt
 import json
 import pstats
+import resource
 import time
 from typing import Any
 
@@ -188,10 +190,19 @@ def main() -> None:
     games = Game.objects.filter(second__isnull=False, played=True).count()
     print(f"federation: {Player.objects.count()} players, {Table.objects.count()} tables, {games} rated games")
 
+    cpu_started = time.process_time()
     full_s, full = timed("full", rerate_from, args.profile == "full")
+    full_cpu = time.process_time() - cpu_started
     phases = ", ".join(f"{k} {v:.1f} s" for k, v in full.seconds.items())
     print(
         f"1. full re-rate from scratch: {full_s:.2f} s ({full.tables_rated} tables, {full.rows_written} rows; {phases})"
+    )
+    # The process's peak so far is the full re-rate's when the federation was built by an earlier run: the
+    # floor below holds every row at once, so the peak of the whole run is not the re-rate's.
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"   this process's CPU {full_cpu:.1f} s (the database's is not in it); its peak memory so far "
+        f"{peak_mb:.0f} MB (the build's too, if this run built)"
     )
 
     vacuum()
@@ -214,8 +225,13 @@ def main() -> None:
     )
 
     rows = stored_rows_as_tuples()
+    cpu_started = time.process_time()
     floor_s, _ = timed("floor", lambda: floor_write(rows))
-    print(f"4. floor, {len(rows)} rows replaced without rating: {floor_s:.2f} s (the service's writer)")
+    floor_cpu = time.process_time() - cpu_started
+    print(
+        f"4. floor, {len(rows)} rows replaced without rating: {floor_s:.2f} s (the service's writer; this "
+        f"process's CPU {floor_cpu:.1f} s)"
+    )
     with transaction.atomic():
         # The floor wrote the rows without their validity: link them again (untimed), or the next
         # benchmark on this database starts from rows that all look like each player's latest.

@@ -15,8 +15,9 @@ With ``--after-rerate``, what the re-rate's task builds once for every process b
 after an edit without one. Printed per kind: the median and p95 of the worker's CPU milliseconds
 (``time.process_time``: on SQLite the database's work is in it too) and of the milliseconds spent in database
 queries (wall clock around each query: on a loaded machine it holds waiting for the CPU), and the queries per
-page. On PostgreSQL, also the mean CPU of the connection's server process per view (read from /proc in clock
-ticks, 10 ms: a mean over many views, not a median): what the database itself spent.
+page, and the process's resident memory after each kind's pages (the same process makes them all, as a
+worker would). On PostgreSQL, also the mean CPU of the connection's server process per view (read from /proc in
+clock ticks, 10 ms: a mean over many views, not a median): what the database itself spent.
 
 With ``--filters``, the kinds are the rating list's club and category filters (``club``, ``group``: today's
 list; ``-past``: a past date's, read on that date) beside the same lists unfiltered (``front``, ``past``) or
@@ -143,10 +144,11 @@ def main() -> None:
         f"{args.root.name}: {len(facts['players'])} players who played, {connection.vendor}, {args.per_kind} per kind"
     )
     print(f"load average {os.getloadavg()[0]:.2f}" + (", caches as the re-rate's task leaves them" if prepare else ""))
+    print(f"resident memory after the first request: {resident_mb():.0f} MB")
     print(
         f"{'kind':12} {'CPU p50':>8} {'p95':>7} {'DB p50':>8} {'p95':>7} {'queries':>8}"
         + (f" {'server CPU mean':>16}" if server else "")
-        + "   (ms)"
+        + "   (ms)  RSS after (MB)"
     )
     if args.profile:
         profile = cProfile.Profile()
@@ -162,9 +164,18 @@ def main() -> None:
         print(
             f"{kind:12} {statistics.median(cpu):8.1f} {percentile(cpu, 95):7.1f} "
             f"{statistics.median(db):8.1f} {percentile(db, 95):7.1f} {statistics.median(count):8.0f}"
-            + (f" {statistics.mean(server_cpu):16.1f}" if server else ""),
+            + (f" {statistics.mean(server_cpu):16.1f}" if server else "")
+            + f"   {resident_mb():8.0f}",
             flush=True,
         )
+
+
+def resident_mb() -> float:
+    """The process's resident memory now, as a worker's would be read (``ps``'s RSS)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 GROUPS = ("U12", "U16", "U20", "S50", "S65", "W")  # the categories of the default settings
