@@ -75,10 +75,11 @@ def category_entries_q(code: str) -> Q:
     senior band of it and of every older one. Raises ``ValueError`` as ``category_q``."""
     if code == WOMEN and settings.WOMENS_LIST:
         return Q(womens_list=True)
-    for band in age_bands():
+    bands = age_bands()
+    for band in bands:
         if band.code == code:
-            younger = [b.code for b in age_bands() if b.junior and b.age <= band.age]
-            older = [b.code for b in age_bands() if not b.junior and b.age >= band.age]
+            younger = [b.code for b in bands if b.junior and b.age <= band.age]
+            older = [b.code for b in bands if not b.junior and b.age >= band.age]
             return Q(age_group__in=younger if band.junior else older)
     raise ValueError(f"no category {code!r}")
 
