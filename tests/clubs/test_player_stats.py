@@ -52,6 +52,21 @@ def test_best_wins_and_percentiles(rate: Callable[[Table], Table], client: Clien
     assert "Longest run" in page
 
 
+def test_best_wins_keep_the_strongest_the_earlier_first_on_a_tie(rate: Callable[[Table], Table]) -> None:
+    me = seasoned(1700)
+    opponents = [seasoned(1500 + 100 * (i % 2)) for i in range(8)]  # 1500, 1600, 1500, ...
+    for day, pair in ((30, opponents[:4]), (20, opponents[4:])):
+        table = make_table([me, *pair], date=days_ago(day))
+        for seat, opponent in enumerate(pair, start=1):
+            add_game(table, seat, me, opponent)  # every game won
+        rate(table)
+    me.refresh_from_db()
+    wins = best_wins(me, limit=3)
+    # four wins over a 1600 (each opponent plays one table): the earlier table's two first, then the later's
+    earlier, later = days_ago(30), days_ago(20)
+    assert [(w.rating, w.table.date) for w in wins] == [(1600, earlier), (1600, earlier), (1600, later)]
+
+
 def test_an_inactive_player_has_no_percentile() -> None:
     seasoned(1600)
     away = standing(seasoned(1700, last_played=days_ago(800)))
