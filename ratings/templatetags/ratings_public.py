@@ -2,9 +2,9 @@
 
 No row of the public tables is written in Python. The rows are template loops: Django's (_tournament_table.html,
 _pending_promotion_table.html), or Jinja2's through Django's Jinja2 backend where Django's engine would take the
-page past its first view's budget: the rating list's, a tournament's and the search's (templates/jinja2/, rendered
-by ``jinja_rows``; bench/README.md, bench/list_rows.py). Jinja2's environment (``jinja_environment``)
-has the filters below, ``url``, ``row_url`` and Django's gettext.
+page past its first view's budget: the rating list's, a tournament's, the search's and a player's tables
+(templates/jinja2/, rendered by ``jinja_rows``; bench/README.md, bench/list_rows.py). Jinja2's environment
+(``jinja_environment``) has the filters below, ``url``, ``row_url`` and Django's gettext.
 """
 
 from __future__ import annotations
@@ -92,11 +92,11 @@ def jinja_rows(name: str, **context: Any) -> Markup:
 _STAND_IN = "9" * 12  # an argument every path converter accepts, and no path holds otherwise
 
 
-def row_url(name: str) -> Callable[[object], str]:
-    """``reverse(name, args=[argument])`` for the rows of a page. ``reverse`` looks up the language, the script
-    prefix and the URL conf on every call; the rows' function reverses once around a stand-in and puts each row's
-    argument in its place, quoted as ``reverse`` quotes it."""
-    head, _, tail = reverse(name, args=[_STAND_IN]).partition(_STAND_IN)
+def row_url(name: str, *leading: object) -> Callable[[object], str]:
+    """``reverse(name, args=[*leading, argument])`` for the rows of a page. ``reverse`` looks up the language,
+    the script prefix and the URL conf on every call; the rows' function reverses once around a stand-in and puts
+    each row's argument in its place, quoted as ``reverse`` quotes it."""
+    head, _, tail = reverse(name, args=[*leading, _STAND_IN]).partition(_STAND_IN)
     return lambda argument: f"{head}{quote(str(argument), safe=RFC3986_SUBDELIMS + '/~:@')}{tail}"
 
 

@@ -19,6 +19,12 @@ def test_an_integer_argument_is_what_reverse_gives(pk: int) -> None:
     assert row_url("ratings:club")(pk) == reverse("ratings:club", args=[pk])
 
 
+@pytest.mark.parametrize("federation_id", ["12345", "Müller 2", "a&b"])
+def test_leading_arguments_are_kept(federation_id: str) -> None:
+    rows = row_url("ratings:player_table", federation_id)
+    assert rows(17) == reverse("ratings:player_table", args=[federation_id, 17])
+
+
 def test_a_site_below_a_script_prefix_keeps_it() -> None:
     set_script_prefix("/ratings/")
     try:
