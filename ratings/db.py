@@ -13,7 +13,8 @@ PostgreSQL (production) and SQLite (development, most tests) differ in it.
   into a temporary table and one ``UPDATE … FROM``, or one prepared UPDATE) and ``RowStream``, on PostgreSQL a COPY kept
   open and fed by psycopg's queued writer. They use the driver's own cursor: Django's wrapper would check and convert
   every parameter of 10^5 rows again.
-- **Around big work.** ``gc_paused``, ``advisory_xact_lock``, ``locked_transaction``, ``statistics_refresh``.
+- **Around big work.** ``gc_paused``, ``advisory_xact_lock``, ``locked_transaction``, ``statistics_refresh``,
+  ``value_statistics_refresh``.
 - **Each new connection** (``session_prepare``): PostgreSQL's JIT compilation off.
 """
 
@@ -413,6 +414,18 @@ def statistics_refresh(model: type[models.Model]) -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
         elif connection.vendor == "sqlite":
             cursor.execute("ANALYZE")
+
+
+def value_statistics_refresh(model: type[models.Model], field: str) -> None:
+    """Have PostgreSQL's planner learn the values of one column afresh after rows with a new value were written
+    (``ANALYZE table (column)``: a sample of the table, about 0.1 s for half a million list entries). Until
+    autovacuum comes by, a value missing from the statistics' most common values is estimated at a few hundred
+    rows, whatever it holds, and the plans of its rows go wrong (bench/README.md). SQLite's estimates do not tell
+    one value from another: nothing there."""
+    if _postgresql():
+        with connection.cursor() as cursor:
+            table, column = (connection.ops.quote_name(n) for n in (model._meta.db_table, _column(model, field)))
+            cursor.execute(f"ANALYZE {table} ({column})")
 
 
 def session_prepare(sender: Any, connection: Any, **kwargs: Any) -> None:

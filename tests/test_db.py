@@ -12,7 +12,9 @@ from django.db import connection, connections, transaction
 from ratings import db
 from ratings.db import rows_update
 from ratings.models import Category, Player, TableEntry
+from ratings.services.lists import list_stored, lists_prepare
 from tests.factories import make_player, make_table
+from tests.public.conftest import seasoned
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +152,18 @@ def test_a_new_postgresql_connection_compiles_no_plan() -> None:
             assert cursor.fetchone() == ("off",)
     finally:
         fresh.close()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the statistics' most common values are PostgreSQL's")
+def test_a_list_just_written_is_in_the_planners_statistics() -> None:
+    players = [seasoned(1500 + i) for i in range(3)]
+    lists_prepare()  # writes today's lists, then has the planner learn their ids
+    today = list_stored(None, active=True)
+    assert today.player_count == len(players)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT most_common_vals::text::bigint[] FROM pg_stats"
+            " WHERE tablename = 'ratings_listentry' AND attname = 'stored_list_id'"
+        )
+        (common,) = cursor.fetchone()
+    assert today.pk in common

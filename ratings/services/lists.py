@@ -25,7 +25,7 @@ from typing import Any
 from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 
-from ratings.db import date_param, rows_insert
+from ratings.db import date_param, rows_insert, value_statistics_refresh
 from ratings.engine.age_categories import age_category
 from ratings.engine.categories import is_ranked
 from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
@@ -196,10 +196,13 @@ def lists_prepare() -> None:
     rows, not the history. A re-rate's follow-ups (ratings/services/rerate/after.py) and the beat, every minute,
     call it; what is there already is read, not made again."""
     version = data_version()
-    for active in (True, False):
-        list_stored(None, active=active, version=version)
-    for date in list_dates(version=version):
-        list_stored(date, active=True, version=version)
+    started = timezone.now()
+    stored = [list_stored(None, active=active, version=version) for active in (True, False)]
+    stored += [list_stored(date, active=True, version=version) for date in list_dates(version=version)]
+    if any(s.built_at >= started for s in stored):
+        # The new lists' ids are not in the planner's statistics yet: its estimate of a few hundred lines each
+        # would sort a filtered list whole rather than read it in list order.
+        value_statistics_refresh(ListEntry, "stored_list")
     list_countries(version)
     list_clubs(version)
 

@@ -44,7 +44,8 @@ class RatingListTable(tables.Table):
         verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "position")
     )
     nationality = tables.Column(verbose_name=_("Country"), order_by=("nationality", *LIST_ORDER))
-    # Each player's club on the list's date (``clubs_show``); left out on a phone.
+    # Each player's club on the list's date: a computed list's line holds it (``prefetch_related("club")``), an
+    # official list's is read by ``clubs_show``. Left out on a phone.
     club = tables.Column(verbose_name=_("Club"), accessor="player_id", orderable=False, attrs=CLUB)
     rating = tables.Column(
         verbose_name=_("Rating"),
@@ -82,7 +83,8 @@ class RatingListTable(tables.Table):
         empty_text = _("No player matches these filters.")
 
     def clubs_show(self, on: dt.date) -> None:
-        """Give each entry of the page its player's club on ``on``, the list's date (``entry.club``): one query."""
+        """Give each entry of the page its player's club on ``on``, the list's date (``entry.club``): one query.
+        For an official list, whose lines do not keep the club (not published: docs/privacy.md)."""
         entries = [row.record for row in self.paginated_rows]
         clubs = clubs_on([e.player_id for e in entries if e.player_id], on)
         for entry in entries:

@@ -90,9 +90,10 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         context["unranked"] = counts["players"] - counts["ranked"]
         ranked = counts["ranked"]
         entries = entries.filter(rank__isnull=False)
-    table = RatingListTable(entries)
+    # Each line holds its player's club on the list's date (ratings/services/lists.py), read for the page's lines
+    # alone: joined, the planner may walk the clubs for each line of the whole list.
+    table = RatingListTable(entries.prefetch_related("club"))
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES), count=ranked)
-    table.clubs_show(stored.date)
     export = request.GET.copy()
     for name in ("page", "sort", "per_page"):
         export.pop(name, None)
