@@ -4,6 +4,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench python bench/first_view.py --players 5000
     python bench/first_view.py --players 5000 --root /path/to/other/checkout   # the same pages on other code
     python bench/first_view.py --after-rerate --profile past      # cProfile of one kind's first views
+    SORT=tottime TOP=30 CALLEES='views/lists.py' python bench/first_view.py --profile front   # its order, length
     python bench/first_view.py --after-rerate --filters           # the club and category filters instead
     python bench/first_view.py --rows --root /path/to/other/checkout  # the pages of tables of rows
 
@@ -154,9 +155,12 @@ def main() -> None:
         profile = cProfile.Profile()
         for url in by_kind[args.profile]:
             first_view(url, profile)
-        pstats.Stats(profile).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(
-            int(os.environ.get("TOP", "45"))
-        )
+        stats = pstats.Stats(profile)
+        if os.environ.get("CALLERS"):  # a pattern of functions: who called them, and what each call cost
+            stats.print_callers(os.environ["CALLERS"])
+        if os.environ.get("CALLEES"):  # a pattern of functions: what they called
+            stats.print_callees(os.environ["CALLEES"])
+        stats.sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("TOP", "45")))
         return
     for kind, urls in by_kind.items():
         runs = [first_view(url) for url in urls]
