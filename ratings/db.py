@@ -127,6 +127,11 @@ def date_param(value: dt.date) -> Any:
     return connection.ops.adapt_datefield_value(value)
 
 
+def date_params() -> Callable[[dt.date | None], Any]:
+    """``date_param`` for many rows: the function that makes each date a parameter, looked up once."""
+    return connection.ops.adapt_datefield_value
+
+
 def as_date(value: Any) -> dt.date:
     """A date column as the driver returns it (SQLite: ISO text)."""
     return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))

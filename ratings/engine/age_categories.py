@@ -49,17 +49,13 @@ def age_on(birth: dt.date, on: dt.date) -> int:
     return years
 
 
-def in_band(band: AgeBand, birth: dt.date, on: dt.date) -> bool:
-    age = age_on(birth, on)
-    return age < band.age if band.junior else age >= band.age
-
-
 def age_category(birth: dt.date | None, on: dt.date, bands: tuple[AgeBand, ...]) -> str:
     """The narrowest band ``birth`` falls in on ``on``: its code, or "" (no date of birth, or no band)."""
     if birth is None:
         return ""
+    age = age_on(birth, on)
     for band in bands:  # youngest juniors first, oldest seniors first: the first that holds is the narrowest
-        if in_band(band, birth, on):
+        if (age < band.age) if band.junior else (age >= band.age):
             return band.code
     return ""
 

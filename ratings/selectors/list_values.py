@@ -160,20 +160,15 @@ def list_members(date: dt.date, active: bool) -> QuerySet[WithAnnotations[Player
 
 def pending_dan_grades(date: dt.date) -> dict[int, list[int]]:
     """The Dan grades that wait for approval on ``date`` (today: pending now; a past date: found by then and
-    approved only later, or still pending), by player: one query over the Dan promotions, sorted out here."""
-    today = date >= timezone.localdate()
-    end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+    approved only later, or still pending), by player: one query over those Dan promotions alone."""
+    dan = Promotion.objects.filter(grade__gte=FIRST_DAN)
+    if date >= timezone.localdate():
+        waiting = dan.filter(status=PromotionStatus.PENDING)
+    else:
+        end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+        approved_later = Q(status=PromotionStatus.APPROVED, decided_at__gte=end_of_day)
+        waiting = dan.filter(Q(status=PromotionStatus.PENDING) | approved_later, table__date__lte=date)
     grades: dict[int, list[int]] = {}
-    promotions = Promotion.objects.filter(grade__gte=FIRST_DAN).values_list(
-        "player_id", "grade", "status", "decided_at", "table__date"
-    )
-    for player_id, grade, status, decided_at, table_date in promotions:
-        if today:
-            waiting = status == PromotionStatus.PENDING
-        else:
-            found_by_then = table_date is not None and table_date <= date
-            approved_later = status == PromotionStatus.APPROVED and decided_at is not None and decided_at >= end_of_day
-            waiting = found_by_then and (status == PromotionStatus.PENDING or approved_later)
-        if waiting:
-            grades.setdefault(player_id, []).append(grade)
+    for player_id, grade in waiting.values_list("player_id", "grade"):
+        grades.setdefault(player_id, []).append(grade)
     return grades

@@ -25,7 +25,7 @@ from typing import Any
 from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 
-from ratings.db import date_param, rows_insert, value_statistics_refresh
+from ratings.db import date_params, rows_insert, value_statistics_refresh
 from ratings.engine.age_categories import age_category
 from ratings.engine.categories import is_ranked
 from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
@@ -124,6 +124,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
     shares = _Shares(players)
     clubs = dict(memberships_on(key.date).values_list("player_id", "club_id"))
     bands = age_bands()
+    as_param = date_params()
     for position, values in enumerate(players, start=1):
         pk, fid, family, given, latin_family, latin_given, search, country, born, womens, *rest = values
         *_, grade, _fesa_grade, category, last_played = rest
@@ -136,7 +137,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
         if not search:  # a player written without save(): the key is made here
             search = player_search_key(family, given, latin_family, latin_given)
         waiting = min((g for g in pending.get(pk, ()) if g > grade), default=None)
-        rest[-1] = date_param(last_played)  # None stays None
+        rest[-1] = as_param(last_played)  # None stays None
         below = shares.below(rest[_RATING], country) if rank is not None else (None, None)
         rows.append(
             (pk, position, lines[country], rank, country_rank, fid, family, given, latin_family, latin_given,
