@@ -124,7 +124,7 @@ def json_text(value: Any) -> str:
 
 def date_param(value: dt.date) -> Any:
     """A date as a raw query's parameter or a written row's value (SQLite: ISO text)."""
-    return connection.ops.adapt_datefield_value(value)
+    return date_params()(value)
 
 
 def date_params() -> Callable[[dt.date | None], Any]:
