@@ -10,8 +10,9 @@ nothing here runs.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
@@ -69,3 +70,14 @@ def replica_reads(get_response: Callable[[HttpRequest], HttpResponse]) -> Callab
             _reads_on_replica.reset(token)
 
     return middleware
+
+
+@contextlib.contextmanager
+def primary_reads() -> Iterator[None]:
+    """Within the block, reads go to the primary whatever the request allowed: for what must be read as of the
+    primary's newest data (a rating list made again after the data changed, ratings/services/lists.py)."""
+    token = _reads_on_replica.set(False)
+    try:
+        yield
+    finally:
+        _reads_on_replica.reset(token)

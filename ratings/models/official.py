@@ -95,8 +95,13 @@ class ListEntry(models.Model):
     the player row ever goes, and the line keeps his name, federation id and figures as published.
     """
 
-    # Both are indexed by the Meta's indexes below, which lead with them.
-    stored_list = models.ForeignKey(StoredList, on_delete=models.CASCADE, related_name="entries", db_index=False)
+    # Both are indexed by the Meta's indexes below, which lead with them. No foreign key of a line is checked by
+    # the database: a list is written whole from the rows just read (ratings/services/lists.py) and deleted
+    # whole, and the checks would take more than a third of a list's write (bench/README.md); Django applies
+    # ``on_delete`` itself.
+    stored_list = models.ForeignKey(
+        StoredList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
+    )
     player = models.ForeignKey(
         Player,
         null=True,
@@ -105,6 +110,7 @@ class ListEntry(models.Model):
         related_name="list_entries",
         verbose_name=_("player"),
         db_index=False,
+        db_constraint=False,
     )
     position = models.PositiveIntegerField(_("line"))
     country_position = models.PositiveIntegerField(_("line in country"))
@@ -135,7 +141,7 @@ class ListEntry(models.Model):
     # then (the category only, never the date of birth: docs/privacy.md), and whether he is on the women's list.
     club = models.ForeignKey(
         "Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False,
-        verbose_name=_("club"),
+        db_constraint=False, verbose_name=_("club"),
     )  # fmt: skip
     age_group = models.CharField(_("Age category"), max_length=3, blank=True)
     womens_list = models.BooleanField(_("women's list"), default=False)

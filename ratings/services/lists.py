@@ -25,6 +25,7 @@ from typing import Any
 from django.db import IntegrityError, router, transaction
 from django.utils import timezone
 
+from federation.replica import primary_reads
 from ratings.db import date_params, rows_insert, value_statistics_refresh
 from ratings.engine.age_categories import age_category
 from ratings.engine.categories import is_ranked
@@ -90,8 +91,18 @@ def _stored(key: ListKey, version: DataVersion, *, using: str) -> StoredList | N
     )
 
 
-def list_build(key: ListKey, version: DataVersion) -> StoredList:
-    """Write the list of ``key`` as of ``version`` (the one there already if another process wrote it first)."""
+class _VersionChanged(Exception):
+    """The data changed while a list's rows were read: they may be of neither version."""
+
+
+def list_build(key: ListKey, version: DataVersion, *, again: bool = True) -> StoredList:
+    """Write the list of ``key`` as of ``version`` (the one there already if another process wrote it first).
+
+    If the data changed while the rows were read, the list is not kept under ``version``: it is made again of
+    the new one (once; ``again``). So a list made while a player is erased does not name him under the older
+    version, where no erasure would look (the beat deletes the older versions' lists a while later,
+    ``lists_prepare``).
+    """
     using = router.db_for_write(StoredList)
     rows = _rows(key)
     try:
@@ -105,6 +116,11 @@ def list_build(key: ListKey, version: DataVersion) -> StoredList:
                 ranked_count=sum(1 for r in rows if r[3] is not None),
             )
             rows_insert(ListEntry, _WRITTEN, [(stored.pk, *row) for row in rows])
+            if again and data_version(using) != version:
+                raise _VersionChanged
+    except _VersionChanged:
+        with primary_reads():  # a replica may not have the change yet
+            return list_build(key, data_version(using), again=False)
     except IntegrityError:  # made meanwhile by another request or the worker: read that one
         made = _stored(key, version, using=using)
         if made is None:
@@ -195,11 +211,13 @@ def lists_prepare() -> None:
     every list page links, for the current data version, and the choices the list pages offer (countries, clubs,
     those dates) in the shared cache: so that the first visitors after a change or at the start of a day read
     rows, not the history. A re-rate's follow-ups (ratings/services/rerate/after.py) and the beat, every minute,
-    call it; what is there already is read, not made again."""
+    call it; what is there already is read, not made again. The older versions' lists go here too, once
+    ``KEEP_OLD_VERSIONS`` old, whether or not a list was made."""
     version = data_version()
     started = timezone.now()
     stored = [list_stored(None, active=active, version=version) for active in (True, False)]
     stored += [list_stored(date, active=True, version=version) for date in list_dates(version=version)]
+    _prune(version, using=router.db_for_write(StoredList))
     if any(s.built_at >= started for s in stored):
         # The new lists' ids are not in the planner's statistics yet: its estimate of a few hundred lines each
         # would sort a filtered list whole rather than read it in list order. Here, in the task, and not in

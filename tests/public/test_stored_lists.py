@@ -12,7 +12,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, grade_of
-from ratings.models import ListEntry, Player, Promotion, StoredList, Table
+from ratings.models import Club, ListEntry, Player, Promotion, StoredList, Table
 from ratings.selectors.lists import list_dates, list_entries
 from ratings.selectors.standing import player_standing
 from ratings.selectors.versions import data_version
@@ -196,3 +196,63 @@ def test_a_list_made_meanwhile_by_another_process_is_the_one_read(monkeypatch: p
     monkeypatch.setattr(lists_module, "_stored", lambda key, version, *, using: None)
     with pytest.raises(IntegrityError):
         list_build(ListKey.of(None), version)
+
+
+def test_a_list_whose_data_changed_while_it_was_made_is_made_again_of_the_new_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A change saved while a list's rows are read (an erasure, say): the list is not kept under the version it
+    was asked for, whose lists nothing deletes any more, but made again of the new one."""
+    player = seasoned(1600, family_name="Alpha", given_name="Ann")
+    before = data_version()
+    read = lists_module._rows
+    calls = []
+
+    def rows_then_edit(key: ListKey) -> list[tuple[object, ...]]:
+        rows = read(key)
+        calls.append(key)
+        if len(calls) == 1:
+            edited(player)  # saved by another process meanwhile
+        return rows
+
+    monkeypatch.setattr(lists_module, "_rows", rows_then_edit)
+    stored = list_build(ListKey.of(None), before)
+    assert len(calls) == 2
+    assert stored.version == data_version().key != before.key
+    assert list(StoredList.objects.values_list("version", flat=True)) == [stored.version]
+    assert list_entries(stored).get().given_name == "Annx"
+
+
+def test_the_minute_task_deletes_the_older_versions_lists_even_when_it_makes_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    start = timezone.now()
+    moment = [start]
+    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+    player = seasoned(1600, family_name="Alpha")
+    lists_prepare()
+    edited(player)
+    lists_prepare()  # the new version's lists; the old ones stay a while for the pages that began with them
+    versions = set(StoredList.objects.values_list("version", flat=True))
+    assert len(versions) == 2
+
+    moment[0] = start + KEEP_OLD_VERSIONS + dt.timedelta(minutes=1)
+    lists_prepare()  # nothing new to make
+    assert set(StoredList.objects.values_list("version", flat=True)) == {data_version().key}
+    assert not ListEntry.objects.exclude(stored_list__version=data_version().key).exists()
+
+
+def test_a_player_or_club_deleted_leaves_the_official_lines_and_empties_their_link() -> None:
+    """The lines' keys are not checked by the database (ratings/models/official.py): Django empties them."""
+    keep, gone = seasoned(1600, family_name="Keep"), seasoned(1500, family_name="Gone")
+    club = Club.objects.create(name="Shogi Club", country="FR")
+    stored = list_stored()
+    list_entries(stored).filter(player=gone).update(club=club)
+    gone.delete()
+    club.delete()
+    assert list(list_entries(stored).values_list("family_name", "player_id", "club_id")) == [
+        ("Keep", keep.pk, None),
+        ("Gone", None, None),
+    ]
+    stored.delete()
+    assert not ListEntry.objects.exists()
