@@ -41,8 +41,9 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
 # filter offers (2: publishing a list is a new data version, whose clubs no re-rate has read yet); the revised
 # page the stored list of the date for this version, which is not there yet and is made (the computed list's
 # lookup, its players, their pending Dan grades and their clubs of the date, its insert in a savepoint with the
-# data version read again (4), the pruning of older lists (2): 9), the published and today's entries (2) and the clubs its filter offers (1); the
-# CSV and JSON their entries (1) and their rows' clubs of the list's date (1); the archive its count and its page.
+# data version read again (4), the pruning of older lists (2): 9), the published and today's entries (2) and the
+# clubs its filter offers (1); the CSV and JSON their entries (1) and their rows' clubs of the list's date (1); the
+# archive its count and its page.
 # The API reads the data version too (its answers are kept in the page cache by it), then the list, the entries'
 # count and their page.
 PAGES = [
@@ -80,10 +81,10 @@ def test_player_pages_cost_one_query_more_for_the_official_lists(
     player = official.stored_list.entries.order_by("position").first().player
     page = reverse("ratings:player", args=[player.federation_id])
     # Publishing is a new data version, whose list of today no re-rate has written: the page's first view writes
-    # it after its lookup finds none (its players, their pending Dan grades and their clubs of the date, its insert
-    # in a savepoint with the data version read again (4), the pruning of older lists (2)). Then the page as tests/public/test_query_counts.py counts
-    # it (its official list entries among them); the API: the data version, the player, his official list entries
-    # and his clubs.
+    # it after its lookup finds none (its players, their pending Dan grades and their clubs of the date, its
+    # insert in a savepoint with the data version read again (4), the pruning of older lists (2)). Then the page as
+    # tests/public/test_query_counts.py counts it (its official list entries among them); the API: the data
+    # version, the player, his official list entries and his clubs.
     first, then = queries(client, page), queries(client, page + "?fresh=1")  # another URL: not the page cache's
     assert (first, then) == (12 + 9, 12)
     assert queries(client, reverse("api-v1:player", args=[player.federation_id])) == 4
