@@ -97,8 +97,8 @@ class ListEntry(models.Model):
 
     # Both are indexed by the Meta's indexes below, which lead with them. No foreign key of a line is checked by
     # the database: a list is written whole from the rows just read (ratings/services/lists.py) and deleted
-    # whole, and the checks would take more than a third of a list's write (bench/README.md); Django applies
-    # ``on_delete`` itself.
+    # whole, and the checks took more than half of the database's time to write one (bench/README.md). Django
+    # applies ``on_delete`` itself (a player or club deleted: rare, and a scan of every line).
     stored_list = models.ForeignKey(
         StoredList, on_delete=models.CASCADE, related_name="entries", db_index=False, db_constraint=False
     )
