@@ -101,8 +101,10 @@ def _list_as_of(date: dt.date) -> QuerySet[WithAnnotations[Player, ListValues]]:
     """Each player's values from his rating row valid on ``date``, else from his opening state
     (a migrated FESA list) if that is dated on or before ``date``.
 
-    Grades as the public saw them that day: a Dan grade shows if it was approved by then (or came with the
-    opening state); one found by then but not yet approved shows as pending.
+    Grades as the public saw them that day: a Dan grade shows if it came with the opening state or was approved
+    by then; one found by then but not yet approved shows as pending. ``list_grade`` here counts the opening
+    state's grade only: the few players with a Dan grade approved by then are read apart
+    (``approved_dan_grades``) and graded by the list's writer, rather than asked for by a subquery per player.
     """
     # The one row valid on ``date`` (date <= D < valid_until): a join on the (player, valid_until, date) index
     # instead of a search for the latest row per player and column.
@@ -116,10 +118,6 @@ def _list_as_of(date: dt.date) -> QuerySet[WithAnnotations[Player, ListValues]]:
     def opening(name: str) -> Case:
         return Case(When(has_opening, then=F(f"opening_state__{name}")), default=None)
 
-    end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
-    approved_by_then = Promotion.objects.filter(
-        player=OuterRef("pk"), status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date
-    ).filter(Q(decided_at__lt=end_of_day) | Q(decided_at__isnull=True))
     unrated_opening = has_opening & Q(opening_state__rated_by_performance=True)
     return (
         public_players()
@@ -129,9 +127,7 @@ def _list_as_of(date: dt.date) -> QuerySet[WithAnnotations[Player, ListValues]]:
             list_games=Coalesce(latest("games_after"), opening("games")),
             list_last_played=Coalesce(latest("date"), opening("last_played")),
             asof_computed_grade=Coalesce(latest("grade_after"), opening("grade")),
-            asof_held_grade=Coalesce(
-                Subquery(approved_by_then.order_by("-grade").values("grade")[:1]), opening("grade"), Value(0)
-            ),
+            asof_held_grade=Coalesce(opening("grade"), Value(0)),
         )
         .annotate(
             list_fesa_grade=F("asof_computed_grade"),
@@ -158,6 +154,21 @@ def list_members(date: dt.date, active: bool) -> QuerySet[WithAnnotations[Player
     return qs.order_by(*MEMBERS_ORDER)
 
 
+def _end_of(date: dt.date) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
+
+
+def approved_dan_grades(date: dt.date) -> dict[int, int]:
+    """The highest Dan grade each player had been approved by the end of a past ``date``, at a table on or
+    before it (a decision recorded without a time counts): one query over those Dan promotions alone."""
+    approved = Promotion.objects.filter(status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date)
+    approved = approved.filter(Q(decided_at__lt=_end_of(date)) | Q(decided_at__isnull=True))
+    highest: dict[int, int] = {}
+    for player_id, grade in approved.values_list("player_id", "grade"):
+        highest[player_id] = max(grade, highest.get(player_id, grade))
+    return highest
+
+
 def pending_dan_grades(date: dt.date) -> dict[int, list[int]]:
     """The Dan grades that wait for approval on ``date`` (today: pending now; a past date: found by then and
     approved only later, or still pending), by player: one query over those Dan promotions alone."""
@@ -165,8 +176,7 @@ def pending_dan_grades(date: dt.date) -> dict[int, list[int]]:
     if date >= timezone.localdate():
         waiting = dan.filter(status=PromotionStatus.PENDING)
     else:
-        end_of_day = timezone.make_aware(dt.datetime.combine(date + dt.timedelta(days=1), dt.time.min))
-        approved_later = Q(status=PromotionStatus.APPROVED, decided_at__gte=end_of_day)
+        approved_later = Q(status=PromotionStatus.APPROVED, decided_at__gte=_end_of(date))
         waiting = dan.filter(Q(status=PromotionStatus.PENDING) | approved_later, table__date__lte=date)
     grades: dict[int, list[int]] = {}
     for player_id, grade in waiting.values_list("player_id", "grade"):

@@ -29,10 +29,11 @@ from federation.replica import primary_reads
 from ratings.db import date_params, rows_insert, value_statistics_refresh
 from ratings.engine.age_categories import age_category
 from ratings.engine.categories import is_ranked
+from ratings.engine.grades import public_grade
 from ratings.models import ListEntry, OfficialList, StoredList, player_search_key
 from ratings.selectors.categories import age_bands
 from ratings.selectors.clubs import memberships_on
-from ratings.selectors.list_values import list_members, pending_dan_grades
+from ratings.selectors.list_values import approved_dan_grades, list_members, pending_dan_grades
 from ratings.selectors.lists import list_clubs, list_countries, list_dates
 from ratings.selectors.versions import DataVersion, data_version
 
@@ -133,6 +134,9 @@ def list_build(key: ListKey, version: DataVersion, *, again: bool = True) -> Sto
 def _rows(key: ListKey) -> list[tuple[Any, ...]]:
     """The list's rows in list order, as ``_WRITTEN`` names their values after the stored list's id."""
     pending = pending_dan_grades(key.date)
+    # Today's grades are the players' own; a past date's list counts the opening grades, and here the Dan grades
+    # approved by then (ratings/selectors/list_values.py).
+    approved = approved_dan_grades(key.date) if key.date < timezone.localdate() else {}
     lines: dict[str, int] = {}
     ranked, ranked_in = 0, dict[str, int]()
     rows = []
@@ -143,7 +147,9 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
     as_param = date_params()
     for position, values in enumerate(players, start=1):
         pk, fid, family, given, latin_family, latin_given, search, country, born, womens, *rest = values
-        *_, grade, _fesa_grade, category, last_played = rest
+        *_, grade, fesa_grade, category, last_played = rest
+        if pk in approved:
+            grade = rest[_GRADE] = public_grade(fesa_grade, approved[pk])
         lines[country] = lines.get(country, 0) + 1
         rank = country_rank = None
         if is_ranked(category):  # players still rated by performance are passed over (docs/rules.md §8)
@@ -163,6 +169,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
 
 
 _RATING = _READ.index("list_rating") - _READ.index("list_order")  # its place in ``_rows``'s ``rest``
+_GRADE = _READ.index("list_grade") - _READ.index("list_order")
 
 
 class _Shares:
