@@ -4,7 +4,8 @@ rows valid on that date (``RatingRow.valid_until``) or the opening states.
 The rating list (docs/rules.md §8, docs/fesa-files.md all.txt): the players who played a rated table on or after
 the same day two years before the list's date ("active"), professionals left out. Both functions give lazy querysets of
 Players annotated with the ``list_*`` values of the date; ratings/services/lists.py writes a list from them once
-per date and version of the data, and the pages read what it wrote.
+per date and version of the data, and the pages read what it wrote. A past date's ``list_grade`` leaves out the Dan
+grades approved by then: the writer applies ``approved_dan_grades`` to the few players who have one.
 """
 
 from __future__ import annotations
@@ -163,10 +164,7 @@ def approved_dan_grades(date: dt.date) -> dict[int, int]:
     before it (a decision recorded without a time counts): one query over those Dan promotions alone."""
     approved = Promotion.objects.filter(status=PromotionStatus.APPROVED, grade__gte=FIRST_DAN, table__date__lte=date)
     approved = approved.filter(Q(decided_at__lt=_end_of(date)) | Q(decided_at__isnull=True))
-    highest: dict[int, int] = {}
-    for player_id, grade in approved.values_list("player_id", "grade"):
-        highest[player_id] = max(grade, highest.get(player_id, grade))
-    return highest
+    return dict(approved.order_by("grade").values_list("player_id", "grade"))  # each one's highest comes last
 
 
 def pending_dan_grades(date: dt.date) -> dict[int, list[int]]:

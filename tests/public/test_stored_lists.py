@@ -78,17 +78,28 @@ def test_after_an_edit_without_a_rerate_lists_prepare_writes_the_new_versions_li
     assert list_entries(today).get().given_name == player.given_name
 
 
-def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    start = timezone.now()
-    moment = [start]
-    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+class Clock:
+    """``timezone.now`` held at ``start`` until moved on (``later``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.start = self.now = timezone.now()
+        monkeypatch.setattr(timezone, "now", lambda: self.now)
+
+    def later(self, delta: dt.timedelta) -> None:
+        self.now = self.start + delta
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return Clock(monkeypatch)
+
+
+def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(clock: Clock) -> None:
     player = seasoned(1600, family_name="Alpha")
     first = list_stored()
     assert names(first) == ["Alpha"]
 
-    moment[0] = start + dt.timedelta(minutes=2)
+    clock.later(dt.timedelta(minutes=2))
     edited(player)
     second = list_stored()
     assert second.pk != first.pk and second.version != first.version
@@ -96,7 +107,7 @@ def test_a_new_data_version_makes_a_new_list_and_the_old_ones_go_a_while_later(
     assert set(StoredList.objects.values_list("pk", flat=True)) == {first.pk, second.pk}
     assert names(first) == ["Alpha"]
 
-    moment[0] = start + KEEP_OLD_VERSIONS + dt.timedelta(minutes=1)
+    clock.later(KEEP_OLD_VERSIONS + dt.timedelta(minutes=1))
     edited(player)
     third = list_stored()
     # the first list is older than KEEP_OLD_VERSIONS, the second not yet
@@ -223,12 +234,7 @@ def test_a_list_whose_data_changed_while_it_was_made_is_made_again_of_the_new_ve
     assert list_entries(stored).get().given_name == "Annx"
 
 
-def test_the_minute_task_deletes_the_older_versions_lists_even_when_it_makes_none(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    start = timezone.now()
-    moment = [start]
-    monkeypatch.setattr(timezone, "now", lambda: moment[0])
+def test_the_minute_task_deletes_the_older_versions_lists_even_when_it_makes_none(clock: Clock) -> None:
     player = seasoned(1600, family_name="Alpha")
     lists_prepare()
     edited(player)
@@ -236,13 +242,13 @@ def test_the_minute_task_deletes_the_older_versions_lists_even_when_it_makes_non
     versions = set(StoredList.objects.values_list("version", flat=True))
     assert len(versions) == 2
 
-    moment[0] = start + KEEP_OLD_VERSIONS + dt.timedelta(minutes=1)
+    clock.later(KEEP_OLD_VERSIONS + dt.timedelta(minutes=1))
     lists_prepare()  # nothing new to make
     assert set(StoredList.objects.values_list("version", flat=True)) == {data_version().key}
     assert not ListEntry.objects.exclude(stored_list__version=data_version().key).exists()
 
 
-def test_a_player_or_club_deleted_leaves_the_official_lines_and_empties_their_link() -> None:
+def test_a_player_or_club_deleted_leaves_a_lists_lines_and_empties_their_links() -> None:
     """The lines' keys are not checked by the database (ratings/models/official.py): Django empties them."""
     keep, gone = seasoned(1600, family_name="Keep"), seasoned(1500, family_name="Gone")
     club = Club.objects.create(name="Shogi Club", country="FR")
