@@ -202,15 +202,23 @@ def _prune(version: DataVersion, *, using: str) -> None:
     past = computed.filter(version=version.key, date__lt=timezone.localdate()).order_by("-built_at", "-pk")
     extra = list(past.values_list("pk", flat=True)[KEEP_PAST_LISTS:])
     gone = list(old.values_list("pk", flat=True)) + extra
-    if gone:  # their entries go with them, in one DELETE (nothing refers to an entry)
-        StoredList.objects.using(using).filter(pk__in=gone).delete()
+    if not gone:
+        return
+    # Only the lists this process could lock, skipping those another one is deleting: two workers deleting the
+    # same lists' lines at once, each in its own order, deadlocked (a past date's first view failed). Their
+    # entries go with them, in one DELETE (nothing refers to an entry).
+    with transaction.atomic(using=using):
+        mine = StoredList.objects.using(using).select_for_update(skip_locked=True).filter(pk__in=gone)
+        StoredList.objects.using(using).filter(pk__in=list(mine.values_list("pk", flat=True))).delete()
 
 
 def computed_lists_delete() -> None:
     """Delete every computed list, of every version (an erasure: no list may still name the player); the lists
     are written again as they are asked for."""
     using = router.db_for_write(StoredList)
-    StoredList.objects.using(using).filter(kind=StoredList.Kind.COMPUTED).delete()
+    with transaction.atomic(using=using):  # locked first, in one order, as ``_prune`` locks what it deletes
+        lists = StoredList.objects.using(using).select_for_update().filter(kind=StoredList.Kind.COMPUTED)
+        StoredList.objects.using(using).filter(pk__in=list(lists.order_by("pk").values_list("pk", flat=True))).delete()
 
 
 def lists_prepare() -> None:
