@@ -69,6 +69,10 @@ class StoredList(models.Model):
     built_at = models.DateTimeField(auto_now_add=True)
     player_count = models.PositiveIntegerField(default=0)
     ranked_count = models.PositiveIntegerField(default=0)
+    # Whether its lines are in the indexes of the sorts and filters (``ListEntry.indexed``): the lists the pages
+    # link are (today's, the latest list dates', the official ones); a past date's list, made on a visitor's
+    # first view, is not.
+    indexed = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("stored rating list")
@@ -145,6 +149,9 @@ class ListEntry(models.Model):
     )  # fmt: skip
     age_group = models.CharField(_("Age category"), max_length=3, blank=True)
     womens_list = models.BooleanField(_("women's list"), default=False)
+    # Its list's ``indexed``, the condition of the sort and filter indexes below: a query of an indexed list's
+    # lines names it (ratings/selectors/lists.py ``list_entries``), or the database cannot use them.
+    indexed = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["stored_list", "position"]
@@ -153,13 +160,34 @@ class ListEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["stored_list", "position"], name="list_entry_position_once"),
         ]
-        # A list is read by its position (the unique constraint's index) and sorted otherwise whole: 14,896 lines
-        # in 17-28 ms on PostgreSQL, where an index per sort would make every list written (a past date's on its
-        # first view) 2.5 to 3.5 times slower (bench/README.md, "A sort of the list").
-        # A player's line on a list, and his lines on the official lists (their few lists joined first). Led by the
-        # list, so that a list's lines are written into one end of the index and not all over it: a list of
-        # 11,700 lines in about 50 ms of PostgreSQL against 110 led by the player (bench/README.md).
-        indexes = [models.Index(fields=["stored_list", "player"], name="list_entry_list_player_idx")]
+        # A list is read by its position (the unique constraint's index). A player's line on a list, and his lines
+        # on the official lists (their few lists joined first), by the (list, player) index: led by the list, so
+        # that a list's lines are written into one end of it and not all over it (bench/README.md).
+        # The lists the pages link are also read in each sort and by each filter from an index of its own, which
+        # keeps a page at the same cost however long the list. They double the time to make a list: a past date's
+        # list, made on a visitor's first view, is left out of them and sorted whole (bench/README.md, "Indexes
+        # for the sorts and filters"). Each sort's order ends with the line's position, in the direction that
+        # makes the other way round the index read backwards (ratings/web/tables.py).
+        indexes = [
+            models.Index(fields=["stored_list", "player"], name="list_entry_list_player_idx"),
+            *(
+                models.Index(
+                    fields=["stored_list", *fields], name=f"list_entry_{name}_idx", condition=models.Q(indexed=True)
+                )
+                for name, fields in (
+                    ("country", ["nationality", "position"]),
+                    ("club", ["club", "position"]),
+                    ("age", ["age_group", "position"]),
+                    ("women", ["womens_list", "position"]),
+                    ("category", ["category", "position"]),
+                    ("name", ["family_name", "given_name", "position"]),
+                    ("rating", ["rating", "-position"]),
+                    ("grade", ["grade", "rating", "-position"]),
+                    ("games", ["games", "-position"]),
+                    ("played", ["last_played", "-position"]),
+                )
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.position}. {self.family_name} {self.given_name}".strip()

@@ -25,8 +25,10 @@ LIST_ORDER = ("position",)
 
 
 def list_entries(stored: StoredList) -> QuerySet[ListEntry]:
-    """The entries of ``stored`` in list order, read where the list was found or made (``stored._state.db``)."""
-    return ListEntry.objects.using(stored._state.db).filter(stored_list=stored).order_by(*LIST_ORDER)
+    """The entries of ``stored`` in list order, read where the list was found or made (``stored._state.db``).
+    An indexed list's are read through its sort and filter indexes, whose condition they name."""
+    entries = ListEntry.objects.using(stored._state.db).filter(stored_list=stored).order_by(*LIST_ORDER)
+    return entries.filter(indexed=True) if stored.indexed else entries
 
 
 def entries_named(entries: QuerySet[ListEntry], text: str) -> QuerySet[ListEntry]:

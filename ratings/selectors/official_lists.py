@@ -52,8 +52,10 @@ def official_list_all_txt(official: OfficialList) -> bytes:
 
 def official_list_entries(official: OfficialList) -> QuerySet[ListEntry]:
     """The published list's entries, in list order, with the figures as published; each with its stored list (the
-    files read the list's date from it)."""
-    return ListEntry.objects.filter(stored_list__official=official).select_related("stored_list").order_by(*LIST_ORDER)
+    files read the list's date from it). An official list is indexed (``ListEntry.indexed``): named here, its sort
+    and filter indexes are read."""
+    entries = ListEntry.objects.filter(stored_list__official=official, indexed=True)
+    return entries.select_related("stored_list").order_by(*LIST_ORDER)
 
 
 def _named(codes: Iterable[str]) -> list[tuple[str, str]]:

@@ -55,7 +55,7 @@ _WRITTEN = (
     "family_name", "given_name", "latin_family_name", "latin_given_name", "search_name", "nationality",
     "list_order", "prior_grade_kind", "prior_grade_level", "rating", "games", "grade", "fesa_grade",
     "category", "last_played", "pending_grade", "percentile", "country_percentile", "club_id", "age_group",
-    "womens_list",
+    "womens_list", "indexed",
 )  # fmt: skip
 
 
@@ -106,6 +106,7 @@ def list_build(key: ListKey, version: DataVersion, *, again: bool = True) -> Sto
     """
     using = router.db_for_write(StoredList)
     rows = _rows(key)
+    indexed = _linked(key, version)
     try:
         with transaction.atomic(using=using):
             stored = StoredList.objects.using(using).create(
@@ -115,8 +116,9 @@ def list_build(key: ListKey, version: DataVersion, *, again: bool = True) -> Sto
                 version=version.key,
                 player_count=len(rows),
                 ranked_count=sum(1 for r in rows if r[3] is not None),
+                indexed=indexed,
             )
-            rows_insert(ListEntry, _WRITTEN, [(stored.pk, *row) for row in rows])
+            rows_insert(ListEntry, _WRITTEN, [(stored.pk, *row, indexed) for row in rows])
             if again and data_version(using) != version:
                 raise _VersionChanged
     except _VersionChanged:
@@ -131,8 +133,16 @@ def list_build(key: ListKey, version: DataVersion, *, again: bool = True) -> Sto
     return stored
 
 
+def _linked(key: ListKey, version: DataVersion) -> bool:
+    """Whether the pages link the list of ``key`` (today's two lists, the FESA lists of the latest list dates),
+    whose lines go into the sort and filter indexes (``ListEntry.indexed``); not a past date's list that a
+    visitor asked for, written on his first view at a third of the cost."""
+    return key.date >= timezone.localdate() or (key.active and key.date in list_dates(version=version))
+
+
 def _rows(key: ListKey) -> list[tuple[Any, ...]]:
-    """The list's rows in list order, as ``_WRITTEN`` names their values after the stored list's id."""
+    """The list's rows in list order, as ``_WRITTEN`` names their values after the stored list's id (but for
+    ``indexed``, the list's own)."""
     pending = pending_dan_grades(key.date)
     # Today's grades are the players' own; a past date's list counts the opening grades, and here the Dan grades
     # approved by then (ratings/selectors/list_values.py).
@@ -252,6 +262,7 @@ def official_list_store(official: OfficialList, source: StoredList) -> StoredLis
         official=official,
         player_count=source.player_count,
         ranked_count=source.ranked_count,
+        indexed=True,
     )
     copies = []
     for entry in ListEntry.objects.using(source._state.db or "default").filter(stored_list=source):
@@ -259,6 +270,7 @@ def official_list_store(official: OfficialList, source: StoredList) -> StoredLis
         # Not published: an official list's club and category filters read them as recorded now (web/filters.py
         # PublishedListFilter), and an erasure leaves nothing of them behind on a published list.
         entry.club_id, entry.age_group, entry.womens_list = None, "", False
+        entry.indexed = True
         copies.append(entry)
     ListEntry.objects.bulk_create(copies, batch_size=1000)
     return stored

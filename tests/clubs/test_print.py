@@ -30,7 +30,12 @@ def published(count: int) -> OfficialList:
         country_count=1,
     )
     stored = StoredList.objects.create(
-        kind=StoredList.Kind.OFFICIAL, date=official.date, official=official, player_count=count, ranked_count=count
+        kind=StoredList.Kind.OFFICIAL,
+        date=official.date,
+        official=official,
+        player_count=count,
+        ranked_count=count,
+        indexed=True,
     )
     ListEntry.objects.bulk_create(
         ListEntry(
@@ -48,6 +53,7 @@ def published(count: int) -> OfficialList:
             grade=10,
             fesa_grade=10,
             category="established",
+            indexed=True,
         )
         for rank in range(1, count + 1)
     )

@@ -40,8 +40,9 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
 # of its entries (1), their count and the page of them (2), its rows' clubs of the list's date and the clubs its
 # filter offers (2: publishing a list is a new data version, whose clubs no re-rate has read yet); the revised
 # page the stored list of the date for this version, which is not there yet and is made (the computed list's
-# lookup, its players, their pending and approved Dan grades and their clubs of the date, its insert in a
-# savepoint with the data version read again (4), the pruning of older lists (2): 10), the published and today's
+# lookup, its players, their pending and approved Dan grades and their clubs of the date, the latest list dates
+# (whether it is indexed), its insert in a savepoint with the data version read again (4), the pruning of older
+# lists (2): 11), the published and today's
 # entries (2) and the clubs its filter offers (1); the CSV and JSON their entries (1) and their rows' clubs of the
 # list's date (1); the archive its count and its page.
 # The API reads the data version too (its answers are kept in the page cache by it), then the list, the entries'
@@ -49,7 +50,7 @@ def listed(count: int, rated_round_robin: Callable[..., Table], days: int) -> Of
 PAGES = [
     ("ratings:official_lists", 3),
     ("ratings:official_list", 7),
-    ("ratings:official_list_revised", 16),
+    ("ratings:official_list_revised", 17),
     ("ratings:official_list_txt", 3),
     ("ratings:official_list_csv", 4),
     ("ratings:official_list_json", 4),

@@ -265,6 +265,51 @@ def test_a_player_or_club_deleted_leaves_a_lists_lines_and_empties_their_links()
     assert not ListEntry.objects.exists()
 
 
+def test_the_lists_the_pages_link_are_indexed_and_a_past_dates_is_not(rated_round_robin: Callable[..., Table]) -> None:
+    """The lines of today's lists and of the latest list dates' go into the sort and filter indexes; a past date's
+    list made for a visitor does not. Each list is read whole either way."""
+    a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta", last_played=days_ago(100))
+    table = rated_round_robin([a, b], days_ago(10))
+    lists_prepare()
+    made = {(s.date, s.active): s for s in StoredList.objects.all()}
+    today = timezone.localdate()
+    assert set(made) == {(today, True), (today, False), (table.date, True)}
+    past = list_stored(days_ago(30))
+    everyone_then = list_stored(table.date, active=False)  # a list date, but no page links every rated player's
+    assert [s.indexed for s in made.values()] == [True, True, True]
+    assert (past.indexed, everyone_then.indexed) == (False, False)
+    for stored in [*made.values(), past, everyone_then]:
+        assert set(ListEntry.objects.filter(stored_list=stored).values_list("indexed", flat=True)) == {stored.indexed}
+        assert list_entries(stored).count() == stored.player_count == 2
+
+
+def test_the_migration_indexes_the_official_lists_and_lets_the_computed_ones_be_made_again(
+    rated_round_robin: Callable[..., Table],
+) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.db import connection
+
+    from ratings.selectors.official_lists import official_list_entries
+    from ratings.services.official_lists import official_list_publish
+    from tests.factories import make_rating_officer
+
+    a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")
+    rated_round_robin([a, b], days_ago(10))
+    official = official_list_publish(date=days_ago(5), user=make_rating_officer(), expected=None)
+    list_stored()
+    StoredList.objects.update(indexed=False)  # as the lists were before the migration
+    ListEntry.objects.update(indexed=False)
+    assert not official_list_entries(official).exists()
+
+    migration = import_module("ratings.migrations.0046_list_entry_sort_filter_indexes")
+    migration.index_lists(apps, connection.schema_editor())
+    assert list(StoredList.objects.values_list("kind", "indexed")) == [("official", True)]
+    assert list(official_list_entries(official).values_list("family_name", flat=True)) == ["Alpha", "Beta"]
+    assert list_stored().indexed
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_list_another_process_is_deleting_is_left_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two workers pruning the same lists at once deleted the same lines, each in its own order, and deadlocked
