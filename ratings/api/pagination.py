@@ -5,8 +5,10 @@ a page past the last is a 404."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import cached_property, partial
+from typing import Any, cast
 
+from django.core.paginator import Paginator
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -44,3 +46,28 @@ class ApiPagination(PageNumberPagination):
             if parameter["name"] == self.page_size_query_param:
                 parameter["description"] = f"Rows a page; {self.page_size} unless asked, at most {self.max_page_size}."
         return parameters
+
+
+class KnownCountPaginator(Paginator):
+    """Django's paginator told its count (``known_count``) rather than counting the rows."""
+
+    def __init__(self, object_list: Any, per_page: int, *, known_count: int, **kwargs: Any) -> None:
+        super().__init__(object_list, per_page, **kwargs)
+        self.known_count = known_count
+
+    @cached_property
+    def count(self) -> int:
+        return self.known_count
+
+
+class RatingListPagination(ApiPagination):
+    """The rating list's pages. Unfiltered, the list's count is its stored list's own (``player_count``), as on
+    the list page, not a COUNT of its lines (22 ms of database for 74,670 lines, where the rows of the page take
+    under one). The view tells ``stored`` and ``filtered``."""
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
+        stored = getattr(view, "stored", None)
+        if stored is not None and not getattr(view, "filtered", True):
+            counted = partial(KnownCountPaginator, known_count=stored.player_count)
+            self.django_paginator_class = cast(type[Paginator], counted)  # this request's instance only
+        return super().paginate_queryset(queryset, request, view)

@@ -29,6 +29,7 @@ from rest_framework.views import APIView
 from ratings import selectors
 from ratings.api import serializers
 from ratings.api.filters import ApiRatingListFilter, ApiTournamentFilter, PlayerSearchFilter, RatedTableFilter
+from ratings.api.pagination import RatingListPagination
 from ratings.api.params import check_query
 from ratings.api.serializers_official import PlayerDetailSerializer
 from ratings.models import ListEntry, Player, Promotion, StoredList, Table, Tournament
@@ -198,7 +199,9 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[ListEntry]):
     serializer_class = serializers.RatingListEntrySerializer
     filter_backends = [RatingListFilterBackend]
     filterset_class = ApiRatingListFilter
+    pagination_class = RatingListPagination
     stored: StoredList | None = None
+    filtered = True  # whether a filter narrows the list (then its lines are counted): set by get_queryset
 
     def get_queryset(self) -> QuerySet[ListEntry]:
         if getattr(self, "swagger_fake_view", False):
@@ -211,6 +214,7 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[ListEntry]):
             raise invalid_query(choice.form.errors)
         key = choice.list_key()
         self.stored = list_stored(key.date, active=key.active, version=version)
+        self.filtered = any(choice.form.cleaned_data.get(name) not in (None, "") for name in choice.filters)
         return list_entries(self.stored)
 
 

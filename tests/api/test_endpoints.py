@@ -172,3 +172,21 @@ def test_answers_carry_an_etag_and_are_not_sent_again_unchanged(client: Client, 
 def test_errors_are_not_marked_cacheable(client: Client) -> None:
     response = client.get(reverse("api-v1:player", args=["NOSUCHID"]))
     assert response.status_code == 404 and "public" not in response.get("Cache-Control", "")
+
+
+def test_the_whole_lists_count_is_its_stored_one_and_a_filtered_lists_is_counted(
+    client: Client, federation: Federation
+) -> None:
+    """Unfiltered, the answer's count is the stored list's number of players, as on the list page: no COUNT of
+    its lines; filtered, the lines kept are counted."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as read:
+        everyone = get(client, "rating_list", page_size="2")
+    assert everyone["count"] == 3 and len(everyone["results"]) == 2 and everyone["next"]
+    assert not [q["sql"] for q in read.captured_queries if "COUNT(" in q["sql"].upper()]
+    with CaptureQueriesContext(connection) as read:
+        german = get(client, "rating_list", country="DE")
+    assert german["count"] == len(german["results"]) == 1
+    assert [q["sql"] for q in read.captured_queries if "COUNT(" in q["sql"].upper()]
