@@ -214,7 +214,7 @@ class RatingListView(PublicReadMixin, generics.ListAPIView[ListEntry]):
             raise invalid_query(choice.form.errors)
         key = choice.list_key()
         self.stored = list_stored(key.date, active=key.active, version=version)
-        self.filtered = any(choice.form.cleaned_data.get(name) not in (None, "") for name in choice.filters)
+        self.filtered = choice.narrows()
         return list_entries(self.stored)
 
 

@@ -26,12 +26,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='listentry',
             name='indexed',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, editable=False),
         ),
         migrations.AddField(
             model_name='storedlist',
             name='indexed',
-            field=models.BooleanField(default=False),
+            field=models.BooleanField(default=False, editable=False),
         ),
         migrations.AddIndex(
             model_name='listentry',

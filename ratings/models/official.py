@@ -72,7 +72,7 @@ class StoredList(models.Model):
     # Whether its lines are in the indexes of the sorts and filters (``ListEntry.indexed``): the lists the pages
     # link are (today's, the latest list dates', the official ones); a past date's list, made on a visitor's
     # first view, is not.
-    indexed = models.BooleanField(default=False)
+    indexed = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name = _("stored rating list")
@@ -151,7 +151,7 @@ class ListEntry(models.Model):
     womens_list = models.BooleanField(_("women's list"), default=False)
     # Its list's ``indexed``, the condition of the sort and filter indexes below: a query of an indexed list's
     # lines names it (ratings/selectors/lists.py ``list_entries``), or the database cannot use them.
-    indexed = models.BooleanField(default=False)
+    indexed = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["stored_list", "position"]

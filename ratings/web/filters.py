@@ -184,6 +184,11 @@ class ListEntryFilter(django_filters.FilterSet):
                 queryset = self.filters[name].filter(queryset, value)
         return queryset
 
+    def narrows(self) -> bool:
+        """Whether a filter of the (valid) form keeps only some of the list's lines: then they are counted; else
+        the list's counts are its stored list's own."""
+        return any(self.form.cleaned_data.get(name) not in (None, "") for name in self.filters)
+
     def filter_name(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
         return entries_named(queryset, value)
 

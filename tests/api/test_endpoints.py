@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from ratings.engine.grades import grade_of
@@ -179,9 +181,6 @@ def test_the_whole_lists_count_is_its_stored_one_and_a_filtered_lists_is_counted
 ) -> None:
     """Unfiltered, the answer's count is the stored list's number of players, as on the list page: no COUNT of
     its lines; filtered, the lines kept are counted."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     with CaptureQueriesContext(connection) as read:
         everyone = get(client, "rating_list", page_size="2")
     assert everyone["count"] == 3 and len(everyone["results"]) == 2 and everyone["next"]

@@ -7,18 +7,23 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from collections.abc import Callable
+from importlib import import_module
 
 import pytest
+from django.apps import apps
 from django.db import IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, grade_of
 from ratings.models import Club, ListEntry, Player, Promotion, StoredList, Table
 from ratings.selectors.lists import list_dates, list_entries
+from ratings.selectors.official_lists import official_list_entries
 from ratings.selectors.standing import player_standing
 from ratings.selectors.versions import data_version
 from ratings.services import lists as lists_module
 from ratings.services.lists import KEEP_OLD_VERSIONS, ListKey, list_build, list_stored, lists_prepare
+from ratings.services.official_lists import official_list_publish
+from tests.factories import make_rating_officer
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -286,15 +291,6 @@ def test_the_lists_the_pages_link_are_indexed_and_a_past_dates_is_not(rated_roun
 def test_the_migration_indexes_the_official_lists_and_lets_the_computed_ones_be_made_again(
     rated_round_robin: Callable[..., Table],
 ) -> None:
-    from importlib import import_module
-
-    from django.apps import apps
-    from django.db import connection
-
-    from ratings.selectors.official_lists import official_list_entries
-    from ratings.services.official_lists import official_list_publish
-    from tests.factories import make_rating_officer
-
     a, b = seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")
     rated_round_robin([a, b], days_ago(10))
     official = official_list_publish(date=days_ago(5), user=make_rating_officer(), expected=None)

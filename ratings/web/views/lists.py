@@ -81,10 +81,9 @@ def rating_list(request: HttpRequest, list_date: str | None = None) -> HttpRespo
         # Players still rated by performance have no rank (docs/rules.md §8): they stand behind the category
         # filter, so that the list read from the top is the ranked list. The whole list's counts are the stored
         # list's own; a filtered list's are counted once, and the pages are the ranked lines.
-        filtered = any(filterset.form.cleaned_data.get(name) not in (None, "") for name in filterset.filters)
         counts = (
             entries.aggregate(players=Count("pk"), ranked=Count("rank"))
-            if filtered
+            if filterset.narrows()
             else {"players": stored.player_count, "ranked": stored.ranked_count}
         )
         context["unranked"] = counts["players"] - counts["ranked"]
