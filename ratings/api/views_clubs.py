@@ -20,7 +20,8 @@ class ClubListView(PublicReadMixin, APIView):
     @extend_schema(responses=RankingSerializer, operation_id="clubs_list")
     def get(self, request: Request) -> Response:
         """Every club, ranked by the average rating of its best ``top`` players on today's top list."""
-        return Response(RankingSerializer({"top": CLUB_TOP, "results": club_ranking()}).data)
+        ranking = club_ranking(getattr(request._request, "data_version", None))
+        return Response(RankingSerializer({"top": CLUB_TOP, "results": ranking}).data)
 
 
 class ClubDetailView(PublicReadMixin, APIView):
@@ -38,7 +39,8 @@ class CountryRankingView(PublicReadMixin, APIView):
     @extend_schema(responses=RankingSerializer, operation_id="countries_list")
     def get(self, request: Request) -> Response:
         """The countries (nationalities), ranked by the average rating of their best ``top`` players."""
-        return Response(RankingSerializer({"top": COUNTRY_TOP, "results": country_ranking()}).data)
+        ranking = country_ranking(getattr(request._request, "data_version", None))
+        return Response(RankingSerializer({"top": COUNTRY_TOP, "results": ranking}).data)
 
 
 class CategoryTopsView(PublicReadMixin, APIView):

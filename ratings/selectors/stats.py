@@ -33,25 +33,30 @@ def top_players(*, country: str = "", grade: int | None = None, limit: int = TOP
     return players.order_by("-rating", "family_name", "given_name", "pk")[:limit]
 
 
-def most_active(*, days: int = ACTIVE_DAYS, limit: int = TOP_SIZE) -> list[Player]:
+def most_active(version: DataVersion | None = None, *, days: int = ACTIVE_DAYS, limit: int = TOP_SIZE) -> list[Player]:
     """The players with the most rated games in the last ``days`` days, with ``recent_games`` and
     ``recent_tables``. Two queries: the rating rows of the period summed per player (only those rows are
-    read), then the players shown."""
+    read), then the players shown; with the ``version`` the caller read, made once per data version and day for
+    every process (a year of rating rows: 0.1 s at 20,000 players)."""
     since = timezone.localdate() - dt.timedelta(days=days)
-    counts = list(
-        RatingRow.objects.filter(date__gte=since)
-        .values("player_id")
-        .annotate(recent_games=Sum("rated_games"), recent_tables=Count("pk"))
-        .filter(recent_games__gt=0)
-        .order_by("-recent_games", "-player__rating", "player_id")[:limit]
-    )
-    players = Player.objects.in_bulk([c["player_id"] for c in counts])
-    shown = []
-    for c in counts:
-        player = players[c["player_id"]]
-        player.recent_games, player.recent_tables = c["recent_games"], c["recent_tables"]  # type: ignore[attr-defined]
-        shown.append(player)
-    return shown
+
+    def make() -> list[Player]:
+        counts = list(
+            RatingRow.objects.filter(date__gte=since)
+            .values("player_id")
+            .annotate(recent_games=Sum("rated_games"), recent_tables=Count("pk"))
+            .filter(recent_games__gt=0)
+            .order_by("-recent_games", "-player__rating", "player_id")[:limit]
+        )
+        players = Player.objects.in_bulk([c["player_id"] for c in counts])
+        shown = []
+        for c in counts:
+            player = players[c["player_id"]]
+            player.recent_games, player.recent_tables = c["recent_games"], c["recent_tables"]  # type: ignore[attr-defined]
+            shown.append(player)
+        return shown
+
+    return version_cached(f"most-active:{since.isoformat()}:{limit}", version, make)
 
 
 @dataclass(frozen=True)

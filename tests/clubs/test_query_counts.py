@@ -59,3 +59,15 @@ def test_head_to_head_does_not_grow_with_games(client: Client, rate: Callable[[T
     rate(table)
     many = [queries(client, url) for url in urls]
     assert one == many == [5, 5]  # the data version, each player, the games, their rating rows
+
+
+def test_the_rankings_are_made_once_per_data_version(client: Client) -> None:
+    club = Club.objects.create(name="Kyoto Kai", country="JP")
+    club_membership_set(player=seasoned(1800), club=club, since=dt.date(2020, 1, 1))
+    for page, api in (("ratings:clubs", "api-v1:clubs"), ("ratings:countries", "api-v1:countries")):
+        assert queries(client, reverse(page)) > 1
+        # Other answers of the page cache (another language, the API), the same data: only its version is read.
+        for url, language in ((reverse(page), "fr"), (reverse(api), "en"), (reverse(api), "de")):
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url, headers={"accept-language": language}).status_code == 200
+            assert len(captured.captured_queries) == 1, (url, language)

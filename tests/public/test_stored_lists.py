@@ -12,6 +12,9 @@ from importlib import import_module
 import pytest
 from django.apps import apps
 from django.db import IntegrityError, connection, connections, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
 from ratings.engine.grades import FIRST_DAN, grade_of
@@ -82,6 +85,22 @@ def test_after_an_edit_without_a_rerate_lists_prepare_writes_the_new_versions_li
     lists_prepare()  # the beat's run
     today = StoredList.objects.get(version=data_version().key, date=timezone.localdate(), active=True)
     assert list_entries(today).get().given_name == player.given_name
+
+
+def test_lists_prepare_makes_what_the_other_public_pages_read_once_per_data_version(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    rated_round_robin([seasoned(1600, family_name="Alpha"), seasoned(1500, family_name="Beta")], days_ago(10))
+    lists_prepare()
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(reverse("ratings:statistics")).status_code == 200
+    # The numbers by year and the most active players are kept: no count over the history, no year of rows read.
+    read = " ".join(q["sql"] for q in captured.captured_queries)
+    assert "ratings_ratingrow" not in read and "ratings_game" not in read
+    for name in ("ratings:clubs", "ratings:countries"):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse(name)).status_code == 200
+        assert len(captured.captured_queries) == 1, name  # the data version
 
 
 class Clock:

@@ -14,7 +14,7 @@ from ratings.web.caching import public_page
 @public_page
 def club_list(request: HttpRequest) -> HttpResponse:
     """Every club, ranked by the average rating of its best members."""
-    context = {"ranking": club_ranking(), "top": CLUB_TOP, "section": "clubs"}
+    context = {"ranking": club_ranking(getattr(request, "data_version", None)), "top": CLUB_TOP, "section": "clubs"}
     return render(request, "ratings/club_list.html", context)
 
 
@@ -31,5 +31,5 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @public_page
 def country_list(request: HttpRequest) -> HttpResponse:
     """The countries ranked by the average rating of their best players, as FIDE ranks federations."""
-    context = {"ranking": country_ranking(), "top": COUNTRY_TOP, "section": "clubs"}
-    return render(request, "ratings/country_ranking.html", context)
+    ranking = country_ranking(getattr(request, "data_version", None))
+    return render(request, "ratings/country_ranking.html", {"ranking": ranking, "top": COUNTRY_TOP, "section": "clubs"})

@@ -44,7 +44,7 @@ def statistics(request: HttpRequest) -> HttpResponse:
         "form": form,
         "section": "statistics",
         "top": list(top_players(country=country, grade=grade)),
-        "active": list(most_active()),
+        "active": most_active(version),
         "years": years,
         "charts": _year_charts(years),
         "active_days": ACTIVE_DAYS,
