@@ -77,9 +77,12 @@ class RatingListEntrySerializer(serializers.Serializer[ListEntry]):
     given_name = serializers.CharField()
     nationality = serializers.CharField(help_text="ISO 3166 code, or empty.")
     page = serializers.SerializerMethodField(help_text="The player's public page.")
-    rank = serializers.IntegerField(source="position", help_text="The rank on the whole list, whatever the filters.")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The rank on the whole list, whatever the filters; null for a player still rated by performance.",
+    )
     country_rank = serializers.IntegerField(
-        source="country_position", help_text="The rank among the list's players of the same country."
+        allow_null=True, help_text="The rank among the list's ranked players of the same country; null as ``rank``."
     )
     rating = serializers.IntegerField()
     games = serializers.IntegerField()

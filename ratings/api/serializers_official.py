@@ -44,8 +44,8 @@ class PlayerOfficialEntrySerializer(serializers.Serializer[ListEntry]):
 
     date = serializers.DateField(source="stored_list.official.date")
     title = serializers.CharField(source="stored_list.official.title")
-    rank = serializers.IntegerField(source="position")
-    country_rank = serializers.IntegerField(source="country_position")
+    rank = serializers.IntegerField(allow_null=True, help_text="Null for a player still rated by performance.")
+    country_rank = serializers.IntegerField(allow_null=True)
     rating = serializers.IntegerField()
     grade = GradeField()
     grade_label = serializers.SerializerMethodField()

@@ -5,8 +5,9 @@ Grades: ``grades="fesa"`` shows the grade the rules computed, as the FESA progra
 compares while it runs both systems side by side); ``grades="public"`` the grade the public sees, Dan grades only
 once approved (ratings/services/grades/promotions.py). The site's pages and downloads show the latter.
 
-Ranks: the files number every line (``ListEntry.position`` and ``country_position``), as FESA's all.txt does,
-whatever the category; the page shows the public ranks, which pass over the players rated by performance.
+Ranks: the CSV, JSON and spreadsheet files give the public ranks, as the page does (``ListEntry.rank`` and
+``country_rank``): players still rated by performance have none (docs/rules.md §8). all.txt numbers every line,
+whatever the category, as the FESA program does.
 
 Nationality: the page's country code; in all.txt, for a player migrated from FESA whose list nationality is no
 country code the site knows, the code of his FESA record, as the program prints it.
@@ -73,8 +74,8 @@ def export_record(entry: ListEntry, grades: Grades = "public", club: str = "") -
     latin_family, latin_given = entry.file_name
     pending = entry.shown_pending_grade
     return {
-        "rank": entry.position,
-        "country_rank": entry.country_position,
+        "rank": entry.rank,
+        "country_rank": entry.country_rank,
         "federation_id": entry.federation_id,
         "family_name": entry.family_name,
         "given_name": entry.given_name,

@@ -1,6 +1,6 @@
 """A published official list as PDF, to print: one page per hundred players, each page headed by the
-federation's name, the list's title and date, the players in list order, numbered as all.txt numbers them
-(reportlab).
+federation's name, the list's title and date, the players in list order with their public ranks, as the page
+shows them (reportlab).
 
 Set in the TrueType font ``PDF_FONT`` (DejaVu Sans: Latin, Greek and Cyrillic letters); a name the font cannot
 write (Japanese, say) is written in Latin letters (``anyascii``), as FESA's own files do. Without the font file
@@ -60,12 +60,11 @@ def _writable(text: str, chars: frozenset[int] | None) -> str:
     return text if ok else anyascii(text)
 
 
+_PRINTED = ("position", "rank", "country_rank", "family_name", "given_name", "nationality", "grade", "rating", "games")
+
+
 def _entries(official: OfficialList) -> list[ListEntry]:
-    return list(
-        ListEntry.objects.filter(stored_list__official=official)
-        .order_by(*LIST_ORDER)
-        .only("position", "family_name", "given_name", "nationality", "grade", "rating", "games", "country_position")
-    )
+    return list(ListEntry.objects.filter(stored_list__official=official).order_by(*LIST_ORDER).only(*_PRINTED))
 
 
 def official_list_pdf(official: OfficialList) -> bytes:
@@ -128,13 +127,13 @@ def _page(
             canvas.rect(MARGIN - 8, y - 1.9, width - 2 * MARGIN + 8, ROW, stroke=0, fill=1)
             canvas.setFillGray(0)
         values = {
-            "rank": str(entry.position),
+            "rank": "–" if entry.rank is None else str(entry.rank),
             "name": _writable(f"{entry.family_name.upper()} {entry.given_name}".strip(), chars)[:60],
             "nationality": entry.nationality,
             "grade": grade_label(entry.grade) if entry.grade else "",
             "rating": str(entry.rating),
             "games": str(entry.games),
-            "country_rank": str(entry.country_position),
+            "country_rank": "–" if entry.country_rank is None else str(entry.country_rank),
         }
         for key, x, right in COLUMNS:
             (canvas.drawRightString if right else canvas.drawString)(x, y, values[key])

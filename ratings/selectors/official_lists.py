@@ -24,7 +24,7 @@ from ratings.selectors.lists import LIST_ORDER
 
 CHANGE_KINDS = ("rating", "rank", "country_rank", "grade", "games", "category", "name", "country")
 """What may differ between a published entry and the same player's entry today; plus "added" and "dropped".
-``rank`` and ``country_rank``: the lines (``position``, ``country_position``), as all.txt numbers them."""
+``rank`` and ``country_rank``: the public ranks, as the pages show them (none for a player rated by performance)."""
 
 
 def official_lists() -> QuerySet[OfficialList]:
@@ -108,8 +108,8 @@ def _changes(published: ListEntry | None, now: ListEntry | None) -> frozenset[st
         return frozenset({"dropped"})
     pairs = {
         "rating": (published.rating, now.rating),
-        "rank": (published.position, now.position),
-        "country_rank": (published.country_position, now.country_position),
+        "rank": (published.rank, now.rank),
+        "country_rank": (published.country_rank, now.country_rank),
         "grade": ((published.grade, published.shown_pending_grade), (now.grade, now.shown_pending_grade)),
         "games": (published.games, now.games),
         "category": (published.category, now.category),

@@ -50,9 +50,9 @@ def best_wins(player: Player, limit: int = BEST_WINS) -> list[BestWin]:
 
 
 def peak_rank(entries: Iterable[ListEntry]) -> ListEntry | None:
-    """His best line on the published official lists (``position``, as all.txt numbers it; the entries the page
-    reads already, each with its list), the earliest on a tie."""
-    return min(entries, key=lambda e: (e.position, e.stored_list.date), default=None)
+    """His best public rank on the published official lists (the entries the page reads already, each with its
+    list), the earliest on a tie; None if he was never ranked (still rated by performance on each)."""
+    return min((e for e in entries if e.rank is not None), key=lambda e: (e.rank, e.stored_list.date), default=None)
 
 
 @dataclass(frozen=True)

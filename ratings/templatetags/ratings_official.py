@@ -16,7 +16,7 @@ from ratings.web.tables import CATEGORY_LABELS, grade_text
 register = template.Library()
 
 _SHOWN: dict[str, Callable[[ListEntry], Any]] = {
-    "rank": lambda e: e.position,  # the line, as the "rank" change compares it (ratings/selectors/official_lists.py)
+    "rank": lambda e: "–" if e.rank is None else e.rank,  # the public rank, as the "rank" change compares it
     "country": lambda e: e.nationality or "–",
     "rating": lambda e: e.rating,
     "grade": lambda e: grade_text(e.grade, e.shown_pending_grade) or "–",

@@ -87,8 +87,8 @@ def test_rating_list_of_any_day_and_any_two_grades(client: Client, federation: F
 
 
 def test_rating_list_filters_by_grade_and_category_in_the_database(client: Client) -> None:
-    """The filter set narrows the stored list's entries; the ranks stay the lines of the whole list, as the
-    files number them, a player rated by performance included."""
+    """The filter set narrows the stored list's entries; the ranks stay those of the whole list, as the page
+    gives them: a player rated by performance has none."""
     seasoned(1700, family_name="Dan", grade=grade_of(1, "Dan"))
     seasoned(1650, family_name="Newcomer", grade=grade_of(10, "Kyu"), games=4, result_list=((1800, 1.0),) * 4)
     seasoned(1600, family_name="Kyu", grade=grade_of(3, "Kyu"))
@@ -96,11 +96,11 @@ def test_rating_list_filters_by_grade_and_category_in_the_database(client: Clien
     def found(**params: str) -> list[tuple[str, int]]:
         return [(p["family_name"], p["rank"]) for p in get(client, "rating_list", **params)["results"]]
 
-    assert found() == [("Dan", 1), ("Newcomer", 2), ("Kyu", 3)]
-    assert found(grade_min=str(grade_of(3, "Kyu"))) == [("Dan", 1), ("Kyu", 3)]
-    assert found(grade_max=str(grade_of(3, "Kyu"))) == [("Newcomer", 2), ("Kyu", 3)]
-    assert found(category="unrated") == [("Newcomer", 2)]
-    assert found(category="established", grade_max=str(grade_of(1, "Kyu"))) == [("Kyu", 3)]
+    assert found() == [("Dan", 1), ("Newcomer", None), ("Kyu", 2)]
+    assert found(grade_min=str(grade_of(3, "Kyu"))) == [("Dan", 1), ("Kyu", 2)]
+    assert found(grade_max=str(grade_of(3, "Kyu"))) == [("Newcomer", None), ("Kyu", 2)]
+    assert found(category="unrated") == [("Newcomer", None)]
+    assert found(category="established", grade_max=str(grade_of(1, "Kyu"))) == [("Kyu", 2)]
 
 
 @pytest.mark.parametrize("page_size", ["201", "99999999999999999999"])
