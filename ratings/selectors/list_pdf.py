@@ -2,14 +2,17 @@
 federation's name, the list's title and date, the players in list order with their public ranks, as the page
 shows them (reportlab).
 
-Set in the TrueType font ``PDF_FONT`` (DejaVu Sans: Latin, Greek and Cyrillic letters); a name the font cannot
-write (Japanese, say) is written in Latin letters (``anyascii``), as FESA's own files do. Without the font file
-the PDF falls back to Helvetica, whose names are folded the same way outside Latin-1.
+Set in the TrueType font ``PDF_FONT`` (DejaVu Sans: Latin, Greek and Cyrillic letters). Japanese text (the
+headings in Japanese, a name in kana or kanji) is set in ``JAPANESE_FONT``, one of the Japanese fonts that PDF
+readers supply themselves (reportlab names it; nothing is embedded); any other text the font cannot write is
+written in Latin letters (``anyascii``), as FESA's own files do. Without the font file the PDF falls back to
+Helvetica, whose text is folded the same way outside Latin-1.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -20,6 +23,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -42,10 +46,15 @@ COLUMNS = (  # (x of the column's edge, right-aligned)
 )
 
 
+JAPANESE_FONT = "HeiseiKakuGo-W5"
+_JAPANESE = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")  # kana, kanji, full width
+
+
 @cache
 def _fonts(regular: str, bold: str) -> tuple[str, str, frozenset[int] | None]:
     """The names of the regular and bold fonts registered with reportlab, and the characters they write (None:
     Helvetica's Latin-1)."""
+    pdfmetrics.registerFont(UnicodeCIDFont(JAPANESE_FONT))
     if not (Path(regular).is_file() and Path(bold).is_file()):
         return "Helvetica", "Helvetica-Bold", None
     pdfmetrics.registerFont(TTFont("ListFont", regular))
@@ -54,10 +63,20 @@ def _fonts(regular: str, bold: str) -> tuple[str, str, frozenset[int] | None]:
     return "ListFont", "ListFont-Bold", frozenset(face.charToGlyph)
 
 
-def _writable(text: str, chars: frozenset[int] | None) -> str:
-    """``text`` if the font writes every character of it, else in Latin letters."""
-    ok = all(ord(c) < 256 for c in text) if chars is None else all(ord(c) in chars for c in text)
-    return text if ok else anyascii(text)
+def _set(text: str, font: str, chars: frozenset[int] | None) -> tuple[str, str]:
+    """(text, font) to write ``text`` with: ``font`` if it writes every character (``chars``; None: Latin-1),
+    Japanese text in ``JAPANESE_FONT``, anything else in Latin letters."""
+    missing = [c for c in text if (ord(c) >= 256 if chars is None else ord(c) not in chars)]
+    if not missing:
+        return text, font
+    if all(_JAPANESE.match(c) for c in missing):
+        return text, JAPANESE_FONT
+    return anyascii(text), font
+
+
+def _draw(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, right: bool = False) -> None:
+    canvas.setFont(font, size)
+    (canvas.drawRightString if right else canvas.drawString)(x, y, text)
 
 
 _PRINTED = ("position", "rank", "country_rank", "family_name", "given_name", "nationality", "grade", "rating", "games")
@@ -95,15 +114,12 @@ def _page(
     regular, bold, chars = fonts
     width, height = A4
     top = height - MARGIN
-    canvas.setFont(bold, 10)
-    canvas.drawString(MARGIN, top, _writable(settings.FEDERATION_NAME, chars))
-    canvas.setFont(regular, 8)
+    _draw(canvas, MARGIN, top, *_set(settings.FEDERATION_NAME, bold, chars), 10)
     date = formats.date_format(official.date, "DATE_FORMAT")
-    canvas.drawString(MARGIN, top - 11, _writable(f"{title} · {date}", chars))
+    _draw(canvas, MARGIN, top - 11, *_set(f"{title} · {date}", regular, chars), 8)
     page = _("Page %(page)d of %(pages)d") % {"page": numbers[0], "pages": numbers[1]}
-    canvas.drawRightString(width - MARGIN, top - 11, _writable(page, chars))
+    _draw(canvas, width - MARGIN, top - 11, *_set(page, regular, chars), 8, right=True)
     y = top - 26
-    canvas.setFont(bold, SIZE)
     headings = {
         "rank": _("Rank"),
         "name": _("Name"),
@@ -114,12 +130,10 @@ def _page(
         "country_rank": _("In country"),
     }
     for key, x, right in COLUMNS:
-        text = _writable(str(headings[key]), chars)
-        (canvas.drawRightString if right else canvas.drawString)(x, y, text)
+        _draw(canvas, x, y, *_set(str(headings[key]), bold, chars), SIZE, right)
     canvas.setLineWidth(0.4)
     canvas.line(MARGIN - 8, y - 2, width - MARGIN, y - 2)
     y -= 2  # clear of the rule
-    canvas.setFont(regular, SIZE)
     for index, entry in enumerate(entries):
         y -= ROW
         if (index // 5) % 2:  # every other group of five rows shaded: the eye follows a line across
@@ -128,7 +142,7 @@ def _page(
             canvas.setFillGray(0)
         values = {
             "rank": "–" if entry.rank is None else str(entry.rank),
-            "name": _writable(f"{entry.family_name.upper()} {entry.given_name}".strip(), chars)[:60],
+            "name": f"{entry.family_name.upper()} {entry.given_name}".strip()[:60],
             "nationality": entry.nationality,
             "grade": grade_label(entry.grade) if entry.grade else "",
             "rating": str(entry.rating),
@@ -136,4 +150,4 @@ def _page(
             "country_rank": "–" if entry.country_rank is None else str(entry.country_rank),
         }
         for key, x, right in COLUMNS:
-            (canvas.drawRightString if right else canvas.drawString)(x, y, values[key])
+            _draw(canvas, x, y, *_set(values[key], regular, chars), SIZE, right)

@@ -1,5 +1,6 @@
 """The official list as PDF: a hundred players a page, each page headed by the federation's name and the list's
-date, ranks; names the font cannot write in Latin letters."""
+date, ranks; Japanese in a Japanese font, whether headings in Japanese or names; other names the font cannot
+write in Latin letters."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from pypdf import PdfReader
 
 from ratings.models import ListEntry, OfficialList, StoredList
 from ratings.selectors.list_pdf import official_list_pdf
 
 pytestmark = pytest.mark.django_db
-NAMES = ["Wróbel", "山田", "Müller"]
+NAMES = ["Wróbel", "山田", "Müller", "Дмитрий", "李소"]
 
 
 def published(count: int) -> OfficialList:
@@ -45,7 +47,7 @@ def published(count: int) -> OfficialList:
             rank=rank,
             country_rank=rank,
             federation_id=f"ID{rank}",
-            family_name=NAMES[rank % 3],
+            family_name=NAMES[rank % len(NAMES)],
             given_name=f"Given{rank}",
             nationality="PL",
             rating=2500 - rank,
@@ -74,14 +76,15 @@ def test_a_hundred_players_a_page_with_the_federation_and_the_date() -> None:
     assert "Given1" in first and "Given100" in first and "Given101" not in first
     assert "Given250" in pages[2] and "2250" in pages[2]
     assert "WRÓBEL" in pages[0]  # the font writes Polish letters
-    assert "YAMADA" in pages[0].upper() or "SHANTIAN" in pages[0].upper()  # 山田 in Latin letters
-    assert "山" not in pages[0]
+    assert "山田" in pages[0]  # in the Japanese font
+    assert "ДМИТРИЙ" in pages[0] and "李" not in pages[0]  # Cyrillic in the font; Chinese alone in Latin letters
 
 
 def test_without_the_font_file_it_falls_back_to_helvetica(settings: Any) -> None:
     settings.PDF_FONT = "/nonexistent/font.ttf"
-    pages = page_texts(official_list_pdf(published(3)))
-    assert len(pages) == 1 and "MÜLLER" in pages[0] and "WRÓBEL" in pages[0] and "ShanTian" in pages[0]
+    pages = page_texts(official_list_pdf(published(5)))
+    assert len(pages) == 1 and "MÜLLER" in pages[0] and "WRÓBEL" in pages[0] and "山田" in pages[0]
+    assert "DMITRIY" in pages[0]  # Helvetica writes Latin-1 only
 
 
 def test_the_pdf_is_served_and_linked_from_the_list(client: Client) -> None:
@@ -93,3 +96,11 @@ def test_the_pdf_is_served_and_linked_from_the_list(client: Client) -> None:
     assert url in client.get(reverse("ratings:official_list", args=["2026-01-01"])).content.decode()
     assert client.get(reverse("ratings:official_list_pdf", args=["2025-01-01"])).status_code == 404
     assert official.stored_list.entries.count() == 5
+
+
+def test_in_japanese_the_headings_are_japanese(settings: Any) -> None:
+    with translation.override("ja"):
+        pages = page_texts(official_list_pdf(published(3)))
+        heading, name = gettext("Rating"), gettext("Name")
+        page = gettext("Page %(page)d of %(pages)d") % {"page": 1, "pages": 1}
+    assert heading != "Rating" and heading in pages[0] and name in pages[0] and page in pages[0]
