@@ -1,6 +1,7 @@
 """The rating officers' queue of mistakes reported by the public (ratings/services/reports.py): the confirmed
 reports, the newest first, each with what it names; an officer sets its status, links the correction that
-settled it or says why it is rejected, and the service tells the reporter."""
+settled it or says why it is rejected, and the service tells the reporter. A settled report opens read-only: the
+reporter was told."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.models import MistakeReport, ReportStatus
+from ratings.models import REPORT_SETTLED, MistakeReport, ReportStatus
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
-from ratings.services.reports import report_decide, report_version
+from ratings.services.reports import report_decide, report_decision_check, report_version
 
 
 class DecisionRefused(Exception):
@@ -41,10 +42,16 @@ class ReportForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
-        if data.get("status") == ReportStatus.REJECTED and not (data.get("reason") or "").strip():
-            self.add_error("reason", _("Say why the report is rejected: the reporter is told."))
-        if data.get("correction") is not None and data.get("status") != ReportStatus.CORRECTED:
-            self.add_error("correction", _("Only a corrected report links to its correction."))
+        if "status" in data:  # the service's rules, on the report as it was loaded (the instance is not set yet)
+            try:
+                report_decision_check(
+                    self.instance,
+                    status=data["status"],
+                    reason=data.get("reason") or "",
+                    correction=data.get("correction"),
+                )
+            except ValidationError as error:
+                self.add_error(None, error)
         return data
 
 
@@ -68,6 +75,12 @@ class MistakeReportAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """A settled report is final (the reporter was told): it opens read-only."""
+        if obj is not None and obj.status in REPORT_SETTLED:
+            return False
+        return super().has_change_permission(request, obj)
 
     @admin.display(description=gettext_lazy("about"))
     def about(self, report: MistakeReport) -> str:

@@ -6,8 +6,9 @@
   ``CONFIRMATIONS_PER_DAY`` confirmation requests a day (the form is limited per client address too,
   ratings/web/throttling.py), and an unconfirmed report expires after SUBSCRIPTION_CONFIRM_DAYS.
 * **The queue.** A rating officer moves a report to "in progress", "corrected" (linking the correction that
-  settled it, ratings/services/corrections) or "rejected" with a reason (``report_decide``). It counts in the
-  officers' daily digest while new or in progress.
+  settled it, ratings/services/corrections: one of the reported table, or for a report about a player, of him
+  or of a table he played) or "rejected" with a reason (``report_decide``). Corrected or rejected is final: the
+  reporter was told. It counts in the officers' daily digest while new or in progress.
 * **The outcome** (corrected or rejected, with the reason) is mailed to the reporter in the language he wrote
   in, through the outbox; its event names the report (``report:<id>:...``), so deleting the report deletes it.
 """
@@ -24,7 +25,17 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ratings.models import REPORT_SETTLED, Correction, Game, MistakeReport, OutgoingMail, Player, ReportStatus, Table
+from ratings.models import (
+    REPORT_SETTLED,
+    Correction,
+    Game,
+    MistakeReport,
+    OutgoingMail,
+    Player,
+    ReportStatus,
+    Table,
+    TableEntry,
+)
 from ratings.services.fingerprints import version_check, version_of
 from ratings.services.mail import mail_queue, site_link
 from ratings.services.season.subscriptions import CONFIRMATIONS_PER_DAY, normalise_email
@@ -127,6 +138,51 @@ def report_version(report: MistakeReport) -> str:
     return version_of(_facts(report))
 
 
+def report_decision_check(report: MistakeReport, *, status: str, reason: str, correction: Correction | None) -> None:
+    """Raise ValidationError (by field where one is to blame) if the rules refuse moving ``report``, as it is
+    now, to ``status`` with ``reason`` and ``correction``; the admin's form asks it before the service does."""
+    if report.status in REPORT_SETTLED and (status, reason.strip(), correction) != (
+        report.status,
+        report.reason,
+        report.correction,
+    ):
+        raise ValidationError(
+            _("This report is settled (%(status)s) and the reporter was told; it cannot be decided again.")
+            % {"status": report.get_status_display()}
+        )
+    if status not in ReportStatus.values:
+        raise ValidationError({"status": _("Unknown status.")})
+    if report.confirmed_at is None:
+        raise ValidationError(_("The reporter has not confirmed this report yet."))
+    if status == ReportStatus.REJECTED and not reason.strip():
+        raise ValidationError({"reason": _("Say why the report is rejected: the reporter is told.")})
+    if correction is not None and status != ReportStatus.CORRECTED:
+        raise ValidationError({"correction": _("Only a corrected report links to its correction.")})
+    if status == ReportStatus.CORRECTED and correction is None:
+        raise ValidationError({"correction": _("Link the correction that settled it: the reporter is told.")})
+    if correction is not None and not _settles(correction, report):
+        raise ValidationError(
+            {
+                "correction": _(
+                    "That correction is not about what was reported: link one of the reported table, or of the "
+                    "reported player or a table he played."
+                )
+            }
+        )
+
+
+def _settles(correction: Correction, report: MistakeReport) -> bool:
+    """Whether ``correction`` is about what ``report`` names: its table, else its player or a table of his."""
+    if report.table_id is not None:
+        return correction.table_id == report.table_id
+    if report.player_id is None:
+        return False
+    if correction.player_id == report.player_id:
+        return True
+    table = correction.table_id
+    return table is not None and TableEntry.objects.filter(table_id=table, player_id=report.player_id).exists()
+
+
 def report_decide(
     *,
     report: MistakeReport,
@@ -136,21 +192,14 @@ def report_decide(
     user: Any,
     expected: str | None,
 ) -> MistakeReport:
-    """A rating officer moves ``report`` to ``status``; settling it (corrected, rejected) tells the reporter.
-    Raises ValidationError: a rejection without a reason, a correction on a report not corrected, a report not
-    confirmed yet; ChangedMeanwhile when ``expected`` is not the report's version now (None: no page was shown)."""
+    """A rating officer moves ``report`` to ``status``; settling it (corrected, rejected) tells the reporter, once:
+    a settled report is final. Raises ValidationError as ``report_decision_check`` does; ChangedMeanwhile when
+    ``expected`` is not the report's version now (None: no page was shown)."""
     reason = reason.strip()
-    if status not in ReportStatus.values:
-        raise ValidationError(_("Unknown status."))
-    if report.confirmed_at is None:
-        raise ValidationError(_("The reporter has not confirmed this report yet."))
-    if status == ReportStatus.REJECTED and not reason:
-        raise ValidationError({"reason": _("Say why the report is rejected: the reporter is told.")})
-    if correction is not None and status != ReportStatus.CORRECTED:
-        raise ValidationError({"correction": _("Only a corrected report links to its correction.")})
     with transaction.atomic():
         report = MistakeReport.objects.select_for_update().get(pk=report.pk)
         version_check(expected, _facts(report))  # another officer may have decided since the page was loaded
+        report_decision_check(report, status=status, reason=reason, correction=correction)
         was = report.status
         report.status, report.reason, report.correction = status, reason, correction
         if status in REPORT_SETTLED:

@@ -117,15 +117,77 @@ def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Cl
     assert MistakeReport.objects.get().decided_by == officer
 
 
+def identity_correction(player: Any) -> Correction:
+    return Correction.objects.create(
+        kind=Correction.Kind.IDENTITY, player=player, reason="name", before={}, after={}, summary="name corrected"
+    )
+
+
 def test_a_corrected_report_links_its_correction() -> None:
     officer = make_rating_officer()
-    report = confirmed(make_player(), language="en")
-    correction = Correction.objects.create(
-        kind=Correction.Kind.IDENTITY, reason="name", before={}, after={}, summary="name corrected"
-    )
+    player = make_player()
+    report = confirmed(player, language="en")
+    correction = identity_correction(player)
     report_decide(report=report, status=ReportStatus.CORRECTED, correction=correction, user=officer, expected=None)
     assert MistakeReport.objects.get().correction == correction
     assert "corrected it" in OutgoingMail.objects.get(event_key__endswith="outcome:corrected").body
+
+
+def test_corrected_needs_a_correction_of_what_was_reported() -> None:
+    officer = make_rating_officer()
+    player, other = make_player(), make_player()
+    report = confirmed(player, language="en")
+    with pytest.raises(ValidationError) as missing:
+        report_decide(report=report, status=ReportStatus.CORRECTED, user=officer, expected=None)
+    assert "correction" in missing.value.message_dict
+    with pytest.raises(ValidationError) as unrelated:
+        report_decide(
+            report=report,
+            status=ReportStatus.CORRECTED,
+            correction=identity_correction(other),
+            user=officer,
+            expected=None,
+        )
+    assert "correction" in unrelated.value.message_dict
+    # A table he played, corrected: it may settle a report about him.
+    table = make_table([player, other])
+    of_his_table = Correction.objects.create(
+        kind=Correction.Kind.TABLE, table=table, reason="result", before={}, after={}, summary="result corrected"
+    )
+    report_decide(report=report, status=ReportStatus.CORRECTED, correction=of_his_table, user=officer, expected=None)
+    assert MistakeReport.objects.get().status == ReportStatus.CORRECTED
+    # A report about a table: only a correction of that table settles it.
+    about_table = report_request(player=None, table=table, game=None, what="x", email=ADDRESS, language="en")
+    about_table.confirmed_at = timezone.now()
+    about_table.save()
+    other_table = make_table([player, other], date=dt.date(2024, 6, 1))
+    elsewhere = Correction.objects.create(
+        kind=Correction.Kind.TABLE, table=other_table, reason="r", before={}, after={}, summary="s"
+    )
+    with pytest.raises(ValidationError):
+        report_decide(
+            report=about_table, status=ReportStatus.CORRECTED, correction=elsewhere, user=officer, expected=None
+        )
+
+
+def test_a_settled_report_is_final_and_the_reporter_told_once(client: Client) -> None:
+    officer = make_rating_officer()
+    report = confirmed(make_player(), language="en")
+    report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=None)
+    for status in (ReportStatus.IN_PROGRESS, ReportStatus.NEW):
+        with pytest.raises(ValidationError):
+            report_decide(report=report, status=status, user=officer, expected=None)
+    with pytest.raises(ValidationError):
+        report_decide(report=report, status=ReportStatus.REJECTED, reason="Other words", user=officer, expected=None)
+    assert MistakeReport.objects.get().status == ReportStatus.REJECTED
+    assert OutgoingMail.objects.filter(event_key__contains=":outcome:").count() == 1
+    # In the admin it opens read-only, and a post is refused.
+    client.force_login(officer)
+    url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
+    page = client.get(url)
+    assert page.status_code == 200 and 'name="status"' not in page.content.decode()
+    assert client.post(url, {"status": "in_progress", "reason": "", "correction": ""}).status_code == 403
+    assert MistakeReport.objects.get().status == ReportStatus.REJECTED
 
 
 def test_reports_count_in_the_officers_digest_and_only_confirmed_ones_are_queued(client: Client) -> None:
@@ -164,29 +226,29 @@ def test_privacy_export_holds_reports_without_addresses_and_erasure_deletes_them
 
 
 def decided_behind_the_page(client: Client) -> tuple[str, str]:
-    """A report's change page opened by a rating officer, then the report rejected: the page's URL and the
-    version it was loaded with, now stale."""
+    """A report's change page opened by a rating officer, then the report taken in hand by another: the page's
+    URL and the version it was loaded with, now stale."""
     officer = make_rating_officer()
     report = confirmed(make_player())
     client.force_login(officer)
     url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
     stale = client.get(url).context["adminform"].form[VERSION_FIELD].value()
-    report_decide(report=report, status=ReportStatus.REJECTED, reason="Right as it is", user=officer, expected=stale)
+    report_decide(report=report, status=ReportStatus.IN_PROGRESS, user=make_rating_officer(), expected=stale)
     return url, stale
 
 
 def test_a_stale_page_or_one_without_its_version_never_overwrites_a_decision(client: Client) -> None:
     url, stale = decided_behind_the_page(client)
     for version in (stale, ""):  # a tab loaded before the decision; a client that posts no version
-        client.post(url, {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: version})
-        assert MistakeReport.objects.get().status == ReportStatus.REJECTED
-    assert OutgoingMail.objects.filter(event_key__contains=":outcome:").count() == 1
+        client.post(url, {"status": "rejected", "reason": "No.", "correction": "", VERSION_FIELD: version})
+        assert MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
+    assert not OutgoingMail.objects.filter(event_key__contains=":outcome:").exists()
 
 
 def test_a_refused_decision_shows_only_its_refusal(client: Client) -> None:
     url, stale = decided_behind_the_page(client)
-    posted = {"status": "in_progress", "reason": "", "correction": "", VERSION_FIELD: stale, "_save": "Save"}
+    posted = {"status": "rejected", "reason": "No.", "correction": "", VERSION_FIELD: stale, "_save": "Save"}
     answer = client.post(url, posted, follow=True)
     said = [str(message) for message in answer.context["messages"]]
     assert len(said) == 1 and "nothing was saved" in said[0], said
-    assert MistakeReport.objects.get().status == ReportStatus.REJECTED
+    assert MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
