@@ -9,6 +9,7 @@ page past its first view's budget: the rating list's, a tournament's, the search
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -40,6 +41,13 @@ def grade(value: int | None) -> str:
 def rating_or_dash(value: int | None) -> int | str:
     """The rating, or "–" for none and for the floor a 0% score gives (``NO_PERFORMANCE``): not a strength."""
     return "–" if value is None or value <= NO_PERFORMANCE else value
+
+
+@register.filter
+def percent_below(value: float) -> int:
+    """A share of players rated below, in whole percent rounded down: the best of 3,000 is above 99%, never 100%
+    (he is not above himself)."""
+    return math.floor(value)
 
 
 @register.filter

@@ -13,6 +13,7 @@ from ratings.models import GameResult, Player, Table
 from ratings.selectors.player_stats import Run, best_wins, longest_run
 from ratings.selectors.standing import Standing, player_standing
 from ratings.services.lists import list_stored
+from ratings.templatetags.ratings_public import percent_below
 from tests.factories import add_game, make_table
 from tests.public.conftest import days_ago, seasoned
 
@@ -79,3 +80,8 @@ def test_equal_ratings_are_not_below_each_other_and_no_nationality_has_no_countr
     seasoned(1800, nationality="FR")
     assert (standing(first).percentile, standing(first).country_percentile) == (25.0, pytest.approx(100 / 3))
     assert (standing(second).percentile, standing(second).country_percentile) == (25.0, None)
+
+
+def test_a_share_is_shown_in_whole_percent_rounded_down() -> None:
+    # The best of 3,000 has 99.97% below him: above 99%, never above 100%.
+    assert [percent_below(v) for v in (99.97, 40.0, 33.4, 0.0)] == [99, 40, 33, 0]
