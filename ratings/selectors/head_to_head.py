@@ -111,8 +111,8 @@ def _expected(game: Game, b_id: int, row_a: RatingRow | None, row_b: RatingRow |
                 and detail.get("expected") is not None
             ):
                 return float(detail["expected"])
-    if row_a is None or row_b is None:
-        return None
+    if row_a is None or row_b is None or min(row_a.rating_before, row_b.rating_before) <= 0:
+        return None  # a newcomer before his first table has no rating to expect a score from
     return expected_score(row_a.rating_before, row_b.rating_before)
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from ratings.engine.expectation import expected_score
 from ratings.models import GameResult, Table
 from ratings.selectors.head_to_head import head_to_head, opponents_of
-from tests.factories import add_game, make_table
+from tests.factories import add_game, make_player, make_table
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -100,3 +100,14 @@ def test_player_and_head_to_head_pages_speak_of_any_player_alike(client: Client,
         assert page.status_code == 200
         text = re.sub(r"<[^>]+>", " ", page.content.decode().split("<main", 1)[1])
         assert not re.search(r"\b(his|him|he)\b", text, re.IGNORECASE), re.findall(r".{40}\b[Hh]is\b.{40}", text)
+
+
+def test_a_newcomers_first_game_has_no_expected_score(rate: Callable[[Table], Table]) -> None:
+    """Rated by performance from no rating at all (0 before the table): no score was expected of him."""
+    new, old = make_player("Newcomer"), seasoned(1339, family_name="Old")
+    table = make_table([new, old], date=days_ago(10))
+    add_game(table, 1, new, old)
+    rate(table)
+    game = head_to_head(new, old).games[0]
+    assert (game.score, game.rating_a, game.expected) == (1.0, 0, None)
+    assert head_to_head(new, old).expected_a is None
