@@ -21,7 +21,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from ratings.admin.corrections import changed_meanwhile
 from ratings.models import Club, ClubMembership, Player, WomensListEntry
@@ -139,10 +139,10 @@ class ClubAdmin(RefusesStaleEdits):
             except ClubImportRejected as rejected:
                 context["problems"] = rejected.problems
             else:
+                created = ngettext("%(count)d club created.", "%(count)d clubs created.", result.created)
+                updated = ngettext("%(count)d club updated.", "%(count)d clubs updated.", result.updated)
                 messages.success(
-                    request,
-                    _("%(created)d clubs created, %(updated)d updated.")
-                    % {"created": result.created, "updated": result.updated},
+                    request, f"{created % {'count': result.created}} {updated % {'count': result.updated}}"
                 )
                 return HttpResponseRedirect(reverse("admin:ratings_club_changelist"))
         elif request.method == "POST":

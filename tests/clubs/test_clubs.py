@@ -168,6 +168,20 @@ def test_officer_imports_clubs_in_the_admin_after_a_preview(client: Client) -> N
     assert client.get(reverse("admin:ratings_womenslistentry_changelist")).status_code == 200
 
 
+def test_the_import_preview_shows_what_a_known_club_takes_from_the_file(client: Client) -> None:
+    Club.objects.create(name="Kyoto Kai", country="JP", city="Kyōto", website="https://old.example.org/")
+    client.force_login(make_rating_officer())
+    url = reverse("admin:ratings_club_import")
+    text = "name,country,city,website\nKyoto Kai,JP,Kyoto,\nShogi Club Lyon,FR,Lyon,https://lyon.example.org/\n"
+    page = client.post(url, {"file": SimpleUploadedFile("clubs.csv", text.encode())}).content.decode()
+    assert "1 new club." in page and "1 club already here." in page
+    assert "<del>Kyōto</del> <strong>Kyoto</strong>" in page  # the city the file replaces, struck through
+    assert "https://old.example.org/" in page  # no web site in the file: the club keeps its own
+    french = {"file": SimpleUploadedFile("clubs.csv", text.encode())}
+    page = client.post(url, french, headers={"accept-language": "fr"}).content.decode()
+    assert "1 nouveau club." in page and "1 club déjà présent." in page
+
+
 def test_a_director_may_not_import_clubs(client: Client) -> None:
     client.force_login(make_director())
     assert client.get(reverse("admin:ratings_club_import")).status_code == 403
