@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ratings.admin.corrections import changed_meanwhile
+from ratings.admin.filters import VisibleCountryFilter
 from ratings.models import Club, ClubMembership, Player, WomensListEntry
 from ratings.services.clubs.edits import club_edit_check, club_version, womens_list_set, womens_list_version
 from ratings.services.clubs.imports import ClubImportRejected, clubs_import
@@ -99,7 +100,7 @@ class RefusesStaleEdits(admin.ModelAdmin):
 class ClubAdmin(RefusesStaleEdits):
     form = ClubForm
     list_display = ("name", "country", "city", "membership_count")
-    list_filter = ("country",)
+    list_filter = (("country", VisibleCountryFilter),)  # only the countries that have a club
     search_fields = ("name", "city")
     fields = ("name", "country", "city", "website", VERSION_FIELD)
     inlines = (ClubMembershipInline,)

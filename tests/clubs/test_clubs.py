@@ -228,3 +228,11 @@ def test_the_api_answers_clubs_rankings_and_a_club(client: Client) -> None:
     assert client.get(reverse("api-v1:club", args=[lyon.pk + 1])).status_code == 404
     assert client.get(reverse("api-v1:countries")).json()["results"][0]["key"] == "FR"
     assert client.get(reverse("api-v1:clubs"), {"country": "FR"}).status_code == 400
+
+
+def test_the_admins_club_list_filters_by_the_countries_that_have_clubs(client: Client) -> None:
+    club(), club("Kyoto Kai", "JP")
+    client.force_login(make_rating_officer())
+    page = client.get(reverse("admin:ratings_club_changelist")).content.decode()
+    assert "country=FR" in page and "country=JP" in page
+    assert "country=DE" not in page and "Germany" not in page  # not the world's 250 countries
