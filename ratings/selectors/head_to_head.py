@@ -116,10 +116,28 @@ def _expected(game: Game, b_id: int, row_a: RatingRow | None, row_b: RatingRow |
     return expected_score(row_a.rating_before, row_b.rating_before)
 
 
-def opponents_of(player: Player) -> list[Player]:
-    """The players ``player`` met in a public table, by name: the way to each head-to-head. One query."""
-    met = Game.objects.filter(table__status__in=PUBLIC_TABLE_STATUSES, played=True)
-    ids = set(met.filter(first=player, second__isnull=False).values_list("second_id", flat=True)) | set(
-        met.filter(second=player).values_list("first_id", flat=True)
+@dataclass(frozen=True)
+class Opponent:
+    """A player met, with the score between them: ``points`` the player's, ``against`` the opponent's."""
+
+    player: Player
+    games: int
+    points: float
+    against: float
+
+
+def opponents_of(player: Player) -> list[Opponent]:
+    """The players ``player`` met in a public table, by name, each with the score of their games played: the way
+    to each head-to-head. Two queries."""
+    scores: dict[int, list[float]] = {}
+    played = Game.objects.filter(Q(first=player) | Q(second=player), second__isnull=False, played=True).filter(
+        table__status__in=PUBLIC_TABLE_STATUSES
     )
-    return list(Player.objects.filter(pk__in=ids, merged_into__isnull=True).order_by("family_name", "given_name"))
+    for first_id, second_id, result, replay_draw in played.values_list(
+        "first_id", "second_id", "result", "replay_draw"
+    ):
+        first = first_score(result, replay_draw=replay_draw)
+        other, mine = (second_id, first) if first_id == player.pk else (first_id, 1.0 - first)
+        scores.setdefault(other, []).append(mine)
+    met = Player.objects.filter(pk__in=scores, merged_into__isnull=True).order_by("family_name", "given_name")
+    return [Opponent(p, len(scores[p.pk]), sum(scores[p.pk]), len(scores[p.pk]) - sum(scores[p.pk])) for p in met]

@@ -54,7 +54,7 @@ def test_head_to_head_scores_each_game_from_the_first_players_side(met) -> None:
     assert h2h.expected_a is not None and 1.5 < h2h.expected_a < 3
     other_side = head_to_head(b, a)
     assert (other_side.score_a, other_side.wins) == (1.5, 1)
-    assert opponents_of(a) == [b]
+    assert [(o.player, o.games, o.points, o.against) for o in opponents_of(a)] == [(b, 3, 1.5, 1.5)]
     assert head_to_head(a, c).games == []
 
 
@@ -65,7 +65,7 @@ def test_the_page_is_reached_from_either_player_and_any_game(client: Client, met
     assert "1.5 – 1.5" in page or "1½ – 1½" in page
     assert reverse("ratings:table", args=[first.pk]) in page
     opponents = client.get(reverse("ratings:opponents", args=[a.federation_id])).content.decode()
-    assert url in opponents
+    assert url in opponents and "1½&nbsp;–&nbsp;1½" in opponents  # the score the link promises
     assert (
         reverse("ratings:opponents", args=[a.federation_id])
         in client.get(reverse("ratings:player", args=[a.federation_id])).content.decode()
