@@ -129,6 +129,12 @@ def report_confirm(*, token: str) -> MistakeReport | None:
     return report
 
 
+def report_confirmed(*, token: str) -> bool:
+    """Whether the report of ``token`` is in the officers' queue already: a link opened again after confirming."""
+    report_id = report_token_id(token)
+    return report_id is not None and MistakeReport.objects.filter(pk=report_id, confirmed_at__isnull=False).exists()
+
+
 def _facts(report: MistakeReport) -> tuple[str, str, int | None]:
     return (report.status, report.reason, report.correction_id)
 

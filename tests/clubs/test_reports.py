@@ -48,8 +48,11 @@ def test_a_report_waits_for_its_confirmation_then_reaches_the_queue(client: Clie
     token = confirm_link(message.body)
     assert client.get(reverse("ratings:report_confirm", args=[token])).status_code == 200
     assert MistakeReport.objects.get().confirmed_at is None  # a GET (a mail program checking links) confirms nothing
+    assert "Press the button" in client.get(reverse("ratings:report_confirm", args=[token])).content.decode()
     client.post(reverse("ratings:report_confirm", args=[token]))
     assert MistakeReport.objects.get().confirmed_at is not None
+    again = client.get(reverse("ratings:report_confirm", args=[token])).content.decode()  # the link opened again
+    assert "Confirmed: the rating officers have your report." in again and "Press the button" not in again
     assert client.get(reverse("ratings:report_confirm", args=["forged"])).status_code == 400
 
 

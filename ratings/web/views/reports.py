@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings.models import Game, Table
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
-from ratings.services.reports import report_confirm, report_request, report_token_id
+from ratings.services.reports import report_confirm, report_confirmed, report_request, report_token_id
 from ratings.web.forms import ReportForm
 from ratings.web.throttling import ReportThrottle
 from ratings.web.views.players import player_or_404
@@ -103,7 +103,10 @@ def report_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
     if report_token_id(token) is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
     if request.method != "POST":
-        return render(request, "ratings/report_confirm.html", {"state": "ask"})
+        # A link opened again once confirmed says so, rather than asking as if nothing had been sent.
+        return render(
+            request, "ratings/report_confirm.html", {"state": "done" if report_confirmed(token=token) else "ask"}
+        )
     if report_confirm(token=token) is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
     return render(request, "ratings/report_confirm.html", {"state": "done"})
