@@ -255,3 +255,12 @@ def test_a_refused_decision_shows_only_its_refusal(client: Client) -> None:
     said = [str(message) for message in answer.context["messages"]]
     assert len(said) == 1 and "nothing was saved" in said[0], said
     assert MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
+
+
+def test_the_forms_help_texts_are_the_ones_their_fields_name(client: Client) -> None:
+    page = client.get(reverse("ratings:report_player", args=[make_player().federation_id])).content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    assert described  # the text box names its help
+    for names in described:
+        for name in names.split():
+            assert f'id="{name}"' in page, name
