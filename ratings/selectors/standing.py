@@ -28,6 +28,14 @@ class Standing:
         """Games still to play before he is rated game by game and ranked (0 once he is)."""
         return max(0, PROVISIONAL_FROM - self.state.games)
 
+    @property
+    def one_sided(self) -> bool:
+        """Whether a performance-rated player's results are all wins or all losses: whatever his game count, his
+        next table rates him by performance again (docs/rules.md §6), and only the table after one that mixes
+        his results rates him game by game."""
+        results = {score for _, score in self.state.result_list or ()}
+        return results in ({0}, {1})
+
 
 def player_standing(player: Player, stored: StoredList) -> Standing:
     """His public ranks and percentiles on ``stored``, today's list (ratings/services/lists.py ``list_stored``: the

@@ -326,3 +326,20 @@ def test_player_page_of_an_unranked_newcomer_says_when_he_is_tested(client: Clie
     assert "Games are tested for a grade from the 9th on: after 4 more games" in html
     assert "Unrated: the rating is the performance over all the results so far" in html
     assert "from the 9th game: 5 more games to play" in html
+
+
+@pytest.mark.parametrize(
+    ("results", "said"),
+    [
+        (((1500, 1.0),) * 9, "Every result so far is a win, or every one a loss"),  # won all nine: not ranked next
+        (((1500, 1.0), (1500, 0.0)) * 5, "The next rated table changes it game by game"),  # ten, mixed
+        (((1500, 1.0), (1500, 0.0)) * 2, "from the 9th game: 5 more games to play"),
+    ],
+)
+def test_an_unrated_players_page_says_what_his_next_tables_take(
+    client: Client, results: tuple[tuple[int, float], ...], said: str
+) -> None:
+    player = seasoned(1500, family_name="Fresh", games=len(results), result_list=results)
+    html = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[player.federation_id])).content.decode())
+    assert said in html
+    assert "0 more games" not in html
