@@ -189,6 +189,19 @@ class ListEntryFilter(django_filters.FilterSet):
         the list's counts are its stored list's own."""
         return any(self.form.cleaned_data.get(name) not in (None, "") for name in self.filters)
 
+    def named(self) -> list[tuple[str, str]]:
+        """The filters of the (valid) form in use, each as (label, value as the form shows it): what a printed
+        page says it holds."""
+        named = []
+        for name in self.filters:
+            value = self.form.cleaned_data.get(name)
+            if value in (None, ""):
+                continue
+            field = self.form.fields[name]
+            shown = dict(getattr(field, "choices", ())).get(str(value), value)
+            named.append((str(field.label), str(shown)))
+        return named
+
     def filter_name(self, queryset: QuerySet[ListEntry], name: str, value: str) -> QuerySet[ListEntry]:
         return entries_named(queryset, value)
 

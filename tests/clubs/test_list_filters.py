@@ -63,6 +63,20 @@ def test_rating_list_filters_by_the_club_of_the_lists_date(client: Client, moved
     assert names(client.get(url, {"club": paris, "date": PAST.isoformat()})) == []
 
 
+def test_a_printed_list_names_its_filters_and_its_page(client: Client, moved: dict[str, Any]) -> None:
+    """On paper the filter form and the pages are hidden: a line that only print shows says what the page holds."""
+    url = reverse("ratings:rating_list")
+    page = client.get(url, {"club": moved["paris"].pk, "country": "FR"}).content.decode()
+    line = re.search(r'<p class="print-only">(.*?)</p>', page, re.S)
+    assert line is not None
+    assert "Club: Paris Shogi" in line.group(1) and "Country: France" in line.group(1)
+    assert "Players 1 to 1 of 1 (page 1 of 1)." in line.group(1)
+    whole = client.get(url, {"per_page": 25}).content.decode()
+    assert "Players 1 to 3 of 3 (page 1 of 1)." in whole and "Club:" not in re.search(
+        r'<p class="print-only">(.*?)</p>', whole, re.S
+    ).group(1)
+
+
 def test_rating_list_shows_each_players_club_of_the_lists_date(client: Client, moved: dict[str, Any]) -> None:
     url = reverse("ratings:rating_list")
 
