@@ -19,7 +19,7 @@ from django.utils import timezone
 from django_countries import countries
 
 from ratings.engine.categories import TOP_CATEGORIES
-from ratings.models import Club, ClubMembership, Player, Table, TableEntry, Tournament
+from ratings.models import Club, ClubMembership, Player, Table, TableEntry, Tournament, name_search_key
 from ratings.selectors.api import PlayerCount, rated_tables
 from ratings.selectors.list_values import active_cutoff, public_players
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
@@ -133,7 +133,7 @@ class RankedGroup:
 
 
 def _rank(groups: list[RankedGroup]) -> list[RankedGroup]:
-    groups.sort(key=lambda g: (g.average is None, -(g.average or 0), g.name))
+    groups.sort(key=lambda g: (g.average is None, -(g.average or 0), name_search_key(g.name)))
     return [
         replace(group, rank=position if group.average is not None else None)
         for position, group in enumerate(groups, start=1)
@@ -184,4 +184,6 @@ def country_ranking(version: DataVersion | None = None) -> list[RankedGroup]:
 
 def club_choices() -> list[tuple[str, str]]:
     """(id, name) of every club, for a filter's choices."""
-    return [(str(pk), name) for pk, name in Club.objects.order_by("name").values_list("pk", "name")]
+    clubs = Club.objects.values_list("pk", "name")
+    # By name as a reader looks one up, whatever the database's collation: Ōsaka beside Osaka, not after Zürich.
+    return [(str(pk), name) for pk, name in sorted(clubs, key=lambda club: name_search_key(club[1]))]

@@ -10,7 +10,15 @@ from django.test import Client
 from django.urls import reverse
 
 from ratings.models import Club, ClubMembership, Player
-from ratings.selectors.clubs import club_members_q, club_page, club_ranking, clubs_on, country_ranking, top_average
+from ratings.selectors.clubs import (
+    club_choices,
+    club_members_q,
+    club_page,
+    club_ranking,
+    clubs_on,
+    country_ranking,
+    top_average,
+)
 from ratings.services.clubs.imports import ClubImportRejected, clubs_import
 from ratings.services.clubs.matching import club_match
 from ratings.services.clubs.memberships import club_membership_set
@@ -236,3 +244,12 @@ def test_the_admins_club_list_filters_by_the_countries_that_have_clubs(client: C
     page = client.get(reverse("admin:ratings_club_changelist")).content.decode()
     assert "country=FR" in page and "country=JP" in page
     assert "country=DE" not in page and "Germany" not in page  # not the world's 250 countries
+
+
+def test_clubs_are_ordered_by_name_as_read_whatever_the_accents() -> None:
+    for name in ("Trondheim Shogi", "Ōsaka Shogi-kai", "Tōkyō Shogi", "Zürich Shogi", "Oslo Shogi"):
+        club(name)
+    assert [name for _, name in club_choices()] == [
+        "Ōsaka Shogi-kai", "Oslo Shogi", "Tōkyō Shogi", "Trondheim Shogi", "Zürich Shogi"
+    ]  # fmt: skip
+    assert [g.name for g in club_ranking()] == [name for _, name in club_choices()]  # none ranked: by name
