@@ -1,5 +1,6 @@
 """The demo's reported mistakes, one in each state of the officers' queue (ratings/services/reports.py): new, in
-progress, corrected (linked to a correction of the demo when there is one) and rejected with its reason, plus
+progress, corrected (about the table of the demo's latest correction, which it links; in progress when there is
+none) and rejected with its reason, plus
 one not confirmed yet, which the queue does not show. Reporters write from example.org addresses."""
 
 from __future__ import annotations
@@ -34,8 +35,11 @@ def demo_reports() -> int:
     tables = list(Table.objects.filter(status=TableStatus.RATED).order_by("-date", "-sequence")[: len(TEXTS)])
     if officer is None or len(tables) < len(TEXTS):
         return 0
-    correction = Correction.objects.order_by("-made_at").first()
+    # The corrected report is about the table of the demo's latest correction of a table, which settles it.
+    correction = Correction.objects.filter(table__status=TableStatus.RATED).order_by("-made_at").first()
     for (state, language, what), table in zip(TEXTS, tables, strict=True):
+        if state == ReportStatus.CORRECTED and correction is not None and correction.table is not None:
+            table = correction.table
         game = Game.objects.filter(table=table, second__isnull=False).order_by("round", "pk").first()
         player = game.first if game is not None else None
         report = report_request(
@@ -45,6 +49,8 @@ def demo_reports() -> int:
             continue
         MistakeReport.objects.filter(pk=report.pk).update(confirmed_at=timezone.now())
         report.refresh_from_db()
+        if state == ReportStatus.CORRECTED and correction is None:
+            state = ReportStatus.IN_PROGRESS  # nothing corrected in this federation yet
         if state in (ReportStatus.IN_PROGRESS, ReportStatus.CORRECTED, ReportStatus.REJECTED):
             report_decide(
                 report=report,
