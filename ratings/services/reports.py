@@ -93,8 +93,12 @@ def report_request(
 
 def _about(report: MistakeReport) -> str:
     parts = [str(p) for p in (report.player, report.table) if p is not None]
-    if report.game is not None:
-        parts.append(_("round %(round)d") % {"round": report.game.round})
+    game = report.game
+    if game is not None:  # several games may share a round: the players name it
+        parts.append(
+            _("round %(round)d, %(first)s against %(second)s")
+            % {"round": game.round, "first": game.first, "second": game.second or "–"}
+        )
     return ", ".join(parts)
 
 

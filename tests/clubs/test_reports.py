@@ -45,6 +45,7 @@ def test_a_report_waits_for_its_confirmation_then_reaches_the_queue(client: Clie
     assert (report.player, report.table, report.game, report.confirmed_at) == (player, table, game, None)
     message = OutgoingMail.objects.get(recipient=ADDRESS)
     assert "Fehler" in message.subject  # in the reporter's language
+    assert f"Runde 1, {player} gegen {other}" in message.body  # the game, not only its round
     token = confirm_link(message.body)
     assert client.get(reverse("ratings:report_confirm", args=[token])).status_code == 200
     assert MistakeReport.objects.get().confirmed_at is None  # a GET (a mail program checking links) confirms nothing
