@@ -253,3 +253,13 @@ def test_clubs_are_ordered_by_name_as_read_whatever_the_accents() -> None:
         "Ōsaka Shogi-kai", "Oslo Shogi", "Tōkyō Shogi", "Trondheim Shogi", "Zürich Shogi"
     ]  # fmt: skip
     assert [g.name for g in club_ranking()] == [name for _, name in club_choices()]  # none ranked: by name
+
+
+def test_the_rankings_say_which_players_they_count(client: Client) -> None:
+    lyon = club()
+    club_membership_set(player=seasoned(1800), club=lyon, since=JAN)
+    club_membership_set(player=seasoned(1700, games=12), club=lyon, since=JAN)  # provisional: not counted
+    assert [g.players for g in club_ranking()] == [1]
+    for name in ("ratings:clubs", "ratings:countries"):
+        page = client.get(reverse(name)).content.decode()
+        assert "Established players</abbr>" in page and "in the last two years" in page
