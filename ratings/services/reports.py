@@ -133,10 +133,9 @@ def report_confirm(*, token: str) -> MistakeReport | None:
     return report
 
 
-def report_confirmed(*, token: str) -> bool:
-    """Whether the report of ``token`` is in the officers' queue already: a link opened again after confirming."""
-    report_id = report_token_id(token)
-    return report_id is not None and MistakeReport.objects.filter(pk=report_id, confirmed_at__isnull=False).exists()
+def report_confirmed(report_id: int) -> bool:
+    """Whether the report is in the officers' queue already (``report_token_id`` of a link opened again)."""
+    return MistakeReport.objects.filter(pk=report_id, confirmed_at__isnull=False).exists()
 
 
 def _facts(report: MistakeReport) -> tuple[str, str, int | None]:
@@ -151,11 +150,7 @@ def report_version(report: MistakeReport) -> str:
 def report_decision_check(report: MistakeReport, *, status: str, reason: str, correction: Correction | None) -> None:
     """Raise ValidationError (by field where one is to blame) if the rules refuse moving ``report``, as it is
     now, to ``status`` with ``reason`` and ``correction``; the admin's form asks it before the service does."""
-    if report.status in REPORT_SETTLED and (status, reason.strip(), correction) != (
-        report.status,
-        report.reason,
-        report.correction,
-    ):
+    if report.status in REPORT_SETTLED:  # its decision is stamped and the reporter told: nothing may change it
         raise ValidationError(
             _("This report is settled (%(status)s) and the reporter was told; it cannot be decided again.")
             % {"status": report.get_status_display()}

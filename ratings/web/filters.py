@@ -184,19 +184,20 @@ class ListEntryFilter(django_filters.FilterSet):
                 queryset = self.filters[name].filter(queryset, value)
         return queryset
 
+    def _in_use(self) -> dict[str, Any]:
+        """The filters of the (valid) form that are set, with their values."""
+        data = self.form.cleaned_data
+        return {name: data[name] for name in self.filters if data.get(name) not in (None, "")}
+
     def narrows(self) -> bool:
         """Whether a filter of the (valid) form keeps only some of the list's lines: then they are counted; else
         the list's counts are its stored list's own."""
-        return any(self.form.cleaned_data.get(name) not in (None, "") for name in self.filters)
+        return bool(self._in_use())
 
     def named(self) -> list[tuple[str, str]]:
-        """The filters of the (valid) form in use, each as (label, value as the form shows it): what a printed
-        page says it holds."""
+        """The filters in use, each as (label, value as the form shows it): what a printed page says it holds."""
         named = []
-        for name in self.filters:
-            value = self.form.cleaned_data.get(name)
-            if value in (None, ""):
-                continue
+        for name, value in self._in_use().items():
             field = self.form.fields[name]
             shown = dict(getattr(field, "choices", ())).get(str(value), value)
             named.append((str(field.label), str(shown)))

@@ -181,9 +181,12 @@ def test_a_settled_report_is_final_and_the_reporter_told_once(client: Client) ->
     for status in (ReportStatus.IN_PROGRESS, ReportStatus.NEW):
         with pytest.raises(ValidationError):
             report_decide(report=report, status=status, user=officer, expected=None)
-    with pytest.raises(ValidationError):
-        report_decide(report=report, status=ReportStatus.REJECTED, reason="Other words", user=officer, expected=None)
+    decided_at = MistakeReport.objects.get().decided_at
+    for reason in ("Other words", "Right as it is"):  # the same decision again neither: it would stamp it anew
+        with pytest.raises(ValidationError):
+            report_decide(report=report, status=ReportStatus.REJECTED, reason=reason, user=officer, expected=None)
     assert MistakeReport.objects.get().status == ReportStatus.REJECTED
+    assert MistakeReport.objects.get().decided_at == decided_at
     assert OutgoingMail.objects.filter(event_key__contains=":outcome:").count() == 1
     # In the admin it opens read-only, and a post is refused.
     client.force_login(officer)

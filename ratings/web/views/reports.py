@@ -100,12 +100,13 @@ def report_sent(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def report_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
     """GET shows a button (a mail program that follows links must not confirm for the person); POST confirms."""
-    if report_token_id(token) is None:
+    report_id = report_token_id(token)
+    if report_id is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
     if request.method != "POST":
         # A link opened again once confirmed says so, rather than asking as if nothing had been sent.
         return render(
-            request, "ratings/report_confirm.html", {"state": "done" if report_confirmed(token=token) else "ask"}
+            request, "ratings/report_confirm.html", {"state": "done" if report_confirmed(report_id) else "ask"}
         )
     if report_confirm(token=token) is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
