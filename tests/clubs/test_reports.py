@@ -71,6 +71,15 @@ def test_a_report_from_a_table_page_offers_its_games_and_refuses_bad_input(clien
     assert client.get(reverse("ratings:report_table", args=[draft.pk])).status_code == 404
 
 
+def test_a_players_form_names_each_of_his_tables_with_its_date_once(client: Client, rate: Any) -> None:
+    a, b = make_player("Ando"), make_player("Baba")
+    table = make_table([a, b], date=dt.date(2024, 5, 12))
+    add_game(table, 1, a, b)
+    rate(table)
+    page = client.get(reverse("ratings:report_player", args=[a.federation_id])).content.decode()
+    assert f'<option value="{table.pk}">2024-05-12 {table.tournament.name}</option>' in page
+
+
 def test_the_form_is_throttled_per_client_address(settings: Any) -> None:
     caches["api-throttle"].clear()  # another test's requests from the same address
     settings.SUBSCRIBE_RATE = "2/hour"

@@ -49,7 +49,7 @@ def report(request: HttpRequest, federation_id: str = "", pk: int | None = None)
     tables: list[tuple[int, str]] = []
     if player is not None and table is None:
         rows = player.rating_rows.select_related("table__tournament").order_by("-date", "-sequence")
-        tables = [(row.table_id, f"{row.date:%Y-%m-%d} {row.table}") for row in rows]
+        tables = [(row.table_id, f"{row.date:%Y-%m-%d} {row.table.label}") for row in rows]  # the date once
     games: list[tuple[int, str]] = []
     if table is not None:
         query = Game.objects.filter(table=table).select_related("first", "second").order_by("round", "pk")
