@@ -60,10 +60,11 @@ def public_players() -> QuerySet[Player]:
 
 
 def pending_dan(outer: str = "pk") -> Subquery:
-    """The lowest Dan grade the player waits for approval of ("1 Kyu (1 Dan pending)"), or NULL."""
+    """The highest Dan grade the player waits for approval of, the top of a climb through several ("1 Kyu (3 Dan
+    pending)", as his grade history shows it), or NULL."""
     return Subquery(
         Promotion.objects.filter(player=OuterRef(outer), status=PromotionStatus.PENDING, grade__gte=FIRST_DAN)
-        .order_by("grade")
+        .order_by("-grade")
         .values("grade")[:1]
     )
 

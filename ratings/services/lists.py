@@ -169,7 +169,7 @@ def _rows(key: ListKey) -> list[tuple[Any, ...]]:
             rank, country_rank = ranked, ranked_in[country]
         if not search:  # a player written without save(): the key is made here
             search = player_search_key(family, given, latin_family, latin_given)
-        waiting = min((g for g in pending.get(pk, ()) if g > grade), default=None)
+        waiting = max((g for g in pending.get(pk, ()) if g > grade), default=None)  # the top of a climb
         rest[-1] = as_param(last_played)  # None stays None
         below = shares.below(rest[_RATING], country) if rank is not None else (None, None)
         rows.append(

@@ -149,7 +149,9 @@ def test_rating_list_name_search_finds_a_federation_id(client: Client) -> None:
     assert names(client.get(reverse("ratings:rating_list"), {"q": player.federation_id.lower()})) == ["Coded"]
 
 
-def test_rating_list_marks_a_pending_dan_promotion(client: Client, rate: Callable[[Table], Table]) -> None:
+def test_a_pending_climb_shows_its_top_grade_at_every_door(client: Client, rate: Callable[[Table], Table]) -> None:
+    """A climb through 1 and 2 Dan waits for approval: the list, the player's grade card, the files and the API
+    all give 2 Dan pending, the grade his history shows the climb reaching (not 1 Dan, its first step)."""
     player = seasoned(1650, family_name="Candidate", grade=20)
     table = make_table([player], date=days_ago(5))
     Promotion.objects.create(
@@ -159,7 +161,12 @@ def test_rating_list_marks_a_pending_dan_promotion(client: Client, rate: Callabl
         player=player, grade=21, table=table, game_number=50, route="upper_bound", rating=1810, status="pending"
     )
     html = client.get(reverse("ratings:rating_list")).content.decode()
-    assert "1 Kyu" in html and "(1 Dan pending)" in html
+    assert '1 Kyu <span class="pending">(2 Dan pending)</span>' in html and "1 Dan pending" not in html
+    page = client.get(reverse("ratings:player", args=[player.federation_id])).content.decode()
+    assert "1 Kyu (2 Dan pending)" in page and "1 Dan pending" not in page
+    row = next(csv.DictReader(io.StringIO(b"".join(client.get("/export.csv").streaming_content).decode("utf-8-sig"))))
+    assert (row["grade"], row["grade_pending"]) == ("1 Kyu", "2 Dan")
+    assert client.get(reverse("api-v1:player", args=[player.federation_id])).json()["pending_grade"] == 22
 
 
 def test_rating_list_as_of_a_date_reads_the_history(client: Client, rated_round_robin: Callable[..., Table]) -> None:
