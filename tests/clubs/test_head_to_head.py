@@ -64,6 +64,7 @@ def test_the_page_is_reached_from_either_player_and_any_game(client: Client, met
     page = client.get(url).content.decode()
     assert "1.5 – 1.5" in page or "1½ – 1½" in page
     assert reverse("ratings:table", args=[first.pk]) in page
+    assert f">{first.label}</a>" in page and str(first) not in page  # its date in its own column, not twice
     opponents = client.get(reverse("ratings:opponents", args=[a.federation_id])).content.decode()
     assert url in opponents and "1½&nbsp;–&nbsp;1½" in opponents  # the score the link promises
     assert (

@@ -51,6 +51,9 @@ def test_best_wins_and_percentiles(rate: Callable[[Table], Table], client: Clien
     page = client.get(reverse("ratings:player", args=[me.federation_id])).content.decode()
     assert "Best wins" in page and "STRONG" in page.upper() and "above 40% of the federation" in page
     assert "Longest run" in page
+    # the best wins' table and the chart's points: the date once, beside the table's name, not in it as well
+    assert f">{table.label}</a>" in page and f">{table.label} ({table.date:%Y-%m-%d})</a>" not in page
+    assert f"{table.date:%Y-%m-%d}: {me.rating} – {table.label}</title>" in page
 
 
 def test_best_wins_keep_the_strongest_the_earlier_first_on_a_tie(rate: Callable[[Table], Table]) -> None:

@@ -48,10 +48,10 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
     points = [
-        ChartPoint(date=h.date, rating=h.rating_after, label=str(h.table), href=f"#table-{h.table_id}", imported=True)
+        ChartPoint(date=h.date, rating=h.rating_after, label=h.table.label, href=f"#table-{h.table_id}", imported=True)
         for h in historical
     ] + [
-        ChartPoint(date=t.row.date, rating=t.row.rating_after, label=str(t.row.table), href=f"#table-{t.row.table_id}")
+        ChartPoint(date=t.row.date, rating=t.row.rating_after, label=t.row.table.label, href=f"#table-{t.row.table_id}")
         for t in reversed(tables)
     ]
     context = {
