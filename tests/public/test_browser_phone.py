@@ -87,6 +87,13 @@ def test_browser_phone_rating_list_player_and_tournaments(
     history = browser.find_element(By.CSS_SELECTOR, "table.history")
     for cell in history.find_elements(By.CSS_SELECTOR, "tbody td:nth-child(-n+2), tbody td.explained a"):
         assert inside(browser, cell), cell.text  # the date, the tournament and the link to the explanation
+    # Each of the page's tables (best wins, tables, grade history, official lists) in the phone's width, none
+    # scrolled sideways in its box: what a column leaves out on a phone goes under the row's name.
+    wider = browser.execute_script(
+        "return [...document.querySelectorAll('main .table-container')]"
+        ".filter(c => c.scrollWidth > c.clientWidth + 0.5).map(c => c.getAttribute('aria-label'))"
+    )
+    assert wider == [], wider
 
     browser.get(live_server.url + f"/players/{promoted.federation_id}/tables/{table.pk}/")
     assert not overflows(browser)
