@@ -106,10 +106,14 @@ class PendingPromotionTable(tables.Table):
     writes the rows."""
 
     player = tables.Column(verbose_name=_("Player"), orderable=False)
-    nationality = tables.Column(verbose_name=_("Country"), accessor="player__nationality__code", orderable=False)
+    nationality = tables.Column(
+        verbose_name=_("Country"), accessor="player__nationality__code", orderable=False, attrs=EXTRA
+    )
     grade = tables.Column(verbose_name=_("Grade"), orderable=False)
     table = tables.Column(verbose_name=_("Table"), orderable=False, empty_values=())
-    date = tables.DateColumn(verbose_name=_("Date"), accessor="table__date", format="Y-m-d", orderable=False)
+    date = tables.DateColumn(
+        verbose_name=_("Date"), accessor="table__date", format="Y-m-d", orderable=False, attrs=EXTRA
+    )  # under the table's name on a phone
     route = tables.Column(
         verbose_name=_("Route"), orderable=False, attrs={"td": {"class": "minor"}, "th": {"class": "minor"}}
     )

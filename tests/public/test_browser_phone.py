@@ -33,6 +33,16 @@ return true;
 """
 
 
+def wider_boxes(driver: Any) -> list[str]:
+    """The page's table boxes whose table is wider than they are (scrolled sideways), by their labels."""
+    return list(
+        driver.execute_script(
+            "return [...document.querySelectorAll('main .table-container')]"
+            ".filter(c => c.scrollWidth > c.clientWidth + 0.5).map(c => c.getAttribute('aria-label'))"
+        )
+    )
+
+
 def inside(driver: Any, element: Any) -> bool:
     """Whether the element is drawn within the window's width, not scrolled away in a box of its own."""
     return bool(driver.execute_script(INSIDE, element))
@@ -89,11 +99,7 @@ def test_browser_phone_rating_list_player_and_tournaments(
         assert inside(browser, cell), cell.text  # the date, the tournament and the link to the explanation
     # Each of the page's tables (best wins, tables, grade history, official lists) in the phone's width, none
     # scrolled sideways in its box: what a column leaves out on a phone goes under the row's name.
-    wider = browser.execute_script(
-        "return [...document.querySelectorAll('main .table-container')]"
-        ".filter(c => c.scrollWidth > c.clientWidth + 0.5).map(c => c.getAttribute('aria-label'))"
-    )
-    assert wider == [], wider
+    assert wider_boxes(browser) == []
 
     browser.get(live_server.url + f"/players/{promoted.federation_id}/tables/{table.pk}/")
     assert not overflows(browser)
@@ -111,6 +117,12 @@ def test_browser_phone_rating_list_player_and_tournaments(
     name = browser.find_element(By.LINK_TEXT, "Paris Shogi Open")
     assert inside(browser, name)
     shoot_at(browser, "22-phone-tournaments", PHONE)
+
+    for path in ("/calendar/results/", "/promotions/", "/statistics/"):  # a tournament's stage, the grades waiting
+        browser.set_window_size(PHONE, 900)
+        browser.get(live_server.url + path)
+        assert browser.find_elements(By.CSS_SELECTOR, "main .table-container"), path
+        assert wider_boxes(browser) == [], path
 
 
 def test_browser_laptop_promotions_show_their_decisions(

@@ -283,7 +283,7 @@ def test_promotions_page_shows_recent_and_waiting_promotions(
     assert [(line.player, line.granted) for line in lines if line.granted] == [(b, 19)]
     pending = [row.record for row in response.context["pending"].paginated_rows]
     assert [(p.player, p.grade, p.highest_pending) for p in pending] == [(a, 21, 22)]
-    assert "1 Dan – 2 Dan" in response.content.decode()
+    assert '1 Dan</span> – <span class="nowrap">2 Dan' in response.content.decode()  # no break inside a grade
 
 
 def test_pages_name_their_icon_and_describe_themselves(client: Client) -> None:

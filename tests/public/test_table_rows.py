@@ -130,9 +130,13 @@ def test_tournament_and_pending_promotion_rows_write_each_cell(
         '<span class="minor">2 players</span></li></ul></td></tr>'
     ) in rows
     rows = body_rows(client, reverse("ratings:promotions"))
-    assert f'<tr class="even"><td><a href="/players/{a.federation_id}/">ALPHA</a></td>' in rows
-    assert f'<td><abbr title="France">FR</abbr></td><td>{grade_label(21)} – {grade_label(22)}</td>' in rows
+    assert f'<tr class="even"><td class="text"><a href="/players/{a.federation_id}/">ALPHA</a></td>' in rows
     assert (
-        f'<td><a href="/tournaments/{tournament.pk}/#table-{table.pk}">{tournament.name}</a></td>'
-        f'<td>{table.date.isoformat()}</td><td class="minor">reached the upper bound</td></tr>'
+        f'<td class="extra"><abbr title="France">FR</abbr></td><td class="pair"><span class="nowrap">'
+        f'{grade_label(21)}</span> – <span class="nowrap">{grade_label(22)}</span></td>'
+    ) in rows
+    assert (  # on a phone, the date under the table's name, as its own column folds away
+        f'<td class="text"><a href="/tournaments/{tournament.pk}/#table-{table.pk}">{tournament.name}</a>'
+        f' <span class="minor narrow-only">{table.date.isoformat()}</span></td>'
+        f'<td class="extra">{table.date.isoformat()}</td><td class="minor">reached the upper bound</td></tr>'
     ) in rows  # the table has no name of its own: no link to it beside the tournament's
