@@ -15,6 +15,7 @@ from tests.factories import make_user
 from tests.public.conftest import days_ago
 from tests.public.test_browser import browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import WIDTHS, overflows, shoot_at, swiss
+from tests.public.test_browser_phone import wider_boxes
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 __all__ = ["browser", "static_from_source"]  # fixtures used by name below
@@ -46,6 +47,7 @@ def test_browser_official_lists(static_from_source: None, live_server: Any, brow
         browser.get(live_server.url + f"/lists/official/{iso}/revised/")
         assert browser.find_elements(By.CSS_SELECTOR, "table.revised tr.changed")
         assert csp_violations(browser) == [] and not overflows(browser), device
+        assert wider_boxes(browser) == [], device  # a changed figure wraps under the one it replaced
         shoot_at(browser, f"42-{device}-official-revised", width)
 
         browser.get(live_server.url + f"/players/{players[0].federation_id}/")
