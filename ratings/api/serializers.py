@@ -49,7 +49,9 @@ class PlayerSerializer(PlayerRefSerializer):
     category = serializers.CharField(help_text="unrated, provisional or established.")
     grade = GradeField(help_text="The public FESA grade: a Dan grade only once approved.")
     grade_label = serializers.SerializerMethodField()
-    pending_grade = serializers.SerializerMethodField(help_text="The highest Dan grade waiting for approval (the top of a climb through several).")
+    pending_grade = serializers.SerializerMethodField(
+        help_text="The highest Dan grade waiting for approval (the top of a climb through several)."
+    )
     prior_grade = serializers.CharField(source="prior_grade_label", help_text="A grade from elsewhere, or empty.")
     peak_rating = serializers.IntegerField()
     last_played = serializers.DateField(allow_null=True)
