@@ -10,7 +10,7 @@ import pytest
 
 from ratings.models import Promotion, PromotionStatus
 from ratings.services.tables.submit import table_submit
-from tests.factories import make_table, round_robin
+from tests.factories import add_game, make_table, round_robin
 from tests.public.conftest import days_ago
 from tests.public.test_browser import admin_login, browser, csp_violations, static_from_source
 from tests.public.test_browser_pages import overflows, shoot_at, swiss
@@ -148,3 +148,37 @@ def test_browser_laptop_promotions_show_their_decisions(
     assert {link.text for link in links} == {"Approve", "Reject"} and len(links) >= 6
     for link in links:
         assert inside(browser, link), link.text
+
+
+def test_browser_phone_head_to_head_and_a_player_in_every_language(
+    static_from_source: None, live_server: Any, browser: Any
+) -> None:
+    """A long table name and the longest words of each language's headers ("Puntuaciones", "Verandering") and
+    results ("unentschieden"): a player's tables and a head-to-head keep their figures in the phone's width."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    from ratings.models import GameResult, Tournament
+
+    table, players = swiss()
+    Tournament.objects.filter(pk=table.tournament_id).update(name="European Shogi Championship")
+    table.name = "A group"
+    table.save(update_fields=["name"])
+    a, b = players[0], players[1]
+    drawn = make_table([a, b], date=days_ago(5), sequence=2)
+    add_game(drawn, 1, a, b, GameResult.DRAW)
+    table_submit(table=drawn, user=None)
+    pages = [reverse("ratings:player", args=[a.federation_id])]
+    pages.append(reverse("ratings:head_to_head", args=[a.federation_id, b.federation_id]))
+    # A phone's screen, with its scrollbars drawn over the page rather than taking 15 px of its width
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": PHONE, "height": 900, "deviceScaleFactor": 1, "mobile": True}
+    )
+    browser.get(live_server.url + pages[0])
+    for code, _name in settings.LANGUAGES:
+        browser.add_cookie({"name": "django_language", "value": code})
+        for path in pages:
+            browser.get(live_server.url + path)
+            assert browser.find_element("tag name", "html").get_attribute("lang") == code
+            assert not overflows(browser), (code, path)
+            assert wider_boxes(browser) == [], (code, path)
