@@ -18,6 +18,7 @@ from django import template
 from django.template import engines
 from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
@@ -60,6 +61,12 @@ def is_kyu(value: int | None) -> bool:
 def grade_pending(value: int | None, pending: int | None) -> str:
     """ "1 Kyu (1 Dan pending)" when a higher Dan grade waits for approval, else the grade alone."""
     return grade_text(value, pending)
+
+
+@register.filter
+def unbroken(value: object) -> str:
+    """The text in a ``nowrap`` span, escaped: a grade ("12 Kyu") inside a sentence that may wrap around it."""
+    return format_html('<span class="nowrap">{}</span>', value)
 
 
 @register.filter

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from ratings.engine import grade_label
 from ratings.models import GameResult, Player, Promotion, RatingRow, Table, TableStatus
 from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_table, make_tournament
@@ -284,6 +285,7 @@ def test_promotions_page_shows_recent_and_waiting_promotions(
     pending = [row.record for row in response.context["pending"].paginated_rows]
     assert [(p.player, p.grade, p.highest_pending) for p in pending] == [(a, 21, 22)]
     assert '1 Dan</span> – <span class="nowrap">2 Dan' in response.content.decode()  # no break inside a grade
+    assert f'promoted to <span class="nowrap">{grade_label(19)}</span>' in response.content.decode()
 
 
 def test_pages_name_their_icon_and_describe_themselves(client: Client) -> None:
