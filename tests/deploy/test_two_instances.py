@@ -37,7 +37,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(tran
 
 HOST = "localhost"  # both instances are asked under the site's one name, as behind one proxy
 STATISTICS = "/statistics/"
-YEAR_ROW = re.compile(r'\?year=(\d{4})">\1</a></th><td class="num">(\d+)</td>')
+YEAR_ROW = re.compile(r'\?year=(\d{4})">\1</a></th><td class="num minor">(\d+)</td>')  # the year's rated tables
 
 
 @contextmanager
