@@ -26,6 +26,7 @@ from ratings.models import (
 )
 from ratings.models.states import state_from_json
 from ratings.selectors.list_values import pending_dan
+from ratings.selectors.lists import SHOWN_PROMOTION_STATUSES
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -183,6 +184,11 @@ class GradeStep:
     high: int
     routes: list[str]
     decided_at: dt.datetime | None
+
+    @property
+    def in_force(self) -> bool:
+        """Whether the grade holds (a Kyu grade, or a Dan grade approved): else its state is said beside it."""
+        return self.status in SHOWN_PROMOTION_STATUSES
 
 
 def player_grade_history(player: Player) -> list[GradeStep]:
