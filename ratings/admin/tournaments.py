@@ -154,8 +154,7 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("place"), ordering="city")
     def place(self, tournament: Tournament) -> str:
-        country = tournament.country.name if tournament.country else ""
-        return ", ".join(part for part in (tournament.city, str(country)) if part) or "–"
+        return tournament.place or "–"
 
     @admin.display(description=gettext_lazy("dates"), ordering="end_date")
     def dates(self, tournament: Tournament) -> str:

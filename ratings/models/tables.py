@@ -107,6 +107,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.end_date:%Y})" if self.end_date else self.name
 
+    @property
+    def place(self) -> str:
+        """ "Lyon, France" (the country's name in the active language), either part alone, or "" for neither."""
+        return ", ".join(part for part in (self.city, str(self.country.name or "")) if part)
+
     def clean(self) -> None:
         super().clean()
         check_names(self, "name", "city")

@@ -42,7 +42,7 @@ class _TablesFeed(SiteFeed):
         return f"{table.label} ({table.date.isoformat()})"
 
     def item_description(self, table: WithAnnotations[Table, PlayerCount]) -> str:
-        place = ", ".join(filter(None, [table.tournament.city, str(table.tournament.country.name or "")]))
+        place = table.tournament.place
         count = table.player_count
         players = ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
         return f"{players}; {place}" if place else players
@@ -156,8 +156,7 @@ class AnnouncedTournamentsFeed(SiteFeed):
         }
 
     def item_description(self, tournament: Tournament) -> str:
-        place = ", ".join(p for p in (tournament.city, str(tournament.country.name or "")) if p)
-        return "; ".join(p for p in (place, tournament.time_control, tournament.mode) if p)
+        return "; ".join(p for p in (tournament.place, tournament.time_control, tournament.mode) if p)
 
     def item_link(self, tournament: Tournament) -> str:
         return reverse("ratings:tournament", args=[tournament.pk])

@@ -9,6 +9,7 @@ import icalendar
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from ratings.models import AnnouncementStatus, OutgoingMail, Tournament
 from ratings.services.season import tournament_accept, tournament_register
@@ -82,8 +83,19 @@ def test_ical_feed_parses_with_all_day_events_per_country() -> None:
     [event] = french.walk("VEVENT")
     assert event.decoded("dtstart") == lyon.start_date
     assert event.decoded("dtend") == lyon.end_date + dt.timedelta(days=1)  # exclusive end of an all-day event
-    assert "Lyon" in str(event["location"])
+    assert str(event["location"]) == "Lyon, France"
     assert str(event["url"]).endswith(reverse("ratings:tournament", args=[lyon.pk]))
+
+
+def test_a_tournaments_place_is_its_city_and_its_countrys_name_either_alone_or_nothing(client: Client) -> None:
+    lyon = announce("Open de Lyon", days=20)
+    assert lyon.place == "Lyon, France"
+    assert Tournament(city="Lyon").place == "Lyon"
+    assert Tournament(country="FR").place == "France"
+    assert Tournament().place == ""
+    with translation.override("en"):  # the language the German request activates ends with it
+        page = client.get(reverse("ratings:calendar"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert page.count("Lyon, Frankreich") == 2  # in the reader's language: its column, and under the name (phone)
 
 
 def test_ical_feed_of_an_unknown_country_is_a_404_and_of_a_quiet_one_a_named_calendar() -> None:

@@ -126,9 +126,8 @@ def calendar_ical(request: HttpRequest, country: str = "") -> HttpResponse:
         event.add("dtstart", tournament.start_date)
         event.add("dtend", tournament.end_date + dt.timedelta(days=1))
         event.add("dtstamp", tournament.reviewed_at or tournament.created_at)
-        place = ", ".join(p for p in (tournament.city, str(tournament.country.name or "")) if p)
-        if place:
-            event.add("location", place)
+        if tournament.place:
+            event.add("location", tournament.place)
         details = [tournament.time_control, tournament.mode, tournament.announcement_url]
         event.add("description", "\n".join(d for d in details if d))
         event.add("url", request.build_absolute_uri(reverse("ratings:tournament", args=[tournament.pk])))
