@@ -117,6 +117,20 @@ def test_club_page_shows_members_average_and_hosted_tournaments(client: Client, 
     assert reverse("ratings:club", args=[lyon.pk]) in player_page
 
 
+def test_the_club_page_links_its_members_on_the_rating_list(client: Client, rated_round_robin) -> None:  # type: ignore[no-untyped-def]
+    lyon = club()
+    members = [seasoned(1800 + i, family_name=f"Member{i}") for i in range(3)]
+    outsider = seasoned(1900, family_name="Outsider")
+    for player in members:
+        club_membership_set(player=player, club=lyon, since=JAN)
+    rated_round_robin([*members, outsider], days_ago(5))
+    html = client.get(reverse("ratings:club", args=[lyon.pk])).content.decode()
+    link = f'{reverse("ratings:rating_list")}?club={lyon.pk}'
+    assert f'href="{link}"' in html
+    listing = client.get(link).content.decode()
+    assert all(p.family_name.upper() in listing for p in members) and "OUTSIDER" not in listing
+
+
 def test_club_match_is_one_rule_for_names() -> None:
     lyon = club("Shogi-Club Müller")
     assert club_match(name="shogi-club mueller", country="FR") == lyon
