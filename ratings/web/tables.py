@@ -38,6 +38,8 @@ class RatingListTable(tables.Table):
     in SQL. The columns give the headers, the sorting and the pagination; ratings/_rating_list_table.html writes
     the rows. Every sort ends on the list's order, so that pages never overlap."""
 
+    label = _("Rating list")  # the name of its box for a screen reader (ratings/_table.html)
+
     rank = tables.Column(verbose_name=_("Rank"), order_by=LIST_ORDER, attrs=NUM)
     country_rank = tables.Column(verbose_name=_("In country"), order_by=("nationality", *LIST_ORDER), attrs=EXTRA_NUM)
     name = tables.Column(
@@ -105,6 +107,8 @@ class PendingPromotionTable(tables.Table):
     ``highest_pending``). The columns give the headers and the pagination; ratings/_pending_promotion_table.html
     writes the rows."""
 
+    label = _("Dan promotions waiting for approval")
+
     player = tables.Column(verbose_name=_("Player"), orderable=False)
     nationality = tables.Column(
         verbose_name=_("Country"), accessor="player__nationality__code", orderable=False, attrs=EXTRA
@@ -127,6 +131,8 @@ class PendingPromotionTable(tables.Table):
 class TournamentTable(tables.Table):
     """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``). The columns give the
     headers, the sorting and the pagination; ratings/_tournament_table.html writes the rows."""
+
+    label = _("Tournaments")
 
     end_date = tables.DateColumn(
         verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"), attrs={"td": {"class": "date"}}

@@ -31,6 +31,7 @@ def test_an_official_list_filters_by_the_club_of_its_date(
     page = client.get(reverse("ratings:official_list", args=[iso]), {"club": lyon})
     assert [row.record.family_name for row in page.context["table"].paginated_rows] == ["Anders", "Berger"]
     assert page.content.decode().count(f'<td class="extra club"><a href="/clubs/{lyon}/">') == 2
+    assert f'aria-label="Official list of {iso}"' in page.content.decode()  # its box named by its date
     api = client.get(reverse("api-v1:official_list", args=[iso]), {"club": paris})
     assert api.status_code == 200, api.content
     assert api.json()["results"] == []

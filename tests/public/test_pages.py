@@ -345,3 +345,24 @@ def test_an_unrated_players_page_says_what_his_next_tables_take(
     html = re.sub(r"\s+", " ", client.get(reverse("ratings:player", args=[player.federation_id])).content.decode())
     assert said in html
     assert "0 more games" not in html
+
+
+def test_each_tables_box_is_named_for_a_screen_reader(client: Client, small_table: tuple[Table, list[Player]]) -> None:
+    """A screen reader announces a table's scrolling box by its name: the list's, not "Table" on every page."""
+    from django.utils import translation
+
+    table, (a, _b, _n, _d) = small_table
+    Promotion.objects.create(
+        player=a, grade=21, table=table, game_number=41, route="upper_bound", rating=1900, status="pending"
+    )
+    named = {
+        reverse("ratings:rating_list"): "Rating list",
+        reverse("ratings:tournaments"): "Tournaments",
+        reverse("ratings:promotions"): "Dan promotions waiting for approval",
+    }
+    for path, name in named.items():
+        page = client.get(path).content.decode()
+        assert f'class="table-container" role="region" tabindex="0" aria-label="{name}"' in page, path
+    with translation.override("fr"):
+        page = client.get(reverse("ratings:rating_list"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'aria-label="Liste de classement"' in page

@@ -90,6 +90,7 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     if not filterset.is_valid():
         return render(request, "ratings/official_list.html", context, status=400)
     table = RatingListTable(filterset.qs)
+    table.label = _("Official list of %(date)s") % {"date": official.date.isoformat()}
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
     table.clubs_show(official.date)
     context["table"] = table
