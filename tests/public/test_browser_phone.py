@@ -182,3 +182,34 @@ def test_browser_phone_head_to_head_and_a_player_in_every_language(
             assert browser.find_element("tag name", "html").get_attribute("lang") == code
             assert not overflows(browser), (code, path)
             assert wider_boxes(browser) == [], (code, path)
+
+
+def test_browser_rating_list_fits_laptops_and_tablets_in_every_language(
+    static_from_source: None, live_server: Any, browser: Any
+) -> None:
+    """Between a phone and a wide screen the list's columns go a few at a time (the prior grade and the last
+    played date, then the figures a phone leaves out, then the club), so that no column is scrolled out of its
+    box; with a pending Dan grade and a long club's name, in the languages of the longest headers."""
+    from django.conf import settings
+    from selenium.webdriver.common.by import By
+
+    from ratings.models import Club
+    from ratings.services.clubs.memberships import club_membership_set
+
+    table, players = swiss()
+    munich = Club.objects.create(name="Shogi-Verein München-Schwabing", country="DE")
+    club_membership_set(player=players[0], club=munich, since=days_ago(30))
+    pending = {"table": table, "game_number": 41, "route": "upper_bound", "status": PromotionStatus.PENDING}
+    Promotion.objects.update_or_create(player=players[0], grade=21, defaults={**pending, "rating": 1900})
+    browser.get(live_server.url + "/")
+    for code, _name in settings.LANGUAGES:
+        browser.add_cookie({"name": "django_language", "value": code})
+        for width in (LAPTOP, 1024, 800, 700):
+            browser.set_window_size(width, 900)  # a desktop's scrollbar takes its part of the width
+            browser.get(live_server.url + "/")
+            assert wider_boxes(browser) == [], (code, width)
+            first = browser.find_element(By.CSS_SELECTOR, "table.rating-list tbody tr")
+            assert "Dan" in first.text, (code, width)  # the grade and its pending note stay in view
+    browser.set_window_size(LAPTOP, 900)
+    headers = browser.find_elements(By.CSS_SELECTOR, "table.rating-list thead th")
+    assert len([h for h in headers if h.is_displayed()]) == 11  # at 1366 px nothing is left out
