@@ -184,7 +184,7 @@ def test_browser_phone_head_to_head_and_a_player_in_every_language(
             assert wider_boxes(browser) == [], (code, path)
 
 
-def test_browser_rating_list_fits_laptops_and_tablets_in_every_language(
+def test_browser_tables_fit_laptops_and_tablets_in_every_language(
     static_from_source: None, live_server: Any, browser: Any
 ) -> None:
     """Between a phone and a wide screen the list's columns go a few at a time (the prior grade and the last
@@ -213,3 +213,14 @@ def test_browser_rating_list_fits_laptops_and_tablets_in_every_language(
     browser.set_window_size(LAPTOP, 900)
     headers = browser.find_elements(By.CSS_SELECTOR, "table.rating-list thead th")
     assert len([h for h in headers if h.is_displayed()]) == 11  # at 1366 px nothing is left out
+
+    # A player's tables and grades, the promotions and the tournaments on a small laptop and a tablet held
+    # upright: a step between the laptop's columns and the phone's, none scrolled out of its box.
+    pages = ["/", f"/players/{players[0].federation_id}/", "/promotions/", "/tournaments/"]
+    for code in ("fr", "es", "de"):
+        browser.add_cookie({"name": "django_language", "value": code})
+        for width in (1024, 900, 834):
+            browser.set_window_size(width, 900)
+            for path in pages:
+                browser.get(live_server.url + path)
+                assert wider_boxes(browser) == [], (code, width, path)
