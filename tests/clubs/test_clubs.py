@@ -125,7 +125,7 @@ def test_the_club_page_links_its_members_on_the_rating_list(client: Client, rate
         club_membership_set(player=player, club=lyon, since=JAN)
     rated_round_robin([*members, outsider], days_ago(5))
     html = client.get(reverse("ratings:club", args=[lyon.pk])).content.decode()
-    link = f'{reverse("ratings:rating_list")}?club={lyon.pk}'
+    link = f"{reverse('ratings:rating_list')}?club={lyon.pk}"
     assert f'href="{link}"' in html
     listing = client.get(link).content.decode()
     assert all(p.family_name.upper() in listing for p in members) and "OUTSIDER" not in listing
