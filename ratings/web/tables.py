@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +18,9 @@ from ratings.engine import grade_label
 from ratings.models import Category
 from ratings.selectors import LIST_ORDER
 from ratings.selectors.clubs import clubs_on
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 EXTRA = {"th": {"class": "extra"}, "td": {"class": "extra"}}  # left out on a phone, with the "minor" columns
@@ -38,7 +42,7 @@ class RatingListTable(tables.Table):
     in SQL. The columns give the headers, the sorting and the pagination; ratings/_rating_list_table.html writes
     the rows. Every sort ends on the list's order, so that pages never overlap."""
 
-    label = _("Rating list")  # the name of its box for a screen reader (ratings/_table.html)
+    label: StrOrPromise = _("Rating list")  # the name of its box for a screen reader (ratings/_table.html)
 
     rank = tables.Column(verbose_name=_("Rank"), order_by=LIST_ORDER, attrs=NUM)
     country_rank = tables.Column(verbose_name=_("In country"), order_by=("nationality", *LIST_ORDER), attrs=EXTRA_NUM)
@@ -107,7 +111,7 @@ class PendingPromotionTable(tables.Table):
     ``highest_pending``). The columns give the headers and the pagination; ratings/_pending_promotion_table.html
     writes the rows."""
 
-    label = _("Dan promotions waiting for approval")
+    label: StrOrPromise = _("Dan promotions waiting for approval")
 
     player = tables.Column(verbose_name=_("Player"), orderable=False)
     nationality = tables.Column(
@@ -132,7 +136,7 @@ class TournamentTable(tables.Table):
     """Tournaments, each with its public tables (rows: ``selectors.tournaments_list``). The columns give the
     headers, the sorting and the pagination; ratings/_tournament_table.html writes the rows."""
 
-    label = _("Tournaments")
+    label: StrOrPromise = _("Tournaments")
 
     end_date = tables.DateColumn(
         verbose_name=_("Date"), format="Y-m-d", order_by=("end_date", "name", "pk"), attrs={"td": {"class": "date"}}
