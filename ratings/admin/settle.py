@@ -23,11 +23,12 @@ from ratings.selectors.settle import cycle_rows, live_resolution_ids
 from ratings.services.tables.settle import CannotResolve, table_resolve
 
 from .read_only import ReadOnlyAdmin
+from .tables import table_name
 
 
 @admin.register(UnsettledTable)
 class UnsettledTableAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "date", "decision", "states")
+    list_display = (table_name, "date", "decision", "states")
     list_select_related = ("tournament",)
     ordering = ("date", "sequence")
     actions = ("resolve_by_rule",)

@@ -168,6 +168,13 @@ class RatingRowInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("player")
 
 
+@admin.display(description=gettext_lazy("table"), ordering="tournament__name")
+def table_name(table: Table) -> str:
+    """A table's name in a list beside its Date column: "tournament, name", without the date its str() ends in
+    (select the tournament with the tables)."""
+    return table.label
+
+
 @admin.register(Table)
 class TableAdmin(
     UserNamesAsText,
@@ -181,7 +188,7 @@ class TableAdmin(
     form = TableForm
     inlines = (TableEntryInline, GameInline, RatingRowInline)
     list_display = (
-        "__str__",
+        table_name,
         "date",
         "sequence",
         "status_shown",

@@ -228,6 +228,8 @@ def test_table_list_and_small_change_page_link_to_the_crosstable(
     table, _players = four
     listing = client.get(reverse("admin:ratings_table_changelist")).content.decode()
     assert f'href="{grid_url(table)}"' in listing
+    # The table's name, with its date once, in the Date column: not "name (date)" beside it
+    assert f">{table.label}</a>" in listing and f">{table} </a>" not in listing and f">{table}</a>" not in listing
     change = client.get(reverse("admin:ratings_table_change", args=[table.pk]))
     assert f'href="{grid_url(table)}"' in change.content.decode()
     assert len(change.context["inline_admin_formsets"]) == 2  # a small table keeps its inlines
