@@ -1,7 +1,9 @@
-"""Finding players by name: the search box of every public page and the rating list's name filter.
+"""Finding players by name: the search box of every public page and the rating list's name filter; and the
+clubs the same words name, which the search page shows beside the players.
 
 A query matches a player when every word of it is in his name, accents, case and the German spellings without
-umlauts ignored ("mueller" finds Müller, Mueller and Muller), or when it is his federation id.
+umlauts ignored ("mueller" finds Müller, Mueller and Muller), or when it is his federation id. A club matches
+when every word is in its name, folded the same way.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from typing import TypeVar
 
 from django.db.models import Count, Model, Q, QuerySet
 
-from ratings.models import Player, name_fold_key, name_search_key
+from ratings.models import Club, Player, name_fold_key, name_search_key
 
 MAX_QUERY = 100
 SEARCH_LIMIT = 50
+CLUB_LIMIT = 10
 
 _Rows = TypeVar("_Rows", bound=Model)  # players, or rows that reach a player through ``prefix``
 
@@ -102,3 +105,12 @@ def namesake_ids(players: Sequence[Player]) -> set[int]:
     for family, given, bearers in names:
         counts[name_search_key(f"{family} {given}")] += bearers
     return {p.pk for p in players if counts[name_search_key(f"{p.family_name} {p.given_name}")] > 1}
+
+
+def clubs_named(value: str) -> list[Club]:
+    """The clubs whose name holds every word of ``value`` (its folded ``name_key``), by name, at most
+    ``CLUB_LIMIT``: a club secretary who types his club's name in the search box finds its page."""
+    words = name_fold_key(value[:MAX_QUERY]).split()
+    if not words:
+        return []
+    return list(Club.objects.filter(*(Q(name_key__contains=word) for word in words)).order_by("name")[:CLUB_LIMIT])

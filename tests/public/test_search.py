@@ -89,6 +89,26 @@ def test_search_without_a_match_says_so(client: Client) -> None:
     assert "No player matches" in response.content.decode()
 
 
+def test_the_search_finds_a_club_by_its_name_as_it_finds_players(client: Client) -> None:
+    """A club secretary types his club's name in the search box: its page is one click away, accents and case
+    ignored, beside any player the words also name; one player and no club still goes straight to the player."""
+    from ratings.models import Club
+
+    osaka = Club.objects.create(name="Ōsaka Shogi-kai", country="JP", city="Ōsaka")
+    Club.objects.create(name="Kyōto Shogi-kai", country="JP")
+    player = make_player("Osakabe", "Rin")
+    response = client.get(reverse("ratings:search"), {"q": "OSAKA"})
+    assert response.status_code == 200
+    assert response.context["clubs"] == [osaka]
+    html = response.content.decode()
+    assert f'<a href="{reverse("ratings:club", args=[osaka.pk])}">Ōsaka Shogi-kai</a>' in html
+    assert "Kyōto" not in html and player.federation_id in html
+    only_player = client.get(reverse("ratings:search"), {"q": "osakabe"})
+    assert only_player.status_code == 302
+    nothing = client.get(reverse("ratings:search"), {"q": "shogi-kai kyoto"}).content.decode()
+    assert "No player matches" in nothing and "Kyōto Shogi-kai</a>" in nothing
+
+
 def test_every_public_page_has_the_search_box(client: Client) -> None:
     for url in (reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:search")):
         assert 'action="/search/"' in client.get(url).content.decode(), url
