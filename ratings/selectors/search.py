@@ -109,8 +109,10 @@ def namesake_ids(players: Sequence[Player]) -> set[int]:
 
 def clubs_named(value: str) -> list[Club]:
     """The clubs whose name holds every word of ``value`` (its folded ``name_key``), by name, at most
-    ``CLUB_LIMIT``: a club secretary who types his club's name in the search box finds its page."""
+    ``CLUB_LIMIT`` and one more (which says there are more): a club secretary who types his club's name in the
+    search box finds its page."""
     words = name_fold_key(value[:MAX_QUERY]).split()
     if not words:
         return []
-    return list(Club.objects.filter(*(Q(name_key__contains=word) for word in words)).order_by("name")[:CLUB_LIMIT])
+    named = Club.objects.filter(*(Q(name_key__contains=word) for word in words)).order_by("name")
+    return list(named[: CLUB_LIMIT + 1])

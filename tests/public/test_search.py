@@ -109,6 +109,20 @@ def test_the_search_finds_a_club_by_its_name_as_it_finds_players(client: Client)
     assert "No player matches" in nothing and "Kyōto Shogi-kai</a>" in nothing
 
 
+def test_the_search_says_when_more_clubs_match_than_it_shows(client: Client) -> None:
+    from ratings.models import Club
+    from ratings.selectors.search import CLUB_LIMIT
+
+    for n in range(CLUB_LIMIT + 1):
+        Club.objects.create(name=f"Shogi-kai {n:02d}", country="DE")
+    response = client.get(reverse("ratings:search"), {"q": "shogi-kai"})
+    assert [c.name for c in response.context["clubs"]] == [f"Shogi-kai {n:02d}" for n in range(CLUB_LIMIT)]
+    html = response.content.decode()
+    assert f"the first {CLUB_LIMIT} are shown" in html and f'<a href="{reverse("ratings:clubs")}">All clubs</a>' in html
+    Club.objects.filter(name=f"Shogi-kai {CLUB_LIMIT:02d}").delete()
+    assert "are shown" not in client.get(reverse("ratings:search"), {"q": "shogi-kai"}).content.decode()
+
+
 def test_every_public_page_has_the_search_box(client: Client) -> None:
     for url in (reverse("ratings:rating_list"), reverse("ratings:tournaments"), reverse("ratings:search")):
         assert 'action="/search/"' in client.get(url).content.decode(), url

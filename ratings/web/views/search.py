@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from ratings.selectors.search import clubs_named, player_search
+from ratings.selectors.search import CLUB_LIMIT, clubs_named, player_search
 from ratings.web.caching import public_page
 
 
@@ -18,4 +18,5 @@ def search(request: HttpRequest) -> HttpResponse:
     clubs = clubs_named(query)
     if result.only is not None and not clubs:
         return redirect("ratings:player", result.only.federation_id)
-    return render(request, "ratings/search.html", {"result": result, "clubs": clubs, "search_query": query})
+    context = {"result": result, "clubs": clubs[:CLUB_LIMIT], "more_clubs": len(clubs) > CLUB_LIMIT}
+    return render(request, "ratings/search.html", {**context, "search_query": query})
