@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
-from ratings.models.common import check_names, name_fold_key
+from ratings.models.common import check_names, name_fold_key, place_name
 from ratings.models.players import Player
 
 
@@ -55,6 +55,11 @@ class Club(models.Model):
         same = Club.objects.filter(country=self.country, name_key=key).exclude(pk=self.pk)
         if same.exists():
             raise ValidationError({"name": _("This country has a club of that name already.")})
+
+    @property
+    def place(self) -> str:
+        """ "Ōsaka, Japan" (``place_name``)."""
+        return place_name(self.city, self.country)
 
 
 class ClubMembership(models.Model):

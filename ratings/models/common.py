@@ -171,6 +171,12 @@ class IsoDate(Func):
         return f"MAKE_DATE({parts})", params * 3
 
 
+def place_name(city: str, country: Any) -> str:
+    """ "Lyon, France": a city and its country's name (a django-countries ``Country``, named in the active
+    language), either part alone, or "" for neither: where a tournament is held or a club meets."""
+    return ", ".join(part for part in (city, str(country.name or "")) if part)
+
+
 def check_names(instance: models.Model, *fields: str) -> None:
     """Refuse names holding control, format (right-to-left overrides, zero-width characters) or line-separator
     characters, each error on its field and naming the character (ratings/fesa_files/names.py): the rule the

@@ -12,7 +12,7 @@ from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
 from ratings.engine import scores
-from ratings.models.common import check_names
+from ratings.models.common import check_names, place_name
 from ratings.models.players import Player
 
 
@@ -109,8 +109,8 @@ class Tournament(models.Model):
 
     @property
     def place(self) -> str:
-        """ "Lyon, France" (the country's name in the active language), either part alone, or "" for neither."""
-        return ", ".join(part for part in (self.city, str(self.country.name or "")) if part)
+        """ "Lyon, France" (``place_name``)."""
+        return place_name(self.city, self.country)
 
     def clean(self) -> None:
         super().clean()

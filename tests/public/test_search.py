@@ -103,6 +103,7 @@ def test_the_search_finds_a_club_by_its_name_as_it_finds_players(client: Client)
     html = response.content.decode()
     assert f'<a href="{reverse("ratings:club", args=[osaka.pk])}">Ōsaka Shogi-kai</a>' in html
     assert "Kyōto" not in html and player.federation_id in html
+    assert "Ōsaka, Japan" in html  # where the club meets, as its page says it
     only_player = client.get(reverse("ratings:search"), {"q": "osakabe"})
     assert only_player.status_code == 302
     nothing = client.get(reverse("ratings:search"), {"q": "shogi-kai kyoto"}).content.decode()

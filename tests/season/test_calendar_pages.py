@@ -167,6 +167,7 @@ def test_director_registers_in_the_admin_and_an_officer_refuses_with_a_reason() 
     assert review_url in saved.content.decode()
     own = client.get(review_url)  # a director reads his registration's review, without the decision
     assert own.status_code == 200 and own.context["form"] is None and "td@example.org" in own.content.decode()
+    assert "<dd>Nice, France</dd>" in own.content.decode()  # the place, as the calendar writes it
     assert client.post(review_url, {"decision": "accept", "reason": ""}).status_code == 403
     client.force_login(make_director())
     assert client.get(review_url).status_code == 403  # nor another director's
