@@ -1,6 +1,6 @@
 """What a player's page answers beyond his history: his best wins (by the opponent's rating at the time), his
-peak rank on the published lists and his longest run of months with a rated table. His percentiles are read with
-his ranks, from today's stored list (selectors/standing.py)."""
+peak rank (on the published lists and today's) and his longest run of months with a rated table. His percentiles
+are read with his ranks, from today's stored list (selectors/standing.py)."""
 
 from __future__ import annotations
 
@@ -49,10 +49,21 @@ def best_wins(player: Player, limit: int = BEST_WINS) -> list[BestWin]:
     return wins
 
 
-def peak_rank(entries: Iterable[ListEntry]) -> ListEntry | None:
-    """His best public rank on the published official lists (the entries the page reads already, each with its
-    list), the earliest on a tie; None if he was never ranked (still rated by performance on each)."""
-    return min((e for e in entries if e.rank is not None), key=lambda e: (e.rank, e.stored_list.date), default=None)
+@dataclass(frozen=True)
+class PeakRank:
+    rank: int
+    date: dt.date
+    official: bool  # on a published official list of ``date``; else today's list
+
+
+def peak_rank(entries: Iterable[ListEntry], *, today_rank: int | None, today: dt.date) -> PeakRank | None:
+    """His best public rank: on the published official lists (the entries the page reads already, each with its
+    list) or on today's list (``today_rank``), the earliest on a tie; None if he was never ranked (still rated by
+    performance on each). A player who has just climbed has his peak today, not on an older list."""
+    ranks = [PeakRank(e.rank, e.stored_list.date, official=True) for e in entries if e.rank is not None]
+    if today_rank is not None:
+        ranks.append(PeakRank(today_rank, today, official=False))
+    return min(ranks, key=lambda peak: (peak.rank, peak.date), default=None)
 
 
 @dataclass(frozen=True)

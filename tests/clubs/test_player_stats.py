@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 
 import pytest
@@ -13,8 +14,9 @@ from ratings.models import GameResult, Player, Table
 from ratings.selectors.player_stats import Run, best_wins, longest_run
 from ratings.selectors.standing import Standing, player_standing
 from ratings.services.lists import list_stored
+from ratings.services.official_lists import official_list_publish
 from ratings.templatetags.ratings_public import percent_below
-from tests.factories import add_game, make_table
+from tests.factories import add_game, make_rating_officer, make_table
 from tests.public.conftest import days_ago, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +90,26 @@ def test_equal_ratings_are_not_below_each_other_and_no_nationality_has_no_countr
 def test_a_share_is_shown_in_whole_percent_rounded_down() -> None:
     # The best of 3,000 has 99.97% below him: above 99%, never above 100%.
     assert [percent_below(v) for v in (99.97, 40.0, 33.4, 0.0)] == [99, 40, 33, 0]
+
+
+def peak_shown(client: Client, player: Player) -> str:
+    """The peak rank's card on his page, as text."""
+    page = client.get(reverse("ratings:player", args=[player.federation_id])).content.decode()
+    shown = page.split("Peak rank</dt><dd>", 1)[1]
+    return re.sub(r"<[^>]+>", "", shown.split("</dd>", 1)[0])
+
+
+def test_peak_rank_is_today_for_a_player_who_climbed_since_the_official_list(
+    rate: Callable[[Table], Table], client: Client
+) -> None:
+    leader = seasoned(1710, family_name="Leader", last_played=days_ago(60))
+    climber = seasoned(1700, family_name="Climber", last_played=days_ago(60))
+    official = official_list_publish(date=days_ago(30), user=make_rating_officer(), expected=None)
+    table = make_table([climber, leader], date=days_ago(10))
+    add_game(table, 1, climber, leader)
+    rate(table)
+    assert standing(climber).rank == 1
+    # second on the official list, first today: his peak is today's, never worse than the rank beside it
+    assert peak_shown(client, climber) == "1 today"
+    # first on the official list, second today: his peak is the list's, linked
+    assert peak_shown(client, leader) == f"1 {official.date:%Y-%m-%d}"

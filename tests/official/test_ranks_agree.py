@@ -76,7 +76,7 @@ def test_an_official_lists_files_api_and_peak_ranks_give_the_pages_ranks(client:
     assert [line.split()[0] for line in txt.splitlines() if "NEWCOMER" in line.upper()] == ["1"]
     newcomer, anders, _ = players
     entries = official.stored_list.entries.select_related("stored_list")
-    assert peak_rank(e for e in entries if e.player_id == anders.pk).rank == 1
-    assert peak_rank(e for e in entries if e.player_id == newcomer.pk) is None
+    assert peak_rank((e for e in entries if e.player_id == anders.pk), today_rank=None, today=days_ago(0)).rank == 1
+    assert peak_rank((e for e in entries if e.player_id == newcomer.pk), today_rank=None, today=days_ago(0)) is None
     detail = client.get(reverse("api-v1:player", args=[anders.federation_id])).json()
     assert [(line["rank"], line["country_rank"]) for line in detail["official_lists"]] == [(1, 1)]

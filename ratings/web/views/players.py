@@ -45,6 +45,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     groups = player_groups(player, today)
     today_list = list_stored(None, active=True, version=getattr(request, "data_version", None))
     official = player_official_lists(player)
+    standing = player_standing(player, today_list)
     tables = selectors.player_tables(player, grade_steps)
     historical = selectors.player_historical_rows(player)
     points = [
@@ -63,14 +64,14 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "games_before_records": selectors.games_before_records(player),
         "official_lists": official,
         "best_wins": best_wins(player),
-        "peak_rank": peak_rank(official),
+        "peak_rank": peak_rank(official, today_rank=standing.rank, today=today),
         "longest_run": longest_run(t.row.date for t in tables),
         "clubs": groups.club_history,
         "club": groups.club,
         # Only the category is published, never the date of birth (docs/privacy.md).
         "age_category": groups.age_category.label if groups.age_category else "",
         "womens_list": groups.womens_list,
-        "standing": player_standing(player, today_list),
+        "standing": standing,
     }
     return render(request, "ratings/player_detail.html", context)
 
