@@ -316,9 +316,13 @@ def test_player_page_shows_todays_ranks_and_what_the_next_grade_takes(client: Cl
     assert "<dt>Rank</dt><dd>3 " in html and "2 in France" in html  # the Top player is first in France
     x = grade_of(2, "Kyu")
     assert "Next grade: 2 Kyu." in html
-    assert f"A rating of {upper_bound(x)} or more promotes at once" in html
-    assert f"or {int(mp_run_length(x))} more games in a row rated {midpoint(x)} or more" in html  # type: ignore[arg-type]
-    assert f"or {int(lb_run_length(x))} more games in a row rated {lower_bound(x)} or more" in html  # type: ignore[arg-type]
+    # Each way is a sentence of its own: no punctuation glued on between translated pieces.
+    assert f"A rating of {upper_bound(x)} or more promotes at once. " in html
+    assert f"Or {int(mp_run_length(x))} more games in a row rated {midpoint(x)} or more. " in html  # type: ignore[arg-type]
+    assert f"Or {int(lb_run_length(x))} more games in a row rated {lower_bound(x)} or more, one of the run" in html  # type: ignore[arg-type]
+    japanese = client.get(reverse("ratings:player", args=[me.federation_id]), HTTP_ACCEPT_LANGUAGE="ja").content
+    outlook = japanese.decode().split('class="next-grade"')[1].split("</p>")[0]
+    assert "; " not in outlook and f"{lower_bound(x)} 以上、うち 1 局は {midpoint(x)} 以上。" in outlook
 
 
 def test_player_page_of_an_unranked_newcomer_says_when_he_is_tested(client: Client) -> None:

@@ -104,6 +104,7 @@ def test_the_search_finds_a_club_by_its_name_as_it_finds_players(client: Client)
     assert f'<a href="{reverse("ratings:club", args=[osaka.pk])}">Ōsaka Shogi-kai</a>' in html
     assert "Kyōto" not in html and player.federation_id in html
     assert "Ōsaka, Japan" in html  # where the club meets, as its page says it
+    assert "One player matches. " in " ".join(html.split())  # one full stop: the sentence is whole in the catalogue
     only_player = client.get(reverse("ratings:search"), {"q": "osakabe"})
     assert only_player.status_code == 302
     nothing = client.get(reverse("ratings:search"), {"q": "shogi-kai kyoto"}).content.decode()
@@ -150,3 +151,14 @@ def test_search_finds_a_family_name_of_several_words_typed_as_one(query: str, fa
     wanted = make_player(family, "Jan")
     make_player("Vries", "Anna")
     assert [p.pk for p in player_search(query).players] == [wanted.pk]
+
+
+def test_the_search_says_how_many_it_shows_when_more_players_match(client: Client) -> None:
+    from ratings.selectors.search import SEARCH_LIMIT
+
+    for n in range(SEARCH_LIMIT + 1):
+        make_player("Tanaka", f"Given{n:02d}")
+    english = " ".join(client.get(reverse("ratings:search"), {"q": "tanaka"}).content.decode().split())
+    assert f"The first {SEARCH_LIMIT} players who match are shown: add a given name or a country" in english
+    japanese = client.get(reverse("ratings:search"), {"q": "tanaka"}, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert f"該当する最初の {SEARCH_LIMIT} 人の選手を表示しています。" in japanese and "ます." not in japanese
