@@ -77,8 +77,10 @@ class MistakeReportAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """A settled report is final (the reporter was told): it opens read-only."""
-        if obj is not None and obj.status in REPORT_SETTLED:
+        """A settled report is final (the reporter was told): it opens read-only. Judged on the report as stored:
+        a form refused for a missing reason has set the instance's status to the settled one the officer chose,
+        and must stay a form that says why."""
+        if obj is not None and MistakeReport.objects.filter(pk=obj.pk, status__in=REPORT_SETTLED).exists():
             return False
         return super().has_change_permission(request, obj)
 

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from ratings.models import Correction, MistakeReport, OutgoingMail, ReportStatus
 from ratings.services.fingerprints import VERSION_FIELD
@@ -121,6 +122,9 @@ def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Cl
     version = page.context["adminform"].form[VERSION_FIELD].value()
     refused = client.post(url, {"status": "rejected", "reason": "", "correction": "", VERSION_FIELD: version})
     assert refused.status_code == 200 and MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
+    # The page stays the form, with why: the refused choice is not taken for the report's settled state.
+    [why] = refused.context["adminform"].form.errors["reason"]
+    assert 'name="status"' in refused.content.decode() and escape(why) in refused.content.decode()
     done = client.post(
         url, {"status": "rejected", "reason": "Le nom est juste.", "correction": "", VERSION_FIELD: version}
     )
