@@ -188,9 +188,13 @@ def test_grid_takes_a_pasted_turnering_crosstable(client: Client, four: tuple[Ta
     assert dict(table.entries.values_list("seat", "player_id")) == {1: a.pk, 2: b.pk, 3: c.pk, 4: d.pk}
     assert Game.objects.filter(table=table).count() == 4
     response = post_rows(client, table, [], paste=pasted.replace("[Dahl] []", "[Dahl] [Nobody]"))
+    # The lines as the officer counts those he pasted, though the table's name and date were put before them.
     assert response.context["problems"] == [
-        "Line 6: Dahl Nobody is no player of the federation; enter the player in the row yourself, or upload the file."
+        "Line 4: Dahl Nobody is no player of the federation; enter the player in the row yourself, or upload the file."
     ]
+    response = post_rows(client, table, [], paste=pasted.replace("[3= 2-]", "[3= 1x]"))
+    [problem] = response.context["problems"]
+    assert problem.startswith("line 4: ") and "'1x'" in problem, problem
 
 
 def test_hand_entry_refuses_a_player_without_a_round(client: Client, four: tuple[Table, list[Player]]) -> None:

@@ -25,6 +25,7 @@ from ratings.fesa_files.turnering import Cell, TablePlayer, Turnering, check_con
 from ratings.models import Game, GameResult, HandicapGiver, Player, Table
 from ratings.selectors.fesa_records import table_turnering
 from ratings.selectors.players import player_names
+from ratings.services.fesa.import_plan import Problem
 from ratings.services.fesa.tables import table_games
 from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, TableSaved, table_save
 from ratings.services.tables.submit import GameFacts
@@ -167,14 +168,16 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
     the table keeps its own either way). Each line's player is the table's entered player of that name, else the one
     federation player of that exact name; TableRefused names every line that matches nobody or several."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
+    added = 0  # lines put before the pasted ones: a problem names the line as the officer counts his own
     if lines and _PLAYER_LINE.match(lines[0]):
         text = f"[{table}]\n[{table.date.isoformat()}]\n{text}"
+        added = 2
     try:
         turnering = read_turnering(text, _("pasted crosstable"))
-    except FesaFileErrors as exc:
-        raise TableRefused({"games": [str(e) for e in exc.errors]}) from exc
     except FesaFileError as exc:
-        raise TableRefused({"games": [str(exc)]}) from exc
+        errors = exc.errors if isinstance(exc, FesaFileErrors) else [exc]
+        problems = [Problem(None if e.line is None else e.line - added, e.message) for e in errors]
+        raise TableRefused({"games": [str(p) for p in problems]}) from exc
     if any(p.simul_giver for p in turnering.players):
         raise TableRefused({"games": [_("A simultaneous display ([&]) is entered by uploading its turnering.txt.")]})
     entered = {(e.player.family_name, e.player.given_name): e.player_id for e in table.entries.select_related("player")}
@@ -189,7 +192,7 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
                 problems.append(
                     _("Line %(line)s: %(name)s is %(what)s; enter the player in the row yourself, or upload the file.")
                     % {
-                        "line": p.line,
+                        "line": p.line - added,
                         "name": f"{p.last_name} {p.first_name}".strip(),
                         "what": _("no player of the federation") if not found else _("the name of several players"),
                     }
