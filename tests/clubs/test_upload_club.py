@@ -59,3 +59,17 @@ def test_a_new_club_kept_in_the_preview_is_created(django_capture_on_commit_call
     table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks, create_club="on")
     club = Club.objects.get()
     assert (club.name, club.country.code, table.tournament.host_club) == ("Kyoto Kai", "FR", club)
+
+
+@pytest.mark.slow
+def test_a_new_club_is_not_offered_for_a_tournament_without_a_country(
+    django_capture_on_commit_callbacks: object,
+) -> None:
+    """A tournament made from the file has no country yet: the preview says so, rather than offer a club that
+    the saving would then not create."""
+    client, _tournament = director_with_tournament()
+    preview = upload(client, FOUR, None, host_club="Kyoto Kai")
+    page = " ".join(preview.content.decode().split())  # type: ignore[attr-defined]
+    assert 'name="create_club"' not in page and "the tournament has no country to create it in" in page
+    table = confirm(client, payload_of(preview), django_capture_on_commit_callbacks)
+    assert table.tournament.host_club is None and not Club.objects.exists()
