@@ -422,14 +422,20 @@ CORS_URLS_REGEX = (
 CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After", "Content-Disposition")
 
+
+def _rate_words(rate: str) -> str:
+    """A throttle rate as the API's description says it: "120/minute" as "120 requests a minute"."""
+    count, _slash, period = rate.partition("/")
+    return f"{count} requests {'an' if period.startswith('h') else 'a'} {period}"
+
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "FESA ratings API",
     "DESCRIPTION": "Read-only data of the federation's rating site: players, rating lists, tournaments, tables "
-    f"and promotions. Anonymous clients may make {API_ANON_RATE.replace('/', ' a ')} requests; past that the answer "
+    f"and promotions. Anonymous clients may make {_rate_words(API_ANON_RATE)}; past that the answer "
     f"is 429 with a Retry-After header. The data are published under {DATA_LICENCE_NAME} ({DATA_LICENCE_URL}). "
     "A tournament director sends his tables (preview, then submit) with a personal access token created in the "
-    f"admin, {API_SUBMIT_RATE.replace('/', ' an ' if API_SUBMIT_RATE.endswith('/hour') else ' a ')} requests "
-    "per director.",
+    f"admin, {_rate_words(API_SUBMIT_RATE)} per director.",
     "LICENSE": {"name": DATA_LICENCE_NAME, "url": DATA_LICENCE_URL},
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.contrib.sitemaps import views as sitemaps
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
+from django.views.generic import RedirectView
 from django.views.i18n import set_language
 
 from federation import health, metrics
@@ -33,6 +34,7 @@ urlpatterns = [
     path("sitemap.xml", sitemaps.index, {"sitemaps": SITEMAPS, "sitemap_url_name": "sitemap"}, name="sitemap-index"),
     path("sitemap-<section>.xml", sitemaps.sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("files/", include((web.files_urlpatterns, "files"))),
+    path("api/", RedirectView.as_view(pattern_name="api-v1:index")),  # the address people guess: the current version
     path("api/v1/", include("ratings.api.urls")),
     path("feeds/", include((web.feeds_urlpatterns, "feeds"))),
     path("downloads/", include((web.downloads_urlpatterns, "downloads"))),
