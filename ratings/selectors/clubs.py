@@ -175,11 +175,10 @@ def country_ranking(version: DataVersion | None = None) -> list[RankedGroup]:
         ]
         return _rank(groups)
 
-    # The cache keeps the codes; the names are the reader's language's.
-    return [
-        replace(group, name=str(countries.name(group.key)))
-        for group in version_cached("country-ranking", version, make)
-    ]
+    # The cache keeps the codes; the names are the reader's language's, and so is the order of the unranked.
+    named = [replace(g, name=str(countries.name(g.key))) for g in version_cached("country-ranking", version, make)]
+    unranked = sorted((g for g in named if g.rank is None), key=lambda g: name_search_key(g.name))
+    return [g for g in named if g.rank is not None] + unranked
 
 
 def club_choices() -> list[tuple[str, str]]:

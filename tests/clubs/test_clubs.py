@@ -8,6 +8,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from ratings.models import Club, ClubMembership, Player
 from ratings.selectors.clubs import (
@@ -90,6 +91,14 @@ def test_country_ranking_by_the_best_ten() -> None:
     ranking = country_ranking()
     assert [(g.rank, g.key) for g in ranking] == [(1, "DE"), (2, "JP"), (None, "NL")]
     assert ranking[0].name == "Germany"
+
+
+def test_unranked_countries_follow_in_the_readers_alphabet() -> None:
+    for code in ("CH", "DK", "HU"):  # in Polish: Szwajcaria, Dania, Węgry
+        seasoned(1800, nationality=code)
+    with translation.override("pl"):
+        assert [g.name for g in country_ranking()] == ["Dania", "Szwajcaria", "Węgry"]
+    assert [g.name for g in country_ranking()] == ["Denmark", "Hungary", "Switzerland"]
 
 
 def test_club_page_shows_members_average_and_hosted_tournaments(client: Client, rated_round_robin) -> None:  # type: ignore[no-untyped-def]
