@@ -76,3 +76,18 @@ def test_a_change_is_written_with_the_languages_decimal_separator() -> None:
         assert (signed(0.52), signed(-13.54), signed(12)) == ("+0.52", "-13.54", "+12")
     with translation.override("pl"):
         assert (signed(0.52), signed(-13.54), signed(12)) == ("+0,52", "-13,54", "+12")
+
+
+def test_public_pages_write_a_date_one_way() -> None:
+    """The public pages write a date as ISO, whatever the language (a club's tournaments read "21-9-2024" in Dutch
+    and "2024/09/21" in Japanese beside ISO dates everywhere else): no template names a localised format."""
+    from pathlib import Path
+
+    templates = Path(settings.BASE_DIR) / "templates"
+    named = [
+        f"{path.relative_to(templates)}"
+        for folder in ("ratings", "jinja2")
+        for path in sorted((templates / folder).rglob("*.html"))
+        if "DATE_FORMAT" in path.read_text(encoding="utf-8")
+    ]
+    assert not named, named
