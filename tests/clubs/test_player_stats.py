@@ -53,6 +53,13 @@ def test_best_wins_and_percentiles(rate: Callable[[Table], Table], client: Clien
     page = client.get(reverse("ratings:player", args=[me.federation_id])).content.decode()
     assert "Best wins" in page and "STRONG" in page.upper() and "above 40% of the federation" in page
     assert "Longest run" in page
+    assert "* rated by performance" not in page  # no starred rating: no footnote for it
+    newcomer = seasoned(1500, family_name="New", games=2, result_list=((1500, 1.0), (1500, 0.0)))
+    later = make_table([newcomer, weak], date=days_ago(5))
+    add_game(later, 1, newcomer, weak)
+    rate(later)
+    newcomers_page = client.get(reverse("ratings:player", args=[newcomer.federation_id])).content.decode()
+    assert "* rated by performance" in newcomers_page
     # the best wins' table and the chart's points: the date once, beside the table's name, not in it as well
     assert f">{table.label}</a>" in page and f">{table.label} ({table.date:%Y-%m-%d})</a>" not in page
     assert f"{table.date:%Y-%m-%d}: {me.rating} – {table.label}</title>" in page

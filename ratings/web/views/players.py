@@ -58,6 +58,7 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
     context = {
         "player": player,
         "tables": tables,
+        "performance_rated": any(t.performance_rated for t in tables),  # the footnote of the starred ratings
         "historical": historical[::-1],
         "grade_steps": grade_steps,
         "chart": rating_chart(points),
