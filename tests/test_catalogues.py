@@ -33,7 +33,8 @@ def catalogue(lang: str, root: Path = ROOT) -> Catalog:
 def duplicated_msgids(lang: str) -> list[str]:
     """Babel keeps one of two entries with the same msgid; GNU gettext's msgfmt and msgmerge refuse the file."""
     po = (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
-    entries = [m.group(0) for m in re.finditer(r'^msgid ".*"\n(?:".*"\n)*', po, flags=re.M)]
+    # An entry is its context and its msgid: one text may have two meanings ("Change": a rating's; the verb).
+    entries = [m.group(0) for m in re.finditer(r'^(?:msgctxt ".*"\n)?msgid ".*"\n(?:".*"\n)*', po, flags=re.M)]
     return sorted({entry for entry in entries if entries.count(entry) > 1})
 
 

@@ -123,3 +123,13 @@ def test_the_publish_confirmation_is_translated(client: Client, official: Offici
         page = client.post(url, {"date": date}, headers={"accept-language": lang}).content.decode()
         texts = [t for t in texts_of(page) if t != officer.get_username() and t not in admin_same(lang)]
         assert not untranslated(english, texts, lang, english_vocabulary(), data_texts())
+
+
+@pytest.mark.parametrize(("lang", "verb", "noun"), [("es", "Modificar", "Cambio"), ("nl", "Wijzigen", "Verandering")])
+def test_the_admins_change_links_are_the_verb_not_a_ratings_change(
+    client: Client, lang: str, verb: str, noun: str
+) -> None:
+    """The site's "Change" (of a rating, of a correction) has its own context: Django's verb keeps its words."""
+    client.force_login(make_rating_officer())
+    index = client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert f">{verb}</a>" in index and f">{noun}</a>" not in index
