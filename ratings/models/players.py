@@ -53,7 +53,13 @@ class Player(models.Model):
     residence = CountryField(_("country of residence"), blank=True)
     is_professional = models.BooleanField(_("professional"), default=False)
     date_of_birth = models.DateField(
-        _("date of birth"), null=True, blank=True, help_text=_("Private: only used to tell namesakes apart.")
+        _("date of birth"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Private, never shown: tells namesakes apart and sets the age category (juniors, seniors) that the "
+            "lists show."
+        ),
     )
     # The prior grade (R7): a grade from elsewhere, kept apart from the FESA grade. It decides a newcomer's
     # first rating, so changing it re-rates what follows (ratings/services/players.py).
