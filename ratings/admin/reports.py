@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -58,7 +59,8 @@ class ReportForm(forms.ModelForm):
 @admin.register(MistakeReport)
 class MistakeReportAdmin(admin.ModelAdmin):
     form = ReportForm
-    list_display = ("created_at", "about", "status", "what_short", "correction")
+    # The queue's columns kept short, so that the status and the words stay in view beside the filter.
+    list_display = ("sent_at", "about", "status", "what_short", "correction_link")
     list_filter = ("status",)
     list_select_related = ("player", "table__tournament", "correction")
     search_fields = ("what", "player__family_name", "player__federation_id")
@@ -98,6 +100,18 @@ class MistakeReportAdmin(admin.ModelAdmin):
                 format_html('<a href="{}">{}</a>', reverse("ratings:table", args=[report.table_id]), report.table)
             )
         return format_html(", ".join(["{}"] * len(links)), *links)
+
+    @admin.display(description=MistakeReport._meta.get_field("created_at").verbose_name, ordering="created_at")
+    def sent_at(self, report: MistakeReport) -> str:
+        return f"{timezone.localtime(report.created_at):%Y-%m-%d %H:%M}"
+
+    @admin.display(description=MistakeReport._meta.get_field("correction").verbose_name)
+    def correction_link(self, report: MistakeReport) -> str:
+        """The correction that settled it, by its date, leading to it."""
+        if report.correction is None:
+            return "–"
+        url = reverse("admin:ratings_correction_change", args=[report.correction_id])
+        return format_html('<a href="{}">{}</a>', url, f"{timezone.localtime(report.correction.made_at):%Y-%m-%d}")
 
     @admin.display(description=gettext_lazy("what is wrong"))
     def what_short(self, report: MistakeReport) -> str:

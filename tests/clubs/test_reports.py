@@ -140,7 +140,7 @@ def identity_correction(player: Any) -> Correction:
     )
 
 
-def test_a_corrected_report_links_its_correction() -> None:
+def test_a_corrected_report_links_its_correction(client: Client) -> None:
     officer = make_rating_officer()
     player = make_player()
     report = confirmed(player, language="en")
@@ -148,6 +148,12 @@ def test_a_corrected_report_links_its_correction() -> None:
     report_decide(report=report, status=ReportStatus.CORRECTED, correction=correction, user=officer, expected=None)
     assert MistakeReport.objects.get().correction == correction
     assert "corrected it" in OutgoingMail.objects.get(event_key__endswith="outcome:corrected").body
+    # The queue's line: short dates, and the correction one click away.
+    client.force_login(officer)
+    queue = client.get(reverse("admin:ratings_mistakereport_changelist")).content.decode()
+    link = reverse("admin:ratings_correction_change", args=[correction.pk])
+    assert f'<a href="{link}">{timezone.localtime(correction.made_at):%Y-%m-%d}</a>' in queue
+    assert f"{timezone.localtime(report.created_at):%Y-%m-%d %H:%M}" in queue
 
 
 def test_corrected_needs_a_correction_of_what_was_reported() -> None:
