@@ -169,6 +169,10 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
     federation player of that exact name; TableRefused names every line that matches nobody or several."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
     added = 0  # lines put before the pasted ones: a problem names the line as the officer counts his own
+
+    def pasted(line: int | None) -> int | None:
+        return None if line is None else line - added
+
     if lines and _PLAYER_LINE.match(lines[0]):
         text = f"[{table}]\n[{table.date.isoformat()}]\n{text}"
         added = 2
@@ -176,8 +180,7 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
         turnering = read_turnering(text, _("pasted crosstable"))
     except FesaFileError as exc:
         errors = exc.errors if isinstance(exc, FesaFileErrors) else [exc]
-        problems = [Problem(None if e.line is None else e.line - added, e.message) for e in errors]
-        raise TableRefused({"games": [str(p) for p in problems]}) from exc
+        raise TableRefused({"games": [str(Problem(pasted(e.line), e.message)) for e in errors]}) from exc
     if any(p.simul_giver for p in turnering.players):
         raise TableRefused({"games": [_("A simultaneous display ([&]) is entered by uploading its turnering.txt.")]})
     entered = {(e.player.family_name, e.player.given_name): e.player_id for e in table.entries.select_related("player")}
@@ -192,7 +195,7 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
                 problems.append(
                     _("Line %(line)s: %(name)s is %(what)s; enter the player in the row yourself, or upload the file.")
                     % {
-                        "line": p.line - added,
+                        "line": pasted(p.line),
                         "name": f"{p.last_name} {p.first_name}".strip(),
                         "what": _("no player of the federation") if not found else _("the name of several players"),
                     }
