@@ -81,13 +81,16 @@ def test_director_cannot_open_another_directors_tournament_or_table(client: Clie
     table = two_player_table(their_tournament)
     client.force_login(mine)
 
-    # The admin answers an object it does not show with a redirect and "does not exist", as for a deleted one.
-    for url in (tournament_url("change", their_tournament), table_url("change", table)):
-        response = client.get(url)
-        assert response.status_code == 302 and response["Location"] == reverse("admin:index")
-    assert client.get(table_url("preview", table)).status_code == 404
-    assert client.post(table_url("submit", table)).status_code == 404
-    assert client.get(table_url("delete", table)).status_code == 302
+    # Refused as another's, in his language, with the way back: not "does not exist. Perhaps it was deleted?",
+    # which Django says of a row the narrowed queryset leaves out.
+    for url in (tournament_url("change", their_tournament), table_url("change", table), table_url("delete", table)):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+        page = response.content.decode()
+        assert response.status_code == 403 and "No permitido" in page and reverse("admin:index") in page, url
+    assert client.get(table_url("preview", table)).status_code == 403
+    assert client.post(table_url("submit", table)).status_code == 403
+    missing = client.get(reverse("admin:ratings_tournament_change", args=[10**9]))
+    assert missing.status_code == 302 and missing["Location"] == reverse("admin:index")  # a row that is not there
     table.refresh_from_db()
     assert table.status == TableStatus.DRAFT
 
