@@ -69,12 +69,24 @@ def link_path(body: str, name: str) -> str:
 
 def confirm_from_outbox(address: str = ADDRESS) -> str:
     """Confirm through the link of the last message to ``address``, as its reader would: open it, press the
-    button."""
+    button; the page then offers the way to stop the messages (the path returned)."""
     client = Client()
     path = link_path(messages_to(address)[-1].body, "subscription_confirm")
     assert client.get(path).status_code == 200
-    assert client.post(path).status_code == 200
-    return path
+    done = client.post(path)
+    assert done.status_code == 200
+    prefix = reverse("ratings:unsubscribe", args=["TOKEN"]).split("TOKEN")[0]
+    [stop] = re.findall(rf'href="({re.escape(prefix)}[^"]+)"', done.content.decode())
+    return stop
+
+
+def test_the_confirmed_page_offers_to_stop_before_any_message(django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        subscription_request(player=make_player(), email=ADDRESS, language="en", on_tables=True, on_grades=False)
+    stop = confirm_from_outbox()
+    assert Subscription.objects.filter(confirmed_at__isnull=False).exists()
+    assert Client().post(stop).status_code == 200
+    assert not Subscription.objects.exists()
 
 
 def subscribed(

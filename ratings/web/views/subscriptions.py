@@ -22,6 +22,7 @@ from ratings.services.season.subscriptions import (
     subscription_confirm,
     subscription_request,
     unsubscribe_id,
+    unsubscribe_token,
 )
 from ratings.web.forms import SubscribeForm
 from ratings.web.throttling import SubscribeThrottle
@@ -75,7 +76,8 @@ def subscription_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
     subscription = subscription_confirm(token=token)
     if subscription is None:
         return render(request, "ratings/subscription_confirm.html", {"state": "invalid"}, status=400)
-    context = {"state": "done", "player": subscription.player}
+    # The way to stop them at once, before the first message brings its own.
+    context = {"state": "done", "player": subscription.player, "stop": unsubscribe_token(subscription)}
     return render(request, "ratings/subscription_confirm.html", context)
 
 
