@@ -42,6 +42,8 @@ def test_a_report_waits_for_its_confirmation_then_reaches_the_queue(client: Clie
     assert page.status_code == 200 and f'value="{game.pk}"' in page.content.decode()
     sent = client.post(url, {"game": game.pk, "what": "Baba won round 1", "email": ADDRESS, "language": "de"})
     assert sent.status_code == 302
+    thanks = client.get(sent["Location"]).content.decode()  # the answer leads back to the player's page
+    assert f'href="{reverse("ratings:player", args=[player.federation_id])}"' in thanks
     report = MistakeReport.objects.get()
     assert (report.player, report.table, report.game, report.confirmed_at) == (player, table, game, None)
     message = OutgoingMail.objects.get(recipient=ADDRESS)
@@ -50,11 +52,13 @@ def test_a_report_waits_for_its_confirmation_then_reaches_the_queue(client: Clie
     token = confirm_link(message.body)
     assert client.get(reverse("ratings:report_confirm", args=[token])).status_code == 200
     assert MistakeReport.objects.get().confirmed_at is None  # a GET (a mail program checking links) confirms nothing
-    assert "Press the button" in client.get(reverse("ratings:report_confirm", args=[token])).content.decode()
+    asked = client.get(reverse("ratings:report_confirm", args=[token])).content.decode()
+    assert "Press the button" in asked and "Baba won round 1" in asked  # what the link sends, in his words
     client.post(reverse("ratings:report_confirm", args=[token]))
     assert MistakeReport.objects.get().confirmed_at is not None
     again = client.get(reverse("ratings:report_confirm", args=[token])).content.decode()  # the link opened again
     assert "Confirmed: the rating officers have your report." in again and "Press the button" not in again
+    assert "Baba won round 1" in again and reverse("ratings:player", args=[player.federation_id]) in again
     assert client.get(reverse("ratings:report_confirm", args=["forged"])).status_code == 400
 
 
@@ -68,6 +72,9 @@ def test_a_report_from_a_table_page_offers_its_games_and_refuses_bad_input(clien
     assert client.post(url, {"what": "x", "email": "not an address", "language": "en"}).status_code == 400
     assert client.post(url, {"what": "x", "email": ADDRESS, "language": "en", "game": "999999"}).status_code == 400
     assert not MistakeReport.objects.exists()
+    sent = client.post(url, {"what": "Round 1 was a draw", "email": ADDRESS, "language": "en"})
+    thanks = client.get(sent["Location"]).content.decode()  # the answer leads back to the table's page
+    assert f'href="{reverse("ratings:table", args=[table.pk])}">Back to the table</a>' in thanks
     draft = make_table([a, b], date=dt.date(2024, 6, 1))
     assert client.get(reverse("ratings:report_table", args=[draft.pk])).status_code == 404
 

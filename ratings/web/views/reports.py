@@ -4,17 +4,20 @@ never shown."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from ratings.models import Game, Table
+from ratings.models import Game, MistakeReport, Player, Table
 from ratings.selectors.lists import PUBLIC_TABLE_STATUSES
 from ratings.services.reports import report_confirm, report_confirmed, report_request, report_token_id
 from ratings.web.forms import ReportForm
@@ -86,14 +89,29 @@ def report(request: HttpRequest, federation_id: str = "", pk: int | None = None)
                 form.add_error(None, error)
                 status = 400
             else:
-                return redirect("ratings:report_sent")
+                back = (
+                    {"player": player.federation_id} if player is not None else {"table": chosen.pk if chosen else ""}
+                )
+                return redirect(f"{reverse('ratings:report_sent')}?{urlencode(back)}")
     context = {"player": player, "table": table, "form": form}
     return render(request, "ratings/report.html", context, status=status)
 
 
 @never_cache
 def report_sent(request: HttpRequest) -> HttpResponse:
-    return render(request, "ratings/report_sent.html")
+    """The answer to a sent form, with the way back to the page it was sent from."""
+    return render(
+        request, "ratings/report_sent.html", _back(request.GET.get("player", ""), request.GET.get("table", ""))
+    )
+
+
+def _back(federation_id: str, table_id: str | int) -> dict[str, object]:
+    """The player or public table a report is about, to lead back to: (player, table), either may be None."""
+    player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
+    table = None
+    if player is None and str(table_id).isdigit():
+        table = Table.objects.filter(pk=int(table_id), status__in=PUBLIC_TABLE_STATUSES).first()
+    return {"player": player, "table": table}
 
 
 @never_cache
@@ -103,11 +121,16 @@ def report_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
     report_id = report_token_id(token)
     if report_id is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
+    # What the link confirms, in the reporter's own words, and the page it is about.
+    sent = MistakeReport.objects.filter(pk=report_id).select_related("player", "table__tournament").first()
+    context = {
+        "report": sent,
+        **(_back(sent.player.federation_id if sent.player else "", sent.table_id or "") if sent else {}),
+    }
     if request.method != "POST":
         # A link opened again once confirmed says so, rather than asking as if nothing had been sent.
-        return render(
-            request, "ratings/report_confirm.html", {"state": "done" if report_confirmed(report_id) else "ask"}
-        )
+        state = "done" if report_confirmed(report_id) else "ask"
+        return render(request, "ratings/report_confirm.html", {"state": state, **context})
     if report_confirm(token=token) is None:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
-    return render(request, "ratings/report_confirm.html", {"state": "done"})
+    return render(request, "ratings/report_confirm.html", {"state": "done", **context})
