@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from collections import Counter
 from typing import Any
 
@@ -20,6 +21,7 @@ from ratings.models import (
     Correction,
     Game,
     GameResult,
+    MistakeReport,
     OfficialList,
     Player,
     Promotion,
@@ -223,6 +225,10 @@ def test_seed_demo_with_its_logins_holds_every_kind_of_data_a_person_meets() -> 
     waiting = Promotion.objects.filter(status=PromotionStatus.PENDING, grade__gte=21)
     climbs = Counter(waiting.values_list("player_id", flat=True))
     assert max(climbs.values()) >= 3  # one player's climb through several Dan grades at once
+    # a report that names a round names its game's round, as the officer's screen and the e-mail show the game
+    reports = MistakeReport.objects.filter(game__isnull=False).select_related("game")
+    named = [(r.what, r.game.round) for r in reports if re.search(r"(?i)\b(round|ronde) \d+", r.what)]
+    assert len(named) >= 2 and all(re.search(rf"(?i)\b(round|ronde) {n}\b", what) for what, n in named)
     assert rerate_check() == []
     seed(*SMALL, "--demo-users", "--flush")
     assert snapshot() == first

@@ -14,13 +14,14 @@ from ratings.models import Correction, Game, MistakeReport, ReportStatus, Table,
 from ratings.services.reports import report_decide, report_request
 
 TEXTS = (
-    ("new", "en", "Round 3 was a draw (sennichite replay), not a win."),
+    ("new", "en", "Round {round} was a draw (sennichite replay), not a win."),
     ("in_progress", "de", "Mein Vorname wird mit ö geschrieben, nicht mit oe."),
-    ("corrected", "fr", "La ronde 2 a été jouée avec un handicap de deux pièces."),
+    ("corrected", "fr", "La ronde {round} a été jouée avec un handicap de deux pièces."),
     ("rejected", "en", "I think I played this tournament in 2023."),
-    ("unconfirmed", "en", "My opponent in round 1 was someone else."),
+    ("unconfirmed", "en", "My opponent in round {round} was someone else."),
 )
 REASON = "The director's table and the scoresheets agree with the result as rated."
+# A text names its round: the round of the game the report is about.
 
 
 def demo_reports() -> int:
@@ -43,7 +44,12 @@ def demo_reports() -> int:
         game = Game.objects.filter(table=table, second__isnull=False).order_by("round", "pk").first()
         player = game.first if game is not None else None
         report = report_request(
-            player=player, table=table, game=game, what=what, email=f"reporter-{state}@example.org", language=language
+            player=player,
+            table=table,
+            game=game,
+            what=what.format(round=game.round if game is not None else 1),
+            email=f"reporter-{state}@example.org",
+            language=language,
         )
         if state == "unconfirmed":
             continue
