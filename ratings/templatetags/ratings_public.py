@@ -82,11 +82,11 @@ def signed(value: float | int | None) -> str:
 
 
 @register.filter
-def points(value: float | None) -> str:
-    """A score with halves as FESA players write them: 2, 2½, ½."""
-    if value is None:
+def points(value: float | str | None) -> str:
+    """A score with halves as FESA players write them: 2, 2½, ½ (a number, or its text as a plan holds it: "1.5")."""
+    if value is None or value == "":
         return ""
-    whole, half = divmod(round(value * 2), 2)
+    whole, half = divmod(round(float(value) * 2), 2)
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"

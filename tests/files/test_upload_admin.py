@@ -368,3 +368,21 @@ def test_upload_another_file_keeps_the_tournament_chosen() -> None:
     page = upload(login(director), FOUR, tournament).content.decode()  # type: ignore[attr-defined]
     again = re.search(r'<a href="([^"]+)" class="closelink">Upload another file</a>', page)
     assert again and again.group(1) == f"{URL}?tournament={tournament.pk}"  # not a second tournament from the file
+
+
+@pytest.mark.django_db
+def test_upload_preview_writes_half_points_as_the_public_pages_do() -> None:
+    """A draw's half point as FESA players write it, in the file's lines and the rating effect alike ("1.5" in one
+    table and "1,5" in the next, in Dutch, before)."""
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    drawn = FOUR.replace("[2+ 4+ 3+]", "[2= 4+ 3+]").replace("[1- 3+ 4+]", "[1= 3+ 4+]")
+    client = login(director)
+    response = client.post(
+        URL,
+        {"file": SimpleUploadedFile("turnering.txt", drawn.encode("iso-8859-1")), "tournament": str(tournament.pk)},
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
+    page = response.content.decode()
+    assert page.count('<td class="numeric">2½</td>') == 4  # two lines, and the two players' effect
+    assert "2,5" not in page and "2.5<" not in page
