@@ -39,6 +39,12 @@ class ReportForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The version of the report as this page shows it: a decision made meanwhile is never overwritten.
         self.fields[VERSION_FIELD].initial = report_version(self.instance) if self.instance.pk else ""
+        if "reason" in self.fields and self.instance.language:
+            # The reason goes into the reporter's mail as typed: say in which language he reads it.
+            self.fields["reason"].help_text = _(
+                "Why it is rejected: the reporter is told it in a mail in %(language)s; write it in that language "
+                "if you can."
+            ) % {"language": self.instance.get_language_display()}
 
     def clean(self) -> dict[str, Any]:
         super().clean()

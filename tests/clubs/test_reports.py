@@ -126,6 +126,7 @@ def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Cl
     url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
     page = client.get(url)
     assert page.status_code == 200
+    assert "in a mail in Français" in page.content.decode()  # the reason goes to the reporter as typed
     version = page.context["adminform"].form[VERSION_FIELD].value()
     refused = client.post(url, {"status": "rejected", "reason": "", "correction": "", VERSION_FIELD: version})
     assert refused.status_code == 200 and MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
