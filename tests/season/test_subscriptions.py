@@ -85,6 +85,8 @@ def test_the_confirmed_page_offers_to_stop_before_any_message(django_capture_on_
         subscription_request(player=make_player(), email=ADDRESS, language="en", on_tables=True, on_grades=False)
     stop = confirm_from_outbox()
     assert Subscription.objects.filter(confirmed_at__isnull=False).exists()
+    again = Client().get(link_path(messages_to(ADDRESS)[-1].body, "subscription_confirm")).content.decode()
+    assert "Confirmed: you will be told" in again and "Press the button" not in again  # the link opened again
     assert Client().post(stop).status_code == 200
     assert not Subscription.objects.exists()
 

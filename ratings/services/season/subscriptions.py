@@ -212,6 +212,18 @@ def subscription_confirm(*, token: str) -> Subscription | None:
     return subscription
 
 
+def subscription_confirmed(payload: dict[str, Any]) -> Subscription | None:
+    """The subscription of a confirmation ``payload`` if it is confirmed already with the choices it carries: a
+    link opened again says so, rather than asking as if nothing had been done."""
+    return Subscription.objects.filter(
+        pk=payload["s"],
+        confirmed_at__isnull=False,
+        language=payload["l"],
+        on_tables=bool(payload["t"]),
+        on_grades=bool(payload["g"]),
+    ).first()
+
+
 def subscription_cancel(*, token: str) -> bool:
     """Delete the subscription of an unsubscribe ``token`` and its messages; False for a bad token. An address
     unsubscribed already is no error: the link may be followed twice."""

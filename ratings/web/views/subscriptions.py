@@ -20,6 +20,7 @@ from ratings.services.season.subscriptions import (
     confirm_payload,
     subscription_cancel,
     subscription_confirm,
+    subscription_confirmed,
     subscription_request,
     unsubscribe_id,
     unsubscribe_token,
@@ -72,10 +73,14 @@ def subscription_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
     if payload is None:
         return render(request, "ratings/subscription_confirm.html", {"state": "invalid"}, status=400)
     if request.method != "POST":
-        return render(request, "ratings/subscription_confirm.html", {"state": "ask"})
-    subscription = subscription_confirm(token=token)
-    if subscription is None:
-        return render(request, "ratings/subscription_confirm.html", {"state": "invalid"}, status=400)
+        # A link opened again once confirmed says so, rather than asking as if nothing had been done.
+        subscription = subscription_confirmed(payload)
+        if subscription is None:
+            return render(request, "ratings/subscription_confirm.html", {"state": "ask"})
+    else:
+        subscription = subscription_confirm(token=token)
+        if subscription is None:
+            return render(request, "ratings/subscription_confirm.html", {"state": "invalid"}, status=400)
     # The way to stop them at once, before the first message brings its own.
     context = {"state": "done", "player": subscription.player, "stop": unsubscribe_token(subscription)}
     return render(request, "ratings/subscription_confirm.html", context)
