@@ -19,7 +19,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten_fieldsets
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -29,13 +29,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from ratings import access
 from ratings.access import can_decide
 from ratings.admin.climb import ClimbAdminMixin, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.admin.user_names import UserNamesAsText
 from ratings.engine import grade_label
 from ratings.engine.grades import needs_nsr_consent
-from ratings.models import Promotion, PromotionRevision, PromotionStatus
+from ratings.models import Promotion, PromotionRevision, PromotionStatus, Tournament
 from ratings.selectors.grades import waiting_days, waiting_since
 from ratings.selectors.search import name_matches
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
@@ -146,7 +147,10 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
     ordering = ("table__date", "created_at", "grade")  # the longest waiting first
     list_per_page = 50
     fieldsets = (
-        (None, {"fields": ("player", "grade", "status", "route", "table", "round", "game_number", "rating_column")}),
+        (
+            None,
+            {"fields": ("player", "grade", "status", "route", "table_column", "round", "game_number", "rating_column")},
+        ),
         (
             _("Waiting"),
             {"fields": ("created_at", "waiting_since_column", "waiting_column", "supported", "flag_reason")},
@@ -171,7 +175,11 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
     readonly_fields = tuple(flatten_fieldsets(fieldsets))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Promotion]:
-        return with_climb_steps(super().get_queryset(request))
+        # Whether the user may open the promotion's table in the admin (a director: his own tournaments' only):
+        # else the table's column links its public page, not an admin page that would refuse him.
+        tournament = Tournament.objects.filter(pk=OuterRef("table__tournament"))
+        opens = Exists(access.tournaments_visible(request.user, tournament))
+        return with_climb_steps(super().get_queryset(request)).annotate(table_in_admin=opens)
 
     # Records come from re-rating and change only through the decision views: read-only for everyone.
     def get_search_results(
@@ -228,7 +236,9 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
     def table_column(self, obj: Promotion) -> str:
         if obj.table is None:
             return "—"
-        return _admin_link("admin:ratings_table_change", obj.table_id, str(obj.table))
+        if getattr(obj, "table_in_admin", False):
+            return _admin_link("admin:ratings_table_change", obj.table_id, str(obj.table))
+        return _admin_link("ratings:table", obj.table_id, str(obj.table))  # a promotion's table is rated: public
 
     @admin.display(description=_("rating"), ordering="rating")
     def rating_column(self, obj: Promotion) -> str:
