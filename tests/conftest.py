@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -69,6 +70,18 @@ def _fresh_shared_cache() -> None:
     from ratings.selectors.versions import CACHE  # imported here: Django is set up by pytest-django first
 
     caches[CACHE].clear()
+
+
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts and ends in the site's default language. A test client's request activates the language
+    it asks for (LocaleMiddleware) and leaves it active in the thread, so a service's messages in the next test
+    came in Japanese after a Japanese page."""
+    from django.utils import translation  # imported here: Django is set up by pytest-django first
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
