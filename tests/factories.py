@@ -10,7 +10,19 @@ from django.contrib.auth.models import Group, User
 
 from ratings import engine
 from ratings.access import GRADE_OFFICERS, RATING_OFFICERS, TOURNAMENT_DIRECTORS
-from ratings.models import Game, GameResult, OpeningState, Player, Table, TableEntry, TableStatus, Tournament
+from ratings.models import (
+    Game,
+    GameResult,
+    OpeningState,
+    Player,
+    Promotion,
+    PromotionRoute,
+    PromotionStatus,
+    Table,
+    TableEntry,
+    TableStatus,
+    Tournament,
+)
 from ratings.models.states import state_to_json
 from ratings.services.players import players_refresh
 
@@ -137,3 +149,16 @@ def round_robin(table: Table, players: Sequence[Player], *, winner_first: bool =
     """Every pair plays once; the earlier-seated player wins (or loses), one round per pair."""
     for r, (a, b) in enumerate(itertools.combinations(players, 2), 1):
         add_game(table, r, a, b, GameResult.FIRST_WON if winner_first else GameResult.SECOND_WON)
+
+
+def make_pending_promotion(player: Player, table: Table, *, grade: int = 21, rating: float = 1860) -> Promotion:
+    """A Dan promotion found in ``table``, waiting for a grade officer (made directly: no rating behind it)."""
+    return Promotion.objects.create(
+        player=player,
+        grade=grade,
+        table=table,
+        route=PromotionRoute.UPPER_BOUND,
+        status=PromotionStatus.PENDING,
+        game_number=1,
+        rating=rating,
+    )

@@ -17,6 +17,7 @@ from tests.factories import (
     add_game,
     make_director,
     make_grade_officer,
+    make_pending_promotion,
     make_player,
     make_rating_officer,
     make_table,
@@ -398,25 +399,12 @@ def test_tournament_list_links_to_its_tables(client: Client, two_directors: Any)
 def test_director_sees_promotions_with_links_he_may_follow(client: Client, two_directors: Any) -> None:
     """A promotion's table leads a director to the admin page of his own tournament's table, and to the public
     page of another's (which the admin would refuse him)."""
-    from ratings.models import Promotion, PromotionRoute, PromotionStatus
-
     mine, _theirs, my_tournament, their_tournament = two_directors
     tables = {
         "mine": two_player_table(my_tournament, sequence=1),
         "theirs": two_player_table(their_tournament, sequence=2),
     }
-    promotions = {
-        owner: Promotion.objects.create(
-            player=table.entries.first().player,
-            grade=21,
-            table=table,
-            route=PromotionRoute.UPPER_BOUND,
-            status=PromotionStatus.PENDING,
-            game_number=1,
-            rating=1860,
-        )
-        for owner, table in tables.items()
-    }
+    promotions = {owner: make_pending_promotion(t.entries.first().player, t) for owner, t in tables.items()}
     client.force_login(mine)
     listing = client.get(reverse("admin:ratings_promotion_changelist")).content.decode()
     assert table_url("change", tables["mine"]) in listing

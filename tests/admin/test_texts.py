@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ratings.models import GameResult, Promotion, PromotionRoute, PromotionStatus
-from tests.factories import add_game, make_grade_officer, make_player, make_table
+from ratings.models import GameResult
+from tests.factories import add_game, make_grade_officer, make_pending_promotion, make_player, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -22,15 +22,7 @@ def test_game_is_named_by_its_players_not_their_ids() -> None:
 def test_promotion_page_shows_the_rating_rounded(client: Client) -> None:
     a, b = make_player("Abe", "Ken"), make_player("Berg", "Lena")
     table = make_table([a, b])
-    promotion = Promotion.objects.create(
-        player=a,
-        grade=21,
-        table=table,
-        route=PromotionRoute.UPPER_BOUND,
-        status=PromotionStatus.PENDING,
-        game_number=1,
-        rating=1860.6666666666667,
-    )
+    promotion = make_pending_promotion(a, table, rating=1860.6666666666667)
     client.force_login(make_grade_officer())
     page = client.get(reverse("admin:ratings_promotion_change", args=[promotion.pk])).content.decode()
     assert "1861" in page and "1860.66" not in page and "1860,66" not in page
