@@ -168,14 +168,15 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
     the table keeps its own either way). Each line's player is the table's entered player of that name, else the one
     federation player of that exact name; TableRefused names every line that matches nobody or several."""
     lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(";")]
-    added = 0  # lines put before the pasted ones: a problem names the line as the officer counts his own
+    # Without its name and date lines, the table's own go before the pasted ones: a problem still names the line
+    # as the officer counts his own.
+    added = 2 if lines and _PLAYER_LINE.match(lines[0]) else 0
+    if added:
+        text = f"[{table}]\n[{table.date.isoformat()}]\n{text}"
 
     def pasted(line: int | None) -> int | None:
         return None if line is None else line - added
 
-    if lines and _PLAYER_LINE.match(lines[0]):
-        text = f"[{table}]\n[{table.date.isoformat()}]\n{text}"
-        added = 2
     try:
         turnering = read_turnering(text, _("pasted crosstable"))
     except FesaFileError as exc:

@@ -100,18 +100,16 @@ def report(request: HttpRequest, federation_id: str = "", pk: int | None = None)
 @never_cache
 def report_sent(request: HttpRequest) -> HttpResponse:
     """The answer to a sent form, with the way back to the page it was sent from."""
-    return render(
-        request, "ratings/report_sent.html", _back(request.GET.get("player", ""), request.GET.get("table", ""))
-    )
-
-
-def _back(federation_id: str, table_id: str | int) -> dict[str, object]:
-    """The player or public table a report is about, to lead back to: (player, table), either may be None."""
+    federation_id, table_id = request.GET.get("player", ""), request.GET.get("table", "")
     player = Player.objects.filter(federation_id=federation_id).first() if federation_id else None
-    table = None
-    if player is None and str(table_id).isdigit():
-        table = Table.objects.filter(pk=int(table_id), status__in=PUBLIC_TABLE_STATUSES).first()
-    return {"player": player, "table": table}
+    table = Table.objects.filter(pk=int(table_id)).first() if player is None and table_id.isdigit() else None
+    return render(request, "ratings/report_sent.html", _way_back(player, table))
+
+
+def _way_back(player: Player | None, table: Table | None) -> dict[str, object]:
+    """The page a report is about, to lead back to: the player's, else the table's if it is public."""
+    public = table is not None and table.status in PUBLIC_TABLE_STATUSES
+    return {"player": player, "table": table if player is None and public else None}
 
 
 @never_cache
@@ -123,10 +121,7 @@ def report_confirm_view(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "ratings/report_confirm.html", {"state": "invalid"}, status=400)
     # What the link confirms, in the reporter's own words, and the page it is about.
     sent = MistakeReport.objects.filter(pk=report_id).select_related("player", "table__tournament").first()
-    context = {
-        "report": sent,
-        **(_back(sent.player.federation_id if sent.player else "", sent.table_id or "") if sent else {}),
-    }
+    context = {"report": sent, **(_way_back(sent.player, sent.table) if sent else {})}
     if request.method != "POST":
         # A link opened again once confirmed says so, rather than asking as if nothing had been sent.
         state = "done" if report_confirmed(report_id) else "ask"
