@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import FesaFileError
+from .errors import FesaFileError, gettext_noop
 
 ENCODING = "iso-8859-1"
 UNKNOWN = "?"
@@ -67,7 +67,8 @@ def encode_text(text: str, file: str) -> bytes:
         return latin1_text(text).encode(ENCODING)
     except UnicodeEncodeError as exc:  # latin1_text leaves nothing ISO-8859-1 lacks; kept to name the line
         line = text.count("\n", 0, exc.start) + 1
-        raise FesaFileError(file, line, f"{text[exc.start]!r} cannot be written in ISO-8859-1") from None
+        message = gettext_noop("%(char)r cannot be written in ISO-8859-1")
+        raise FesaFileError(file, line, message, {"char": text[exc.start]}) from None
 
 
 def decode_lenient(data: bytes) -> str:

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import Phrase, gettext_noop
+
 REFUSED_CATEGORIES = {
-    "Cc": "a control character",
-    "Cf": "an invisible format character",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
-    "Cs": "a surrogate",
+    "Cc": Phrase(gettext_noop("a control character")),
+    "Cf": Phrase(gettext_noop("an invisible format character")),
+    "Zl": Phrase(gettext_noop("a line separator")),
+    "Zp": Phrase(gettext_noop("a paragraph separator")),
+    "Cs": Phrase(gettext_noop("a surrogate")),
 }
 
 
-def _first_refused(text: str) -> tuple[str, str] | None:
+def first_refused(text: str) -> tuple[str, Phrase] | None:
+    """The first character of ``text`` no name may hold and its kind: ``("U+0009 CHARACTER TABULATION", "a
+    control character")``, or None."""
     if text.isprintable():  # in C, and true of almost every name: none of the refused categories is printable
         return None
     for char in text:
@@ -33,11 +37,11 @@ def _first_refused(text: str) -> tuple[str, str] | None:
 
 def refused_character(text: str) -> str | None:
     """The first character of ``text`` no name may hold, written ``U+202E RIGHT-TO-LEFT OVERRIDE``, or None."""
-    found = _first_refused(text)
+    found = first_refused(text)
     return None if found is None else found[0]
 
 
 def name_problem(text: str) -> str | None:
     """Why ``text`` cannot be a name ("holds a control character (U+0009 CHARACTER TABULATION)"), or None."""
-    found = _first_refused(text)
+    found = first_refused(text)
     return None if found is None else f"holds {found[1]} ({found[0]})"

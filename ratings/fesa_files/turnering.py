@@ -34,8 +34,8 @@ from typing import NamedTuple
 from ratings.engine.types import Game, Handicap, PlayerState, TableInput
 
 from .encoding import decode_lenient, encode_text
-from .errors import FesaFileError, raise_collected
-from .names import name_problem
+from .errors import FesaFileError, gettext_noop, raise_collected
+from .names import first_refused
 from .turnering_checks import check_consistency, checked_table
 from .turnering_values import (
     HANDICAP_CODES,
@@ -83,7 +83,8 @@ def _brackets(line: str, number: int, file: str) -> tuple[list[str], list[tuple[
     while (start := line.find("[", pos)) >= 0:
         end = line.find("]", start + 1)
         if end < 0:
-            raise FesaFileError(file, number, f"'[' at column {start + 1} is not closed")
+            message = gettext_noop("'[' at column %(column)s is not closed")
+            raise FesaFileError(file, number, message, {"column": start + 1})
         texts.append(line[start + 1 : end])
         spans.append((start, end))
         pos = end + 1
@@ -103,7 +104,7 @@ def _parse_date(text: str, line: int, file: str) -> dt.date:
                 return end
         except ValueError:
             pass
-    raise FesaFileError(file, line, f"the table's date must be YYYY-MM-DD, not {text!r}")
+    raise FesaFileError(file, line, gettext_noop("the table's date must be YYYY-MM-DD, not %(text)r"), {"text": text})
 
 
 def _parse_cells(text: str, line: int | None, file: str) -> tuple[Cell, ...]:
@@ -147,7 +148,8 @@ def _scan_cells(text: str, line: int | None, file: str) -> tuple[Cell, ...]:
         m = _CELL.match(text, pos)
         if m is None:
             bad = text[pos:].split()[0]
-            raise FesaFileError(file, line, f"round {len(cells) + 1}: cannot read the cell {bad!r}")
+            message = gettext_noop("round %(round)s: cannot read the cell %(cell)r")
+            raise FesaFileError(file, line, message, {"round": len(cells) + 1, "cell": bad})
         cells.append(_read_cell(m, len(cells) + 1, line, file))
         pos = m.end()
 
@@ -155,15 +157,18 @@ def _scan_cells(text: str, line: int | None, file: str) -> tuple[Cell, ...]:
 def _read_cell(m: re.Match[str], round_: int, line: int | None, file: str) -> Cell:
     digits, sign, handicap_text = m.groups()
     if len(digits) > _OPPONENT_DIGITS:
-        raise FesaFileError(file, line, f"round {round_}: opponent number {digits[:12]}… is too large")
+        message = gettext_noop("round %(round)s: opponent number %(number)s… is too large")
+        raise FesaFileError(file, line, message, {"round": round_, "number": digits[:12]})
     opponent = int(digits)
     handicap = None
     if handicap_text is not None:
         handicap = _parse_handicap(handicap_text, round_, line, file)
     if sign == "#" and opponent != 0:
-        raise FesaFileError(file, line, f"round {round_}: '#' (no-show) needs opponent 0, not {m[0]!r}")
+        message = gettext_noop("round %(round)s: '#' (no-show) needs opponent 0, not %(cell)r")
+        raise FesaFileError(file, line, message, {"round": round_, "cell": m[0]})
     if opponent == 0 and handicap is not None:
-        raise FesaFileError(file, line, f"round {round_}: a handicap on a round without a game")
+        message = gettext_noop("round %(round)s: a handicap on a round without a game")
+        raise FesaFileError(file, line, message, {"round": round_})
     return Cell(opponent, sign, handicap)  # type: ignore[arg-type]
 
 
@@ -178,9 +183,11 @@ def _parse_handicap(text: str, round_: int, line: int | None, file: str) -> Hand
     compact = "".join(text.split())
     side, code = compact[:1], compact[1:].upper()
     if side not in ("+", "-"):
-        raise FesaFileError(file, line, f"round {round_}: a handicap must start with + or -, not ({text})")
+        message = gettext_noop("round %(round)s: a handicap must start with + or -, not (%(text)s)")
+        raise FesaFileError(file, line, message, {"round": round_, "text": text})
     if code not in HANDICAP_CODES:
-        raise FesaFileError(file, line, f"round {round_}: unknown handicap code {compact[1:]!r}")
+        message = gettext_noop("round %(round)s: unknown handicap code %(code)r")
+        raise FesaFileError(file, line, message, {"round": round_, "code": compact[1:]})
     return HandicapMark(side == "+", HANDICAP_CODES[code], compact[1:])
 
 
@@ -193,23 +200,26 @@ def file_lines(text: str) -> list[str]:
 
 def _name_problems(player: TablePlayer, file: str) -> list[FesaFileError]:
     found = []
-    for what, name in (("family name", player.last_name), ("given name", player.first_name)):
-        problem = name_problem(name)
-        if problem is not None:
-            found.append(FesaFileError(file, player.line, f"the {what} {name!r} {problem}"))
+    for message, name in (
+        (gettext_noop("the family name %(name)r holds %(kind)s (%(char)s)"), player.last_name),
+        (gettext_noop("the given name %(name)r holds %(kind)s (%(char)s)"), player.first_name),
+    ):
+        refused = first_refused(name)
+        if refused is not None:
+            params = {"name": name, "char": refused[0], "kind": refused[1]}
+            found.append(FesaFileError(file, player.line, message, params))
     return found
 
 
 def _parse_player(line: str, number: int, lineno: int, file: str) -> TablePlayer:
     texts, spans = _brackets(line, lineno, file)
     if len(texts) < 3:
-        raise FesaFileError(file, lineno, "a player line needs [family name] [given name] [results]")
+        raise FesaFileError(file, lineno, gettext_noop("a player line needs [family name] [given name] [results]"))
     results = texts[2].strip()
     macmahon = texts[3].strip() if len(texts) >= 4 else None  # a fifth [...] is ignored, as the program does
     if macmahon is not None and not _MACMAHON.fullmatch(macmahon):
-        raise FesaFileError(
-            file, lineno, f"the MacMahon start score must be a number such as 2 or -1.5, not {macmahon[:20]!r}"
-        )
+        message = gettext_noop("the MacMahon start score must be a number such as 2 or -1.5, not %(text)r")
+        raise FesaFileError(file, lineno, message, {"text": macmahon[:20]})
     giver = results == "&"
     return TablePlayer(
         number=number,
@@ -268,9 +278,11 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
                     problems.append(exc)
                 if name is None:
                     name = (lineno, texts[0] or "")
-                    problem = name_problem(name[1])
-                    if problem is not None:
-                        problems.append(FesaFileError(file, lineno, f"the table's name {name[1]!r} {problem}"))
+                    refused = first_refused(name[1])
+                    if refused is not None:
+                        message = gettext_noop("the table's name %(name)r holds %(kind)s (%(char)s)")
+                        params = {"name": name[1], "char": refused[0], "kind": refused[1]}
+                        problems.append(FesaFileError(file, lineno, message, params))
                 else:
                     date = (lineno, texts[0])
             continue
@@ -279,17 +291,17 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
                 ended_at = lineno
             continue
         if ended_at is not None:
-            message = f"player lines must follow each other, but line {ended_at} breaks them"
-            problems.append(FesaFileError(file, lineno, message))
+            message = gettext_noop("player lines must follow each other, but line %(line)s breaks them")
+            problems.append(FesaFileError(file, lineno, message, {"line": ended_at}))
             continue
         if not players:
             stripped = line.lstrip()
             if not stripped[:1].isascii() or not stripped[:1].isdigit():
                 continue  # a header line such as [Time control: 30min + 30sec]
             if stripped[:1] != "1" or (stripped[1:2].isascii() and stripped[1:2].isdigit()):  # 2, 10, 12…
-                problems.append(FesaFileError(file, lineno, "the first player line must start with 1"))
+                problems.append(FesaFileError(file, lineno, gettext_noop("the first player line must start with 1")))
         if len(players) == MAX_PLAYERS:
-            raise FesaFileError(file, lineno, f"a table has at most {MAX_PLAYERS} players")
+            raise FesaFileError(file, lineno, gettext_noop("a table has at most %(max)s players"), {"max": MAX_PLAYERS})
         try:
             players.append(_parse_player(line, len(players) + 1, lineno, file))
             problems.extend(_name_problems(players[-1], file))  # the line is still read: its cells are checked
@@ -299,11 +311,11 @@ def _read(text: str, file: str) -> tuple[Turnering | None, list[FesaFileError]]:
             unread.add(len(players) + 1)
             players.append(TablePlayer(number=len(players) + 1, last_name="", first_name="", line=lineno))
     if name is None:
-        problems.append(FesaFileError(file, None, "no [table name] line"))
+        problems.append(FesaFileError(file, None, gettext_noop("no [table name] line")))
     elif date is None:
-        problems.append(FesaFileError(file, None, "no [date] line after the table's name"))
+        problems.append(FesaFileError(file, None, gettext_noop("no [date] line after the table's name")))
     elif not players:
-        problems.append(FesaFileError(file, None, "no player lines"))
+        problems.append(FesaFileError(file, None, gettext_noop("no player lines")))
     table_date = dt.date.min
     if date is not None and date[1] is not None:
         try:

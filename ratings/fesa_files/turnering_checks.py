@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from .errors import FesaFileError, FesaFileErrors, raise_collected
+from .errors import FesaFileError, FesaFileErrors, gettext_noop, raise_collected
 from .turnering_values import HALVES, MAX_ROUNDS, Cell, TablePlayer, Turnering
 
 
@@ -51,18 +51,18 @@ def checked_table(
 def _rounds(players: list[TablePlayer], file: str) -> int:
     regular = [p for p in players if not p.simul_giver]
     if not regular:
-        raise FesaFileError(file, players[0].line, "every player is a simultaneous giver: no results")
+        raise FesaFileError(file, players[0].line, gettext_noop("every player is a simultaneous giver: no results"))
     rounds = len(regular[0].cells)
     if rounds > MAX_ROUNDS:
-        raise FesaFileError(file, regular[0].line, f"a table has at most {MAX_ROUNDS} rounds, not {rounds}")
+        message = gettext_noop("a table has at most %(max)s rounds, not %(rounds)s")
+        raise FesaFileError(file, regular[0].line, message, {"max": MAX_ROUNDS, "rounds": rounds})
     for p in regular[1:]:
         if len(p.cells) != rounds:
-            raise FesaFileError(
-                file,
-                p.line,
-                f"uneven number of rounds: {_who(p)} has {len(p.cells)}, {_who(regular[0])} "
-                f"(line {regular[0].line}) has {rounds}",
+            message = gettext_noop(
+                "uneven number of rounds: %(player)s has %(count)s, %(first)s (line %(line)s) has %(rounds)s"
             )
+            params = {"player": _who(p), "count": len(p.cells), "first": _who(regular[0]), "line": regular[0].line}
+            raise FesaFileError(file, p.line, message, {**params, "rounds": rounds})
     return rounds
 
 
@@ -89,14 +89,15 @@ def check_consistency(table: Turnering) -> None:
             if not opponent:
                 continue
             if opponent > count:
-                problems.append(
-                    FesaFileError(
-                        file, p.line, f"round {r}: {_who(p)} names player {opponent}, but the table has {count}"
-                    )
+                message = gettext_noop(
+                    "round %(round)s: %(player)s names player %(number)s, but the table has %(count)s"
                 )
+                params = {"round": r, "player": _who(p), "number": opponent, "count": count}
+                problems.append(FesaFileError(file, p.line, message, params))
                 continue
             if opponent == number:
-                problems.append(FesaFileError(file, p.line, f"round {r}: {_who(p)} is named as his own opponent"))
+                message = gettext_noop("round %(round)s: %(player)s is named as his own opponent")
+                problems.append(FesaFileError(file, p.line, message, {"round": r, "player": _who(p)}))
                 continue
             q = players[opponent - 1]
             if q.simul_giver:
@@ -108,16 +109,29 @@ def check_consistency(table: Turnering) -> None:
             if pair in seen:
                 continue
             if other.opponent != number:
-                wrong = "the cells do not name each other"
+                message = gettext_noop(
+                    "round %(round)s: %(player)s (line %(line)s) has %(cell)r, %(opponent)s (line %(other_line)s) "
+                    "has %(other)r: the cells do not name each other"
+                )
             elif HALVES[cell.sign] + HALVES[other.sign] != 2:  # in half points: Fractions cost here
-                wrong = "the results do not add up to one point"
+                message = gettext_noop(
+                    "round %(round)s: %(player)s (line %(line)s) has %(cell)r, %(opponent)s (line %(other_line)s) "
+                    "has %(other)r: the results do not add up to one point"
+                )
             elif (cell.handicap is None) != (other.handicap is None):
-                wrong = "a handicap on one side only"
+                message = gettext_noop(
+                    "round %(round)s: %(player)s (line %(line)s) has %(cell)r, %(opponent)s (line %(other_line)s) "
+                    "has %(other)r: a handicap on one side only"
+                )
             elif cell.handicap is not None and other.handicap != cell.handicap.mirrored():
-                wrong = "the handicap must have the same code and opposite sides"
+                message = gettext_noop(
+                    "round %(round)s: %(player)s (line %(line)s) has %(cell)r, %(opponent)s (line %(other_line)s) "
+                    "has %(other)r: the handicap must have the same code and opposite sides"
+                )
             else:
                 continue
             seen.add(pair)  # told once, from the first of the two lines
-            both = f"round {r}: {_who(p)} (line {p.line}) has {cell.text()!r}, {_who(q)} (line {q.line}) has {other.text()!r}"  # noqa: E501
-            problems.append(FesaFileError(file, p.line, f"{both}: {wrong}"))
+            params = {"round": r, "player": _who(p), "line": p.line, "cell": cell.text()}
+            params |= {"opponent": _who(q), "other_line": q.line, "other": other.text()}
+            problems.append(FesaFileError(file, p.line, message, params))
     raise_collected(problems)

@@ -35,6 +35,7 @@ from ratings.models import (
 from ratings.selectors.list_files import all_txt
 from ratings.selectors.lists import list_entries
 from ratings.services.corrections.words import correction_text
+from ratings.services.fesa.messages import error_text
 from ratings.services.fingerprints import by, history_lines, version_check, version_of, when
 from ratings.services.lists import list_stored, official_list_store
 
@@ -108,7 +109,8 @@ def official_list_publish(
         try:
             data = all_txt(list_entries(source), grades="public", date=date)
         except FesaFileError as exc:
-            raise ListRefused(_("The list's all.txt cannot be written: %(error)s") % {"error": exc}) from None
+            message = _("The list's all.txt cannot be written: %(error)s") % {"error": error_text(exc)}
+            raise ListRefused(message) from None
         official = OfficialList(
             date=date,
             title=title.strip(),

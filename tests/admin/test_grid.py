@@ -195,6 +195,10 @@ def test_grid_takes_a_pasted_turnering_crosstable(client: Client, four: tuple[Ta
     response = post_rows(client, table, [], paste=pasted.replace("[3= 2-]", "[3= 1x]"))
     [problem] = response.context["problems"]
     assert problem.startswith("line 4: ") and "'1x'" in problem, problem
+    response = post_rows(client, table, [], paste=pasted.replace("[2+ 3+]", "[2+ 3=]"))
+    [problem] = response.context["problems"]
+    # The two lines a problem names besides its own are counted as pasted too.
+    assert problem.startswith("line 1: round 2: Abe Ken (line 1) has '3=', Cruz Marta (line 3) has '1-'"), problem
 
 
 def test_hand_entry_refuses_a_player_without_a_round(client: Client, four: tuple[Table, list[Player]]) -> None:

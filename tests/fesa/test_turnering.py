@@ -10,7 +10,14 @@ import pytest
 
 from ratings.engine.types import Game, Handicap, PlayerState
 from ratings.fesa_files.errors import FesaFileError, FesaFileErrors
-from ratings.fesa_files.turnering import Cell, HandicapMark, engine_table, read_turnering, write_turnering
+from ratings.fesa_files.turnering import (
+    MAX_ROUNDS,
+    Cell,
+    HandicapMark,
+    engine_table,
+    read_turnering,
+    write_turnering,
+)
 
 from .data import case_dir, case_names, fesa_data
 
@@ -112,39 +119,54 @@ def test_read_turnering_utf8_and_latin1_give_the_same_table() -> None:
     assert from_utf8.player(2).name == ("Åberg", "Bjørn")
 
 
-@pytest.mark.parametrize(
-    ("text", "line", "words"),
-    [
-        (table_text("2+", "1+"), 3, "P1 X (line 3) has '2+', P2 X (line 4) has '1+': the results do not add up"),
-        (table_text("2=", "1-"), 3, "round 1: P1 X (line 3) has '2=', P2 X (line 4) has '1-'"),
-        (
-            table_text("2+ 3+", "1- 0+", "0- 2-"),
-            3,
-            "round 2: P1 X (line 3) has '3+', P3 X (line 5) has '2-': the cells do not name each other",
-        ),
-        (table_text("2+(-B)", "1-"), 3, "a handicap on one side only"),
-        (table_text("2+(-B)", "1-(-B)"), 3, "the handicap must have the same code and opposite sides"),
-        (table_text("2+(-B)", "1-(+L)"), 3, "the handicap must have the same code and opposite sides"),
-        (table_text("2+(-Q)", "1-(+Q)"), 3, "round 1: unknown handicap code 'Q'"),
-        (table_text("2+(B)", "1-(B)"), 3, "a handicap must start with + or -"),
-        (table_text("2+ 0+", "1-"), 4, "uneven number of rounds: P2 X has 1, P1 X (line 3) has 2"),
-        (table_text("2+", "1- 0+"), 4, "uneven number of rounds"),
-        (table_text("3+", "0+"), 3, "names player 3, but the table has 2"),
-        (table_text("1+", "0+"), 3, "is named as his own opponent"),
-        (table_text("2+x", "1-"), 3, "round 1: cannot read the cell '2+x'"),
-        (table_text("2+ 0- 2", "1- 0+ 1"), 3, "round 3: cannot read the cell '2'"),
-        (table_text("0+ 2#", "0+ 1-"), 3, "round 2: '#' (no-show) needs opponent 0"),
-        (table_text("0+(-B)", "0+(+B)"), 3, "a handicap on a round without a game"),
-        (HEADER + "1 [A] [a] 2+\n", 3, "a player line needs [family name] [given name] [results]"),
-        (HEADER + "1 [A] [a] [2+\n", 3, "'[' at column 11 is not closed"),
-        (HEADER + "1 [A] [a] [2+] [x]\n2 [B] [b] [1-]\n", 3, "the MacMahon start score must be a number"),
-        (HEADER + "2 [A] [a] [2+]\n", 3, "the first player line must start with 1"),
-        (table_text("2+", "1-") + "The end\n3 [C] [c] [0+]\n", 6, "player lines must follow each other, but line 5"),
-        ("[Name]\n[2020-5-1]\n1 [A] [a] [0+]\n", 2, "the table's date must be YYYY-MM-DD, not '2020-5-1'"),
-        ("[Name]\n[2020-05-09/08]\n1 [A] [a] [0+]\n", 2, "the table's date must be YYYY-MM-DD"),
-        ("[Name]\n[2020-05-01]\n1 [G] [g] [&]\n", 3, "every player is a simultaneous giver"),
-    ],
-)
+# A table for each problem the reader tells of a line: its text, the line to blame, words of the message.
+BAD_TABLES = [
+    (table_text("2+", "1+"), 3, "P1 X (line 3) has '2+', P2 X (line 4) has '1+': the results do not add up"),
+    (table_text("2=", "1-"), 3, "round 1: P1 X (line 3) has '2=', P2 X (line 4) has '1-'"),
+    (
+        table_text("2+ 3+", "1- 0+", "0- 2-"),
+        3,
+        "round 2: P1 X (line 3) has '3+', P3 X (line 5) has '2-': the cells do not name each other",
+    ),
+    (table_text("2+(-B)", "1-"), 3, "a handicap on one side only"),
+    (table_text("2+(-B)", "1-(-B)"), 3, "the handicap must have the same code and opposite sides"),
+    (table_text("2+(-B)", "1-(+L)"), 3, "the handicap must have the same code and opposite sides"),
+    (table_text("2+(-Q)", "1-(+Q)"), 3, "round 1: unknown handicap code 'Q'"),
+    (table_text("2+(B)", "1-(B)"), 3, "a handicap must start with + or -"),
+    (table_text("2+ 0+", "1-"), 4, "uneven number of rounds: P2 X has 1, P1 X (line 3) has 2"),
+    (table_text("2+", "1- 0+"), 4, "uneven number of rounds"),
+    (table_text("3+", "0+"), 3, "names player 3, but the table has 2"),
+    (table_text("1+", "0+"), 3, "is named as his own opponent"),
+    (table_text("2+x", "1-"), 3, "round 1: cannot read the cell '2+x'"),
+    (table_text("2+ 0- 2", "1- 0+ 1"), 3, "round 3: cannot read the cell '2'"),
+    (table_text("0+ 2#", "0+ 1-"), 3, "round 2: '#' (no-show) needs opponent 0"),
+    (table_text("0+(-B)", "0+(+B)"), 3, "a handicap on a round without a game"),
+    (HEADER + "1 [A] [a] 2+\n", 3, "a player line needs [family name] [given name] [results]"),
+    (HEADER + "1 [A] [a] [2+\n", 3, "'[' at column 11 is not closed"),
+    (HEADER + "1 [A] [a] [2+] [x]\n2 [B] [b] [1-]\n", 3, "the MacMahon start score must be a number"),
+    (HEADER + "2 [A] [a] [2+]\n", 3, "the first player line must start with 1"),
+    (table_text("2+", "1-") + "The end\n3 [C] [c] [0+]\n", 6, "player lines must follow each other, but line 5"),
+    ("[Name]\n[2020-5-1]\n1 [A] [a] [0+]\n", 2, "the table's date must be YYYY-MM-DD, not '2020-5-1'"),
+    ("[Name]\n[2020-05-09/08]\n1 [A] [a] [0+]\n", 2, "the table's date must be YYYY-MM-DD"),
+    ("[Name]\n[2020-05-01]\n1 [G] [g] [&]\n", 3, "every player is a simultaneous giver"),
+    (HEADER + "1 [A\u202e] [a] [0+]\n", 3, "the family name 'A\\u202e' holds an invisible format character (U+202E"),
+    (HEADER + "1 [A] [a\x07] [0+]\n", 3, "the given name 'a\\x07' holds a control character (U+0007"),
+    ("[Name\u2028]\n[2020-05-01]\n1 [A] [a] [0+]\n", 1, "the table's name 'Name\\u2028' holds a line separator"),
+    (
+        table_text(" ".join(["0+"] * (MAX_ROUNDS + 1))),
+        3,
+        f"a table has at most {MAX_ROUNDS} rounds, not {MAX_ROUNDS + 1}",
+    ),
+]
+# A table for each problem of the file as a whole.
+INCOMPLETE_TABLES = [
+    ("", "no [table name] line"),
+    ("[Name]\n", "no [date] line"),
+    ("[Name]\n[2020-05-01]\nno results\n", "no player lines"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "words"), BAD_TABLES)
 def test_read_turnering_inconsistent_table_names_file_line_and_players(text: str, line: int, words: str) -> None:
     with pytest.raises(FesaFileError) as caught:
         read_turnering(text, "turnering.txt")
@@ -153,14 +175,7 @@ def test_read_turnering_inconsistent_table_names_file_line_and_players(text: str
     assert str(caught.value).startswith(f"turnering.txt, line {line}: ")
 
 
-@pytest.mark.parametrize(
-    ("text", "words"),
-    [
-        ("", "no [table name] line"),
-        ("[Name]\n", "no [date] line"),
-        ("[Name]\n[2020-05-01]\nno results\n", "no player lines"),
-    ],
-)
+@pytest.mark.parametrize(("text", "words"), INCOMPLETE_TABLES)
 def test_read_turnering_missing_parts_name_the_file(text: str, words: str) -> None:
     with pytest.raises(FesaFileError, match=re.escape(f"turnering.txt: {words}")):
         read_turnering(text)

@@ -59,6 +59,7 @@ from ratings.services.fesa.import_plan import (
     TurneringRejected,
     TurneringRequest,
 )
+from ratings.services.fesa.messages import problem_text
 from ratings.services.fesa.newcomers import (
     Newcomer,
     newcomers_arrive,
@@ -122,13 +123,13 @@ def turnering_import(
         )
     turnering, read_problems = read_upload_checked(data, file)
     for error in read_problems:
-        plan.problem(error.line, error.message, error.file)
+        plan.problem(error.line, problem_text(error), error.file)
     if nye_spillere is not None:
         plan.newcomers, nye_problems = newcomers_plan(
             data=nye_spillere, file=nye_spillere_file, may_set_prior_grades=may_set
         )
         for error in nye_problems:
-            plan.problem(error.line, error.message, error.file)
+            plan.problem(error.line, problem_text(error), error.file)
         plan.notes.extend(newcomers_notes(plan.newcomers))
     if turnering is None:
         return _finish(plan, commit)

@@ -26,6 +26,7 @@ from ratings.models import Game, GameResult, HandicapGiver, Player, Table
 from ratings.selectors.fesa_records import table_turnering
 from ratings.selectors.players import player_names
 from ratings.services.fesa.import_plan import Problem
+from ratings.services.fesa.messages import problem_text
 from ratings.services.fesa.tables import table_games
 from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, TableSaved, table_save
 from ratings.services.tables.submit import GameFacts
@@ -71,7 +72,7 @@ def grid_turnering(rows: Sequence[GridRow], *, name: str = "", date_text: str = 
         try:
             cells = read_cells(row.cells, line=number, file=_FILE)
         except FesaFileError as exc:
-            problems.append(f"{where}: {exc.message}")
+            problems.append(f"{where}: {problem_text(exc)}")
             unread.add(number)
         players.append(TablePlayer(number=number, last_name=who, first_name="", cells=cells, line=number))
     seen: dict[int, int] = {}
@@ -107,7 +108,7 @@ def grid_turnering(rows: Sequence[GridRow], *, name: str = "", date_text: str = 
 
 
 def _row_message(exc: FesaFileError) -> str:
-    return _("Row %(row)s, %(problem)s") % {"row": exc.line, "problem": exc.message}
+    return _("Row %(row)s, %(problem)s") % {"row": exc.line, "problem": problem_text(exc)}
 
 
 def grid_games(turnering: Turnering, ids: Sequence[int], saved: Sequence[Game]) -> list[GameEdit]:
@@ -181,7 +182,8 @@ def pasted_rows(text: str, *, table: Table) -> list[GridRow]:
         turnering = read_turnering(text, _("pasted crosstable"))
     except FesaFileError as exc:
         errors = exc.errors if isinstance(exc, FesaFileErrors) else [exc]
-        raise TableRefused({"games": [str(Problem(pasted(e.line), e.message)) for e in errors]}) from exc
+        moved = [e.moved(-added) for e in errors]  # counted as the officer pasted them
+        raise TableRefused({"games": [str(Problem(e.line, problem_text(e))) for e in moved]}) from exc
     if any(p.simul_giver for p in turnering.players):
         raise TableRefused({"games": [_("A simultaneous display ([&]) is entered by uploading its turnering.txt.")]})
     entered = {(e.player.family_name, e.player.given_name): e.player_id for e in table.entries.select_related("player")}

@@ -22,6 +22,7 @@ from ratings.fesa_files.errors import FesaFileError
 from ratings.models import Table
 from ratings.selectors import FORMATS, rating_list_file
 from ratings.selectors.fesa_records import table_has_result, table_result_txt
+from ratings.services.fesa.messages import error_text
 from ratings.services.lists import list_stored
 from ratings.web.caching import public_page
 
@@ -49,7 +50,7 @@ def table_result_txt_view(request: HttpRequest, pk: int) -> HttpResponse:
         data = table_result_txt(table)
     except FesaFileError as exc:
         back = reverse("ratings:table", args=[table.pk])
-        return _download_failed(request, str(exc), 409, back, _("Back to the table"))
+        return _download_failed(request, error_text(exc), 409, back, _("Back to the table"))
     response = HttpResponse(data, content_type="text/plain; charset=iso-8859-1")
     filename = f"result-{table.date.isoformat()}-{table.sequence}.txt"
     response["Content-Disposition"] = f'inline; filename="{filename}"'
@@ -76,7 +77,7 @@ def rating_list_view(request: HttpRequest) -> HttpResponse:
         stored = list_stored(date, active=True, version=getattr(request, "data_version", None))
         data, content_type = rating_list_file(stored, format=format, grades="public")  # type: ignore[arg-type]
     except FesaFileError as exc:
-        return _back_to_list(request, str(exc), 409)
+        return _back_to_list(request, error_text(exc), 409)
     response = HttpResponse(data, content_type=content_type)
     name = "all" if format == "all.txt" else "rating-list"
     response["Content-Disposition"] = f'inline; filename="{name}-{date.isoformat()}.{_EXTENSIONS[format]}"'
