@@ -23,6 +23,7 @@ REWORDED = (
     gettext_noop("Add another %(verbose_name)s"),
     gettext_noop("Added {name} “{object}”."),
     gettext_noop("Deleted {name} “{object}”."),
+    gettext_noop("Logged out"),  # "Wylogowany(-na)"
 )
 
 UNTRANSLATED = (

@@ -1,8 +1,9 @@
-"""A director's file problems in the language of his page: every problem the turnering.txt reader tells, in
-every language of the site, and the upload's preview and the pasted crosstable that show them."""
+"""A director's file problems in the language of his page (every problem the turnering.txt reader tells, in
+every language of the site, and the upload's preview that shows them), and in the order of his file."""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 
 import pytest
@@ -13,9 +14,10 @@ from django.utils import translation
 from ratings.fesa_files.errors import FesaFileError, Phrase
 from ratings.fesa_files.turnering import read_turnering_checked
 from ratings.services.fesa.messages import error_text, problem_text
+from ratings.services.fesa.turnering import turnering_import
 from tests.factories import make_director, make_tournament
 from tests.fesa.test_turnering import BAD_TABLES, INCOMPLETE_TABLES
-from tests.files.test_import_turnering import FOUR
+from tests.files.test_import_turnering import FOUR, four_players
 from tests.files.test_upload_admin import DAY, URL, login
 
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
@@ -59,3 +61,14 @@ def test_the_upload_preview_tells_the_files_problems_in_the_directors_language()
     assert "wiersz 4: runda 3: nie da się odczytać pola '4x'" in page
     assert "wiersz 5: nazwisko 'Heb\\x02ert' zawiera znak sterujący (U+0002)" in page
     assert "cannot read" not in page and "holds" not in page
+
+
+@pytest.mark.django_db
+def test_the_uploads_problems_come_in_the_order_of_the_files_lines() -> None:
+    """The date's problem (line 2) is found after the reader's (line 4): it was told last, below them."""
+    four_players()
+    director = make_director()
+    tournament = make_tournament(date=DAY + dt.timedelta(days=30), directors=[director])
+    broken = FOUR.replace("[1- 3+ 4+]", "[1- 3+ 4x]")
+    plan = turnering_import(data=broken.encode(), tournament=tournament, user=director)
+    assert [p.line for p in plan.problems] == [2, 4]

@@ -3,6 +3,7 @@ admin preview and ``manage.py import_turnering`` show, line by line, with every 
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -123,7 +124,12 @@ class TurneringPlan:
         return not self.problems
 
     def problem(self, line: int | None, message: str, file: str | None = None) -> None:
-        """Record a problem (each once: the same problem found twice is told once)."""
+        """Record a problem (each once: the same problem found twice is told once), in the order a director reads
+        his files: the nye-spillere's first (the table's lines take their new players from it), then the table's;
+        in each, by line, the file's own problems after its lines."""
         problem = Problem(line, message, file or self.file)
         if problem not in self.problems:
-            self.problems.append(problem)
+            bisect.insort(self.problems, problem, key=self._reading_order)
+
+    def _reading_order(self, problem: Problem) -> tuple[bool, bool, int]:
+        return problem.file == self.file, problem.line is None, problem.line or 0
