@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 API_PREFIX = "/api/v1/"
-MALFORMED = "Malformed or unknown parameters: see errors."
 
 
 def is_api(request: HttpRequest) -> bool:
@@ -38,7 +38,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         data = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
         errors: dict[str, list[str]] = {}
         _messages("", data, errors)
-        response.data = error_body(MALFORMED, errors)
+        response.data = error_body(_("Malformed or unknown parameters: see errors."), errors)
     elif not (isinstance(response.data, dict) and set(response.data) == {"detail"}):
         response.data = error_body(str(response.data))
     return response
@@ -64,17 +64,17 @@ def api_error(status: int, detail: str) -> JsonResponse:
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return api_error(400, "Bad request.")
+        return api_error(400, _("Bad request."))
     return defaults.bad_request(request, exception)
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if is_api(request):
-        return api_error(404, "No such endpoint, player, table or page.")
+        return api_error(404, _("No such endpoint, player, table or page."))
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if is_api(request):
-        return api_error(500, "Server error: it has been logged.")
+        return api_error(500, _("Server error: it has been logged."))
     return defaults.server_error(request)

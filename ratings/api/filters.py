@@ -34,7 +34,7 @@ class IsoDateField(forms.DateField):
                 return dt.date.fromisoformat(str(value))
         except ValueError:
             pass
-        raise forms.ValidationError("A date written YYYY-MM-DD.", code="invalid")
+        raise forms.ValidationError(_("A date written YYYY-MM-DD."), code="invalid")
 
 
 class WholeNumberField(forms.IntegerField):
@@ -44,7 +44,7 @@ class WholeNumberField(forms.IntegerField):
         if value in self.empty_values:
             return None
         if not WHOLE_NUMBER.fullmatch(str(value)):
-            raise forms.ValidationError("A whole number.", code="invalid")
+            raise forms.ValidationError(_("A whole number."), code="invalid")
         return int(value)
 
 

@@ -9,6 +9,7 @@ from functools import cached_property, partial
 from typing import Any, cast
 
 from django.core.paginator import Paginator
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -22,7 +23,7 @@ def whole_number(request: Request, name: str) -> int | None:
     if raw is None:
         return None
     if not WHOLE_NUMBER.fullmatch(raw):
-        raise ValidationError({name: ["A whole number from 1."]})
+        raise ValidationError({name: [_("A whole number from 1.")]})
     return int(raw)
 
 

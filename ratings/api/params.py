@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
@@ -32,10 +33,10 @@ def check_query(request: Request, view: Any) -> None:
     errors: dict[str, list[str]] = {}
     for name, values in request.query_params.lists():
         if name not in known:
-            errors[name] = ["Not a parameter of this operation."]
+            errors[name] = [_("Not a parameter of this operation.")]
         elif len(values) > 1:
-            errors[name] = ["Given more than once."]
+            errors[name] = [_("Given more than once.")]
         elif values[0] == "" and name not in FREE_TEXT:
-            errors[name] = ["Empty: leave the parameter out instead."]
+            errors[name] = [_("Empty: leave the parameter out instead.")]
     if errors:
         raise ValidationError(errors)

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -108,7 +109,7 @@ def player_or_404(federation_id: str) -> Player:
         kept = merged_into_id_of(federation_id)  # asked only when no shown player has the id
         if kept:
             raise MergedPlayer(kept) from None
-        raise NotFound("No player has that federation id.") from None
+        raise NotFound(_("No player has that federation id.")) from None
 
 
 class PlayerMixin(PublicReadMixin):
@@ -247,7 +248,7 @@ class TableDetailView(PublicReadMixin, APIView):
         try:
             table = selectors.table_for_page(pk)
         except Table.DoesNotExist:
-            raise NotFound("No public table has that number.") from None
+            raise NotFound(_("No public table has that number.")) from None
         crosstable = selectors.table_crosstable(table)
         return Response(serializers.TableSerializer(crosstable, context={"rounds": crosstable.rounds}).data)
 

@@ -3,6 +3,7 @@ selectors as the pages (ratings/selectors/clubs.py, categories.py), the same cac
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -31,7 +32,7 @@ class ClubDetailView(PublicReadMixin, APIView):
         try:
             page = club_page(pk)
         except Club.DoesNotExist:
-            raise NotFound("No club has that number.") from None
+            raise NotFound(_("No club has that number.")) from None
         return Response(ClubDetailSerializer(page).data)
 
 

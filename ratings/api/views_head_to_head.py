@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpResponsePermanentRedirect
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -56,5 +57,5 @@ class HeadToHeadView(PublicReadMixin, APIView):
                 return HttpResponsePermanentRedirect(reverse("api-v1:head_to_head", args=ids))
         a, b = players
         if a.pk == b.pk:
-            raise NotFound("A player has no games against himself.")
+            raise NotFound(_("A player has no games against himself."))
         return Response(HeadToHeadSerializer(head_to_head(a, b)).data)

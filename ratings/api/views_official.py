@@ -7,6 +7,7 @@ from typing import Any
 
 import django_filters
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -110,7 +111,7 @@ class OfficialListDetailView(PublicReadMixin, generics.ListAPIView[ListEntry]):
         try:
             return official_list_for_page(self.kwargs["list_date"])
         except OfficialList.DoesNotExist:
-            raise NotFound("No official list was published for that date.") from None
+            raise NotFound(_("No official list was published for that date.")) from None
 
     def get_queryset(self) -> QuerySet[ListEntry]:
         if getattr(self, "swagger_fake_view", False):

@@ -77,6 +77,21 @@ def test_a_parameter_given_twice_is_refused(client: Client, federation: Federati
     assert response.json()["errors"] == {"country": ["Given more than once."]}
 
 
+def test_errors_come_in_the_clients_language_whoever_writes_them(client: Client, federation: Federation) -> None:
+    """The API's own messages beside Django's and Django REST framework's, in the language the client asks for."""
+    url = reverse("api-v1:rating_list") + "?date=2024-1-1&country=ZZ&page=0&colour=blue"
+    answer = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert answer["detail"] == "Paramètres mal formés ou inconnus : voir errors."
+    assert answer["errors"] == {"colour": ["Ce n'est pas un paramètre de cette opération."]}
+    answer = client.get(reverse("api-v1:rating_list") + "?date=2024-1-1&country=ZZ", HTTP_ACCEPT_LANGUAGE="de").json()
+    assert answer["errors"]["date"] == ["Ein Datum in der Form JJJJ-MM-TT."]
+    assert answer["errors"]["country"][0].startswith("Bitte eine gültige Auswahl treffen")  # Django's own
+    missing = client.get(reverse("api-v1:player", args=["NOBODY00"]), HTTP_ACCEPT_LANGUAGE="pl").json()
+    assert missing == {"detail": "Żaden zawodnik nie ma tego numeru federacyjnego."}
+    nowhere = client.get("/api/v1/nowhere/", HTTP_ACCEPT_LANGUAGE="ja").json()
+    assert nowhere == {"detail": "そのエンドポイント、選手、対局表、ページはありません。"}
+
+
 def test_rating_list_of_any_day_and_any_two_grades(client: Client, federation: Federation) -> None:
     """Days before 1900 (before the first table: no one) and after today (today's list), grades either way."""
     assert get(client, "rating_list", date="1899-12-31", active="all")["count"] == 0
