@@ -17,7 +17,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Final, NamedTuple
 
-from .errors import FesaFileError
+from .errors import FesaFileError, gettext_noop
 
 # Each form is its own type (the printer dispatches on it); no form is a plain tuple.
 
@@ -111,8 +111,8 @@ class _Reader:
         self._counted = self.pos
         return self._line
 
-    def error(self, message: str, line: int | None = None) -> FesaFileError:
-        return FesaFileError(self.file, self.line if line is None else line, message)
+    def error(self, message: str, line: int | None = None, params: dict[str, Any] | None = None) -> FesaFileError:
+        return FesaFileError(self.file, self.line if line is None else line, message, params)
 
     def advance(self, n: int = 1) -> None:
         self.pos += n
@@ -128,18 +128,18 @@ class _Reader:
     def read(self) -> Form:
         self.skip_blank()
         if self.pos >= len(self.text):
-            raise self.error("unexpected end of file: a form is missing")
+            raise self.error(gettext_noop("unexpected end of file: a form is missing"))
         c = self.text[self.pos]
         if c == "(":
             return self.read_list_tail(self.line)
         if c == ")":
-            raise self.error("unexpected ')'")
+            raise self.error(gettext_noop("unexpected ')'"))
         if c == '"':
             return self.read_string()
         if c == "#":
             return self.read_dispatch()
         if c in "'`,|":
-            raise self.error(f"unsupported Lisp syntax {c!r}")
+            raise self.error(gettext_noop("unsupported Lisp syntax %(char)r"), params={"char": c})
         return self.read_token()
 
     def read_list_tail(self, start: int) -> list[Form]:
@@ -148,7 +148,7 @@ class _Reader:
         while True:
             self.skip_blank()
             if self.pos >= len(self.text):
-                raise self.error("a list is not closed", start)
+                raise self.error(gettext_noop("a list is not closed"), start)
             if self.text[self.pos] == ")":
                 self.advance()
                 return items
@@ -157,7 +157,7 @@ class _Reader:
     def read_string(self) -> str:
         match = _STRING.match(self.text, self.pos)
         if match is None:
-            raise self.error("a string is not closed")
+            raise self.error(gettext_noop("a string is not closed"))
         self.pos = match.end()
         body = match.group(1)
         return _ESCAPE.sub(r"\1", body) if "\\" in body else body
@@ -167,32 +167,34 @@ class _Reader:
         if nxt == "\\":
             self.advance(2)
             if self.pos >= len(self.text):
-                raise self.error("character '#\\' without a character")
+                raise self.error(gettext_noop("character '#\\' without a character"))
             # The first character is taken whatever it is; a longer name (Space) follows it.
             end = _CHAR_REST.match(self.text, self.pos + 1).end()  # type: ignore[union-attr]  # matches ""
             name = self.text[self.pos : end]
             if len(name) > 1 and name.upper() not in _CHAR_NAMES:
-                raise self.error(f"unknown character name #\\{name}")
+                raise self.error(gettext_noop("unknown character name #\\%(name)s"), params={"name": name})
             self.advance(end - self.pos)
             return Char(name)
         if nxt in ("S", "s"):
             start = self.line
             self.advance(2)
             if self.pos >= len(self.text) or self.text[self.pos] != "(":
-                raise self.error("'#S' must be followed by '('")
+                raise self.error(gettext_noop("'#S' must be followed by '('"))
             items = self.read_list_tail(start)
             if not items or not isinstance(items[0], Symbol) or items[0].keyword:
-                raise self.error("a structure must start with its type name", start)
+                raise self.error(gettext_noop("a structure must start with its type name"), start)
             fields: list[tuple[str, Form]] = []
             rest = items[1:]
             if len(rest) % 2:
-                raise self.error(f"structure {items[0].name} has a key without a value", start)
+                message = gettext_noop("structure %(name)s has a key without a value")
+                raise self.error(message, start, {"name": items[0].name})
             for key, value in zip(rest[::2], rest[1::2], strict=True):
                 if not isinstance(key, Symbol) or not key.keyword:
-                    raise self.error(f"structure {items[0].name}: {print_form(key)} is not a keyword", start)
+                    message = gettext_noop("structure %(name)s: %(key)s is not a keyword")
+                    raise self.error(message, start, {"name": items[0].name, "key": print_form(key)})
                 fields.append((key.name, value))
             return Struct(items[0].name, tuple(fields))
-        raise self.error(f"unsupported Lisp syntax '#{nxt}'")
+        raise self.error(gettext_noop("unsupported Lisp syntax '#%(char)s'"), params={"char": nxt})
 
     def read_token(self) -> Form:
         end = self._token(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
@@ -204,18 +206,20 @@ class _Reader:
         if number is not None:
             num, den = number
             if den == 0:
-                raise self.error(f"ratio {token} divides by zero")
+                raise self.error(gettext_noop("ratio %(token)s divides by zero"), params={"token": token})
             self.advance(end - self.pos)
             return Fraction(num, den)
         if token[:1].isdigit() or token[:2] in ("-.", "+.") or (token[:1] in "+-." and token[1:2].isdigit()):
-            raise self.error(f"unsupported number {token[:20]!r} (numbers have at most 9 digits)")
+            message = gettext_noop("unsupported number %(token)r (numbers have at most 9 digits)")
+            raise self.error(message, params={"token": token[:20]})
         self.advance(end - self.pos)
         if token.startswith(":"):
             if len(token) == 1 or ":" in token[1:]:
-                raise self.error(f"bad keyword {token!r}")
+                raise self.error(gettext_noop("bad keyword %(token)r"), params={"token": token})
             return Symbol(token[1:].upper(), keyword=True)
         if ":" in token:
-            raise self.error(f"package-qualified symbol {token!r} is not supported")
+            message = gettext_noop("package-qualified symbol %(token)r is not supported")
+            raise self.error(message, params={"token": token})
         return Symbol(token.upper())
 
 
@@ -224,7 +228,7 @@ def read_one(text: str, file: str) -> Form:
     reader = _Reader(text, file)
     form = reader.read()
     if not reader.at_end():
-        raise reader.error("text after the end of the form")
+        raise reader.error(gettext_noop("text after the end of the form"))
     return form
 
 
@@ -242,26 +246,26 @@ def _read_list_items(text: str, file: str) -> list[tuple[int, Form]]:
     reader = _Reader(text, file)
     reader.skip_blank()
     if reader.pos >= len(text):
-        raise reader.error("the file is empty: a list was expected")
+        raise reader.error(gettext_noop("the file is empty: a list was expected"))
     if text[reader.pos] != "(":
         form = reader.read()
         if form == NIL and reader.at_end():
             return []
-        raise reader.error("the file must hold one list '( … )'")
+        raise reader.error(gettext_noop("the file must hold one list '( … )'"))
     start = reader.line
     reader.advance()
     items: list[tuple[int, Form]] = []
     while True:
         reader.skip_blank()
         if reader.pos >= len(text):
-            raise reader.error("the list is not closed", start)
+            raise reader.error(gettext_noop("the list is not closed"), start)
         if text[reader.pos] == ")":
             reader.advance()
             break
         line = reader.line
         items.append((line, reader.read()))
     if not reader.at_end():
-        raise reader.error("text after the end of the list")
+        raise reader.error(gettext_noop("text after the end of the list"))
     return items
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from ratings.engine.types import NO_GRADE
 
 from .encoding import ENCODING, encode_text
-from .errors import FesaFileError
+from .errors import FesaFileError, Phrase, gettext_noop
 from .lisp import NIL, Form, Struct, read_list_items
 from .records import Home, ListRecord, table_origin
 from .slots import (
@@ -51,16 +51,26 @@ __all__ = [
 ]
 
 
+# What a message calls a new player's fields, which have no slot names in nye-spillere.
+_RATING = Phrase(gettext_noop("the rating"))
+_PRIOR_LEVEL = Phrase(gettext_noop("the prior grade level"))
+_PRIOR_NAME = Phrase(gettext_noop("the prior grade name"))
+_LAST_PLAYED = Phrase(gettext_noop("the last date played"))
+_FAMILY_NAME = Phrase(gettext_noop("the family name"))
+_GIVEN_NAME = Phrase(gettext_noop("the given name"))
+
+
 def _player(form: Form, line: int, file: str) -> ListRecord:
     if not isinstance(form, Struct) or form.name != "PLAYER":
-        raise SlotError(f"the list must hold #S(PLAYER …) records, not {show(form)[:60]}")
+        message = gettext_noop("the list must hold #S(PLAYER …) records, not %(form)s")
+        raise SlotError(message, {"form": show(form)[:60]})
     slots = dict(form.fields)  # looked up thirteen times: a list's largest share of reading time otherwise
     unknown = [k for k in slots if k not in PLAYER_SLOTS]
     if unknown:
-        raise SlotError(f"PLAYER has unknown slot :{unknown[0]}")
+        raise SlotError(gettext_noop("PLAYER has unknown slot :%(slot)s"), {"slot": unknown[0]})
     missing = [k for k in PLAYER_SLOTS if k not in slots]
     if missing:
-        raise SlotError(f"PLAYER lacks slot :{missing[0]}")
+        raise SlotError(gettext_noop("PLAYER lacks slot :%(slot)s"), {"slot": missing[0]})
     g = slots.get
     state = as_state(
         rating=as_integer(g("ELO-NUMBER"), "ELO-NUMBER"),
@@ -88,18 +98,19 @@ def _player(form: Form, line: int, file: str) -> ListRecord:
 def _newcomer(form: Form, line: int, file: str) -> ListRecord:
     """``("Last" "First" (homes) nsr-level "nsr-name" elo games last-played [lb-count mp-count])``."""
     if not isinstance(form, list) or len(form) not in (8, 10):
-        raise SlotError(
+        message = gettext_noop(
             'a new player must be ("Last" "First" (homes) nsr-level "nsr-name" elo games last-played '
-            f"[lb-count mp-count]), not {show(form)[:80]}"
+            "[lb-count mp-count]), not %(form)s"
         )
+        raise SlotError(message, {"form": show(form)[:80]})
     last, first, homes, nsr_level, nsr_name, elo, games, last_played = form[:8]
     lb, mp = (form[8], form[9]) if len(form) == 10 else (NIL, NIL)
     state = as_state(
-        rating=as_integer(elo, "the rating"),
+        rating=as_integer(elo, _RATING),
         games=games,
         grade=NO_GRADE,
-        prior=as_prior(as_integer(nsr_level, "the prior grade level"), as_string(nsr_name, "the prior grade name")),
-        last=as_date(last_played, "the last date played"),
+        prior=as_prior(as_integer(nsr_level, _PRIOR_LEVEL), as_string(nsr_name, _PRIOR_NAME)),
+        last=as_date(last_played, _LAST_PLAYED),
         lb=lb,
         mp=mp,
         bonus=0,
@@ -107,8 +118,8 @@ def _newcomer(form: Form, line: int, file: str) -> ListRecord:
     # The HOME entries were read from this file but the program prints whole structures of its own
     # (every slot, :LAST NIL when never played), so they keep no source.
     return ListRecord(
-        last_name=as_name(last, "the family name"),
-        first_name=as_name(first, "the given name"),
+        last_name=as_name(last, _FAMILY_NAME),
+        first_name=as_name(first, _GIVEN_NAME),
         homes=tuple(h._replace(source=None) for h in as_homes(homes)),
         state=state,
         line=line,
@@ -125,7 +136,7 @@ def _decode_file(
         try:
             record = decode(form, line, file)
         except SlotError as exc:
-            raise FesaFileError(file, line, str(exc)) from None
+            raise exc.at(file, line) from None
         records.append(record)
     return tuple(records)
 
@@ -174,12 +185,13 @@ def check_unique_names(records: Iterable[ListRecord]) -> None:
     for record in records:
         first = seen.setdefault(record.name, record)
         if first is not record:
-            where = f"line {first.line}" if first.file == record.file else f"{first.file}, line {first.line}"
-            raise FesaFileError(
-                record.file or "list",
-                record.line,
-                f"duplicate player {record.last_name!r} {record.first_name!r} (also on {where})",
-            )
+            params = {"family": record.last_name, "given": record.first_name, "line": first.line}
+            if first.file == record.file:
+                message = gettext_noop("duplicate player %(family)r %(given)r (also on line %(line)s)")
+            else:
+                message = gettext_noop("duplicate player %(family)r %(given)r (also in %(file)s, line %(line)s)")
+                params["file"] = first.file or "list"
+            raise FesaFileError(record.file or "list", record.line, message, params)
 
 
 # --- encoding ----------------------------------------------------------------------------------------

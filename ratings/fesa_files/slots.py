@@ -15,8 +15,9 @@ from typing import Any
 from ratings.engine.literals import is_grade_unit, is_prior_grade_kind
 from ratings.engine.types import NO_GRADE, PlayerState, PriorGrade, grade_of, grade_parts
 
+from .errors import FesaFileError, Phrase, gettext_noop
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol, T, is_nil, print_form, print_string
-from .names import name_problem
+from .names import first_refused
 from .records import Home, ListRecord
 
 PLAYER_SLOTS = (
@@ -38,10 +39,26 @@ _HOME_SLOTS = ("LIST", "NATIONALITY", "RESIDENS", "LAST")
 _LB = Symbol("LB", keyword=True)
 _MP = Symbol("MP", keyword=True)
 _DATE = re.compile(r"(\d{4})-(\d{2})(?:-(\d{2}))?")
+# What a message says a slot is, where the slot has no name of its own (a new player's fields, a GAMES entry's).
+NOTHING = Phrase(gettext_noop("nothing"))
+OPPONENT_RATING = Phrase(gettext_noop("a game's opponent rating"))
+LB_RUN = Phrase(gettext_noop("the LB run"))
+MP_RUN = Phrase(gettext_noop("the MP run"))
 
 
 class SlotError(Exception):
-    """A slot does not hold what it should; turned into a FesaFileError with the record's line."""
+    """A slot does not hold what it should; turned into a FesaFileError with the record's line. Like a
+    FesaFileError it keeps its English template (marked with ``gettext_noop``) and values for the site's
+    translation."""
+
+    def __init__(self, message: str, params: dict[str, Any] | None = None) -> None:
+        self.template = message
+        self.params = params
+        super().__init__(message if params is None else message % params)
+
+    def at(self, file: str, line: int | None) -> FesaFileError:
+        """The error of the record on ``line`` of ``file``."""
+        return FesaFileError(file, line, self.template, self.params)
 
 
 # --- decoding single slots -------------------------------------------------------------------------
@@ -49,22 +66,23 @@ class SlotError(Exception):
 
 def as_string(form: Form | None, what: str) -> str:
     if not isinstance(form, str):
-        raise SlotError(f"{what} must be a string, not {show(form)}")
+        raise SlotError(gettext_noop("%(what)s must be a string, not %(form)s"), {"what": what, "form": show(form)})
     return form
 
 
 def as_name(form: Form | None, what: str) -> str:
     """A name: a string without the characters no name may hold (ratings/fesa_files/names.py)."""
     text = as_string(form, what)
-    problem = name_problem(text)
-    if problem is not None:
-        raise SlotError(f"{what} {text!r} {problem}")
+    refused = first_refused(text)
+    if refused is not None:
+        message = gettext_noop("%(what)s %(name)r holds %(kind)s (%(char)s)")
+        raise SlotError(message, {"what": what, "name": text, "kind": refused[1], "char": refused[0]})
     return text
 
 
 def as_integer(form: Form | None, what: str) -> int:
     if not isinstance(form, int) or isinstance(form, bool):
-        raise SlotError(f"{what} must be an integer, not {show(form)}")
+        raise SlotError(gettext_noop("%(what)s must be an integer, not %(form)s"), {"what": what, "form": show(form)})
     return form
 
 
@@ -86,11 +104,12 @@ def as_date(form: Form | None, what: str) -> dt.date | None:
             return dt.date(year, month, calendar.monthrange(year, month)[1])
         except ValueError:  # calendar.IllegalMonthError is one
             pass
-    raise SlotError(f'{what} must be a date "YYYY-MM-DD" or NIL, not {show(form)}')
+    message = gettext_noop('%(what)s must be a date "YYYY-MM-DD" or NIL, not %(form)s')
+    raise SlotError(message, {"what": what, "form": show(form)})
 
 
 def show(form: Form | None) -> str:
-    return "nothing" if form is None else print_form(form)
+    return NOTHING if form is None else print_form(form)
 
 
 def _score(form: Form) -> float:
@@ -100,7 +119,7 @@ def _score(form: Form) -> float:
         return 0.0
     if form is HALF or form == HALF:
         return 0.5
-    raise SlotError(f"a game result must be 0, 1/2 or 1, not {show(form)}")
+    raise SlotError(gettext_noop("a game result must be 0, 1/2 or 1, not %(form)s"), {"form": show(form)})
 
 
 def _games(form: Form | None) -> tuple[tuple[tuple[int, float], ...] | None, int]:
@@ -109,15 +128,17 @@ def _games(form: Form | None) -> tuple[tuple[tuple[int, float], ...] | None, int
         return (), 0
     if isinstance(form, int) and not isinstance(form, bool):
         if form < 0:
-            raise SlotError(f"GAMES must not be negative, not {form}")
+            raise SlotError(gettext_noop("GAMES must not be negative, not %(count)s"), {"count": form})
         return None, form
     if not isinstance(form, list):
-        raise SlotError(f"GAMES must be a game count or a list of results, not {show(form)}")
+        message = gettext_noop("GAMES must be a game count or a list of results, not %(form)s")
+        raise SlotError(message, {"form": show(form)})
     pairs: list[tuple[int, float]] = []
     for item in form:
         if not isinstance(item, list) or len(item) != 3 or item[2] != 1:
-            raise SlotError(f"a GAMES entry must be (rating result 1), not {show(item)}")
-        pairs.append((as_integer(item[0], "a game's opponent rating"), _score(item[1])))
+            message = gettext_noop("a GAMES entry must be (rating result 1), not %(form)s")
+            raise SlotError(message, {"form": show(item)})
+        pairs.append((as_integer(item[0], OPPONENT_RATING), _score(item[1])))
     return tuple(pairs), 0
 
 
@@ -125,16 +146,16 @@ def _lb_count(form: Form | None) -> tuple[int, bool]:
     if form is None or is_nil(form):
         return 0, False
     if isinstance(form, list) and len(form) == 3 and form[0] == _LB and form[2] in (T, NIL):
-        return as_integer(form[1], "the LB run"), form[2] == T
-    raise SlotError(f"LB-COUNT must be NIL or (:LB n T|NIL), not {show(form)}")
+        return as_integer(form[1], LB_RUN), form[2] == T
+    raise SlotError(gettext_noop("LB-COUNT must be NIL or (:LB n T|NIL), not %(form)s"), {"form": show(form)})
 
 
 def _mp_count(form: Form | None) -> int:
     if form is None or is_nil(form):
         return 0
     if isinstance(form, list) and len(form) == 2 and form[0] == _MP:
-        return as_integer(form[1], "the MP run")
-    raise SlotError(f"MP-COUNT must be NIL or (:MP n), not {show(form)}")
+        return as_integer(form[1], MP_RUN)
+    raise SlotError(gettext_noop("MP-COUNT must be NIL or (:MP n), not %(form)s"), {"form": show(form)})
 
 
 def as_grade(level: int, name: str) -> int:
@@ -146,7 +167,7 @@ def as_grade(level: int, name: str) -> int:
             return grade_of(level, unit)
         except ValueError:
             pass
-    raise SlotError(f"no such FESA grade: {level} {name!r}")
+    raise SlotError(gettext_noop("no such FESA grade: %(level)s %(name)r"), {"level": level, "name": name})
 
 
 def as_prior(level: int, name: str) -> PriorGrade | None:
@@ -155,18 +176,19 @@ def as_prior(level: int, name: str) -> PriorGrade | None:
     kind = name.lower()
     if is_prior_grade_kind(kind) and level > 0:
         return PriorGrade(kind, level)
-    raise SlotError(f"no such prior grade: {level} {name!r}")
+    raise SlotError(gettext_noop("no such prior grade: %(level)s %(name)r"), {"level": level, "name": name})
 
 
 def _home(form: Form) -> Home:
     if not isinstance(form, Struct) or form.name != "HOME":
-        raise SlotError(f"NATIONALITY-LIST must hold #S(HOME …) entries, not {show(form)}")
+        message = gettext_noop("NATIONALITY-LIST must hold #S(HOME …) entries, not %(form)s")
+        raise SlotError(message, {"form": show(form)})
     unknown = [k for k, _ in form.fields if k not in _HOME_SLOTS]
     if unknown:
-        raise SlotError(f"HOME has unknown slot :{unknown[0]}")
+        raise SlotError(gettext_noop("HOME has unknown slot :%(slot)s"), {"slot": unknown[0]})
     code = form.get("LIST")
     if not isinstance(code, Char):
-        raise SlotError(f"HOME :LIST must be a character like #\\E, not {show(code)}")
+        raise SlotError(gettext_noop("HOME :LIST must be a character like #\\E, not %(form)s"), {"form": show(code)})
     return Home(
         list=code.name,
         nationality=as_string(form.get("NATIONALITY", ""), "HOME :NATIONALITY"),
@@ -180,7 +202,7 @@ def as_homes(form: Form | None) -> tuple[Home, ...]:
     if form is None or is_nil(form):
         return ()
     if not isinstance(form, list):
-        raise SlotError(f"NATIONALITY-LIST must be a list, not {show(form)}")
+        raise SlotError(gettext_noop("NATIONALITY-LIST must be a list, not %(form)s"), {"form": show(form)})
     return tuple(_home(h) for h in form)
 
 

@@ -43,7 +43,7 @@ def test_rate_files_new_player_already_in_the_list_is_a_duplicate() -> None:
     turnering, liste = sample()
     error = errors_of(turnering, liste, b"(\n" + NEWCOMER + b"\n)\n")
     assert (error.file, error.line) == ("ratingliste.pre", 3)
-    assert "duplicate player 'Hebert' 'Pascal' (also on nye-spillere, line 2)" in error.message
+    assert "duplicate player 'Hebert' 'Pascal' (also in nye-spillere, line 2)" in error.message
 
 
 def test_rate_files_inconsistent_table_is_reported_before_rating() -> None:

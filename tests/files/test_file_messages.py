@@ -1,5 +1,6 @@
-"""A director's file problems in the language of his page (every problem the turnering.txt reader tells, in
-every language of the site, and the upload's preview that shows them), and in the order of his file."""
+"""A director's file problems in the language of his page (every problem the turnering.txt and nye-spillere
+readers tell, in every language of the site, and the upload's preview that shows them), and in the order of his
+file."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from ratings.fesa_files.errors import FesaFileError, Phrase
+from ratings.fesa_files.ratingliste import read_nye_spillere
 from ratings.fesa_files.turnering import read_turnering_checked
 from ratings.services.fesa.messages import error_text, problem_text
 from ratings.services.fesa.turnering import turnering_import
@@ -23,11 +25,70 @@ from tests.files.test_upload_admin import DAY, URL, login
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
 
 
+GOOD = '("A" "B" NIL 0 "" 1500 20 "2015-01-01")'
+# A nye-spillere for each problem its reader tells (the program writes the file; a hand's edit breaks it so).
+BAD_NYE_SPILLERE = [
+    "",
+    "(\n" + GOOD,
+    '(\n("A" "B\n',
+    "(\n'a)",
+    "(\n#+sbcl 1)",
+    "(\n:a:b)",
+    "(\n1.5)",
+    "(\n1/0)",
+    "(\n#\\Nonsense)",
+    "(\n#\\",
+    "(\nfoo:bar)",
+    "(\n#S(HOME :LIST))",
+    "(\n#S(HOME LIST 1))",
+    "(\n#S 1)",
+    "(\n#S(:HOME))",
+    "(\n)\n)",
+    "(\n" + GOOD + ")\nmore",
+    "1",
+    '(\n("A" "B" NIL 0 "")\n)',
+    '(("A\x07" "B" NIL 0 "" 1500 20 "2015-01-01"))',
+    '(("A" "B" NIL 0 "" "1500" 20 "2015-01-01"))',
+    '(("A" 7 NIL 0 "" 1500 20 "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 20 "2015-13-01"))',
+    '(("A" "B" NIL 0 "Dan" 1500 20 "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 -2 "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 "x" "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 ((1740 1 2)) "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 ((1740 2 1)) "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 (("x" 1 1)) "2015-01-01"))',
+    '(("A" "B" NIL 0 "" 1500 20 "2015-01-01" (:MP 3) NIL))',
+    '(("A" "B" NIL 0 "" 1500 20 "2015-01-01" (:LB "x" NIL) NIL))',
+    '(("A" "B" NIL 0 "" 1500 20 "2015-01-01" NIL (:LB 3)))',
+    '(("A" "B" NIL 0 "" 1500 20 "2015-01-01" NIL (:MP "y")))',
+    '(("A" "B" 1 0 "" 1500 20 "2015-01-01"))',
+    '(("A" "B" (1) 0 "" 1500 20 "2015-01-01"))',
+    '(("A" "B" (#S(HOME :LIST "E")) 0 "" 1500 20 "2015-01-01"))',
+    '(("A" "B" (#S(HOME :LIST #\\E :TOWN "x")) 0 "" 1500 20 "2015-01-01"))',
+    "(\n" + GOOD + "\n" + GOOD + ")",
+]
+
+
+def nye_spillere_problems() -> list[FesaFileError]:
+    problems = []
+    for text in BAD_NYE_SPILLERE:
+        with pytest.raises(FesaFileError) as caught:
+            read_nye_spillere(text)
+        problems.append(caught.value)
+    return problems
+
+
 def every_problem() -> list[FesaFileError]:
     texts = [text for text, _line, _words in BAD_TABLES] + [text for text, _words in INCOMPLETE_TABLES]
     problems = [problem for text in texts for problem in read_turnering_checked(text)[1]]
     assert len(problems) >= len(texts)
-    return problems
+    return problems + nye_spillere_problems()
+
+
+def test_every_kind_of_nye_spillere_problem_is_among_those_checked() -> None:
+    """Each message of the Lisp and list readers that a nye-spillere can meet, once at least."""
+    told = {problem.template for problem in nye_spillere_problems()}
+    assert len(told) == len(BAD_NYE_SPILLERE) - 4, sorted(told)  # four tell what another one tells
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -61,6 +122,13 @@ def test_the_upload_preview_tells_the_files_problems_in_the_directors_language()
     assert "wiersz 4: runda 3: nie da się odczytać pola '4x'" in page
     assert "wiersz 5: nazwisko 'Heb\\x02ert' zawiera znak sterujący (U+0002)" in page
     assert "cannot read" not in page and "holds" not in page
+    data = {
+        "file": SimpleUploadedFile("turnering.txt", FOUR.encode("iso-8859-1")),
+        "new_players": SimpleUploadedFile("nye-spillere", b'(("Hebert" "Pascal" NIL 0 "" "1500" 0 NIL))'),
+        "tournament": str(tournament.pk),
+    }
+    page = html.unescape(login(director).post(URL, data, HTTP_ACCEPT_LANGUAGE="pl").content.decode())
+    assert 'nye-spillere: wiersz 1: ranking musi być liczbą całkowitą, nie "1500"' in page
 
 
 @pytest.mark.django_db

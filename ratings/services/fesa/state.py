@@ -121,9 +121,8 @@ def is_plain_newcomer(record: ListRecord) -> bool:
 def check_prior(record: ListRecord) -> None:
     prior = record.state.prior_grade
     if prior is not None and not is_prior_grade(prior.kind, prior.level):
-        raise FesaFileError(
-            record.file or "list", record.line, f"prior grade {prior.level} {prior.kind} is out of range"
-        )
+        message = _("prior grade %(level)s %(kind)s is out of range") % {"level": prior.level, "kind": prior.kind}
+        raise FesaFileError(record.file or "list", record.line, message)
 
 
 def list_player_fields(record: ListRecord, source: str) -> dict[str, Any]:
@@ -221,11 +220,10 @@ def _take_players(
     for record in records:
         found = existing.get(record.name, [])
         if len(found) > 1:
-            raise FesaFileError(record.file or source, record.line, "several players of the site have this name")
+            raise FesaFileError(record.file or source, record.line, _("several players of the site have this name"))
         if found and found[0].pk in busy:
-            raise FesaFileError(
-                record.file or source, record.line, "this player already has a state on the site (imported twice?)"
-            )
+            message = _("this player already has a state on the site (imported twice?)")
+            raise FesaFileError(record.file or source, record.line, message)
         if found:
             matched[record.name] = found[0]
     new = [Player(**list_player_fields(r, source)) for r in records if r.name not in matched]
