@@ -24,6 +24,22 @@ REWORDED = (
     gettext_noop("Added {name} “{object}”."),
     gettext_noop("Deleted {name} “{object}”."),
     gettext_noop("Logged out"),  # "Wylogowany(-na)"
+    gettext_noop(
+        'Are you sure you want to delete the %(object_name)s "%(escaped_object)s"? All of the following related items '
+        "will be deleted:"
+    ),
+    gettext_noop(
+        "Deleting the %(object_name)s '%(escaped_object)s' would result in deleting related objects, but your account "
+        "doesn't have permission to delete the following types of objects:"
+    ),
+    gettext_noop(
+        "Deleting the %(object_name)s '%(escaped_object)s' would require deleting the following protected related "
+        "objects:"
+    ),
+    gettext_noop(
+        "Are you sure you want to delete the selected %(objects_name)s? All of the following objects and their related "
+        "items will be deleted:"
+    ),
 )
 
 UNTRANSLATED = (

@@ -150,3 +150,14 @@ def test_a_save_is_told_without_an_article_that_must_agree_with_the_models_name(
     _page, response = post_page(client, url, {"_continue": "1"}, HTTP_ACCEPT_LANGUAGE=lang, follow=True)
     told = [strip_tags(str(m)) for m in response.context["messages"]]
     assert told[0].startswith(saved), told
+
+
+def test_a_deletion_is_asked_without_an_article_that_must_agree_with_the_models_name() -> None:
+    """Django's Spanish asks "¿… borrar los torneo …?"; Polish would want the accusative of the model's name."""
+    tournament = make_tournament("Ostrava Open")
+    client = Client()
+    client.force_login(make_rating_officer())
+    url = reverse("admin:ratings_tournament_delete", args=[tournament.pk])
+    asked = {lang: strip_tags(client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()) for lang in ("es", "pl")}
+    assert "¿Está seguro de que quiere eliminar torneo" in asked["es"]
+    assert "Czy na pewno usunąć: turniej" in asked["pl"]
