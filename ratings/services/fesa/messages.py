@@ -7,7 +7,6 @@ API that shows a reader's problem takes its text from here.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from ratings.fesa_files.errors import FesaFileError
@@ -15,7 +14,7 @@ from ratings.fesa_files.errors import FesaFileError
 
 def problem_text(error: FesaFileError) -> str:
     """What is wrong, in the active language, without the file and line: "round 2: cannot read the cell '7x'"."""
-    return error.translated(gettext)
+    return error.translated(_)
 
 
 def error_text(error: FesaFileError) -> str:
