@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -220,8 +221,9 @@ class TableCorrectionViews(CorrectionViews):
 class CorrectionAdmin(ReadOnlyAdmin):
     """Every correction, for staff: who, when, why and what; read only, with undo."""
 
-    list_display = ("made_at", "kind", "summary_shown", "reason", "table", "player", "made_by", "undoes")
-    list_filter = ("kind", "made_by", ("made_at", admin.DateFieldListFilter))
+    list_display = ("made_on", "kind", "summary_shown", "reason", "table", "player", "made_by", "undoes")
+    # Those who made a correction, not every account of the site (each director among them).
+    list_filter = ("kind", ("made_by", admin.RelatedOnlyFieldListFilter), ("made_at", admin.DateFieldListFilter))
     list_select_related = ("table__tournament", "player", "made_by", "undoes")
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
@@ -240,6 +242,11 @@ class CorrectionAdmin(ReadOnlyAdmin):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self.has_view_permission(request)
+
+    @admin.display(description=Correction._meta.get_field("made_at").verbose_name, ordering="made_at")
+    def made_on(self, correction: Correction) -> str:
+        """ISO, as the reports' queue: "lunedì 30 novembre 2026 10:41" took a third of the list's width."""
+        return f"{timezone.localtime(correction.made_at):%Y-%m-%d %H:%M}"
 
     @admin.display(description=gettext_lazy("change"))
     def summary_shown(self, correction: Correction) -> str:

@@ -24,6 +24,7 @@ REWORDED = (
     gettext_noop("Added {name} “{object}”."),
     gettext_noop("Deleted {name} “{object}”."),
     gettext_noop("Logged out"),  # "Wylogowany(-na)"
+    gettext_noop("Select %s to view"),  # "Seleziona correzione per visualizzarlo"
     gettext_noop(
         'Are you sure you want to delete the %(object_name)s "%(escaped_object)s"? All of the following related items '
         "will be deleted:"

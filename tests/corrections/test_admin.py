@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings.models import Correction, GameResult
 from ratings.services.corrections.apply import correction_make
 from tests.admin.helpers import page_form_data, set_row
 from tests.corrections.helpers import player_columns, rerate_and_check, result_flipped
-from tests.factories import make_rating_officer
+from tests.factories import make_director, make_rating_officer
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +69,18 @@ def test_corrections_list_filters_by_kind_and_table(client: Client, rated) -> No
     assert list(other_kind.context["cl"].result_list) == []
     detail = client.get(reverse("admin:ratings_correction_change", args=[made.pk]))
     assert b"correction-undo" in detail.content and b"Swapped" in detail.content
+
+
+def test_corrections_list_offers_the_officers_who_made_one_and_iso_times(client: Client, rated) -> None:
+    """Its "made by" filter listed every account of the site (every director among them), its times in words."""
+    _players, table = rated
+    officer, idle = make_rating_officer(), make_director()
+    made = correction_make(user=officer, reason="Swapped", change=result_flipped(table), expected=None)
+    client.force_login(officer)
+    page = client.get(reverse("admin:ratings_correction_changelist"), HTTP_ACCEPT_LANGUAGE="it")
+    [by] = [f for f in page.context["cl"].filter_specs if f.field_path == "made_by"]
+    assert [label for _pk, label in by.lookup_choices] == [str(officer)]
+    assert str(idle) not in [label for _pk, label in by.lookup_choices]
+    html = page.content.decode()
+    assert f"{timezone.localtime(made.made_at):%Y-%m-%d %H:%M}" in html
+    assert "Seleziona correzione da visualizzare" in html
