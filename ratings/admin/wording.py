@@ -25,6 +25,11 @@ REWORDED = (
     gettext_noop("Deleted {name} “{object}”."),
     gettext_noop("Logged out"),  # "Wylogowany(-na)"
     gettext_noop("Select %s to view"),  # "Seleziona correzione per visualizzarlo"
+    # Dutch puts the model's name first, so each admin page's title began in lower case ("tabel weergeven").
+    gettext_noop("Add %s"),
+    gettext_noop("Change %s"),
+    gettext_noop("View %s"),
+    gettext_noop("Add %(name)s"),
     gettext_noop(
         'Are you sure you want to delete the %(object_name)s "%(escaped_object)s"? All of the following related items '
         "will be deleted:"

@@ -161,3 +161,14 @@ def test_a_deletion_is_asked_without_an_article_that_must_agree_with_the_models_
     asked = {lang: strip_tags(client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()) for lang in ("es", "pl")}
     assert "¿Está seguro de que quiere eliminar torneo" in asked["es"]
     assert "Czy na pewno usunąć: turniej" in asked["pl"]
+
+
+def test_dutch_admin_titles_begin_with_a_capital() -> None:
+    """Django's Dutch puts the model's name first: every page's title began "toernooi wijzigen"."""
+    tournament = make_tournament("Ostrava Open")
+    client = Client()
+    client.force_login(make_rating_officer())
+    change = client.get(reverse("admin:ratings_tournament_change", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="nl")
+    add = client.get(reverse("admin:ratings_tournament_add"), HTTP_ACCEPT_LANGUAGE="nl")
+    assert "<h1>Wijzig toernooi</h1>" in change.content.decode()
+    assert "<h1>Voeg toernooi toe</h1>" in add.content.decode()
