@@ -173,6 +173,16 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
         (_("The player's promotions"), {"fields": ("player_promotions",)}),
     )
     readonly_fields = tuple(flatten_fieldsets(fieldsets))
+    NSR_FIELDS = ("nsr_consent", "nsr_consent_date", "nsr_reference")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Promotion | None = None) -> Any:
+        """Without the NSR's consent below 5 Dan: a grade officer read "NSR consent ✗" on a 3 Dan's page."""
+        if obj is None or needs_nsr_consent(obj.grade):
+            return self.fieldsets
+        return [
+            (name, {**options, "fields": tuple(f for f in options["fields"] if f not in self.NSR_FIELDS)})
+            for name, options in self.fieldsets
+        ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Promotion]:
         # Whether the user may open the promotion's table in the admin (a director: his own tournaments' only):

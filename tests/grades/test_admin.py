@@ -15,7 +15,14 @@ from ratings.selectors.grades import waiting_between, waiting_days, waiting_sinc
 from ratings.services.fingerprints import VERSION_FIELD
 from ratings.services.grades.fingerprints import promotion_version
 from ratings.services.grades.promotions import promotion_approve
-from tests.factories import make_director, make_grade_officer, make_rating_officer
+from tests.factories import (
+    make_director,
+    make_grade_officer,
+    make_pending_promotion,
+    make_player,
+    make_rating_officer,
+    make_table,
+)
 from tests.grades.conftest import DAY, LOST, WON, opponent, seasoned
 
 pytestmark = pytest.mark.django_db
@@ -240,3 +247,18 @@ def test_a_climb_posted_without_the_versions_its_page_showed_is_refused(officer_
     refused = officer_client.post(climb_url, {"up_to": grade_of(2, "Dan"), "reason": "Strong results"})
     assert refused.status_code == 302
     assert {Promotion.objects.get(pk=p.pk).status for p in steps} == {PromotionStatus.PENDING}
+
+
+def test_the_nsrs_consent_is_shown_only_where_it_is_asked(officer_client) -> None:
+    """A 3 Dan's page showed "NSR consent ✗": the consent is asked for 5 and 6 Dan only."""
+    players = [make_player(), make_player()]
+    table = make_table(players)
+    promotions = [make_pending_promotion(p, table, grade=grade) for p, grade in zip(players, (23, 25), strict=True)]
+    fields = {}
+    for promotion in promotions:
+        page = officer_client.get(reverse("admin:ratings_promotion_change", args=[promotion.pk]))
+        fields[promotion.grade] = {
+            f for _name, options in page.context["adminform"].fieldsets for f in options["fields"]
+        }
+    assert not {"nsr_consent", "nsr_consent_date", "nsr_reference"} & fields[23]
+    assert {"nsr_consent", "nsr_consent_date", "nsr_reference"} <= fields[25]
