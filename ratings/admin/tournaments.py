@@ -90,10 +90,16 @@ class TournamentAdmin(SeasonAdminMixin, RowPermissionsMixin, admin.ModelAdmin):
         # what they sent, without the decision); others would meet a 403 behind a link and see the outcome only.
         reads_review = obj is not None and access.directs(request.user, obj)
         review = "review_link" if access.is_rating_officer(request.user) or reads_review else "review_status"
-        fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, review)}))
+        reviewed = (review,) if obj is not None else ()  # a tournament being created has no review to show
+        fieldsets.append((gettext_lazy("Registration with FESA"), {"fields": (*REGISTRATION_FIELDS, *reviewed)}))
         if obj is not None and access.tournaments_for_new_tables(request.user).filter(pk=obj.pk).exists():
             fieldsets.append((gettext_lazy("Tables"), {"fields": ("add_table_link",)}))  # links that would answer 403
         return fieldsets
+
+    def get_inlines(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """No tables on the page that creates a tournament: an empty list of them, with its column names, only
+        puzzled a director (they are uploaded or entered once the tournament is saved)."""
+        return self.inlines if obj is not None else ()
 
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> tuple[str, ...]:
         readonly: tuple[str, ...] = ("add_table_link", "review_link", "review_status")

@@ -140,7 +140,11 @@ def test_director_registers_in_the_admin_and_an_officer_refuses_with_a_reason() 
     client = Client()
     client.force_login(director)
     add_url = reverse("admin:ratings_tournament_add")
-    data = page_form_data(client.get(add_url))
+    adding = client.get(add_url)
+    # Neither an empty list of tables nor a review's line "–" on the page that creates the tournament.
+    assert adding.context["inline_admin_formsets"] == []
+    assert "review_status" not in {f for _name, o in adding.context["adminform"].fieldsets for f in o["fields"]}
+    data = page_form_data(adding)
     start = TODAY + dt.timedelta(days=30)
     data |= {
         "name": "Open de Nice",
