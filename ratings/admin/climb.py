@@ -26,6 +26,9 @@ from ratings.services.fingerprints import ChangedMeanwhile
 from ratings.services.grades.climb import climb_pending, climb_versions, promotion_climb_approve
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid
 
+NSR_FIELDS = ("nsr_consent", "nsr_consent_date", "nsr_reference")
+"""The fields of the NSR's consent, asked for 5 and 6 Dan only (and left out of the forms and pages below)."""
+
 VERSION_PREFIX = "_version_"
 
 
@@ -51,7 +54,7 @@ class ClimbForm(forms.Form):
         up_to.choices = [(p.grade, grade_label(p.grade)) for p in steps]
         self.fields["up_to"].initial = steps[-1].grade if steps else None
         if not any(needs_nsr_consent(p.grade) for p in steps):
-            for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
+            for name in NSR_FIELDS:
                 del self.fields[name]
 
     def clean(self) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from django.utils.translation import ngettext
 
 from ratings import access
 from ratings.access import can_decide
-from ratings.admin.climb import ClimbAdminMixin, with_climb_steps
+from ratings.admin.climb import NSR_FIELDS, ClimbAdminMixin, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.admin.user_names import UserNamesAsText
 from ratings.engine import grade_label
@@ -77,7 +77,7 @@ class ApproveForm(forms.Form):
     def __init__(self, *args: Any, promotion: Promotion, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not needs_nsr_consent(promotion.grade):
-            for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
+            for name in NSR_FIELDS:
                 del self.fields[name]
 
 
@@ -89,7 +89,7 @@ class ReviseForm(ApproveForm):
     def __init__(self, *args: Any, promotion: Promotion, **kwargs: Any) -> None:
         super().__init__(*args, promotion=promotion, **kwargs)
         if promotion.status != PromotionStatus.REJECTED:
-            for name in ("nsr_consent", "nsr_consent_date", "nsr_reference"):
+            for name in NSR_FIELDS:
                 self.fields.pop(name, None)
 
 
@@ -173,14 +173,13 @@ class PromotionAdmin(ClimbAdminMixin, UserNamesAsText, admin.ModelAdmin):
         (_("The player's promotions"), {"fields": ("player_promotions",)}),
     )
     readonly_fields = tuple(flatten_fieldsets(fieldsets))
-    NSR_FIELDS = ("nsr_consent", "nsr_consent_date", "nsr_reference")
 
     def get_fieldsets(self, request: HttpRequest, obj: Promotion | None = None) -> Any:
         """Without the NSR's consent below 5 Dan: a grade officer read "NSR consent ✗" on a 3 Dan's page."""
         if obj is None or needs_nsr_consent(obj.grade):
             return self.fieldsets
         return [
-            (name, {**options, "fields": tuple(f for f in options["fields"] if f not in self.NSR_FIELDS)})
+            (name, {**options, "fields": tuple(f for f in options["fields"] if f not in NSR_FIELDS)})
             for name, options in self.fieldsets
         ]
 

@@ -39,9 +39,3 @@ def refused_character(text: str) -> str | None:
     """The first character of ``text`` no name may hold, written ``U+202E RIGHT-TO-LEFT OVERRIDE``, or None."""
     found = first_refused(text)
     return None if found is None else found[0]
-
-
-def name_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a name ("holds a control character (U+0009 CHARACTER TABULATION)"), or None."""
-    found = first_refused(text)
-    return None if found is None else f"holds {found[1]} ({found[0]})"

@@ -23,7 +23,7 @@ from functools import lru_cache
 from ratings.engine.types import PlayerState, PriorGrade
 
 from .lisp import HALF, NIL, Char, Form, Struct, Symbol
-from .names import name_problem
+from .names import first_refused
 from .records import Home, ListRecord
 from .slots import SlotError, as_date, as_grade, as_prior, record_line
 
@@ -122,7 +122,7 @@ def _results(text: str) -> tuple[tuple[tuple[int, float], ...] | None, int]:
 
 def _record(match: re.Match[str], text: str, line: int, file: str) -> ListRecord:
     last, first, homes, level, unit, nsr_level, nsr_unit, elo, games, played, lb, mp, bonus = match.groups()
-    if name_problem(last) or name_problem(first):
+    if first_refused(last) or first_refused(first):
         raise SlotError("a name the general reader refuses, naming it")
     result_list, game_count = _results(games)
     lb_run, lb_seen = 0, False

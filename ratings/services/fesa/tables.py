@@ -102,11 +102,12 @@ def read_upload_checked(data: bytes, file: str) -> tuple[Turnering | None, list[
         message = _("this is not a text file (it holds NUL bytes): save it as ISO-8859-1 or UTF-8 text")
         return None, [FesaFileError(file, None, message)]
     table, problems = read_turnering_checked(data, file)
+    # A name holding one is told by the reader already, naming the field and the character: once is enough.
+    told = {(p.line, str(p.params["char"]).split(" ")[0]) for p in problems if p.params and "char" in p.params}
     for lineno, line in enumerate(file_lines(decode_lenient(data)), start=1):  # numbered as the reader does
         bad = next((c for c in line if (ord(c) < 32 and c not in _CONTROL_OK) or 0x7F <= ord(c) < 0xA0), None)
         code = f"U+{ord(bad):04X}" if bad is not None else ""
-        # A name holding it is told by the reader already, naming the field: once is enough.
-        if bad is not None and not any(p.line == lineno and f"({code}" in p.message for p in problems):
+        if bad is not None and (lineno, code) not in told:
             message = _("control character %(code)s: this is not a text table") % {"code": code}
             problems.append(FesaFileError(file, lineno, message))
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
