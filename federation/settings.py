@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "ratings",
+    "django_jinja",  # its makemessages reads the Jinja2 pages' {% trans %} blocks
 ]
 
 MIDDLEWARE = [
@@ -185,6 +186,20 @@ ROOT_URLCONF = "federation.urls"
 
 TEMPLATES = [
     {
+        # The public pages (templates/jinja2/): Jinja2 through django-jinja, which Django asks first. A page it does
+        # not find there (the admin's, the e-mails') is Django's (below). Why two engines: bench/README.md.
+        "BACKEND": "django_jinja.jinja2.Jinja2",
+        "NAME": "jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "match_extension": None,  # every template of its folder, under the names the views already give
+            "context_processors": ["django.template.context_processors.request", "django.template.context_processors.i18n"],
+            # {% trans %} trims its text as Django's {% blocktranslate trimmed %}: one catalogue entry for both.
+            "policies": {"ext.i18n.trimmed": True},
+        },
+    },
+    {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
@@ -195,15 +210,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
         },
-    },
-    {
-        # The few partials whose loops cost too much through Django's engine (ratings_public.jinja_rows): the
-        # rating list's and a tournament's rows.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "NAME": "jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "ratings.templatetags.ratings_public.jinja_environment"},
     },
 ]
 

@@ -1,28 +1,36 @@
-"""``{% corrections_log table=... %}`` / ``player=...`` / ``tournament=...``: the public corrections log of a table,
-a player or a tournament page."""
+"""``corrections_log(request, table=...)`` / ``player=...`` / ``tournament=...``: the public corrections log of a
+table, a player or a tournament page (templates/jinja2/ratings/corrections_log.html)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django_jinja import library
 
 from ratings import access
 from ratings.models import Player, Table, Tournament
 from ratings.selectors.corrections import corrections_of
 from ratings.services.corrections.words import with_lines
 
+
+@library.global_function
+def corrections_log(
+    request: object, table: Table | None = None, player: Player | None = None, tournament: Tournament | None = None
+) -> SafeString:
+    """Date and reason for everybody; the officer's name only for staff."""
+    context = {
+        "corrections": with_lines(corrections_of(table=table, player=player, tournament=tournament).distinct()),
+        "staff": access.is_staff(getattr(request, "user", None)),
+    }
+    return render_to_string("ratings/corrections_log.html", context)
+
+
 register = template.Library()
 
 
-@register.inclusion_tag("ratings/corrections_log.html", takes_context=True)
-def corrections_log(
-    context: Any, table: Table | None = None, player: Player | None = None, tournament: Tournament | None = None
-) -> dict[str, Any]:
-    """Date and reason for everybody; the officer's name only for staff."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    return {
-        "corrections": with_lines(corrections_of(table=table, player=player, tournament=tournament).distinct()),
-        "staff": access.is_staff(user),
-    }
+@register.simple_tag(name="corrections_log", takes_context=True)
+def corrections_log_tag(context: Any, **about: Any) -> SafeString:  # until every page is a Jinja2 page
+    return corrections_log(context.get("request"), **about)

@@ -15,13 +15,16 @@ from typing import Any
 from urllib.parse import quote
 
 from django import template
+from django.conf import settings
+from django.http import HttpRequest
 from django.template import engines
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
-from django.utils.translation import gettext, ngettext
-from jinja2 import Environment
+from django.utils.translation import get_language_info, gettext, pgettext_lazy
+from django_jinja import library
+from django_tables2.templatetags.django_tables2 import table_page_range
 from markupsafe import Markup
 
 from ratings.engine import grade_label
@@ -33,18 +36,21 @@ register = template.Library()
 
 
 @register.filter
+@library.filter
 def grade(value: int | None) -> str:
     """ "3 Kyu", "1 Dan", or "" for no grade."""
     return grade_label(value or 0)
 
 
 @register.filter
+@library.filter
 def rating_or_dash(value: int | None) -> int | str:
     """The rating, or "–" for none and for the floor a 0% score gives (``NO_PERFORMANCE``): not a strength."""
     return "–" if value is None or value <= NO_PERFORMANCE else value
 
 
 @register.filter
+@library.filter
 def percent_below(value: float) -> int:
     """A share of players rated below, in whole percent rounded down: the best of 3,000 is above 99%, never 100%
     (he is not above himself)."""
@@ -52,24 +58,28 @@ def percent_below(value: float) -> int:
 
 
 @register.filter
+@library.filter
 def is_kyu(value: int | None) -> bool:
     """Whether ``value`` is a Kyu grade (not "no grade", not Dan): a promotion from it is worth a "was" note."""
     return bool(value) and not is_dan(value or 0)
 
 
 @register.filter
+@library.filter
 def grade_pending(value: int | None, pending: int | None) -> str:
     """ "1 Kyu (1 Dan pending)" when a higher Dan grade waits for approval, else the grade alone."""
     return grade_text(value, pending)
 
 
 @register.filter
+@library.filter
 def unbroken(value: object) -> str:
     """The text in a ``nowrap`` span, escaped: a grade ("12 Kyu") inside a sentence that may wrap around it."""
     return format_html('<span class="nowrap">{}</span>', value)
 
 
 @register.filter
+@library.filter
 def signed(value: float | int | None) -> str:
     """ "+23", "-14", "+0"; "+0.52" with the language's decimal separator ("+0,52"); "" for None (a
     performance-rated player has no change)."""
@@ -82,6 +92,7 @@ def signed(value: float | int | None) -> str:
 
 
 @register.filter
+@library.filter
 def points(value: float | str | None) -> str:
     """A score with halves as FESA players write them: 2, 2½, ½ (a number, or its text as a plan holds it: "1.5")."""
     if value is None or value == "":
@@ -93,6 +104,7 @@ def points(value: float | str | None) -> str:
 
 
 @register.filter
+@library.filter
 def pending_note(value: int) -> str:
     """ "1 Dan pending": a Dan grade waiting for approval, beside the grade held."""
     return gettext("%(grade)s pending") % {"grade": grade_label(value)}
@@ -107,6 +119,7 @@ def jinja_rows(name: str, **context: Any) -> Markup:
 _STAND_IN = "9" * 12  # an argument every path converter accepts, and no path holds otherwise
 
 
+@library.global_function
 def row_url(name: str, *leading: object) -> Callable[[object], str]:
     """``reverse(name, args=[*leading, argument])`` for the rows of a page. ``reverse`` looks up the language,
     the script prefix and the URL conf on every call; the rows' function reverses once around a stand-in and puts
@@ -115,15 +128,25 @@ def row_url(name: str, *leading: object) -> Callable[[object], str]:
     return lambda argument: f"{head}{quote(str(argument), safe=RFC3986_SUBDELIMS + '/~:@')}{tail}"
 
 
-def jinja_environment(**options: Any) -> Environment:
-    """The environment of Django's Jinja2 backend (settings.TEMPLATES): ``url(name, *args)``, ``_``/``gettext``
-    in the reader's language, and this module's filters."""
-    options.pop("autoescape", None)  # Django's backend sets it on: it stays on
-    env = Environment(autoescape=True, extensions=["jinja2.ext.i18n"], **options)
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    env.globals["url"] = lambda name, *args: reverse(name, args=args)
-    env.globals["row_url"] = row_url
-    env.filters.update(
-        grade=grade, rating_or_dash=rating_or_dash, points=points, signed=signed, pending_note=pending_note
-    )
-    return env
+@library.global_function
+def site_languages() -> list[dict[str, Any]]:
+    """The site's languages for the language menu, as Django's ``get_language_info`` gives them."""
+    return [get_language_info(code) for code, _name in settings.LANGUAGES]
+
+
+@library.global_function
+def querystring(request: HttpRequest, **params: object) -> str:
+    """The request's query string with ``params`` set (a sort, a page), as Django's ``{% querystring %}``."""
+    query = request.GET.copy()
+    for name, value in params.items():
+        query[name] = str(value)
+    return f"?{query.urlencode()}"
+
+
+library.filter(table_page_range)
+
+
+# The texts of the pages that need a context (makemessages reads the Jinja2 pages' _() and {% trans %}, not their
+# pgettext()): "Change" is a rating's change or what a correction changed, not the verb.
+library.global_function("RATING_CHANGE", pgettext_lazy("a rating's change", "Change"))
+library.global_function("CORRECTION_CHANGE", pgettext_lazy("what a correction changed", "Change"))
