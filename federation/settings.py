@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # Django's widget templates, for FORM_RENDERER below
     "django.contrib.sitemaps",
     "corsheaders",
     "django_prometheus",
@@ -194,7 +195,10 @@ TEMPLATES = [
         "APP_DIRS": False,
         "OPTIONS": {
             "match_extension": None,  # every template of its folder, under the names the views already give
-            "context_processors": ["django.template.context_processors.request", "django.template.context_processors.i18n"],
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+            ],
             # {% trans %} trims its text as Django's {% blocktranslate trimmed %}: one catalogue entry for both.
             "policies": {"ext.i18n.trimmed": True},
         },
@@ -212,6 +216,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Widgets render through the engines above, so templates/jinja2/django/forms/ may write one of Django's widgets.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 WSGI_APPLICATION = "federation.wsgi.application"
 

@@ -48,4 +48,4 @@ if not os.environ.get("TESTS_SHARED_PAGE_CACHE"):
 # Tests run without collectstatic: let WhiteNoise look files up as they are requested instead of warning.
 WHITENOISE_AUTOREFRESH = True
 # django-jinja tells the test client what a Jinja2 page was given (response.context), as Django's engine does.
-TEMPLATES[0]["OPTIONS"]["debug"] = True  # noqa: F405
+TEMPLATES[0]["OPTIONS"]["debug"] = True  # type: ignore[index]  # noqa: F405

@@ -3,9 +3,6 @@ table, a player or a tournament page (templates/jinja2/ratings/corrections_log.h
 
 from __future__ import annotations
 
-from typing import Any
-
-from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django_jinja import library
@@ -26,11 +23,3 @@ def corrections_log(
         "staff": access.is_staff(getattr(request, "user", None)),
     }
     return render_to_string("ratings/corrections_log.html", context)
-
-
-register = template.Library()
-
-
-@register.simple_tag(name="corrections_log", takes_context=True)
-def corrections_log_tag(context: Any, **about: Any) -> SafeString:  # until every page is a Jinja2 page
-    return corrections_log(context.get("request"), **about)

@@ -1,10 +1,11 @@
 """The calibration chart of a rating system, drawn on the server as an SVG, for the public comparison
-(templates/ratings/predictions.html) and a what-if's page in the admin (templates/admin/ratings/whatifreport/
+(templates/jinja2/ratings/predictions.html) and a what-if's page in the admin (templates/admin/ratings/whatifreport/
 report.html) alike.
 
 It lives here, not in ratings/web/charts.py beside the other charts, because the admin may not import the public
-site (the layers in pyproject.toml): both templates draw it through the ``calibration_chart`` tag, so neither
-interface imports the other. The drawing is a pure function of its bins (no database), tested on its own.
+site (the layers in pyproject.toml): both templates draw it through ``calibration_chart`` (a tag for Django's
+engine, a function for Jinja2's), so neither interface imports the other. The drawing is a pure function of its
+bins (no database), tested on its own.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django_jinja import library
 
 register = template.Library()
 
 
 @register.simple_tag(name="calibration_chart")
+@library.global_function(name="calibration_chart")
 def calibration_chart_tag(bins: Sequence[Mapping[str, Any]], *, title: str, chart_id: str) -> SafeString:
     """The chart of the bins as the comparison stores them (``expected``, ``actual``, ``games`` each, in the
     order of the favourite's expected score); a bin without games has no mean to place and is left out."""

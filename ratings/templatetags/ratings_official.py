@@ -1,19 +1,18 @@
-"""Template tags of the official lists' pages: a figure of a revised list, published and today."""
+"""What the official lists' pages (templates/jinja2/ratings/official_list_revised.html) call: a figure of a revised
+list, published and today."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django_jinja import library
 
 from ratings.models import ListEntry
 from ratings.selectors.official_lists import RevisedRow
 from ratings.web.tables import CATEGORY_LABELS, grade_text
-
-register = template.Library()
 
 _SHOWN: dict[str, Callable[[ListEntry], Any]] = {
     "rank": lambda e: "–" if e.rank is None else e.rank,  # the public rank, as the "rank" change compares it
@@ -25,7 +24,7 @@ _SHOWN: dict[str, Callable[[ListEntry], Any]] = {
 }
 
 
-@register.simple_tag
+@library.global_function
 def revised_cell(row: RevisedRow, kind: str) -> SafeString:
     """The published figure, and today's after an arrow where it changed; today's alone for a player added
     since, the published one alone for a player dropped since."""

@@ -1,14 +1,12 @@
-"""Template filters of the public pages (grades, signed changes, scores), and the tag of the Jinja2 partials.
-
-No row of the public tables is written in Python. The rows are template loops: Django's (_tournament_table.html,
-_pending_promotion_table.html), or Jinja2's through Django's Jinja2 backend where Django's engine would take the
-page past its first view's budget: the rating list's, a tournament's, the search's and a player's tables
-(templates/jinja2/, rendered by ``jinja_rows``; bench/README.md, bench/list_rows.py). Jinja2's environment
-(``jinja_environment``) has the filters below, ``url``, ``row_url`` and Django's gettext.
+"""What the public pages' templates (templates/jinja2/, Jinja2 through django-jinja) use beside Django's filters:
+the filters of grades, signed changes and scores (``points`` for the admin's Django templates too),
+``row_url`` for the links of a table's rows, ``querystring`` for its sort and page links, the language menu's
+languages, and the texts that need a gettext context.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable
 from typing import Any
@@ -17,15 +15,16 @@ from urllib.parse import quote
 from django import template
 from django.conf import settings
 from django.http import HttpRequest
-from django.template import engines
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import filesizeformat
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.http import RFC3986_SUBDELIMS
 from django.utils.translation import get_language_info, gettext, pgettext_lazy
 from django_jinja import library
 from django_tables2.templatetags.django_tables2 import table_page_range
-from markupsafe import Markup
 
 from ratings.engine import grade_label
 from ratings.engine.grades import is_dan
@@ -35,21 +34,18 @@ from ratings.web.tables import grade_text
 register = template.Library()
 
 
-@register.filter
 @library.filter
 def grade(value: int | None) -> str:
     """ "3 Kyu", "1 Dan", or "" for no grade."""
     return grade_label(value or 0)
 
 
-@register.filter
 @library.filter
 def rating_or_dash(value: int | None) -> int | str:
     """The rating, or "–" for none and for the floor a 0% score gives (``NO_PERFORMANCE``): not a strength."""
     return "–" if value is None or value <= NO_PERFORMANCE else value
 
 
-@register.filter
 @library.filter
 def percent_below(value: float) -> int:
     """A share of players rated below, in whole percent rounded down: the best of 3,000 is above 99%, never 100%
@@ -57,28 +53,24 @@ def percent_below(value: float) -> int:
     return math.floor(value)
 
 
-@register.filter
 @library.filter
 def is_kyu(value: int | None) -> bool:
     """Whether ``value`` is a Kyu grade (not "no grade", not Dan): a promotion from it is worth a "was" note."""
     return bool(value) and not is_dan(value or 0)
 
 
-@register.filter
 @library.filter
 def grade_pending(value: int | None, pending: int | None) -> str:
     """ "1 Kyu (1 Dan pending)" when a higher Dan grade waits for approval, else the grade alone."""
     return grade_text(value, pending)
 
 
-@register.filter
 @library.filter
 def unbroken(value: object) -> str:
     """The text in a ``nowrap`` span, escaped: a grade ("12 Kyu") inside a sentence that may wrap around it."""
     return format_html('<span class="nowrap">{}</span>', value)
 
 
-@register.filter
 @library.filter
 def signed(value: float | int | None) -> str:
     """ "+23", "-14", "+0"; "+0.52" with the language's decimal separator ("+0,52"); "" for None (a
@@ -103,17 +95,10 @@ def points(value: float | str | None) -> str:
     return f"{whole}½" if whole else "½"
 
 
-@register.filter
 @library.filter
 def pending_note(value: int) -> str:
     """ "1 Dan pending": a Dan grade waiting for approval, beside the grade held."""
     return gettext("%(grade)s pending") % {"grade": grade_label(value)}
-
-
-@register.simple_tag
-def jinja_rows(name: str, **context: Any) -> Markup:
-    """The Jinja2 partial ``name`` (templates/jinja2/) with ``context``; Jinja2 escaped what it wrote."""
-    return Markup(engines["jinja2"].get_template(name).render(context))  # noqa: S704 - the escaped output
 
 
 _STAND_IN = "9" * 12  # an argument every path converter accepts, and no path holds otherwise
@@ -144,9 +129,19 @@ def querystring(request: HttpRequest, **params: object) -> str:
 
 
 library.filter(table_page_range)
+library.filter(filesizeformat)  # Django's, in the reader's language ("1,2 Mo"), not Jinja2's ("1.2 kB")
 
 
 # The texts of the pages that need a context (makemessages reads the Jinja2 pages' _() and {% trans %}, not their
 # pgettext()): "Change" is a rating's change or what a correction changed, not the verb.
 library.global_function("RATING_CHANGE", pgettext_lazy("a rating's change", "Change"))
 library.global_function("CORRECTION_CHANGE", pgettext_lazy("what a correction changed", "Change"))
+
+
+@library.filter(name="date")
+def local_date(value: dt.date | str | None, arg: str | None = None) -> str:
+    """Django's ``date`` filter as Django's engine applies it: an aware date and time in the site's time zone
+    first (a correction made at 23:30 UTC is of the next day in Paris)."""
+    if isinstance(value, dt.datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return date_filter(value, arg)

@@ -23,7 +23,6 @@ from ratings.selectors.categories import category_choices, category_entries_q, c
 from ratings.selectors.clubs import club_members_q
 from ratings.selectors.search import MAX_QUERY, name_matches
 from ratings.services.lists import ListKey
-from ratings.web.widgets import QuickInput, QuickSelect, QuickTextInput
 
 ACTIVE_CHOICES = [("active", _("Active (FESA list)")), ("all", _("All rated"))]
 GRADES = [(str(g), label) for g, label in GRADE_CHOICES if g > 0]
@@ -38,21 +37,17 @@ def year_choices() -> list[tuple[str, str]]:
     return [(str(y), str(y)) for y in tournament_years()]
 
 
-class DateInput(QuickInput, forms.DateInput):
+def date_input() -> forms.DateInput:
     """A native date picker; the value travels as ISO ``YYYY-MM-DD`` whatever the page's language."""
-
-    input_type = "date"
-
-    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
-        super().__init__(attrs=attrs, format="%Y-%m-%d")
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 class RatingListForm(forms.Form):
     """The rating list's form: which list (``active``, ``date``), then the filters of its entries, which the
     filter set adds."""
 
-    active = forms.ChoiceField(label=_("Players"), choices=ACTIVE_CHOICES, required=False, widget=QuickSelect)
-    date = forms.DateField(label=_("List as of"), required=False, widget=DateInput())
+    active = forms.ChoiceField(label=_("Players"), choices=ACTIVE_CHOICES, required=False)
+    date = forms.DateField(label=_("List as of"), required=False, widget=date_input())
 
     def clean_date(self) -> dt.date | None:
         date: dt.date | None = self.cleaned_data.get("date")
@@ -115,14 +110,13 @@ class ListEntryFilter(django_filters.FilterSet):
         label=_("Name"),
         method="filter_name",
         max_length=MAX_QUERY,
-        widget=QuickTextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
+        widget=forms.TextInput(attrs={"type": "search", "placeholder": _("e.g. Åberg or aberg")}),
     )
     country = django_filters.ChoiceFilter(
         label=_("Country"),
         field_name="nationality",
         choices=country_choices,
         empty_label=_("All countries"),
-        widget=QuickSelect,
     )
     grade_min = django_filters.ChoiceFilter(
         label=_("Grade from"),
@@ -130,7 +124,6 @@ class ListEntryFilter(django_filters.FilterSet):
         lookup_expr="gte",
         choices=GRADES,
         empty_label=_("any"),
-        widget=QuickSelect,
     )
     grade_max = django_filters.ChoiceFilter(
         label=_("Grade up to"),
@@ -138,28 +131,24 @@ class ListEntryFilter(django_filters.FilterSet):
         lookup_expr="lte",
         choices=GRADES,
         empty_label=_("any"),
-        widget=QuickSelect,
     )
     category = django_filters.ChoiceFilter(
         label=_("Category"),
         field_name="category",
         choices=Category.choices,
         empty_label=_("All categories"),
-        widget=QuickSelect,
     )
     club = ClubFilter(
         label=_("Club"),
         method="filter_club",
         choices=(),  # the clubs of the data version: set per filter (__init__)
         empty_label=_("All clubs"),
-        widget=QuickSelect,
     )
     group = django_filters.ChoiceFilter(
         label=_("Juniors, seniors, women"),
         method="filter_group",
         choices=category_choices,
         empty_label=_("Everyone"),
-        widget=QuickSelect,
     )
 
     class Meta:
@@ -256,14 +245,12 @@ class TournamentFilter(django_filters.FilterSet):
         lookup_expr="year",
         choices=year_choices,
         empty_label=_("All years"),
-        widget=QuickSelect,
     )
     country = django_filters.ChoiceFilter(
         label=_("Country"),
         field_name="country",
         choices=country_choices,
         empty_label=_("All countries"),
-        widget=QuickSelect,
     )
 
     class Meta:

@@ -55,3 +55,14 @@ def test_the_table_page_says_which_table_of_the_day_it_is(client: Client, two_of
     first, second = two_of_a_day
     pages = [client.get(reverse("ratings:table", args=[t.pk])).content.decode() for t in (first, second)]
     assert "table 1 of the day" in pages[0] and "table 2 of the day" in pages[1]
+
+
+def test_the_tournament_page_names_a_named_tables_chip_by_its_name(
+    client: Client, two_of_a_day: tuple[Table, Table]
+) -> None:
+    """A table with a name (a group, a division) is chipped by that name; an unnamed one by its date."""
+    first, second = two_of_a_day
+    Table.objects.filter(pk=first.pk).update(name="Group A")
+    page = client.get(reverse("ratings:tournament", args=[first.tournament_id])).content.decode()
+    chips = texts(page, r'<li><a href="#table-\d+">(.*?)</a></li>')
+    assert chips == ["Group A", f"{second.date:%Y-%m-%d} (table 2 of the day)"]
