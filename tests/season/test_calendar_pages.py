@@ -4,6 +4,7 @@ before it is played and the results' status list; and the admin's registration a
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import icalendar
 import pytest
@@ -122,6 +123,17 @@ def test_tournament_page_shows_before_it_is_played_only_once_accepted() -> None:
     assert response.context["season"].stage == "announced"
     assert "td@example.org" in response.content.decode()
     assert Client().get(reverse("ratings:tournament", args=[waiting.pk])).status_code == 404
+
+
+def test_a_tournaments_season_facts_are_each_a_box_of_a_label_and_its_value() -> None:
+    """Each fact of the season box (status, mode, contact, due date) is a pair in a box of its own, as on a
+    player's page: bare pairs in the grid put a label at the end of one row and its value at the next."""
+    page = Client().get(reverse("ratings:tournament", args=[announce("Open de Lyon", days=20).pk])).content.decode()
+    facts = re.search(r'<section class="season".*?<dl class="facts">(.*?)</dl>', page, re.S)
+    assert facts is not None
+    boxes = re.findall(r"<div>\s*<dt>(.*?)</dt>\s*<dd>.*?</dd>\s*</div>", facts.group(1), re.S)
+    assert boxes == ["Status", "Mode", "Contact", "Results due"]
+    assert len(re.findall(r"<dt>", facts.group(1))) == len(boxes)
 
 
 def test_results_status_lists_a_tournament_that_ended_with_its_deadline() -> None:
