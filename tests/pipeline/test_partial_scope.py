@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 
 from ratings.models import Game, Player, RatingRow
-from ratings.services.rerate import rerate_check
+from ratings.services.rerate import replay, rerate_check, run, sparse
 from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import make_player
 from tests.pipeline.test_service import rated_table, week
@@ -64,4 +64,31 @@ def test_table_deleted_between_two_rows_of_a_player_relinks_them(django_capture_
     with django_capture_on_commit_callbacks(execute=True):
         table_delete(table=middle)
     assert RatingRow.objects.get(player=players[0], date=week(0)).valid_until == week(2)
+    assert rerate_check() == []
+
+
+def test_correction_reads_only_the_tables_its_players_reach(django_capture_on_commit_callbacks, monkeypatch) -> None:
+    """The pending re-rate replays as the preview does: the stored rows of the later tables the change does not
+    reach are not read (a correction one year back read every later table's rows to leave 99 % of them)."""
+    reached = [make_player() for _ in range(4)]
+    apart = [make_player() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        corrected = rated_table(reached, week(0))
+        later = rated_table(reached, week(2))
+        untouched = [rated_table(apart, week(1)), rated_table(apart, week(3))]
+    read: list[int] = []
+
+    def stored_rows(table_ids, *args):  # type: ignore[no-untyped-def]
+        read.extend(table_ids)
+        return replay.stored_rows(table_ids, *args)
+
+    monkeypatch.setattr(sparse, "stored_rows", stored_rows)
+    monkeypatch.setattr(run, "stored_rows", stored_rows)
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        game = Game.objects.filter(table=corrected).first()
+        game.result = "draw"
+        game.save()
+        table_changed(table=corrected)
+    assert corrected.pk in read and later.pk in read
+    assert not {t.pk for t in untouched} & set(read)
     assert rerate_check() == []

@@ -7,11 +7,11 @@ promotion records are what rating the whole history from scratch would give; ``r
   earliest position asked for and its ``generation`` is bumped, the edited tables are flagged
   ``needs_rerate``, and the task is queued after commit. A broker that is down is logged, not raised: the
   pending row keeps the request for the beat schedule, the worker's start or ``manage.py rerate --pending``.
-* A run (``rerate_pending``, ``rerate_from``) takes the lock, loads the players' states as they stood before
-  the position and replays every submitted or rated table from there, in order, through the engine
-  (``replay``). A table that is not flagged and whose players all enter with the states stored in its rows is
-  left as it is — that is what makes a correction cheap; every table a changed state reaches is redone and its
-  rows replaced (``rows``). All of it, the run's log line included, is one transaction: a run killed half-way
+* A run (``rerate_pending``, ``rerate_from``) takes the lock and replays the submitted and rated tables from
+  the position, in order, through the engine. A table that is not flagged and whose players all enter with
+  the states stored in its rows is left as it is — that is what makes a correction cheap; every table a
+  changed state reaches is redone and its rows replaced (``rows``). A pending run reads only the tables a
+  changed player enters (``sparse``); a run from a position or from scratch reads them all (``replay``). All of it, the run's log line included, is one transaction: a run killed half-way
   leaves the database as it was, and the next run produces the same result.
 * The pending row is cleared, with the flags, only if no request came in meanwhile (compare-and-set on
   ``generation``); otherwise the same call runs again, so a burst of edits costs at most two runs that do

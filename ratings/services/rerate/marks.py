@@ -10,9 +10,10 @@ from ratings.db import id_batches
 from ratings.models import Table, TableResolution, TableStatus
 
 from .replay import Replay
+from .sparse import SparseReplay
 
 
-def tables_mark(replay: Replay, now: dt.datetime) -> None:
+def tables_mark(replay: Replay | SparseReplay, now: dt.datetime) -> None:
     """Redone tables are rated now (and first rated now if never before); a table that failed waits.
 
     A table that did not settle keeps its cycle's states (``cycle_states``), rated by the rule or not; any other

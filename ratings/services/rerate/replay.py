@@ -345,3 +345,12 @@ class Replay:
 
     def final_states(self) -> dict[int, engine.PlayerState]:
         return {pid: self.state_of(pid) for pid in self.state}
+
+    def final_state(self, ids: Iterable[int]) -> dict[int, engine.PlayerState]:
+        """These players' states after the history (each must be in ``in_range``)."""
+        return {pid: self.state_of(pid) for pid in ids}
+
+    @property
+    def in_range(self) -> set[int]:
+        """The players of the history's tables (and those whose stored rows are there)."""
+        return set(self.state)

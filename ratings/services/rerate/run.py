@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -22,6 +22,7 @@ from ratings.db import (
     batched_load,
     gc_paused,
     id_batches,
+    json_text,
     locked_transaction,
     raw_values,
     rows_update,
@@ -37,6 +38,7 @@ from ratings.models import (
     RerateRun,
     Table,
 )
+from ratings.models.states import state_to_json
 from ratings.selectors.derived import players_differing
 from ratings.selectors.states import starting_states, states_before_json
 from ratings.services.grades.promotions import promotions_sync
@@ -47,6 +49,7 @@ from .marks import tables_mark
 from .replay import (
     RATED_STATUSES,
     History,
+    Item,
     Position,
     Replay,
     StoredRows,
@@ -55,6 +58,7 @@ from .replay import (
     stored_rows,
 )
 from .rows import RowWriter
+from .sparse import SparseReplay
 from .validity import rating_rows_link
 
 log = logging.getLogger(__name__)
@@ -194,19 +198,24 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         stray.delete()
 
     links: dict[tuple[int, int], dt.date] = {}
-    with gc_paused():  # 10^5..10^6 objects made and kept: the collector would walk them again and again
-        history, stored, initial, entered, relink = _loaded(start, skip_unchanged, refresh, links)
-    outcome.seconds["load"] = time.perf_counter() - clock
-
-    replay = Replay(history, initial, stored, texts=True)
-    replay.enter(entered)
-    with gc_paused(), RowWriter(replace_all=start is None, links=links) as writer:
-        for table, items in replay.run():
-            writer.add(table, items)
-            if start is not None:
-                # A player whose row in this table came or went: his next and previous rows change.
-                relink.update({item[0] for item in items}.symmetric_difference(stored.get(table.pk, ())))
-    name_off_scale(replay.errors, replay.off_scale)  # a query: not while the writer held the connection
+    replay: Replay | SparseReplay
+    if start is not None and skip_unchanged:
+        replay, writer, relink = _sparse_run(start, refresh, links, outcome, clock)
+        outcome.tables_unchanged = len(replay.history.tables) - len(replay.redone)
+    else:
+        with gc_paused():  # 10^5..10^6 objects made and kept: the collector would walk them again and again
+            history, stored, initial, entered, relink = _loaded(start, skip_unchanged, refresh, links)
+        outcome.seconds["load"] = time.perf_counter() - clock
+        replay = Replay(history, initial, stored, texts=True)
+        replay.enter(entered)
+        with gc_paused(), RowWriter(replace_all=start is None, links=links) as writer:
+            for table, items in replay.run():
+                writer.add(table, items)
+                if start is not None:
+                    # A player whose row in this table came or went: his next and previous rows change.
+                    relink.update({item[0] for item in items}.symmetric_difference(stored.get(table.pk, ())))
+        name_off_scale(replay.errors, replay.off_scale)  # a query: not while the writer held the connection
+        outcome.tables_unchanged = replay.unchanged
     if start is not None:
         refresh |= _left_behind(start, replay)
         # The other players' rows went back with the links they had (``links``): their rows are in the same
@@ -221,7 +230,6 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
     outcome.seconds["replay"] = time.perf_counter() - clock - outcome.seconds["load"]
     outcome.seconds["engine"] = replay.engine_seconds  # part of the replay
     outcome.tables_rated = len(replay.redone) - len(replay.errors)
-    outcome.tables_unchanged = replay.unchanged
     outcome.rows_written = writer.written
     outcome.errors = replay.errors
 
@@ -285,7 +293,49 @@ def _loaded(
     return history, stored, batched_load(starting_states, players - entered.keys()), entered, broken
 
 
-def _players_update(start: Position | None, replay: Replay, writer: RowWriter, refresh: set[int]) -> None:
+def _sparse_run(
+    start: Position, gone: set[int], links: dict[tuple[int, int], dt.date], outcome: RerateOutcome, clock: float
+) -> tuple[SparseReplay, RowWriter, set[int]]:
+    """A pending run from ``start``: only the tables the change reaches are read and replayed (the preview's
+    ``SparseReplay``), their rows written; return the replay, the writer and the players to relink.
+
+    A table none of whose players enters with another state than his stored row's is not read at all: a
+    correction one year back redoes a few dozen of the thousands of tables after it. The edited tables are
+    flagged (``rerate_request``), so their players are looked at from the start, as are the players whose rows
+    in a table sent back to draft went (``gone``): their later rows start from a row that is no more."""
+    history = History(start, load=False)
+    with gc_paused():
+        replay = SparseReplay(history, start, fixed=gone, overrides={}, keep_outcomes=True, compare_starts=True)
+    outcome.seconds["load"] = time.perf_counter() - clock
+    with gc_paused():
+        replay.run()  # it reads as it goes: the writer, which holds the connection, comes after
+    # The players whose links do not hold, and those of the edited tables (moved, perhaps, since their rows were
+    # linked: ``SparseReplay`` reads their states, not their links, before the start).
+    relink = set(replay.broken)
+    for table in history.tables:
+        if table.flagged:
+            relink |= history.playing(table.pk) | replay.valid.get(table.pk, {}).keys()
+    tables = {t.pk: t for t in history.tables}
+    for pk in replay.redone:
+        links.update(((pk, pid), valid) for pid, valid in replay.valid.get(pk, {}).items())
+    with gc_paused(), RowWriter(replace_all=False, links=links) as writer:
+        for pk in replay.redone:
+            items = [_item(o) for o in replay.outcomes[pk]]
+            writer.add(tables[pk], items)
+            # A player whose row in this table came or went: his next and previous rows change.
+            relink.update({item[0] for item in items}.symmetric_difference(replay.valid.get(pk, ())))
+    return replay, writer, relink
+
+
+def _item(o: engine.PlayerOutcome) -> Item:
+    """A player's part in a redone table, as ``Replay.run`` gives it to the writer."""
+    data = state_to_json(o.after)
+    return cast(int, o.key), o, json_text(state_to_json(o.before)), json_text(data), data
+
+
+def _players_update(
+    start: Position | None, replay: Replay | SparseReplay, writer: RowWriter, refresh: set[int]
+) -> None:
     """Bring the players' derived columns up to date: those of every player the run may have changed.
 
     Their values are computed from the replay's final states (a player without a table in the range keeps
@@ -293,14 +343,14 @@ def _players_update(start: Position | None, replay: Replay, writer: RowWriter, r
     since rewriting 10^4 unchanged players costs more than a full re-rate's rating.
     """
     if start is None:
-        states = replay.final_states()
+        states = replay.final_state(replay.in_range)
         others = set(Player.objects.values_list("pk", flat=True)) - states.keys()
         states.update(batched_load(starting_states, others))
         peaks = writer.peaks
     else:
         # Only the players of the redone tables, and those whose rows went with a table (``refresh``), can
         # have changed: every other player of the range entered each of his tables as before.
-        states = {pid: replay.state_of(pid) for pid in replay.touched | (refresh & replay.state.keys())}
+        states = replay.final_state(replay.touched | (refresh & replay.in_range))
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
         for chunk in id_batches(sorted(states)):
@@ -360,11 +410,11 @@ def _changes_record(
     )
 
 
-def _left_behind(start: Position, replay: Replay) -> set[int]:
+def _left_behind(start: Position, replay: Replay | SparseReplay) -> set[int]:
     """Players a table deleted since it was rated leaves behind: they last played on or after the start, yet
     have no table in the range. Their columns, and the validity of their last row, still count that table."""
     since = Player.objects.filter(last_played__gte=start[0]).order_by().values_list("pk", flat=True)
-    return set(since) - replay.state.keys()
+    return set(since) - replay.in_range
 
 
 def _promotions_update(

@@ -25,16 +25,29 @@ import bisect
 import datetime as dt
 import heapq
 import itertools
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from django.db import connection
+
 from ratings import engine
-from ratings.db import arrays, as_date, batched_load, date_param, id_batches, ids_condition, json_value, raw_rows
-from ratings.models import VALID_FOREVER, TableStatus
+from ratings.db import (
+    arrays,
+    as_date,
+    batched_load,
+    date_param,
+    id_batches,
+    ids_condition,
+    json_column,
+    json_value,
+    raw_rows,
+)
+from ratings.models import VALID_FOREVER, RatingRow, TableStatus, db_column
 from ratings.models.states import state_from_json, state_to_json
-from ratings.selectors.states import rating_row_columns, states_before
+from ratings.selectors.states import rating_row_columns, starting_states, states_before
 
 from .replay import (
     History,
@@ -48,6 +61,8 @@ from .replay import (
     stored_rows,
 )
 
+log = logging.getLogger(__name__)
+
 AHEAD = 4  # tables after a dirty player's next one read with it: a change mostly goes on a few tables
 Entering = engine.PlayerState | dict[str, Any]
 """A player's state as he enters a table: kept here as the engine's, or read from his stored row as JSON."""
@@ -57,14 +72,34 @@ class SparseReplay:
     """Replays ``history`` (made with ``load=False``) from ``start``; ``fixed``: players whose state before
     ``start`` is read from the database and kept from the start (``overrides``: given instead).
 
-    After ``run()``: ``redone`` (tables), ``found`` (promotions), ``errors``, ``touched`` (players of the redone
-    tables, before or after) and ``final_state(ids)``, as ``Replay`` has them.
+    After ``run()``: ``redone`` (tables), ``found`` (promotions), ``errors``, ``unsettled`` and ``ruled``,
+    ``touched`` (players of the redone tables, before or after) and ``final_state(ids)``, as ``Replay`` has
+    them; ``outcomes`` (the engine's, by redone table, none for a table that failed) when ``keep_outcomes``
+    (a re-rate writes them); ``broken``, the players whose stored rows' links do not hold (a re-rate relinks
+    them); ``in_range``, the players of the history's tables.
+
+    ``compare_starts``: also look at the first table of each player whose row before ``start`` is not found,
+    if the state his first stored row there starts from is not his starting state. A re-rate needs it: a
+    deleted table's rows went with it, and nothing else names its players; a preview names them (``fixed``).
     """
 
     def __init__(
-        self, history: History, start: Position, *, fixed: set[int], overrides: dict[int, engine.PlayerState]
+        self,
+        history: History,
+        start: Position,
+        *,
+        fixed: set[int],
+        overrides: dict[int, engine.PlayerState],
+        keep_outcomes: bool = False,
+        compare_starts: bool = False,
     ) -> None:
         self.history, self.start = history, start
+        self.keep_outcomes = keep_outcomes
+        self.outcomes: dict[int, Sequence[engine.PlayerOutcome]] = {}
+        self.unsettled: dict[int, dict[str, Any]] = {}  # redone tables that did not settle: their cycles
+        self.ruled: set[int] = set()  # those of them rated by the rule, as resolved
+        self.broken: set[int] = set()
+        self.linked_before: set[int] = set()  # players whose row before the start was found through its link
         self.redone: list[int] = []
         self.errors: dict[int, str] = {}
         self.off_scale: dict[int, tuple[TableInfo, engine.RatingOffScale]] = {}  # their players named after the run
@@ -95,6 +130,8 @@ class SparseReplay:
         for i in first:
             kept |= history.playing(tables[i].pk) | self.valid.get(tables[i].pk, {}).keys()
         kept |= self._broken(kept)
+        if compare_starts:
+            kept |= self._starts_changed(kept)
         states = batched_load(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), kept)
         states.update((pid, state) for pid, state in overrides.items() if pid in states)
         self.state: dict[int, engine.PlayerState] = states  # the dirty players' states
@@ -111,11 +148,36 @@ class SparseReplay:
                 if self.valid[tables[here].pk][pid] != tables[there].date:
                     self._mark(here)
                     self._mark(there)
+                    self.broken.add(pid)
+            if self.valid[tables[places[-1]].pk][pid] != VALID_FOREVER:
+                self.broken.add(pid)
         before = _links_before(self.start, [pid for pid in self.rows_of if pid not in kept])
         for pid, valid in before.items():
             if valid != tables[self.rows_of[pid][0]].date:
                 out.add(pid)
+        self.broken |= out
+        self.linked_before = set(before)
         return out
+
+    def _starts_changed(self, kept: set[int]) -> set[int]:
+        """The players, not ``kept``, with no row before the start found through its link, whose first stored
+        row in the history does not start from his starting state: a row of his before it went (a deleted
+        table's), or his link to it does not hold. They are relinked too."""
+        tables = self.history.tables
+        first: dict[int, list[int]] = defaultdict(list)
+        for pid, places in self.rows_of.items():
+            if pid not in kept and pid not in self.linked_before:
+                first[tables[places[0]].pk].append(pid)
+        stored = _row_states(first, "state_before")
+        starting = batched_load(starting_states, [pid for pids in first.values() for pid in pids])
+        changed = {pid for pid, state in starting.items() if state_to_json(state) != stored.get(pid)}
+        self.broken |= changed
+        return changed
+
+    @property
+    def in_range(self) -> set[int]:
+        """The players of the history's tables: those of their stored rows, and those of the tables redone."""
+        return self.rows_of.keys() | self.touched
 
     def _mark(self, i: int) -> None:
         if i not in self.marked:
@@ -218,16 +280,24 @@ class SparseReplay:
             try:
                 result = engine.rate_table(given)
             except engine.TableDidNotSettle as exc:
-                if not exc.cycle or self.resolved.get(table.pk) != cycle_json(exc):
+                cycle = self.unsettled[table.pk] = cycle_json(exc)
+                if not exc.cycle or self.resolved.get(table.pk) != cycle:
                     raise
+                self.ruled.add(table.pk)
                 result = engine.rate_table(given, by_rule=True)
         except Exception as exc:  # as ``Replay.run``: the table cannot be rated, its players pass unchanged
+            if not isinstance(exc, engine.EngineError):
+                log.exception("table %s (%s) failed to rate", table.pk, table.label)
             self.errors[table.pk] = failure_message(table, exc)
             if isinstance(exc, engine.RatingOffScale):
                 self.off_scale[table.pk] = (table, exc)
+            if self.keep_outcomes:
+                self.outcomes[table.pk] = ()
             return states
         finally:
             self.engine_seconds += time.perf_counter() - started
+        if self.keep_outcomes:
+            self.outcomes[table.pk] = result.outcomes
         for o in result.outcomes:
             pid = cast(int, o.key)  # the engine keys the outcomes as it was given the players: by their ids
             states[pid] = o.after
@@ -250,7 +320,7 @@ class SparseReplay:
                     after[pid] = self.stored[table_id][pid][1]
                 else:
                     last[table_id].append(pid)
-        after.update(_states_after(last))
+        after.update(_row_states(last, "state_after"))
         out.update((pid, state_from_json(data)) for pid, data in after.items())
         missing = [pid for pid in rest if pid not in after]
         if missing:
@@ -307,9 +377,11 @@ def _links_before(start: Position, player_ids: Sequence[int]) -> dict[int, dt.da
     return out
 
 
-def _states_after(players_by_table: dict[int, list[int]]) -> dict[int, dict[str, Any]]:
-    """The stored state after of the rows (table, player) asked for, as JSON, by player."""
+def _row_states(players_by_table: dict[int, list[int]], column: str) -> dict[int, dict[str, Any]]:
+    """The stored state (``column``: state_before or state_after) of the rows (table, player) asked for, as
+    JSON, by player (one row a player)."""
     n = rating_row_columns()
+    state = json_column(connection.ops.quote_name(db_column(RatingRow, column)))
     wanted = {(t, p) for t, ps in players_by_table.items() for p in ps}
     out: dict[int, dict[str, Any]] = {}
     for batch in id_batches(sorted(players_by_table), as_array=True):
@@ -318,10 +390,10 @@ def _states_after(players_by_table: dict[int, list[int]]) -> dict[int, dict[str,
             players, more = ids_condition(n["player"], sorted({p for _t, p in wanted}))
             condition, params = f"{condition} AND {players}", [*params, *more]
         rows = raw_rows(
-            f"SELECT {n['table_id']}, {n['player']}, {n['after']} FROM {n['table']} WHERE {condition}",  # noqa: S608
+            f"SELECT {n['table_id']}, {n['player']}, {state} FROM {n['table']} WHERE {condition}",  # noqa: S608
             params,
         )
-        for table_id, pid, after in rows:
+        for table_id, pid, value in rows:
             if (table_id, pid) in wanted:
-                out[pid] = json_value(after)
+                out[pid] = json_value(value)
     return out
