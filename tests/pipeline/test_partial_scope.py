@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 
 from ratings.models import Game, Player, RatingRow
-from ratings.services.rerate import replay, rerate_check, run, sparse
+from ratings.services.rerate import replay, rerate_check, rerate_pending, run, sparse
 from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import make_player
 from tests.pipeline.test_service import rated_table, week
@@ -91,4 +91,23 @@ def test_correction_reads_only_the_tables_its_players_reach(django_capture_on_co
         table_changed(table=corrected)
     assert corrected.pk in read and later.pk in read
     assert not {t.pk for t in untouched} & set(read)
+    assert rerate_check() == []
+
+
+def test_player_whose_last_table_went_keeps_the_columns_of_his_table_before(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """Two tables deleted in one run: the earlier one starts the range, the later one was his last. His table
+    in between is in the range and unchanged (he did not play the earlier one): his rating is that table's."""
+    me = make_player()
+    with django_capture_on_commit_callbacks(execute=True):
+        earlier = rated_table([make_player() for _ in range(4)], week(1))
+        kept = rated_table([me, *(make_player() for _ in range(3))], week(2))
+        last = rated_table([me, *(make_player() for _ in range(3))], week(3))
+    with django_capture_on_commit_callbacks(execute=False), transaction.atomic():  # a burst: one run serves both
+        table_delete(table=earlier)
+        table_delete(table=last)
+    rerate_pending()
+    me.refresh_from_db()
+    assert me.rating == RatingRow.objects.get(player=me, table=kept).rating_after
     assert rerate_check() == []

@@ -221,6 +221,9 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         # The other players' rows went back with the links they had (``links``): their rows are in the same
         # tables, at the same places, as when those links were made.
         rating_rows_link(since=start[0], players=relink | refresh)
+        # A player whose rows came, went or moved may have lost his last table (deleted) and kept an unchanged
+        # one in the range: his columns still count the lost one.
+        refresh |= relink
     if start is None:
         # Every row is new: without fresh statistics the planner takes the next small query on rating rows
         # for a scan of them all (autovacuum catches up only later, if it runs at all). SQLite keeps no
