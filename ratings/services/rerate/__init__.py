@@ -11,8 +11,9 @@ promotion records are what rating the whole history from scratch would give; ``r
   the position, in order, through the engine. A table that is not flagged and whose players all enter with
   the states stored in its rows is left as it is — that is what makes a correction cheap; every table a
   changed state reaches is redone and its rows replaced (``rows``). A pending run reads only the tables a
-  changed player enters (``sparse``); a run from a position or from scratch reads them all (``replay``). All of it, the run's log line included, is one transaction: a run killed half-way
-  leaves the database as it was, and the next run produces the same result.
+  changed player enters (``sparse``); a run from a position or from scratch reads them all (``replay``).
+  All of it, the run's log line included, is one transaction: a run killed half-way leaves the database as
+  it was, and the next run produces the same result.
 * The pending row is cleared, with the flags, only if no request came in meanwhile (compare-and-set on
   ``generation``); otherwise the same call runs again, so a burst of edits costs at most two runs that do
   work, and the last one sees every edit.
