@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from ratings.models import PendingRerate, Player, RatingRow
+from ratings.models import PendingRerate, Player, RatingRow, Table, TableStatus
 from ratings.services.grades.prior import player_set_prior_grade
 from tests.factories import make_director, make_grade_officer, make_player, make_rating_officer, make_user
 from tests.grades.conftest import DRAW, seasoned
@@ -77,6 +77,18 @@ def test_prior_grade_same_grade_new_source_does_not_rerate(newcomer) -> None:
     assert not PendingRerate.objects.exists()
     player.refresh_from_db()
     assert (player.prior_grade_source, player.prior_grade_note) == ("nsr", "NSR diploma")
+
+
+def test_prior_grade_change_rerates_from_a_first_table_that_could_not_be_rated(newcomer) -> None:
+    """A table that failed (a runaway rating, say) has no row of his: with another starting rating it may rate,
+    so the re-rate starts there, not at his first row. Without it a from-scratch replay rated that table."""
+    player, first, second = newcomer
+    RatingRow.objects.filter(table=first).delete()
+    Table.objects.filter(pk=first.pk).update(status=TableStatus.SUBMITTED, rating_error="could not be rated")
+    assert player_set_prior_grade(player=player, kind="dan", level=1, source="nsr", note="the same grade")
+    pending = PendingRerate.objects.get(pk=1)
+    assert (pending.from_date, pending.from_sequence) == (first.date, first.sequence)
+    assert Table.objects.get(pk=first.pk).needs_rerate and not Table.objects.get(pk=second.pk).needs_rerate
 
 
 def test_prior_grade_of_a_player_without_tables_is_only_recorded() -> None:

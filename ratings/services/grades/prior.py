@@ -10,11 +10,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ratings.access import can_change_prior_grade
-from ratings.models import OpeningState, Player, RatingRow
+from ratings.models import OpeningState, Player, RatingRow, Table
 from ratings.models.states import state_from_json
 from ratings.selectors.states import prior_grade_of
 from ratings.services.players import players_refresh
-from ratings.services.rerate import rerate_request
+from ratings.services.rerate import RATED_STATUSES, rerate_request
 
 
 def player_set_prior_grade(
@@ -59,11 +59,25 @@ def player_set_prior_grade(
         if user is not None:
             player._history_user = user  # type: ignore[attr-defined]
         player.save()
-        first = RatingRow.objects.filter(player=player).order_by("date", "sequence").first()
-        if first is not None and not OpeningState.objects.filter(player=player).exists():
-            used = state_from_json(first.state_before).prior_grade
-            if used != prior_grade_of(player):
-                rerate_request(date=first.date, sequence=first.sequence, table_ids=[first.table_id])
+        if not OpeningState.objects.filter(player=player).exists():
+            start = _rerate_start(player)
+            if start is not None:
+                rerate_request(date=start.date, sequence=start.sequence, table_ids=[start.pk])
                 return True
         players_refresh([player.pk])
         return False
+
+
+def _rerate_start(player: Player) -> Table | None:
+    """The table the history is re-rated from after the player's prior grade changed, or None if none need be:
+    his first rated table, when its row used another grade; his first submitted or rated table, when it has no
+    row of his (it could not be rated, a runaway rating for one: with another starting rating it may be)."""
+    first = RatingRow.objects.filter(player=player).select_related("table").order_by("date", "sequence").first()
+    entered = (
+        Table.objects.filter(status__in=RATED_STATUSES, entries__player=player).order_by("date", "sequence").first()
+    )
+    if entered is not None and (first is None or (entered.date, entered.sequence) < (first.date, first.sequence)):
+        return entered
+    if first is not None and state_from_json(first.state_before).prior_grade != prior_grade_of(player):
+        return first.table
+    return None
