@@ -6,7 +6,7 @@
 The federation is bench_rerate.py's (the demo's, built once with bulk inserts and rated; ``--rebuild`` builds
 it again), in a database of its own per size: bench/out/bench_correction-<players>-<games>.sqlite3. A rating
 officer corrects the result of one game in a table one year back (the latest table at least 365 days before
-the latest one), as the admin's preview page and its save do:
+the latest one; ``--years-back`` sets how many years), as the admin's preview page and its save do:
 
 1. ``correction_preview(change)`` (best of ``--repeat``): the players whose rating, category or grade would
    change, and the promotions, computed by replaying the history in memory (what the officer waits for);
@@ -48,6 +48,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="time the preview (it writes nothing) this often")
     parser.add_argument("--check", action="store_true", help="check the database (a full replay) after each re-rate")
     parser.add_argument("--merge", action="store_true", help="measure a merge of a long career instead")
+    parser.add_argument("--years-back", type=int, default=1, help="how far back the corrected table is (default 1)")
     return parser.parse_args()
 
 
@@ -192,7 +193,8 @@ def main() -> None:
         return
     latest = Table.objects.order_by("-date", "-sequence").first()
     assert latest is not None
-    table = Table.objects.filter(date__lte=latest.date - dt.timedelta(days=365)).order_by("-date", "-sequence")[0]
+    back = dt.timedelta(days=365 * ARGS.years_back)
+    table = Table.objects.filter(date__lte=latest.date - back).order_by("-date", "-sequence")[0]
     later = Table.objects.filter(date__gt=table.date).count()
     print(f"corrected: {table} of {table.date}, {table.entries.count()} players; {later} tables after it")
     measured(result_flipped(table), officer, undo_timed=False)
