@@ -21,7 +21,7 @@ from tests.pipeline.histories import START, make_players, random_edit, random_ta
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 5, 29])
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 29, 275])
 def test_rerate_after_random_edits_matches_from_scratch(seed: int, django_capture_on_commit_callbacks) -> None:
     rng = random.Random(seed)
     players = make_players(rng, 14)

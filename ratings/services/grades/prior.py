@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ratings.access import can_change_prior_grade
@@ -59,22 +60,25 @@ def player_set_prior_grade(
         if user is not None:
             player._history_user = user  # type: ignore[attr-defined]
         player.save()
-        if not OpeningState.objects.filter(player=player).exists():
-            start = _rerate_start(player)
-            if start is not None:
-                rerate_request(date=start.date, sequence=start.sequence, table_ids=[start.pk])
-                return True
-        players_refresh([player.pk])
-        return False
+        start = None if OpeningState.objects.filter(player=player).exists() else _rerate_start(player)
+        if start is not None:
+            rerate_request(date=start.date, sequence=start.sequence, table_ids=[start.pk])
+        players_refresh([player.pk])  # what the re-rate does not reach: he may have no rated game at all
+        return start is not None
 
 
 def _rerate_start(player: Player) -> Table | None:
     """The table the history is re-rated from after the player's prior grade changed, or None if none need be:
-    his first rated table, when its row used another grade; his first submitted or rated table, when it has no
-    row of his (it could not be rated, a runaway rating for one: with another starting rating it may be)."""
+    his first rated table, when its row used another grade; his first submitted or rated table with a played
+    game of his, when it has no row of his (it could not be rated, a runaway rating for one: with another
+    starting rating it may be)."""
     first = RatingRow.objects.filter(player=player).select_related("table").order_by("date", "sequence").first()
+    played = Q(games__first=player) | Q(games__second=player)
     entered = (
-        Table.objects.filter(status__in=RATED_STATUSES, entries__player=player).order_by("date", "sequence").first()
+        Table.objects.filter(status__in=RATED_STATUSES)
+        .filter(played, games__played=True, games__second__isnull=False)  # one game: the engine rates it
+        .order_by("date", "sequence")
+        .first()
     )
     if entered is not None and (first is None or (entered.date, entered.sequence) < (first.date, first.sequence)):
         return entered
