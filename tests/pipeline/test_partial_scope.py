@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from ratings.models import Game, Player, RatingRow
-from ratings.services.rerate import replay, rerate_check, rerate_pending, run, sparse
+from ratings.models import Game, Player, RatingRow, Table, TableStatus
+from ratings.services.rerate import replay, rerate_check, rerate_pending, rerate_request, run, sparse
 from ratings.services.tables.submit import table_changed, table_delete
-from tests.factories import make_player
+from tests.factories import make_player, make_table, round_robin
+from tests.pipeline.histories import submit
 from tests.pipeline.test_service import rated_table, week
 
 pytestmark = pytest.mark.django_db
@@ -110,4 +111,24 @@ def test_player_whose_last_table_went_keeps_the_columns_of_his_table_before(
     rerate_pending()
     me.refresh_from_db()
     assert me.rating == RatingRow.objects.get(player=me, table=kept).rating_after
+    assert rerate_check() == []
+
+
+def test_rows_of_a_table_sent_back_to_draft_are_replayed_without_it_the_same_day(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A table back in draft has its rows removed by the next run. Its players' next table the same day starts
+    from them, and their links cannot tell it (a link holds a date): they are replayed from the start."""
+    players = [make_player() for _ in range(4)]
+    with django_capture_on_commit_callbacks(execute=True):
+        rated_table(players, week(0))
+        drafted = rated_table(players, week(1))
+        same_day = make_table(players, date=week(1), sequence=2)
+        round_robin(same_day, players, winner_first=False)
+        submit(same_day)
+    assert (drafted.date, drafted.sequence) < (same_day.date, same_day.sequence)
+    Table.objects.filter(pk=drafted.pk).update(status=TableStatus.DRAFT)
+    rerate_request(date=drafted.date, sequence=drafted.sequence, table_ids=[])
+    rerate_pending()
+    assert not RatingRow.objects.filter(table=drafted).exists()
     assert rerate_check() == []
