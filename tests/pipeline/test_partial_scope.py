@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 
 from ratings.models import Game, Player, RatingRow, Table, TableStatus
-from ratings.services.rerate import replay, rerate_check, rerate_pending, rerate_request, run, sparse
+from ratings.services.rerate import replay, rerate_check, rerate_pending, rerate_request, sparse
 from ratings.services.tables.submit import table_changed, table_delete
 from tests.factories import make_player, make_table, round_robin
 from tests.pipeline.histories import submit
@@ -84,7 +84,6 @@ def test_correction_reads_only_the_tables_its_players_reach(django_capture_on_co
         return replay.stored_rows(table_ids, *args)
 
     monkeypatch.setattr(sparse, "stored_rows", stored_rows)
-    monkeypatch.setattr(run, "stored_rows", stored_rows)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         game = Game.objects.filter(table=corrected).first()
         game.result = "draw"

@@ -3,6 +3,9 @@
 A table is skipped when it is rated, not flagged as edited, its rated players are those of its stored rows,
 and each of them enters with exactly the state stored as his "before" in those rows: the engine is a pure
 function of the states and the games, so it would produce the stored rows again. Everything else is redone.
+A pending re-rate and a preview skip so without reading the skipped tables (sparse.py); here the stored rows
+are given (``stored``) to compare with, the reference the tests hold the sparse replay to. A re-rate from
+scratch or from a position gives none: every table is redone.
 """
 
 from __future__ import annotations

@@ -52,10 +52,8 @@ from .replay import (
     Item,
     Position,
     Replay,
-    StoredRows,
     links_broken,
     name_off_scale,
-    stored_rows,
 )
 from .rows import RowWriter
 from .sparse import SparseReplay
@@ -204,18 +202,17 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
         outcome.tables_unchanged = len(replay.history.tables) - len(replay.redone)
     else:
         with gc_paused():  # 10^5..10^6 objects made and kept: the collector would walk them again and again
-            history, stored, initial, entered, relink = _loaded(start, skip_unchanged, refresh, links)
+            history, initial, entered, relink = _loaded(start, refresh, links)
         outcome.seconds["load"] = time.perf_counter() - clock
-        replay = Replay(history, initial, stored, texts=True)
+        replay = Replay(history, initial, {}, texts=True)  # no stored rows: every table is redone
         replay.enter(entered)
         with gc_paused(), RowWriter(replace_all=start is None, links=links) as writer:
             for table, items in replay.run():
                 writer.add(table, items)
                 if start is not None:
                     # A player whose row in this table came or went: his next and previous rows change.
-                    relink.update({item[0] for item in items}.symmetric_difference(stored.get(table.pk, ())))
+                    relink.update(item[0] for item in items)
         name_off_scale(replay.errors, replay.off_scale)  # a query: not while the writer held the connection
-        outcome.tables_unchanged = replay.unchanged
     if start is not None:
         refresh |= _left_behind(start, replay)
         # The other players' rows went back with the links they had (``links``): their rows are in the same
@@ -275,25 +272,23 @@ def _rerate_locked(start: Position | None, *, clears: PendingRerate | None, skip
 
 
 def _loaded(
-    start: Position | None, skip_unchanged: bool, refresh: set[int], links: dict[tuple[int, int], dt.date]
-) -> tuple[History, StoredRows, dict[int, engine.PlayerState], dict[int, dict[str, Any]], set[int]]:
-    """The history from ``start``, the stored rows the replay compares with (their links go to ``links``),
-    the players' states before ``start`` (as engine states, or as stored JSON, made engine states only for the
-    players of the tables the replay redoes), and the players whose stored links do not hold any more. With
-    ``skip_unchanged`` off, the players of the stored rows go to ``refresh``."""
+    start: Position | None, refresh: set[int], links: dict[tuple[int, int], dt.date]
+) -> tuple[History, dict[int, engine.PlayerState], dict[int, dict[str, Any]], set[int]]:
+    """For a run that redoes every table from ``start``: the history, the players' states before ``start`` (as
+    engine states, or as stored JSON, made engine states only for the players of the tables the replay
+    redoes), and the players whose stored links do not hold any more. The players of the stored rows from
+    ``start`` go to ``refresh``."""
     history = History(start)
-    table_ids = [t.pk for t in history.tables]
-    stored = stored_rows(table_ids, links) if start is not None and skip_unchanged else {}
-    if start is not None and not skip_unchanged:
-        for chunk in id_batches(table_ids):
+    if start is not None:
+        for chunk in id_batches([t.pk for t in history.tables]):
             refresh.update(RatingRow.objects.filter(table_id__in=chunk).order_by().values_list("player_id", flat=True))
-    players = history.playing_all() | {pid for rows in stored.values() for pid in rows}
+    players = history.playing_all()
     entered: dict[int, dict[str, Any]] = {}
     before: dict[int, dt.date | None] = {}
     if start is not None:
         entered = states_before_json(start[0], start[1], players, before)  # chunked as the database needs
-    broken = links_broken(history, stored, links, before)
-    return history, stored, batched_load(starting_states, players - entered.keys()), entered, broken
+    broken = links_broken(history, {}, links, before)
+    return history, batched_load(starting_states, players - entered.keys()), entered, broken
 
 
 def _sparse_run(
