@@ -99,7 +99,6 @@ class SparseReplay:
         self.unsettled: dict[int, dict[str, Any]] = {}  # redone tables that did not settle: their cycles
         self.ruled: set[int] = set()  # those of them rated by the rule, as resolved
         self.broken: set[int] = set()
-        self.linked_before: set[int] = set()  # players whose row before the start was found through its link
         self.redone: list[int] = []
         self.errors: dict[int, str] = {}
         self.off_scale: dict[int, tuple[TableInfo, engine.RatingOffScale]] = {}  # their players named after the run
@@ -129,18 +128,20 @@ class SparseReplay:
             self._read(first[0])
         for i in first:
             kept |= history.playing(tables[i].pk) | self.valid.get(tables[i].pk, {}).keys()
-        kept |= self._broken(kept)
+        broken, linked = self._broken(kept)
+        kept |= broken
         if compare_starts:
-            kept |= self._starts_changed(kept)
+            kept |= self._starts_changed(kept | linked)
         states = batched_load(lambda ids: states_before(date=start[0], sequence=start[1], player_ids=ids), kept)
         states.update((pid, state) for pid, state in overrides.items() if pid in states)
         self.state: dict[int, engine.PlayerState] = states  # the dirty players' states
         for pid in kept:
             self._next(pid, -1)
 
-    def _broken(self, kept: set[int]) -> set[int]:
+    def _broken(self, kept: set[int]) -> tuple[set[int], set[int]]:
         """Mark the tables around each stored row whose link to the player's next row does not hold; return the
-        players whose row before the start does not lead to their first row in the history."""
+        players, not ``kept``, whose row before the start does not lead to their first row in the history, and
+        those whose row before the start was found through its link."""
         tables = self.history.tables
         out = set()
         for pid, places in self.rows_of.items():
@@ -156,17 +157,16 @@ class SparseReplay:
             if valid != tables[self.rows_of[pid][0]].date:
                 out.add(pid)
         self.broken |= out
-        self.linked_before = set(before)
-        return out
+        return out, set(before)
 
-    def _starts_changed(self, kept: set[int]) -> set[int]:
-        """The players, not ``kept``, with no row before the start found through its link, whose first stored
-        row in the history does not start from his starting state: a row of his before it went (a deleted
-        table's), or his link to it does not hold. They are relinked too."""
+    def _starts_changed(self, known: set[int]) -> set[int]:
+        """The players, not ``known`` (kept already, or with a row before the start found through its link),
+        whose first stored row in the history does not start from his starting state: a row of his before it
+        went (a deleted table's), or his link to it does not hold. They are relinked too."""
         tables = self.history.tables
         first: dict[int, list[int]] = defaultdict(list)
         for pid, places in self.rows_of.items():
-            if pid not in kept and pid not in self.linked_before:
+            if pid not in known:
                 first[tables[places[0]].pk].append(pid)
         stored = _row_states(first, "state_before")
         starting = batched_load(starting_states, [pid for pids in first.values() for pid in pids])
