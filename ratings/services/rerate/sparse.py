@@ -383,17 +383,19 @@ def _row_states(players_by_table: dict[int, list[int]], column: str) -> dict[int
     n = rating_row_columns()
     state = json_column(connection.ops.quote_name(db_column(RatingRow, column)))
     wanted = {(t, p) for t, ps in players_by_table.items() for p in ps}
-    out: dict[int, dict[str, Any]] = {}
-    for batch in id_batches(sorted(players_by_table), as_array=True):
-        condition, params = ids_condition(n["table_id"], batch)
-        if arrays():  # those players' rows only (SQLite: a list of tables at a time)
-            players, more = ids_condition(n["player"], sorted({p for _t, p in wanted}))
-            condition, params = f"{condition} AND {players}", [*params, *more]
+    select = f"SELECT {n['table_id']}, {n['player']}, {state} FROM {n['table']}"  # noqa: S608
+    if arrays():
+        # The pairs themselves, joined on the (table, player) unique index. Two conditions, a table among these
+        # and a player among those, would read every later row of each player and test it against every id.
+        pairs = sorted(wanted)
         rows = raw_rows(
-            f"SELECT {n['table_id']}, {n['player']}, {state} FROM {n['table']} WHERE {condition}",  # noqa: S608
-            params,
+            f"{select} JOIN unnest(%s::bigint[], %s::bigint[]) AS wanted (w_table, w_player) "
+            f"ON {n['table_id']} = w_table AND {n['player']} = w_player",
+            [[t for t, _p in pairs], [p for _t, p in pairs]],
         )
-        for table_id, pid, value in rows:
-            if (table_id, pid) in wanted:
-                out[pid] = json_value(value)
-    return out
+    else:  # SQLite: a list of tables at a time, their other players' rows left out here
+        rows = []
+        for batch in id_batches(sorted(players_by_table)):
+            condition, params = ids_condition(n["table_id"], batch)
+            rows += raw_rows(f"{select} WHERE {condition}", params)
+    return {pid: json_value(value) for table_id, pid, value in rows if (table_id, pid) in wanted}
