@@ -47,7 +47,10 @@ class Promotion(models.Model):
     ``decided_*``, which keep who approved or rejected it.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="promotions", verbose_name=_("player"))
+    # No index of its own: "promotion_player_idx" leads with the player.
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="promotions", verbose_name=_("player"), db_index=False
+    )
     grade = models.PositiveSmallIntegerField(_("grade"), choices=GRADE_CHOICES)
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="promotions", verbose_name=_("table")

@@ -28,8 +28,14 @@ class RatingRow(models.Model):
         NORMAL = "normal", _("normal")
         PERFORMANCE = "performance", _("performance")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("table"))
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("player"))
+    # No index of their own: "rating_row_once_per_table" leads with the table, "rating_row_player_date_idx" with the
+    # player. Every re-rate deletes and inserts rows by the hundred thousand, and each index is written again.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("table"), db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_rows", verbose_name=_("player"), db_index=False
+    )
     # The table's position, copied so that "the state as of a date" reads one index.
     date = models.DateField(_("date"))
     sequence = models.PositiveSmallIntegerField(_("sequence"))

@@ -202,7 +202,10 @@ class Table(models.Model):
 class TableEntry(models.Model):
     """A player's line in a table; ``seat`` is his number in the crosstable (turnering.txt's line number)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="entries", verbose_name=_("table"))
+    # No index of its own: "entry_player_once_per_table" leads with the table.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="entries", verbose_name=_("table"), db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player"))
     seat = models.PositiveSmallIntegerField(_("number"))
     history = HistoricalRecords()
@@ -261,11 +264,21 @@ class Game(models.Model):
     ``played`` off and is not rated; a sennichite/jishogi replay is rated as a draw whatever its outcome.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"))
+    # The table's and the second player's own indexes would repeat the leading column of the constraints'
+    # "game_first_once_per_round" and of "game_second_idx".
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"), db_index=False
+    )
     round = models.PositiveSmallIntegerField(_("round"))
     first = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player"))
     second = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", null=True, blank=True, verbose_name=_("opponent")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("opponent"),
+        db_index=False,
     )
     result = models.CharField(_("result"), max_length=10, choices=GameResult.choices)
     handicap = models.CharField(_("handicap"), max_length=2, choices=HandicapCode.choices, blank=True)
