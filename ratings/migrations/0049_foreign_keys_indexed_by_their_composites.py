@@ -4,6 +4,17 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+# (index, table, column): each foreign key's own index, by the name Django gave it on PostgreSQL and SQLite alike.
+DROPPED = [
+    ("ratings_game_second_id_5ac2709b", "ratings_game", "second_id"),
+    ("ratings_game_table_id_2797667f", "ratings_game", "table_id"),
+    ("ratings_promotion_player_id_0dfc0d89", "ratings_promotion", "player_id"),
+    ("ratings_ratingrow_player_id_fa2f4f78", "ratings_ratingrow", "player_id"),
+    ("ratings_ratingrow_table_id_a785751f", "ratings_ratingrow", "table_id"),
+    ("ratings_tableentry_table_id_d09babf8", "ratings_tableentry", "table_id"),
+]
+
+
 class Migration(migrations.Migration):
     """The foreign keys' own indexes go where a composite index or unique constraint leads with the same column
     (rating rows, games, table entries, promotions): each row a re-rate or an upload writes updates one index
@@ -50,29 +61,9 @@ class Migration(migrations.Migration):
             ],
             database_operations=[
                 migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_game_second_id_5ac2709b"',
-                    reverse_sql='CREATE INDEX "ratings_game_second_id_5ac2709b" ON "ratings_game" ("second_id")',
-                ),
-                migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_game_table_id_2797667f"',
-                    reverse_sql='CREATE INDEX "ratings_game_table_id_2797667f" ON "ratings_game" ("table_id")',
-                ),
-                migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_promotion_player_id_0dfc0d89"',
-                    reverse_sql='CREATE INDEX "ratings_promotion_player_id_0dfc0d89" ON "ratings_promotion" ("player_id")',
-                ),
-                migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_ratingrow_player_id_fa2f4f78"',
-                    reverse_sql='CREATE INDEX "ratings_ratingrow_player_id_fa2f4f78" ON "ratings_ratingrow" ("player_id")',
-                ),
-                migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_ratingrow_table_id_a785751f"',
-                    reverse_sql='CREATE INDEX "ratings_ratingrow_table_id_a785751f" ON "ratings_ratingrow" ("table_id")',
-                ),
-                migrations.RunSQL(
-                    'DROP INDEX IF EXISTS "ratings_tableentry_table_id_d09babf8"',
-                    reverse_sql='CREATE INDEX "ratings_tableentry_table_id_d09babf8" ON "ratings_tableentry" ("table_id")',
-                ),
+                    f'DROP INDEX IF EXISTS "{name}"', reverse_sql=f'CREATE INDEX "{name}" ON "{table}" ("{column}")'
+                )
+                for name, table, column in DROPPED
             ],
         ),
     ]
