@@ -264,8 +264,8 @@ class Game(models.Model):
     ``played`` off and is not rated; a sennichite/jishogi replay is rated as a draw whatever its outcome.
     """
 
-    # The table's and the second player's own indexes would repeat the leading column of the constraints'
-    # "game_first_once_per_round" and of "game_second_idx".
+    # No index of their own: "game_first_once_per_round" leads with the table, "game_second_idx" with the second
+    # player.
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="games", verbose_name=_("table"), db_index=False
     )
