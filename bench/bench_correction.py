@@ -20,7 +20,13 @@ that the database is left as it was built.
 ``--merge`` measures a merge instead (``MergeChange``, as the admin's merge page makes it): the newcomer with
 the longest history into the player of his country with the most games who never met him; timed are its
 preview, save and re-rate, then the undo's preview, save and re-rate. Each re-rate prints its phases and the
-promotion audit rows it wrote; ``--check`` runs ``rerate --check`` after each re-rate.
+promotion audit rows it wrote; ``--check`` runs ``rerate --check`` after each re-rate. ``--merge-years-back N``
+merges a shorter career instead: the newcomer whose first table is the first at most N years before the latest
+table (and who played at least ``MERGED_GAMES`` games), so that merges of several reaches can be set side by side.
+
+``--full`` also times a full re-rate from scratch (``rerate_from()``) on the same database, after ``VACUUM
+ANALYZE`` as every other run here: what each re-rate is divided by for its share of a full one. A merge's re-rate
+and its undo's run each after a vacuum too (a merge leaves 10^5 dead rows behind, which the next run would read).
 """
 
 from __future__ import annotations
@@ -49,6 +55,13 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--check", action="store_true", help="check the database (a full replay) after each re-rate")
     parser.add_argument("--merge", action="store_true", help="measure a merge of a long career instead")
     parser.add_argument("--years-back", type=int, default=1, help="how far back the corrected table is (default 1)")
+    parser.add_argument(
+        "--merge-years-back",
+        type=float,
+        help="with --merge: a duplicate whose first table is at most this many years before the latest table "
+        "(default: the longest career)",
+    )
+    parser.add_argument("--full", action="store_true", help="also time a full re-rate, for each re-rate's share of it")
     return parser.parse_args()
 
 
@@ -71,11 +84,12 @@ from ratings.services.corrections.apply import (  # noqa: E402
 )
 from ratings.services.corrections.facts import TableChange  # noqa: E402
 from ratings.services.merge.moves import MergeChange, merge_refusal  # noqa: E402
-from ratings.services.rerate import rerate_check, rerate_pending  # noqa: E402
+from ratings.services.rerate import rerate_check, rerate_from, rerate_pending  # noqa: E402
 from ratings.services.tables.save import EntryFacts, GameEdit  # noqa: E402
 from ratings.services.tables.submit import GameFacts  # noqa: E402
 
 FLIP = {"first": "second", "second": "first"}
+MERGED_GAMES = 10  # the least games of a duplicate chosen by --merge-years-back
 
 
 def result_flipped(table: Table) -> TableChange:
@@ -104,9 +118,10 @@ def setup() -> Any:
     return officer
 
 
-def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
+def measured(change: Any, officer: Any, *, undo_timed: bool, full_s: float | None) -> None:
     """Preview (best of ``--repeat``), save and re-rate ``change``; compare the preview with what the re-rate
-    stored; undo it (timed with its preview if ``undo_timed``) so that the database is left as it was built."""
+    stored; undo it (timed with its preview if ``undo_timed``) so that the database is left as it was built.
+    ``full_s``: a full re-rate's seconds on this database, which each re-rate is divided by."""
     before = columns()
     runs = [timed("preview", lambda: correction_preview(change), ARGS.profile == "preview")]
     runs += [timed("preview", lambda: correction_preview(change)) for _ in range(ARGS.repeat - 1)]
@@ -120,6 +135,8 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
         "save", lambda: correction_make(user=officer, reason="bench", change=change, expected=None)
     )
     audit = Promotion.history.count()
+    if ARGS.merge:
+        vacuum()
     rerate_s, outcome = timed("rerate", rerate_pending, ARGS.profile == "rerate")
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in outcome.seconds.items())
     print(f"2. save (the correction's transaction): {save_s:.3f} s")
@@ -128,6 +145,8 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
         f"{outcome.tables_unchanged} left as they were, {outcome.rows_written} rows; {phases}; "
         f"{Promotion.history.count() - audit} promotion audit rows)"
     )
+    if full_s:
+        print(f"re-rate ÷ full re-rate: {rerate_s / full_s:.2f}")
     after = columns()
     stored = {pid: (before[pid], now) for pid, now in after.items() if before[pid] != now}
     shown = {
@@ -148,11 +167,14 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
         "undo", lambda: correction_undo(correction=correction, user=officer, reason="bench: undo", expected=None)
     )
     audit = Promotion.history.count()
+    if ARGS.merge:
+        vacuum()
     back_s, outcome = timed("rerate", rerate_pending)
     if undo_timed:
         print(
             f"5. undo: {undo_s:.3f} s, its re-rate {back_s:.2f} s ({outcome.tables_rated} tables redone; "
             f"{Promotion.history.count() - audit} promotion audit rows)"
+            + (f"; ÷ full re-rate: {back_s / full_s:.2f}" if full_s else "")
         )
     else:
         print("undone (untimed)")
@@ -161,13 +183,18 @@ def measured(change: Any, officer: Any, *, undo_timed: bool) -> None:
         print(f"rerate --check after the undo: {'clean' if not problems else problems[:3]}")
 
 
-def long_career() -> tuple[Player, Player]:
-    """The merge measured: the newcomer (no FESA opening state) with the longest history, as the duplicate,
-    into the player of his country with the most games who never played in a table with him."""
+def merge_pair(since: dt.date | None) -> tuple[Player, Player]:
+    """The merge measured: as the duplicate, the newcomer (no FESA opening state) with the longest history, or
+    the one whose first table is the first on or after ``since``; into the player of his country with the
+    most games who never played in a table with him."""
     first = dict(
         TableEntry.objects.values("player_id").annotate(first=Min("table__date")).values_list("player_id", "first")
     )
-    newcomers = Player.objects.filter(opening_state__isnull=True, games__gte=50, merged_into__isnull=True)
+    newcomers = Player.objects.filter(
+        opening_state__isnull=True, games__gte=50 if since is None else MERGED_GAMES, merged_into__isnull=True
+    )
+    if since is not None:
+        newcomers = [p for p in newcomers if first.get(p.pk, dt.date.min) >= since]
     duplicate = min(newcomers, key=lambda p: (first.get(p.pk, dt.date.max), -p.games, p.pk))
     his = set(TableEntry.objects.filter(player=duplicate).values_list("table_id", flat=True))
     candidates = Player.objects.filter(nationality=duplicate.nationality, merged_into__isnull=True).exclude(
@@ -182,14 +209,23 @@ def long_career() -> tuple[Player, Player]:
 
 def main() -> None:
     officer = setup()
+    full_s = None
+    if ARGS.full:
+        full_s, outcome = timed("full", rerate_from)
+        print(f"full re-rate: {full_s:.2f} s ({outcome.tables_rated} tables, {outcome.rows_written} rows)")
+        vacuum()  # every row was written again
     if ARGS.merge:
-        duplicate, kept = long_career()
+        since = None
+        if ARGS.merge_years_back is not None:
+            latest = Table.objects.aggregate(d=Max("date"))["d"]
+            since = latest - dt.timedelta(days=round(365.25 * ARGS.merge_years_back))
+        duplicate, kept = merge_pair(since)
         years = Table.objects.filter(entries__player=duplicate).aggregate(a=Min("date"), b=Max("date"))
         print(
             f"merged: {duplicate} ({duplicate.games} games, {years['a']} to {years['b']}) into {kept} "
             f"({kept.games} games)"
         )
-        measured(MergeChange(duplicate=duplicate, kept=kept), officer, undo_timed=True)
+        measured(MergeChange(duplicate=duplicate, kept=kept), officer, undo_timed=True, full_s=full_s)
         return
     latest = Table.objects.order_by("-date", "-sequence").first()
     assert latest is not None
@@ -197,7 +233,7 @@ def main() -> None:
     table = Table.objects.filter(date__lte=latest.date - back).order_by("-date", "-sequence")[0]
     later = Table.objects.filter(date__gt=table.date).count()
     print(f"corrected: {table} of {table.date}, {table.entries.count()} players; {later} tables after it")
-    measured(result_flipped(table), officer, undo_timed=False)
+    measured(result_flipped(table), officer, undo_timed=False, full_s=full_s)
 
 
 if __name__ == "__main__":
