@@ -25,6 +25,10 @@ accesslog = "-"  # through the handler above, to standard error, like every othe
 access_log_format = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms'
 # gunicorn's control socket lives in the home folder, which the systemd units hide (ProtectHome): nothing uses it.
 control_socket_disable = True
+# A request may take as long as the proxy waits for it (deploy/nginx/fesa-ratings.conf, proxy_read_timeout). A
+# rating officer's preview of a merge replays in the request every table the merge reaches: 30 s for a long
+# career at 100,000 players (bench/README.md), where gunicorn's default of 30 s killed the worker.
+timeout = 120
 
 
 def child_exit(server: object, worker: object) -> None:

@@ -103,6 +103,16 @@ def test_gunicorn_runs_without_a_control_socket_in_the_hidden_home() -> None:
     assert set(handlers) == {"gunicorn.error", "gunicorn.access"}
 
 
+def test_a_web_worker_is_given_as_long_as_the_proxy_waits() -> None:
+    """A merge's preview of a long career took 30 s at 100,000 players, and gunicorn's default timeout of 30 s
+    killed the worker in the middle of it (an error page for the officer) while the proxy would have waited."""
+    config: dict[str, object] = {}
+    exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    proxy = re.findall(r"proxy_read_timeout (\d+)s;", (ROOT / "deploy" / "nginx" / "fesa-ratings.conf").read_text())
+    assert proxy, "no proxy_read_timeout found: the pattern no longer matches the proxy's file"
+    assert [config.get("timeout")] == [int(seconds) for seconds in proxy]
+
+
 def test_compose_backs_up_nightly_and_passes_the_password_unescaped() -> None:
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     services = compose["services"]
