@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 
-from ratings.db import id_batches
+from ratings.db import id_batches, ids_in
 from ratings.models import Table, TableResolution, TableStatus
 
 from .replay import Replay
@@ -22,9 +22,9 @@ def tables_mark(replay: Replay | SparseReplay, now: dt.datetime) -> None:
     """
     redone, errors, unsettled = replay.redone, replay.errors, replay.unsettled
     ok = [pk for pk in redone if pk not in errors]
-    for chunk in id_batches(ok):
-        Table.objects.filter(pk__in=chunk, first_rated_at__isnull=True).update(first_rated_at=now)
-        Table.objects.filter(pk__in=chunk).update(
+    for chunk in id_batches(ok, as_array=True):
+        Table.objects.filter(pk__in=ids_in(chunk), first_rated_at__isnull=True).update(first_rated_at=now)
+        Table.objects.filter(pk__in=ids_in(chunk)).update(
             status=TableStatus.RATED, last_rerated_at=now, rating_error="", cycle_states=None
         )
     for pk, message in errors.items():
@@ -35,8 +35,8 @@ def tables_mark(replay: Replay | SparseReplay, now: dt.datetime) -> None:
 
 
 def _resolutions_clear(redone: Sequence[int], unsettled: Mapping[int, object], now: dt.datetime) -> None:
-    for chunk in id_batches(list(redone)):
-        for resolution in TableResolution.objects.filter(table_id__in=chunk, cleared_at__isnull=True):
+    for chunk in id_batches(list(redone), as_array=True):
+        for resolution in TableResolution.objects.filter(table_id__in=ids_in(chunk), cleared_at__isnull=True):
             if unsettled.get(resolution.table_id) != resolution.states:
                 resolution.cleared_at = now
                 resolution.save(update_fields=["cleared_at"])  # saved one by one: the history records it

@@ -22,6 +22,7 @@ from ratings.db import (
     batched_load,
     gc_paused,
     id_batches,
+    ids_in,
     json_text,
     locked_transaction,
     raw_values,
@@ -351,8 +352,8 @@ def _players_update(
         states = replay.final_state(replay.touched | (refresh & replay.in_range))
         refresh -= states.keys()  # not in the range: refreshed from their stored rows
         peaks = {}
-        for chunk in id_batches(sorted(states)):
-            rows = RatingRow.objects.filter(player_id__in=chunk).order_by()
+        for chunk in id_batches(sorted(states), as_array=True):
+            rows = RatingRow.objects.filter(player_id__in=ids_in(chunk)).order_by()
             by_player = rows.values("player_id").annotate(peak=Max("rating_after"))
             peaks.update(by_player.values_list("player_id", "peak"))
     # Those that differ are written from the replay's states, which their latest rows now hold; the others
@@ -374,8 +375,8 @@ def _figures(ids: set[int] | None) -> dict[int, dict[str, int]]:
     """The players' figures a subscriber is told of (None: every player's)."""
     players = Player.objects.order_by()
     out = {}
-    for chunk in [None] if ids is None else id_batches(sorted(ids)):
-        subset = players if chunk is None else players.filter(pk__in=chunk)
+    for chunk in [None] if ids is None else id_batches(sorted(ids), as_array=True):
+        subset = players if chunk is None else players.filter(pk__in=ids_in(chunk))
         for pk, *rest in subset.values_list("pk", *FIGURE_FIELDS):
             out[pk] = dict(zip(FIGURE_FIELDS, rest, strict=True))
     return out
@@ -434,8 +435,8 @@ def _promotions_update(
     have: dict[int, dict[tuple[Any, ...], tuple[float, int]]] = defaultdict(dict)
     records = Promotion.objects.filter(status__in=LIVE_PROMOTION_STATUSES)
     fields = ("table_id", "player_id", "grade", "round", "game_number", "route", "supported", "flag_reason")
-    for chunk in [None] if everything else id_batches(list(redone)):
-        subset = records if chunk is None else records.filter(table_id__in=chunk)
+    for chunk in [None] if everything else id_batches(list(redone), as_array=True):
+        subset = records if chunk is None else records.filter(table_id__in=ids_in(chunk))
         for table_id, *key, rating, pk in raw_values(subset, *fields, "rating", "pk"):
             # "supported" may be 1 for True: equal, and of equal hash
             have[table_id][tuple(key)] = (rating, pk)
