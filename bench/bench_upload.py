@@ -5,9 +5,9 @@
     DATABASE_URL=postgres://... python bench/bench_upload.py
 
 The budget: the first preview of any upload the limits admit costs at most 2 s of CPU (the process's own
-time, which on SQLite includes the database's work), so that a gunicorn worker answers well inside its 30 s
-timeout even on a machine loaded five times over. Each case is measured in a new process, as a worker meets
-it: one request to the upload form (untimed, it loads the admin), then
+time, which on SQLite includes the database's work), so that a gunicorn worker answers well inside 30 s (a
+quarter of its timeout, gunicorn.conf.py) even on a machine loaded five times over. Each case is measured in a
+new process, as a worker meets it: one request to the upload form (untimed, it loads the admin), then
 
 1. the upload itself (POST with the files), which reads, checks and previews: its CPU and wall-clock time;
 2. the confirmation of that preview (POST with the signed payload and ``confirm``), rolled back afterwards so
