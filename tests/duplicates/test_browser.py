@@ -47,6 +47,7 @@ def test_browser_add_warning_merge_preview_and_report(static_from_source: None, 
     shots(browser, "add-warning")
 
     browser.get(live_server.url + reverse("admin:ratings_player_merge", args=[duplicate.pk]))
+    assert "up to a minute" in browser.page_source  # the wait a long career's preview takes is told beforehand
     shots(browser, "merge-choose")
     browser.get(
         live_server.url + reverse("admin:ratings_player_merge", args=[duplicate.pk]) + f"?kept={kept.federation_id}"
