@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
+from django.db import connection
 
 
 @pytest.mark.django_db
@@ -48,9 +50,6 @@ LED_BY_A_COMPOSITE = [
 def test_foreign_key_read_through_a_composite_index_only(model_name: str, field: str) -> None:
     """The key's lookups go through an index that leads with its column, and the key has no index of its own
     beside it, which every row a re-rate or an upload writes would update for nothing."""
-    from django.apps import apps
-    from django.db import connection
-
     model = apps.get_model("ratings", model_name)
     column = model._meta.get_field(field).column
     with connection.cursor() as cursor:

@@ -94,10 +94,16 @@ def test_worker_and_beat_start_after_the_web_units_migrations() -> None:
         assert "fesa-web.service" in unit(name)["After"][0].split(), name
 
 
-def test_gunicorn_runs_without_a_control_socket_in_the_hidden_home() -> None:
-    """ProtectHome hides the home folder where gunicorn would put its control socket (an error at each start)."""
+def gunicorn_config() -> dict[str, object]:
+    """The settings gunicorn reads from gunicorn.conf.py (the file is Python, run as gunicorn runs it)."""
     config: dict[str, object] = {}
     exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    return config
+
+
+def test_gunicorn_runs_without_a_control_socket_in_the_hidden_home() -> None:
+    """ProtectHome hides the home folder where gunicorn would put its control socket (an error at each start)."""
+    config = gunicorn_config()
     assert config["control_socket_disable"] is True
     handlers = config["logconfig_dict"]["loggers"]  # type: ignore[index]
     assert set(handlers) == {"gunicorn.error", "gunicorn.access"}
@@ -106,8 +112,7 @@ def test_gunicorn_runs_without_a_control_socket_in_the_hidden_home() -> None:
 def test_a_web_worker_is_given_as_long_as_the_proxy_waits() -> None:
     """A merge's preview of a long career took 30 s at 100,000 players, and gunicorn's default timeout of 30 s
     killed the worker in the middle of it (an error page for the officer) while the proxy would have waited."""
-    config: dict[str, object] = {}
-    exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    config = gunicorn_config()
     proxy = re.findall(r"proxy_read_timeout (\d+)s;", (ROOT / "deploy" / "nginx" / "fesa-ratings.conf").read_text())
     assert proxy, "no proxy_read_timeout found: the pattern no longer matches the proxy's file"
     assert [config.get("timeout")] == [int(seconds) for seconds in proxy]
@@ -164,8 +169,7 @@ def test_the_web_unit_starts_quietly_and_adds_up_its_workers_metrics() -> None:
     assert "--verbosity 0" in migrate
     (runtime,) = web["RuntimeDirectory"]
     assert f"PROMETHEUS_MULTIPROC_DIR=/run/{runtime}" in web["Environment"]
-    config: dict[str, object] = {}
-    exec(compile((ROOT / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    config = gunicorn_config()
     assert callable(config["child_exit"])
 
 
