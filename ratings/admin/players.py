@@ -70,7 +70,7 @@ class PlayerAdmin(DuplicatesAdmin, PlayerCorrectionViews):
     # Searched by get_search_results as the public search does; the admin needs search_fields for autocompletes.
     search_fields = ("family_name", "given_name", "federation_id")
     search_help_text = gettext_lazy("Words of the name in any order, without accents if you like, or the id.")
-    ordering = ("family_name", "given_name")
+    ordering = ("search_name", "id")
     list_per_page = 100
     actions = (export_personal_data, erase_personal_data)
 

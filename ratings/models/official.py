@@ -180,7 +180,7 @@ class ListEntry(models.Model):
                     ("age", ["age_group", "position"]),
                     ("women", ["womens_list", "position"]),
                     ("category", ["category", "position"]),
-                    ("name", ["family_name", "given_name", "position"]),
+                    ("name", ["search_name", "position"]),
                     ("rating", ["rating", "-position"]),
                     ("grade", ["grade", "rating", "-position"]),
                     ("games", ["games", "-position"]),

@@ -130,7 +130,8 @@ class Player(models.Model):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["family_name", "given_name"]
+        # By the name's search key: accents and case folded, the same order on every database.
+        ordering = ["search_name", "id"]
         indexes = [
             # The list sorted by a column (ratings/web/tables.py: each column's order, read either way): walked
             # in order with the page's LIMIT rather than sorting every player of the list.
@@ -138,7 +139,7 @@ class Player(models.Model):
             models.Index(fields=["games", "id"], name="player_games_sort_idx"),
             models.Index(fields=["nationality", "-rating", "list_order", "id"], name="player_country_sort_idx"),
             models.Index(fields=["last_played"], name="player_last_played_idx"),
-            models.Index(fields=["family_name", "given_name"], name="player_name_idx"),
+            models.Index(fields=["search_name", "id"], name="player_name_idx"),
             models.Index(fields=["grade"], name="player_grade_idx"),
             models.Index(fields=["category"], name="player_category_idx"),
             # The public rating list (ratings/selectors): its order, walked with a LIMIT instead of

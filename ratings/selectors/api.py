@@ -13,7 +13,7 @@ from ratings.selectors.list_values import pending_dan
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
-PLAYER_ORDER = ("family_name", "given_name", "pk")
+PLAYER_ORDER = ("search_name", "pk")  # the name with accents and case folded (Player.Meta.ordering)
 
 
 def players_search() -> QuerySet[Player]:

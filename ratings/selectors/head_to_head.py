@@ -139,5 +139,5 @@ def opponents_of(player: Player) -> list[Opponent]:
         first = first_score(result, replay_draw=replay_draw)
         other, mine = (second_id, first) if first_id == player.pk else (first_id, 1.0 - first)
         scores.setdefault(other, []).append(mine)
-    met = Player.objects.filter(pk__in=scores, merged_into__isnull=True).order_by("family_name", "given_name")
+    met = Player.objects.filter(pk__in=scores, merged_into__isnull=True).order_by("search_name", "pk")
     return [Opponent(p, len(scores[p.pk]), sum(scores[p.pk]), len(scores[p.pk]) - sum(scores[p.pk])) for p in met]

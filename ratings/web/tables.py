@@ -46,9 +46,9 @@ class RatingListTable(tables.Table):
 
     rank = tables.Column(verbose_name=_("Rank"), order_by=LIST_ORDER, attrs=NUM)
     country_rank = tables.Column(verbose_name=_("In country"), order_by=("nationality", *LIST_ORDER), attrs=EXTRA_NUM)
-    name = tables.Column(
-        verbose_name=_("Name"), accessor="family_name", order_by=("family_name", "given_name", "position")
-    )
+    # By the name's search key (accents and case folded: ÁLVAREZ under A, "de Groot" under D, whatever the
+    # database's collation), the name as it is read.
+    name = tables.Column(verbose_name=_("Name"), accessor="family_name", order_by=("search_name", "position"))
     nationality = tables.Column(verbose_name=_("Country"), order_by=("nationality", *LIST_ORDER))
     # Each player's club on the list's date: a computed list's line holds it (``prefetch_related("club")``), an
     # official list's is read by ``clubs_show``. Left out on a phone.

@@ -123,6 +123,20 @@ def test_rating_list_sorts_by_any_column_and_keeps_the_rank(client: Client) -> N
     assert names(client.get(url, {"sort": "rating"})) == ["Gamma", "Alpha", "Beta"]
 
 
+def test_rating_list_sorts_names_as_read_whatever_their_accents_and_case(client: Client) -> None:
+    """ÁLVAREZ under A and "de Groot" under D, not after ZIMMERMANN as the bytes of the names would have them."""
+    for rating, family in enumerate(["Zimmermann", "de Groot", "Álvarez", "Baker", "van der Meer", "Öberg"]):
+        seasoned(1500 + 10 * rating, family_name=family)
+    url = reverse("ratings:rating_list")
+    expected = ["Álvarez", "Baker", "de Groot", "Öberg", "van der Meer", "Zimmermann"]
+    assert names(client.get(url, {"sort": "name"})) == expected
+    assert names(client.get(url, {"sort": "-name"})) == expected[::-1]
+    past = client.get(url, {"sort": "name", "date": days_ago(1).isoformat()})  # a list sorted whole, not by index
+    assert names(past) == expected
+    api = client.get(reverse("api-v1:players")).json()
+    assert [p["family_name"] for p in api["results"]] == expected
+
+
 def test_rating_list_name_search_ignores_accents_and_case(client: Client) -> None:
     seasoned(1500, family_name="Åberg", given_name="Nils")
     seasoned(1400, family_name="Wiethölter", given_name="Frederik")
