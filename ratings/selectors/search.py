@@ -29,7 +29,8 @@ def name_condition(value: str) -> Q | None:
     word of ``value`` (see the module), or whose federation id is ``value``; None for a value without words.
 
     Rows written without save() have no search key yet and are matched on their names as typed."""
-    text = value[:MAX_QUERY]
+    # "DEKKER, Ruben", as lists write a name: the comma is no part of a name, only a separator.
+    text = value[:MAX_QUERY].replace(",", " ")
     words = name_fold_key(text).split()
     if not words:
         return None

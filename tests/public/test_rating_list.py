@@ -150,6 +150,16 @@ def test_rating_list_name_search_ignores_accents_and_case(client: Client) -> Non
     assert names(client.get(url, {"q": "nobody"})) == []
 
 
+def test_a_name_is_found_as_lists_write_it_family_name_comma_given_name(client: Client) -> None:
+    seasoned(1500, family_name="Dekker", given_name="Ruben")
+    seasoned(1400, family_name="Ruben", given_name="Dekkerson")
+    url = reverse("ratings:rating_list")
+    assert names(client.get(url, {"q": "DEKKER, Ruben"})) == ["Dekker", "Ruben"]  # the words, as without the comma
+    assert names(client.get(url, {"q": "Dekker,Ruben"})) == names(client.get(url, {"q": "Dekker Ruben"}))
+    search = client.get(reverse("ratings:search"), {"q": "DEKKER, Ruben"}).content.decode()
+    assert "Ruben" in search and "No player" not in search
+
+
 def test_rating_list_name_search_finds_players_written_without_save(client: Client) -> None:
     """bulk_create skips save(), so no search key: such rows are still found by their plain names."""
     player = seasoned(1500, family_name="Bulk")
