@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 NICE_STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 MONTH_STEPS = (1, 2, 3, 6, 12, 24, 60, 120)
@@ -91,8 +92,10 @@ def rating_chart(
 
     peak = max(points, key=lambda p: p.rating)
     title = _("Rating over time")
-    desc = _(
-        "%(count)s rated tables from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s); peak %(peak)s."
+    desc = ngettext(
+        "%(count)s rated table from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s); peak %(peak)s.",
+        "%(count)s rated tables from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s); peak %(peak)s.",
+        len(points),
     ) % {
         "count": len(points),
         "first": points[0].date.isoformat(),

@@ -118,6 +118,8 @@ def test_club_page_shows_members_average_and_hosted_tournaments(client: Client, 
     assert page.tournaments == [table.tournament]
     html = client.get(reverse("ratings:club", args=[lyon.pk])).content.decode()
     assert "MEMBER4" in html and table.tournament.name in html
+    # The average names the players it counts (those of the top list), not every member listed below it.
+    assert "top list (active, with an established rating): <strong>" in html
     assert client.get(reverse("ratings:club", args=[lyon.pk + 99])).status_code == 404
     listing = client.get(reverse("ratings:clubs")).content.decode()
     assert "Shogi Club Lyon" in listing

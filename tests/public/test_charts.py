@@ -6,6 +6,9 @@ import datetime as dt
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+from django.utils import translation
+
 from ratings.web.charts import ChartPoint, _nice_step, _x_ticks, rating_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -51,6 +54,26 @@ def test_chart_is_described_for_screen_readers() -> None:
     assert root.get("aria-labelledby") == "c-t c-d"
     desc = root.find(f"{SVG}desc")
     assert desc is not None and "2020-01-01 (1000)" in (desc.text or "") and "peak 1100" in (desc.text or "")
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "words"),
+    [
+        ("en", 1, "1 rated table from"),
+        ("en", 3, "3 rated tables from"),
+        ("fr", 1, "1 tableau évalué du"),
+        ("pl", 1, "1 obliczona tabela od"),
+        ("pl", 3, "3 obliczone tabele od"),
+        ("pl", 5, "5 obliczonych tabel od"),
+    ],
+)
+def test_chart_description_counts_its_tables_in_the_plural_forms_of_the_language(
+    language: str, count: int, words: str
+) -> None:
+    points = [ChartPoint(dt.date(2020, 1, 1 + day), 1000 + day) for day in range(count)]
+    with translation.override(language):
+        desc = parse(rating_chart(points)).find(f"{SVG}desc")
+    assert desc is not None and (desc.text or "").startswith(words)
 
 
 def test_chart_escapes_labels_and_links() -> None:

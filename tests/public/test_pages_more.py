@@ -26,6 +26,21 @@ def test_player_page_tells_the_games_before_the_records(
     assert "392 games, of which 391 were played before the site's records began" in response.content.decode()
 
 
+def test_player_page_tells_the_games_his_prior_grade_counts(
+    client: Client, rated_round_robin: Callable[..., Table]
+) -> None:
+    """A newcomer with a prior grade has a win and a loss at its rating put before his first table's games
+    (docs/rules.md §6): the count of games says where the two come from."""
+    newcomer = make_player("Takeda", prior=("dan", 1))
+    rated_round_robin([newcomer, seasoned(1500), seasoned(1400)], days_ago(10))
+    newcomer.refresh_from_db()
+    response = client.get(reverse("ratings:player", args=[newcomer.federation_id]))
+    assert newcomer.games == 4 and response.context["prior_grade_games"] == 2
+    assert "of which 2 from the prior grade (a win and a loss at its rating)" in response.content.decode()
+    other = client.get(reverse("ratings:player", args=[seasoned(1300).federation_id]))
+    assert other.context["prior_grade_games"] == 0 and "from the prior grade" not in other.content.decode()
+
+
 def test_player_page_of_a_player_new_to_the_site_has_no_such_note(client: Client) -> None:
     newcomer = make_player("New")
     response = client.get(reverse("ratings:player", args=[newcomer.federation_id]))

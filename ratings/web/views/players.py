@@ -63,6 +63,8 @@ def player_detail(request: HttpRequest, federation_id: str) -> HttpResponse:
         "grade_steps": grade_steps,
         "chart": rating_chart(points),
         "games_before_records": selectors.games_before_records(player),
+        # The prior grade's win and loss, counted with his first table's games (docs/rules.md §6).
+        "prior_grade_games": sum(t.row.games_after - t.row.games_before - t.row.rated_games for t in tables),
         "official_lists": official,
         "best_wins": best_wins(player),
         "peak_rank": peak_rank(official, today_rank=standing.rank, today=today),
