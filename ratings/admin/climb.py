@@ -4,6 +4,7 @@ NSR's consent for 5 and 6 Dan). The service (ratings/services/grades/climb.py) a
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -27,6 +29,13 @@ from ratings.services.grades.climb import climb_pending, climb_versions, promoti
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid
 
 NSR_FIELDS = ("nsr_consent", "nsr_consent_date", "nsr_reference")
+
+
+def not_in_the_future(date: dt.date) -> None:
+    """A consent is dated on or before today: a date typed day first into a month-first box (15/11 read as
+    11 December) is refused, not recorded."""
+    if date > timezone.localdate():
+        raise forms.ValidationError(_("The NSR's consent cannot be dated in the future."))
 """The fields of the NSR's consent, asked for 5 and 6 Dan only (and left out of the forms and pages below)."""
 
 VERSION_PREFIX = "_version_"
@@ -44,6 +53,7 @@ class ClimbForm(forms.Form):
         label=gettext_lazy("Date of the NSR's consent"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
+        validators=[not_in_the_future],
     )
     nsr_reference = forms.CharField(label=gettext_lazy("NSR reference"), max_length=100, required=False)
 

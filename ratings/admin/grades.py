@@ -31,7 +31,7 @@ from django.utils.translation import ngettext
 
 from ratings import access
 from ratings.access import can_decide
-from ratings.admin.climb import NSR_FIELDS, ClimbAdminMixin, with_climb_steps
+from ratings.admin.climb import NSR_FIELDS, ClimbAdminMixin, not_in_the_future, with_climb_steps
 from ratings.admin.grade_filters import CountryFilter, FlagFilter, GradeFilter, StatusFilter, WaitingFilter
 from ratings.admin.user_names import UserNamesAsText
 from ratings.engine import grade_label
@@ -71,6 +71,7 @@ class ApproveForm(forms.Form):
         label=_("Date of the NSR's consent"),
         widget=forms.DateInput(attrs={"type": "date"}),
         error_messages={"required": _("Give the date of the NSR's consent (as on its letter).")},
+        validators=[not_in_the_future],
     )
     nsr_reference = forms.CharField(label=_("NSR reference"), max_length=100, required=False)
 

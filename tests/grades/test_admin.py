@@ -135,6 +135,21 @@ def test_approve_view_for_five_dan_requires_the_nsr_consent(officer_client, five
     assert (five_dan.status, five_dan.nsr_consent_date) == (PromotionStatus.APPROVED, dt.date(2024, 6, 1))
 
 
+def test_approve_view_refuses_an_nsr_consent_dated_in_the_future(officer_client, five_dan) -> None:
+    """15/11 typed day first into a month-first date box became 11 December: a date after today is refused."""
+    tomorrow = timezone.localdate() + dt.timedelta(days=1)
+    consent = {**shown(five_dan), "reason": "ok", "nsr_consent": "on", "nsr_consent_date": tomorrow.isoformat()}
+    response = officer_client.post(decide_url(five_dan, "approve"), consent)
+    assert response.status_code == 200
+    assert response.context["form"].errors["nsr_consent_date"] == ["The NSR's consent cannot be dated in the future."]
+    five_dan.refresh_from_db()
+    assert five_dan.status == PromotionStatus.PENDING
+    today = {**consent, "nsr_consent_date": timezone.localdate().isoformat()}
+    assert officer_client.post(decide_url(five_dan, "approve"), today).status_code == 302
+    five_dan.refresh_from_db()
+    assert five_dan.status == PromotionStatus.APPROVED
+
+
 def test_reject_view_requires_a_reason(officer_client, one_dan) -> None:
     response = officer_client.post(decide_url(one_dan, "reject"), {**shown(one_dan), "reason": ""})
     assert response.status_code == 200 and response.context["form"].errors

@@ -109,6 +109,16 @@ def test_approve_five_dan_without_nsr_consent_is_refused(five_dan) -> None:
     assert public_grade(five_dan) == 24
 
 
+def test_approve_five_dan_with_a_consent_dated_after_today_is_refused(five_dan) -> None:
+    tomorrow = dt.date.today() + dt.timedelta(days=2)  # after today in any time zone of the site's
+    with pytest.raises(PromotionInvalid, match="cannot be dated in the future"):
+        promotion_approve(
+            promotion=five_dan, user=make_grade_officer(), nsr_consent=True, nsr_consent_date=tomorrow, expected=None
+        )
+    five_dan.refresh_from_db()
+    assert five_dan.status == PromotionStatus.PENDING
+
+
 def test_approve_five_dan_with_nsr_consent_records_it(five_dan) -> None:
     promotion_approve(
         promotion=five_dan,

@@ -340,6 +340,8 @@ def check_nsr_consent(
                 _("%(grade)s needs the NSR's consent and its date before approval.")
                 % {"grade": engine.grade_label(promotion.grade)}
             )
+        if nsr_consent_date > timezone.localdate():
+            raise PromotionInvalid(_("The NSR's consent cannot be dated in the future."))
     elif nsr_consent or nsr_consent_date is not None or reference:
         raise PromotionInvalid(_("The NSR's consent is recorded only for 5 and 6 Dan."))
 
