@@ -12,7 +12,7 @@ from django.core.management.base import CommandError
 
 from ratings.models import Game, GameResult, Player, Table, TableEntry, TableStatus, Tournament
 from ratings.services.fesa.tables import tournament_header
-from ratings.services.fesa.turnering import NEW, turnering_import
+from ratings.services.fesa.turnering import NEW, TurneringRejected, turnering_import
 from ratings.services.tables.submit import table_submit
 from tests.factories import add_game, make_player, make_table, make_tournament
 
@@ -374,6 +374,55 @@ def test_import_turnering_preview_is_what_submitting_stores(django_capture_on_co
     seat = {e.player_id: e.seat for e in table.entries.all()}
     stored = {seat[r.player_id]: (r.rating_before, r.rating_after) for r in RatingRow.objects.filter(table=table)}
     assert stored == {e.number: (e.rating_before, e.rating_after) for e in preview.effects}
+
+
+@pytest.mark.django_db
+def test_the_same_file_uploaded_again_is_refused_in_its_preview_naming_the_table() -> None:
+    """A director saved and submitted a file, then uploaded it again: both were rated, every game twice."""
+    four_players()
+    first = turnering_import(data=FOUR.encode(), tournament=None, commit=True, submit=True)
+    again = turnering_import(data=FOUR.encode(), tournament=None)
+    table = Table.objects.get(pk=first.table_id)
+    assert [str(p) for p in again.problems] == [
+        f"These games are already saved as table {table.pk}, {table.label} (submitted, waiting to be rated): "
+        "saved again, every result would count twice. Correct that table instead, or delete it first."
+    ]
+    with pytest.raises(TurneringRejected):
+        turnering_import(data=FOUR.encode(), tournament=None, commit=True)
+    assert Table.objects.count() == 1
+    other_results = FOUR.replace("[2+ 4+ 3+]", "[2+ 4+ 3-]").replace("[4+ 2- 1-]", "[4+ 2- 1+]")
+    assert turnering_import(data=other_results.encode(), tournament=None).ok  # the same players, other games
+
+
+@pytest.mark.django_db
+def test_every_door_refuses_a_table_whose_games_another_table_of_its_date_holds() -> None:
+    """The admin's forms and the API save through table_save: the same games on the same date are refused there
+    too, and a table's own games are not its twin when it is saved again."""
+    from ratings.services.tables.save import EntryFacts, GameEdit, TableRefused, table_save
+    from ratings.services.tables.submit import GameFacts
+
+    a, b = make_player("Aoki"), make_player("Baba")
+    date = dt.date(2016, 1, 7)
+
+    def save(table: Table | None = None) -> Table:
+        return table_save(
+            table=table,
+            tournament=make_tournament(date=date) if table is None else table.tournament,
+            name="",
+            date=date,
+            sequence=None,
+            entries=[EntryFacts(player_id=a.pk, seat=1), EntryFacts(player_id=b.pk, seat=2)],
+            games=[GameEdit(facts=GameFacts(round=1, first_id=a.pk, second_id=b.pk, result="first"))],
+            strict_dates=False,
+        ).table
+
+    table = save()
+    assert save(table).pk == table.pk  # saved again as itself
+    with pytest.raises(TableRefused) as refused_twin:
+        save()
+    [problem] = refused_twin.value.by_field["games"]
+    assert set(refused_twin.value.by_field) == {"games"} and f"already saved as table {table.pk}," in problem
+    assert Table.objects.count() == 1
 
 
 @pytest.mark.django_db

@@ -126,6 +126,21 @@ class GameRow:
     handicap_giver: str = ""
 
 
+def table_game_facts(turnering: Turnering, ids: Mapping[int, int]) -> list[GameFacts]:
+    """The table's games as saved, its line numbers given as the players' ids (``ids``: number -> id)."""
+    return [
+        GameFacts(
+            round=g.round,
+            first_id=ids[g.first],
+            second_id=ids.get(g.second or 0),
+            result=g.result,
+            handicap=g.handicap,
+            handicap_giver=g.handicap_giver,
+        )
+        for g in table_games(turnering)
+    ]
+
+
 def table_games(turnering: Turnering) -> list[GameRow]:
     """The table's games, by round then line number (see the module docstring for simultaneous givers)."""
     count = len(turnering.players)
@@ -216,19 +231,7 @@ def table_create(
             )
         created += 1
         ids[number] = player.pk
-    games = [
-        GameEdit(
-            facts=GameFacts(
-                round=g.round,
-                first_id=ids[g.first],
-                second_id=ids.get(g.second or 0),
-                result=g.result,
-                handicap=g.handicap,
-                handicap_giver=g.handicap_giver,
-            )
-        )
-        for g in table_games(turnering)
-    ]
+    games = [GameEdit(facts=facts) for facts in table_game_facts(turnering, ids)]
     saved = table_save(
         table=None,
         tournament=tournament,

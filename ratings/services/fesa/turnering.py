@@ -73,10 +73,12 @@ from ratings.services.fesa.tables import (
     read_upload,
     read_upload_checked,
     table_create,
+    table_game_facts,
 )
 from ratings.services.tables.dates import table_date_problems
 from ratings.services.tables.save import table_date_lock
 from ratings.services.tables.submit import TableInvalid, off_scale_message, table_submit
+from ratings.services.tables.twins import twin_problems
 
 MAX_NAMED = 10
 """The players a problem of many names lists by name (the others are counted)."""
@@ -182,9 +184,21 @@ def _place(
     plan.sequence = _position(plan, turnering.date, sequence)
     if turnering.date != dt.date.min:  # a date that could not be read is a problem already
         _check_dates(plan, turnering, _date_line(data), tournament, today or timezone.localdate())
+        _check_twins(plan, turnering)
     if not plan.problems:
         _rate(plan, turnering, may_set)
     return plan
+
+
+def _check_twins(plan: TurneringPlan, turnering: Turnering) -> None:
+    """The file uploaded already: its lines all name players of the site, and a table of its date holds the
+    same games (ratings/services/tables/twins.py). A line still to choose or a new player (of the upload's
+    choices or of nye-spillere, whose stand-in ids are negative) cannot be one."""
+    ids = {line.number: line.choice for line in plan.lines if isinstance(line.choice, int) and line.choice > 0}
+    if len(ids) < len(plan.lines):
+        return
+    for message in twin_problems(date=turnering.date, games=table_game_facts(turnering, ids)):
+        plan.problem(None, message)
 
 
 def _save(

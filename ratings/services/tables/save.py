@@ -38,6 +38,7 @@ from ratings.services.tables.submit import (
     table_changed,
     table_problems,
 )
+from ratings.services.tables.twins import twin_problems
 
 # Far above any real number or round, within a PostgreSQL smallint and the "1 or more" constraints.
 PARKING_FROM = 32000
@@ -233,6 +234,7 @@ def _checked(
         strict_dates=strict_dates,
         draft=status == TableStatus.DRAFT,
     )
+    problems["games"] += twin_problems(date=date, games=games, exclude_table=table_id)
     if any(problems.values()):
         raise TableRefused(problems)
     return sequence
