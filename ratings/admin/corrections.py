@@ -36,11 +36,11 @@ from ratings.services.corrections.apply import (
     correction_undo,
     correction_undo_change,
 )
-from ratings.services.corrections.facts import Change, TableChange, describe
+from ratings.services.corrections.facts import Change, TableChange
 from ratings.services.corrections.fingerprints import undo_version
 from ratings.services.corrections.preview import CorrectionPreview
 from ratings.services.corrections.submit import CorrectionsMade, PreviewWanted, correction_submit
-from ratings.services.corrections.words import correction_text
+from ratings.services.corrections.words import correction_text, facts_lines
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
 from ratings.services.tables.save import TableRefused
 
@@ -285,7 +285,8 @@ class CorrectionAdmin(ReadOnlyAdmin):
         except (UndoRefused, TableRefused, NothingToCorrect, ChangedMeanwhile) as exc:
             messages.error(request, str(exc))
             return HttpResponseRedirect(back)
-        lines = [line for line in describe(correction.kind, correction.after, correction.before)]
+        # The undo's own facts, as the correction it makes will tell them (a merge's in its words, with the ids).
+        lines = facts_lines(correction.kind, correction.after, correction.before)
         return preview_page(
             request, title=_("Undo: %(c)s") % {"c": correction}, lines=lines, preview=preview,
             carried=[(VERSION_FIELD, version)], error=error, reason="", cancel_url=back,

@@ -71,6 +71,21 @@ def test_the_merge_screen_previews_then_saves_with_a_reason(client: Client) -> N
     assert Player.objects.get(pk=duplicate.pk).merged_into == kept
 
 
+def test_the_undo_of_a_merge_says_what_it_changes(client: Client) -> None:
+    """Its page said "Nothing changes." above the ratings the undo changes: a merge's facts need its own words."""
+    from ratings.services.merge.apply import player_merge
+
+    kept, duplicate, _others, _tables = twice_entered(1)
+    officer = make_rating_officer()
+    merge = player_merge(user=officer, duplicate=duplicate, kept=kept, reason="Entered twice", expected=None)
+    client.force_login(officer)
+    page = client.get(reverse("admin:ratings_correction_undo", args=[merge.pk]))
+    assert page.status_code == 200
+    separated = f"Rossi Matteo ({duplicate.federation_id}) separated again from Rossi Mateo ({kept.federation_id})"
+    assert page.context["lines"][0] == separated
+    assert "Nothing changes." not in page.content.decode()
+
+
 def test_the_merge_screen_says_why_it_refuses(client: Client) -> None:
     from tests.factories import add_game, make_table
 
