@@ -42,7 +42,7 @@ from django_countries import countries
 
 from ratings import access
 from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
-from ratings.models import Table, TableStatus, Tournament
+from ratings.models import Player, Table, TableStatus, Tournament
 from ratings.services.clubs.hosts import host_club_plan
 from ratings.services.fesa.turnering import (
     MAX_UPLOAD_BYTES,
@@ -129,6 +129,16 @@ class UploadForm(forms.Form):
         return upload
 
 
+def _told_apart(player_ids: list[int]) -> dict[int, str]:
+    """What tells namesakes apart beside a candidate's name, rating and country (as the add form's duplicate
+    warning gives it): his federation id and when he last played. One query for the preview's choices."""
+    players = Player.objects.filter(pk__in=player_ids).values_list("pk", "federation_id", "last_played")
+    return {
+        pk: f"{fid} · " + (_("last played %(date)s") % {"date": last} if last else _("no rated table yet"))
+        for pk, fid, last in players
+    }
+
+
 class ChoicesForm(forms.Form):
     """One select per line that needs or allows a choice of player; the new players' nationality and prior
     grade are selects too, rendered by :meth:`rows` from one list of options each (a preview may hold a
@@ -138,8 +148,12 @@ class ChoicesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.plan = plan
         self.details: dict[int, NewPlayerFacts] = {}  # the lines that take a new player's details
+        told = _told_apart([c.player_id for line in plan.lines if _needs_choice(line) for c in line.match.candidates])
         for line in plan.lines:
-            options: list[tuple[str, str]] = [(str(c.player_id), c.label) for c in line.match.candidates]
+            options: list[tuple[str, str]] = [
+                (str(c.player_id), f"{c.label} · {told[c.player_id]}" if c.player_id in told else c.label)
+                for c in line.match.candidates
+            ]
             if options and _needs_choice(line):
                 if line.choice is None:
                     options.insert(0, ("", _("— choose —")))

@@ -341,6 +341,8 @@ def test_upload_names_that_read_alike_in_plain_letters_wait_for_the_directors_ch
     assert 'name="confirm"' not in page and "2 players have this name" in page
     select = page[page.index('name="match_3"') :]
     assert select.index(f'value="{plain.pk}"') < select.index(f'value="{umlaut.pk}"') < select.index('value="new"')
+    # Namesakes told apart by what the director can check: the federation id and the last table played.
+    assert f"Muller Birgit (0, FR) — same name · {plain.federation_id} · no rated table yet" in page
 
 
 @pytest.mark.django_db
