@@ -36,6 +36,8 @@ def not_in_the_future(date: dt.date) -> None:
     11 December) is refused, not recorded."""
     if date > timezone.localdate():
         raise forms.ValidationError(_("The NSR's consent cannot be dated in the future."))
+
+
 """The fields of the NSR's consent, asked for 5 and 6 Dan only (and left out of the forms and pages below)."""
 
 VERSION_PREFIX = "_version_"
