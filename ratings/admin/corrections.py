@@ -24,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from ratings import access
 from ratings.admin.rerate_notice import report_rerate
@@ -248,7 +248,7 @@ class CorrectionAdmin(ReadOnlyAdmin):
         """ISO, as the reports' queue: "lunedì 30 novembre 2026 10:41" took a third of the list's width."""
         return f"{timezone.localtime(correction.made_at):%Y-%m-%d %H:%M}"
 
-    @admin.display(description=gettext_lazy("change"))
+    @admin.display(description=pgettext_lazy("what a correction changed", "change"))
     def summary_shown(self, correction: Correction) -> str:
         return correction_text(correction)
 

@@ -8,12 +8,16 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models.common import GRADE_CHOICES, VALID_FOREVER
 from ratings.models.players import Player
 from ratings.models.tables import Table
+
+# "change" is a noun here, not the admin's verb ("modifier", "zmień"): a rating's change, or what a correction
+# changed, each with its context.
+RATING_CHANGE = pgettext_lazy("a rating's change", "change")
 
 
 class RatingRow(models.Model):
@@ -42,7 +46,7 @@ class RatingRow(models.Model):
     method = models.CharField(_("method"), max_length=12, choices=Method.choices)
     rating_before = models.IntegerField(_("rating before"))
     rating_after = models.IntegerField(_("rating after"))
-    change = models.IntegerField(_("change"), null=True, blank=True, help_text=_("Normal rating only."))
+    change = models.IntegerField(RATING_CHANGE, null=True, blank=True, help_text=_("Normal rating only."))
     performance = models.FloatField(
         _("performance"), null=True, blank=True, help_text=_("Performance-rated: the exact root.")
     )
@@ -108,7 +112,7 @@ class HistoricalRow(models.Model):
     sequence = models.PositiveSmallIntegerField(_("sequence"))
     rating_before = models.IntegerField(_("rating before"), null=True, blank=True)
     rating_after = models.IntegerField(_("rating after"))
-    change = models.IntegerField(_("change"), null=True, blank=True)
+    change = models.IntegerField(RATING_CHANGE, null=True, blank=True)
     performance = models.BooleanField(_("performance"), default=False)
     rated_games = models.PositiveSmallIntegerField(_("rated games"))
     score = models.FloatField(_("score"))
@@ -271,7 +275,7 @@ class Correction(models.Model):
     made_at = models.DateTimeField(_("made at"), auto_now_add=True, db_index=True)
     before = models.JSONField(_("before"), default=dict)
     after = models.JSONField(_("after"), default=dict)
-    summary = models.TextField(_("change"))
+    summary = models.TextField(pgettext_lazy("what a correction changed", "change"))
     undoes = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by", verbose_name=_("undoes")
     )

@@ -92,3 +92,21 @@ def test_records_the_admin_names_are_named_in_the_reader_language() -> None:
         assert " à " in str(row) and " at " not in str(row)
     with translation.override("de"):
         assert " bei " in str(row)
+
+
+@pytest.mark.parametrize(
+    ("language", "rating_change", "correction_change"),
+    [("fr", "variation", "modification"), ("pl", "zmiana", "zmiana"), ("ja", "変化", "変更")],
+)
+def test_change_is_named_as_a_noun_not_as_the_admins_verb(
+    language: str, rating_change: str, correction_change: str
+) -> None:
+    """The corrections' list headed its column "MODIFIER" ("edit"), and a rating row's change too."""
+    from ratings.admin.corrections import CorrectionAdmin
+    from ratings.models import HistoricalRow, RatingRow
+
+    with translation.override(language):
+        assert str(RatingRow._meta.get_field("change").verbose_name) == rating_change
+        assert str(HistoricalRow._meta.get_field("change").verbose_name) == rating_change
+        assert str(Correction._meta.get_field("summary").verbose_name) == correction_change
+        assert str(CorrectionAdmin.summary_shown.short_description) == correction_change  # type: ignore[attr-defined]
