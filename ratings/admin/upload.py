@@ -179,6 +179,10 @@ class ChoicesForm(forms.Form):
             match = self[f"match_{n}"] if f"match_{n}" in self.fields else None
             facts = self.details.get(n)
             row: dict[str, Any] = {"line": line, "match": match, "nationality": None, "prior": None}
+            # A line the reader could not read has no name nor results to show: its problems say why, in its row.
+            row["problems"] = [
+                p.message for p in self.plan.problems if p.line == line.line and p.file == self.plan.file
+            ]
             row["fixed"] = _fixed_label(line) if match is None else ""
             if facts is not None:
                 prior = f"{facts.prior_kind}:{facts.prior_level}" if facts.prior_kind else ""

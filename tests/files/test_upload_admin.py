@@ -388,3 +388,16 @@ def test_upload_preview_writes_half_points_as_the_public_pages_do() -> None:
     page = response.content.decode()
     assert page.count('<td class="numeric">2½</td>') == 4  # two lines, and the two players' effect
     assert "2,5" not in page and "2.5<" not in page
+
+
+@pytest.mark.django_db
+def test_a_line_that_cannot_be_read_says_why_in_its_row_of_the_preview() -> None:
+    """The row of an unreadable line was empty: no name, no results, nothing to point at what is wrong."""
+    director = make_director()
+    tournament = make_tournament(date=DAY, directors=[director])
+    four_players()
+    client = login(director)
+    page = upload(client, FOUR.replace("[4+ 2- 1-]", "[4+ 2- x]"), tournament).content.decode()  # type: ignore[attr-defined]
+    row = page[page.index('id="line-3"') :]
+    row = row[: row.index("</tr>")]
+    assert "cannot read the cell" in row and 'name="confirm"' not in page
