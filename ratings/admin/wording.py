@@ -25,6 +25,9 @@ REWORDED = (
     gettext_noop("Deleted {name} “{object}”."),
     gettext_noop("Logged out"),  # "Wylogowany(-na)"
     gettext_noop("Select %s to view"),  # "Seleziona correzione per visualizzarlo"
+    # French and Polish put the model's name where it needs an article or a case ("Affichage de erreur signalée",
+    # "Zmień tabela"), Japanese between spaces: the site's titles set it after a colon.
+    gettext_noop("Select %s to change"),
     # Dutch puts the model's name first, so each admin page's title began in lower case ("tabel weergeven").
     gettext_noop("Add %s"),
     gettext_noop("Change %s"),

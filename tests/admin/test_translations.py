@@ -172,3 +172,18 @@ def test_dutch_admin_titles_begin_with_a_capital() -> None:
     add = client.get(reverse("admin:ratings_tournament_add"), HTTP_ACCEPT_LANGUAGE="nl")
     assert "<h1>Wijzig toernooi</h1>" in change.content.decode()
     assert "<h1>Voeg toernooi toe</h1>" in add.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"),
+    [("fr", "<h1>Modification : tournoi</h1>"), ("pl", "<h1>Zmień: turniej</h1>"), ("ja", "<h1>大会を変更</h1>")],
+)
+def test_admin_titles_set_the_models_name_after_a_colon_where_the_language_would_decline_it(
+    lang: str, title: str
+) -> None:
+    """Django's French and Polish titles read "Affichage de erreur signalée" and "Zmień tabela"."""
+    tournament = make_tournament("Ostrava Open")
+    client = Client()
+    client.force_login(make_rating_officer())
+    change = client.get(reverse("admin:ratings_tournament_change", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=lang)
+    assert title in change.content.decode()
