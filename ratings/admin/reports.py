@@ -15,17 +15,22 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import get_language_info, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from ratings.models import REPORT_SETTLED, MistakeReport, ReportStatus
+from ratings.models import REPORT_SETTLED, Correction, MistakeReport, ReportStatus
+from ratings.services.corrections.words import correction_text
 from ratings.services.fingerprints import VERSION_FIELD, ChangedMeanwhile
-from ratings.services.reports import report_decide, report_decision_check, report_version
+from ratings.services.reports import report_decide, report_decision_check, report_version, settling_corrections
 
 
 class DecisionRefused(Exception):
     """The service refused the decision: raised out of ``save_model`` so that Django's change view neither says
     it was changed successfully nor logs a change, and its transaction keeps nothing."""
+
+
+def _correction_label(correction: Correction) -> str:
+    return f"{timezone.localtime(correction.made_at):%Y-%m-%d %H:%M} · {correction_text(correction)}"
 
 
 class ReportForm(forms.ModelForm):
@@ -40,11 +45,18 @@ class ReportForm(forms.ModelForm):
         # The version of the report as this page shows it: a decision made meanwhile is never overwritten.
         self.fields[VERSION_FIELD].initial = report_version(self.instance) if self.instance.pk else ""
         if "reason" in self.fields and self.instance.language:
-            # The reason goes into the reporter's mail as typed: say in which language he reads it.
+            # The reason goes into the reporter's mail as typed: say in which language he reads it (named in the
+            # officer's language: "German", not "Deutsch").
             self.fields["reason"].help_text = _(
                 "Why it is rejected: the reporter is told it in a mail in %(language)s; write it in that language "
                 "if you can."
-            ) % {"language": self.instance.get_language_display()}
+            ) % {"language": get_language_info(self.instance.language)["name_translated"]}
+        if "correction" in self.fields:
+            # Only the corrections that may settle it, each by its date and what it changed: not an id to look up.
+            field = self.fields["correction"]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = settling_corrections(self.instance)
+            field.label_from_instance = _correction_label
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -72,7 +84,6 @@ class MistakeReportAdmin(admin.ModelAdmin):
     search_fields = ("what", "player__family_name", "player__federation_id")
     readonly_fields = ("about", "game", "what", "language", "created_at", "confirmed_at", "decided_at", "decided_by")
     fields = (*readonly_fields[:4], "status", "reason", "correction", VERSION_FIELD, *readonly_fields[4:])
-    raw_id_fields = ("correction",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[MistakeReport]:
         """Only the confirmed ones: an unconfirmed report may be anyone's typing."""

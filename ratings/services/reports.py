@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -174,6 +175,19 @@ def report_decision_check(report: MistakeReport, *, status: str, reason: str, co
                 )
             }
         )
+
+
+def settling_corrections(report: MistakeReport) -> QuerySet[Correction]:
+    """The corrections that may settle ``report`` (``_settles``), the newest first: those of its table, else
+    those of its player or of a table he sat in."""
+    if report.table_id is not None:
+        about = Q(table_id=report.table_id)
+    elif report.player_id is not None:
+        played = TableEntry.objects.filter(player_id=report.player_id).values("table_id")
+        about = Q(player_id=report.player_id) | Q(table_id__in=played)
+    else:
+        return Correction.objects.none()
+    return Correction.objects.filter(about).order_by("-made_at", "-pk")
 
 
 def _settles(correction: Correction, report: MistakeReport) -> bool:

@@ -126,7 +126,8 @@ def test_the_officer_decides_and_the_reporter_is_told_in_his_language(client: Cl
     url = reverse("admin:ratings_mistakereport_change", args=[report.pk])
     page = client.get(url)
     assert page.status_code == 200
-    assert "in a mail in Français" in page.content.decode()  # the reason goes to the reporter as typed
+    # The reason goes to the reporter as typed; his language named in the officer's ("French", not "Français").
+    assert "in a mail in French" in page.content.decode()
     version = page.context["adminform"].form[VERSION_FIELD].value()
     refused = client.post(url, {"status": "rejected", "reason": "", "correction": "", VERSION_FIELD: version})
     assert refused.status_code == 200 and MistakeReport.objects.get().status == ReportStatus.IN_PROGRESS
@@ -199,6 +200,28 @@ def test_corrected_needs_a_correction_of_what_was_reported() -> None:
         report_decide(
             report=about_table, status=ReportStatus.CORRECTED, correction=elsewhere, user=officer, expected=None
         )
+
+
+def test_the_correction_is_chosen_among_those_that_may_settle_the_report(client: Client) -> None:
+    """The field was a raw id whose lookup listed every correction of the federation."""
+    from ratings.services.reports import settling_corrections
+
+    player, other = make_player(), make_player()
+    report = confirmed(player, language="en")
+    table = make_table([player, other])
+    his = identity_correction(player)
+    of_his_table = Correction.objects.create(
+        kind=Correction.Kind.TABLE, table=table, reason="result", before={}, after={}, summary="result corrected"
+    )
+    identity_correction(other)  # settles nothing of his
+    make_table([other], date=dt.date(2024, 6, 1))
+    assert list(settling_corrections(report)) == [of_his_table, his]  # the newest first
+    client.force_login(make_rating_officer())
+    page = client.get(reverse("admin:ratings_mistakereport_change", args=[report.pk]))
+    field = page.context["adminform"].form.fields["correction"]
+    assert [label for _value, label in field.choices][1:] == [
+        f"{timezone.localtime(c.made_at):%Y-%m-%d %H:%M} · {c.summary}" for c in (of_his_table, his)
+    ]
 
 
 def test_a_settled_report_is_final_and_the_reporter_told_once(client: Client) -> None:
