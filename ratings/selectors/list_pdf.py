@@ -21,6 +21,7 @@ from anyascii import anyascii
 from django.conf import settings
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -31,6 +32,7 @@ from ratings.engine import grade_label
 from ratings.models import ListEntry, OfficialList
 from ratings.selectors.lists import LIST_ORDER
 
+NO_RANK = gettext_lazy("“–”: no rank yet; the player is still rated by his performance, in the list's order.")
 PER_PAGE = 100
 MARGIN = 36.0  # half an inch
 ROW = 7.0  # a hundred rows and the heading on an A4 page
@@ -151,3 +153,5 @@ def _page(
         }
         for key, x, right in COLUMNS:
             _draw(canvas, x, y, *_set(values[key], regular, chars), SIZE, right)
+    if any(entry.rank is None for entry in entries):  # a line at the top without a rank is read as number 1
+        _draw(canvas, MARGIN - 8, MARGIN - 14, *_set(str(NO_RANK), regular, chars), SIZE)

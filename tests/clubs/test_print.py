@@ -104,3 +104,16 @@ def test_in_japanese_the_headings_are_japanese(settings: Any) -> None:
         heading, name = gettext("Rating"), gettext("Name")
         page = gettext("Page %(page)d of %(pages)d") % {"page": 1, "pages": 1}
     assert heading != "Rating" and heading in pages[0] and name in pages[0] and page in pages[0]
+
+
+def test_a_line_without_a_rank_is_explained_on_its_page_and_on_the_list(client: Client) -> None:
+    """An unrated player at the top of a published list (as its all.txt keeps him) printed "– TAKEDA … –" above
+    number 1: a reader took him for number 1."""
+    official = published(3)
+    ListEntry.objects.filter(stored_list__official=official, position=1).update(rank=None, country_rank=None)
+    note = "“–”: no rank yet; the player is still rated by his performance, in the list's order."
+    assert note in page_texts(official_list_pdf(official))[0]
+    page = client.get(reverse("ratings:official_list", args=["2026-01-01"])).content.decode()
+    assert 'id="no-rank"' in page
+    ListEntry.objects.filter(stored_list__official=official).update(rank=1, country_rank=1)
+    assert note not in page_texts(official_list_pdf(official))[0]

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from ratings.models import ListEntry, OfficialList
 from ratings.selectors import csv_lines, list_entries
-from ratings.selectors.list_pdf import official_list_pdf
+from ratings.selectors.list_pdf import NO_RANK, official_list_pdf
 from ratings.selectors.official_lists import (
     list_countries_of,
     official_list_all_txt,
@@ -94,6 +94,8 @@ def official_list(request: HttpRequest, list_date: str) -> HttpResponse:
     paginate_table(table, request, per_page=int_param(request, "per_page", 50, PER_PAGE_CHOICES))
     table.clubs_show(official.date)
     context["table"] = table
+    # A published list keeps the unranked players at their places, as its all.txt does: say what "–" means.
+    context["no_rank"] = NO_RANK if any(row.record.rank is None for row in table.paginated_rows) else ""
     return render(request, "ratings/official_list.html", context)
 
 
