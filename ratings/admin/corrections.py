@@ -228,7 +228,9 @@ class CorrectionAdmin(ReadOnlyAdmin):
     search_fields = ("reason", "summary", "table__tournament__name", "player__family_name", "player__given_name")
     date_hierarchy = "made_at"
     readonly_fields = ("kind", "table", "player", "reason", "made_by", "made_at", "summary_shown", "undoes")
-    exclude = ("before", "after", "summary")  # the change is shown in the reader's words (summary_shown)
+    # Each once, in this order (the model's own fields would add "Made by" at the top again); the change is shown
+    # in the reader's words (summary_shown), not as its stored facts.
+    fields = readonly_fields
 
     class Media:
         css = {"all": ("css/admin.css",)}  # the change and the reason readable in the list (not a word a line)

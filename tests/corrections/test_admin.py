@@ -69,6 +69,9 @@ def test_corrections_list_filters_by_kind_and_table(client: Client, rated) -> No
     assert list(other_kind.context["cl"].result_list) == []
     detail = client.get(reverse("admin:ratings_correction_change", args=[made.pk]))
     assert b"correction-undo" in detail.content and b"Swapped" in detail.content
+    # "Made by" was shown twice, first on top: each field once, in order.
+    shown = [line.field["name"] for fieldset in detail.context["adminform"] for line in fieldset for line in line]
+    assert [name for name in shown if name.startswith("made_by")] == ["made_by_name_shown"] and shown[0] == "kind"
 
 
 def test_corrections_list_offers_the_officers_who_made_one_and_iso_times(client: Client, rated) -> None:
