@@ -395,6 +395,15 @@ def test_the_same_file_uploaded_again_is_refused_in_its_preview_naming_the_table
 
 
 @pytest.mark.django_db
+def test_a_file_naming_an_opponent_it_does_not_hold_is_told_not_checked_for_a_twin() -> None:
+    """Its games cannot be made (line 1 plays a number 9 of a table of four): the check of a table saved twice,
+    which makes them, waits for a file without problems."""
+    four_players()
+    plan = turnering_import(data=FOUR.replace("[2+ 4+ 3+]", "[9+ 4+ 3+]").encode(), tournament=None)
+    assert plan.problems and not plan.ok
+
+
+@pytest.mark.django_db
 def test_every_door_refuses_a_table_whose_games_another_table_of_its_date_holds() -> None:
     """The admin's forms and the API save through table_save: the same games on the same date are refused there
     too, and a table's own games are not its twin when it is saved again."""
