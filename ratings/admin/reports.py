@@ -29,8 +29,11 @@ class DecisionRefused(Exception):
     it was changed successfully nor logs a change, and its transaction keeps nothing."""
 
 
-def _correction_label(correction: Correction) -> str:
-    return f"{timezone.localtime(correction.made_at):%Y-%m-%d %H:%M} · {correction_text(correction)}"
+class CorrectionChoice(forms.ModelChoiceField):
+    """A correction named by its date and what it changed: not an id to look up."""
+
+    def label_from_instance(self, obj: Correction) -> str:
+        return f"{timezone.localtime(obj.made_at):%Y-%m-%d %H:%M} · {correction_text(obj)}"
 
 
 class ReportForm(forms.ModelForm):
@@ -39,6 +42,7 @@ class ReportForm(forms.ModelForm):
     class Meta:
         model = MistakeReport
         fields = ["status", "reason", "correction"]
+        field_classes = {"correction": CorrectionChoice}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -51,12 +55,10 @@ class ReportForm(forms.ModelForm):
                 "Why it is rejected: the reporter is told it in a mail in %(language)s; write it in that language "
                 "if you can."
             ) % {"language": get_language_info(self.instance.language)["name_translated"]}
-        if "correction" in self.fields:
-            # Only the corrections that may settle it, each by its date and what it changed: not an id to look up.
+        if "correction" in self.fields:  # only the corrections that may settle it
             field = self.fields["correction"]
-            assert isinstance(field, forms.ModelChoiceField)
+            assert isinstance(field, CorrectionChoice)
             field.queryset = settling_corrections(self.instance)
-            field.label_from_instance = _correction_label
 
     def clean(self) -> dict[str, Any]:
         super().clean()
