@@ -29,6 +29,9 @@ from ratings.services.grades.climb import climb_pending, climb_versions, promoti
 from ratings.services.grades.promotions import PromotionConflict, PromotionInvalid
 
 NSR_FIELDS = ("nsr_consent", "nsr_consent_date", "nsr_reference")
+"""The fields of the NSR's consent, asked for 5 and 6 Dan only (and left out of the forms and pages below)."""
+
+VERSION_PREFIX = "_version_"
 
 
 def not_in_the_future(date: dt.date) -> None:
@@ -36,11 +39,6 @@ def not_in_the_future(date: dt.date) -> None:
     11 December) is refused, not recorded."""
     if date > timezone.localdate():
         raise forms.ValidationError(_("The NSR's consent cannot be dated in the future."))
-
-
-"""The fields of the NSR's consent, asked for 5 and 6 Dan only (and left out of the forms and pages below)."""
-
-VERSION_PREFIX = "_version_"
 
 
 class ClimbForm(forms.Form):

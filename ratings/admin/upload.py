@@ -41,6 +41,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django_countries import countries
 
 from ratings import access
+from ratings.admin.forms.duplicates import last_played_words
 from ratings.engine.prior_grades import all_prior_grades, prior_grade_label
 from ratings.models import Player, Table, TableStatus, Tournament
 from ratings.services.clubs.hosts import host_club_plan
@@ -132,11 +133,8 @@ class UploadForm(forms.Form):
 def _told_apart(player_ids: list[int]) -> dict[int, str]:
     """What tells namesakes apart beside a candidate's name, rating and country (as the add form's duplicate
     warning gives it): his federation id and when he last played. One query for the preview's choices."""
-    players = Player.objects.filter(pk__in=player_ids).values_list("pk", "federation_id", "last_played")
-    return {
-        pk: f"{fid} · " + (_("last played %(date)s") % {"date": last} if last else _("no rated table yet"))
-        for pk, fid, last in players
-    }
+    players = Player.objects.filter(pk__in=player_ids).only("federation_id", "last_played")
+    return {p.pk: f"{p.federation_id} · {last_played_words(p)}" for p in players}
 
 
 class ChoicesForm(forms.Form):

@@ -178,7 +178,7 @@ def report_decision_check(report: MistakeReport, *, status: str, reason: str, co
 
 
 def settling_corrections(report: MistakeReport) -> QuerySet[Correction]:
-    """The corrections that may settle ``report`` (``_settles``), the newest first: those of its table, else
+    """The corrections that may settle ``report``, the newest first: those of its table, else
     those of its player or of a table he sat in."""
     if report.table_id is not None:
         about = Q(table_id=report.table_id)
@@ -191,15 +191,8 @@ def settling_corrections(report: MistakeReport) -> QuerySet[Correction]:
 
 
 def _settles(correction: Correction, report: MistakeReport) -> bool:
-    """Whether ``correction`` is about what ``report`` names: its table, else its player or a table of his."""
-    if report.table_id is not None:
-        return correction.table_id == report.table_id
-    if report.player_id is None:
-        return False
-    if correction.player_id == report.player_id:
-        return True
-    table = correction.table_id
-    return table is not None and TableEntry.objects.filter(table_id=table, player_id=report.player_id).exists()
+    """Whether ``correction`` is about what ``report`` names (``settling_corrections``)."""
+    return settling_corrections(report).filter(pk=correction.pk).exists()
 
 
 def report_decide(

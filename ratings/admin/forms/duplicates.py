@@ -20,6 +20,11 @@ from ratings.selectors.duplicates import duplicates_of
 CREATE_ANYWAY = "create_anyway"
 
 
+def last_played_words(player: Player) -> str:
+    """When he last played, as the admin's lists of possible namesakes tell one from another."""
+    return _("last played %(date)s") % {"date": player.last_played} if player.last_played else _("no rated table yet")
+
+
 def candidates_html(players: list[Player]) -> str:
     """The players as a list of links to their admin pages, with what tells them apart."""
     rows = format_html_join(
@@ -31,7 +36,7 @@ def candidates_html(players: list[Player]) -> str:
                 str(p),
                 p.nationality.code or "—",
                 p.federation_id,
-                _("last played %(date)s") % {"date": p.last_played} if p.last_played else _("no rated table yet"),
+                last_played_words(p),
             )
             for p in players
         ),
